@@ -1,0 +1,149 @@
+// The `edgetrain` command: run and validate scenarios, print the scenario schema.
+// Exit status: 0 success, 2 bad input (one clear message naming what is wrong),
+// 3 the run diverged, 1 an internal failure, 130 interrupted.
+#include <boost/program_options.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "learn/dataset.hpp"
+#include "learn/model.hpp"
+#include "learn/partition.hpp"
+#include "report/atomic_file.hpp"
+#include "scenario/load.hpp"
+#include "scenario/schema.hpp"
+#include "sim/platform.hpp"
+#include "sim/run.hpp"
+
+namespace po = boost::program_options;
+using namespace edgetrain;
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--quiet]\n"
+    "       edgetrain validate SCENARIO.json [--seed N] [--set key.path=value]...\n"
+    "       edgetrain schema        (the scenario keys, as a Markdown table)\n"
+    "       edgetrain --help | --version\n"
+    "SimGrid's own flags (--cfg=..., --log=...) pass through to the simulator.\n";
+
+struct Cli {
+  std::string command, scenario_file, out_dir;
+  std::vector<std::string> sets, simgrid_args;
+  std::optional<uint64_t> seed;
+  bool quiet = false, help = false;
+};
+
+po::options_description run_options() {
+  po::options_description o("options");
+  o.add_options()("help,h", "this help")("out,o", po::value<std::string>(),
+                                         "output folder (default: results/<scenario name>)")(
+      "seed", po::value<uint64_t>(), "override the scenario's seed")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override a scenario key by its dotted path, e.g. --set training.lr=0.1 (repeatable)")(
+      "quiet,q", "no progress lines, only the summary");
+  return o;
+}
+
+Cli parse(int argc, char** argv) {
+  Cli cli;
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--cfg=", 0) == 0 || a.rfind("--log=", 0) == 0) {
+      cli.simgrid_args.push_back(a);
+    } else {
+      args.push_back(a);
+    }
+  }
+  if (args.empty()) throw po::error("missing command (run, validate or schema)");
+  cli.command = args[0];
+  if (cli.command == "--help" || cli.command == "-h" || cli.command == "help") {
+    cli.help = true;
+    return cli;
+  }
+  if (cli.command == "--version") return cli;
+  if (cli.command != "run" && cli.command != "validate" && cli.command != "schema") {
+    throw po::error("unknown command \"" + cli.command + "\" (expected run, validate or schema)");
+  }
+  po::options_description visible = run_options();
+  po::options_description all;
+  all.add(visible).add_options()("scenario", po::value<std::string>());
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(std::vector<std::string>(args.begin() + 1, args.end()))
+                .options(all)
+                .positional(positional)
+                .run(),
+            vm);
+  po::notify(vm);
+  cli.help = vm.count("help") > 0;
+  if (vm.count("scenario")) cli.scenario_file = vm["scenario"].as<std::string>();
+  if (vm.count("out")) cli.out_dir = vm["out"].as<std::string>();
+  if (vm.count("seed")) cli.seed = vm["seed"].as<uint64_t>();
+  if (vm.count("set")) cli.sets = vm["set"].as<std::vector<std::string>>();
+  cli.quiet = vm.count("quiet") > 0;
+  if (!cli.help && cli.command != "schema" && cli.scenario_file.empty()) {
+    throw po::error("missing SCENARIO.json for \"" + cli.command + "\"");
+  }
+  return cli;
+}
+
+int fail(const std::string& message, int status = 2) {
+  std::fprintf(stderr, "edgetrain: %s\n", message.c_str());
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Cli cli;
+  try {
+    cli = parse(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "edgetrain: %s\n%s", e.what(), kUsage);
+    return 2;
+  }
+  // Handled before SimGrid's Engine exists: it would consume --help and --version itself.
+  if (cli.help) {
+    std::cout << kUsage << "\n" << run_options();
+    return 0;
+  }
+  if (cli.command == "--version") {
+    std::cout << "edgetrain 0.1 (SimGrid 3.32, LibTorch 1.13)\n";
+    return 0;
+  }
+  if (cli.command == "schema") {
+    std::cout << scenario::schema_markdown();
+    return 0;
+  }
+  try {
+    const scenario::Scenario sc = scenario::load_scenario(cli.scenario_file, cli.sets, cli.seed);
+    sim::RunOptions options;
+    options.quiet = cli.quiet;
+    options.simgrid_args = cli.simgrid_args;
+    options.out_dir = cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : cli.out_dir;
+    if (cli.command == "validate") {
+      std::cout << scenario::describe(sc) << sim::check_scenario(sc, options) << "scenario is valid\n";
+      return 0;
+    }
+    return sim::run_scenario(sc, options);
+  } catch (const scenario::ScenarioError& e) {
+    return fail(e.what());
+  } catch (const sim::PlatformError& e) {
+    return fail(e.what());
+  } catch (const learn::DataError& e) {
+    return fail(e.what());
+  } catch (const learn::ModelError& e) {
+    return fail(e.what());
+  } catch (const learn::PartitionError& e) {
+    return fail(e.what());
+  } catch (const report::OutputError& e) {
+    return fail(e.what());
+  } catch (const std::exception& e) {
+    return fail(std::string("internal error: ") + e.what(), 1);
+  }
+}

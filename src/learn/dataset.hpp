@@ -1,0 +1,52 @@
+// Datasets held in memory as normalised fp32 features and integer labels. Reads the IDX
+// files of MNIST and Fashion-MNIST (gzipped or not, through zlib) and generates a seeded
+// synthetic classification set for fast tests. No LibTorch here: tensors are made later.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace edgetrain::learn {
+
+// Bad or missing data files: the message names the file and what is wrong with it.
+class DataError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Dataset {
+  int64_t channels = 1, height = 28, width = 28;
+  int64_t classes = 10;
+  std::vector<float> features;  // size() * sample_size() values, row-major, normalised
+  std::vector<int64_t> labels;
+
+  int64_t size() const { return static_cast<int64_t>(labels.size()); }
+  int64_t sample_size() const { return channels * height * width; }
+  // Bytes one raw sample occupies on the device (uint8 pixels as stored in IDX, or fp32 for
+  // synthetic data); used to report buffer memory.
+  int64_t raw_sample_bytes = 784;
+};
+
+struct DatasetPair {
+  Dataset train, test;
+};
+
+// Reads train-*/t10k-* IDX files from `dir`, keeping the first `train_limit` training samples
+// (0 = all) and the first `test_limit` test samples (0 = all). Features are scaled to [0,1]
+// and standardised with the training set's mean and standard deviation.
+DatasetPair load_idx_dataset(const std::filesystem::path& dir, int64_t train_limit, int64_t test_limit);
+
+struct SyntheticSpec {
+  int64_t channels = 1, height = 28, width = 28, classes = 10;
+  int64_t train_samples = 2000, test_samples = 1000;
+  double noise = 1.0;
+  uint64_t seed = 1;
+};
+
+// Gaussian clusters, one centre per class: learnable but not trivially separable.
+DatasetPair make_synthetic_dataset(const SyntheticSpec& spec);
+
+}  // namespace edgetrain::learn

@@ -1,0 +1,200 @@
+// LibTorch implementation of the model zoo. The network is a torch::nn::Sequential used as
+// scratch: each call copies the given flat parameters in, computes, and copies results out.
+#include "learn/model.hpp"
+
+#include "learn/torch_pch.hpp"
+
+#include <algorithm>
+
+namespace edgetrain::learn {
+
+struct Model::Impl {
+  ModelConfig config;
+  std::vector<LayerInfo> layers;
+  int64_t num_params = 0;
+  double forward_flops = 0;
+
+  // Builds a fresh network (with LibTorch's default initialisation from the global generator)
+  // and, the first time, records the layer layout and FLOPs.
+  torch::nn::Sequential build(bool record) {
+    torch::nn::Sequential net;
+    double flops = 0;
+    std::vector<std::string> names;
+    auto linear = [&](int64_t in, int64_t out) {
+      net->push_back(torch::nn::Linear(in, out));
+      flops += 2.0 * in * out + out;
+      names.push_back("fc" + std::to_string(names.size() / 2 + 1));
+      names.push_back(names.back());
+    };
+    std::vector<int64_t> hidden = config.hidden;
+    if (config.name == "mlp") {
+      if (hidden.empty()) hidden = {128};
+      int64_t in = config.channels * config.height * config.width;
+      net->push_back(torch::nn::Flatten());
+      for (int64_t h : hidden) {
+        linear(in, h);
+        net->push_back(torch::nn::ReLU());
+        in = h;
+      }
+      linear(in, config.classes);
+    } else if (config.name == "cnn") {
+      if (hidden.empty()) hidden = {50};
+      int64_t c = config.channels, h = config.height, w = config.width;
+      constexpr int64_t kernel = 5;
+      for (size_t i = 0; i < config.conv_channels.size(); ++i) {
+        const int64_t out = config.conv_channels[i];
+        const int64_t oh = h - kernel + 1, ow = w - kernel + 1;
+        if (oh < 2 || ow < 2) {
+          throw ModelError("model.conv_channels: a " + std::to_string(config.height) + "x" +
+                           std::to_string(config.width) + " input is too small for " +
+                           std::to_string(config.conv_channels.size()) + " 5x5 convolutions with 2x2 pooling");
+        }
+        net->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(c, out, kernel)));
+        flops += (2.0 * c * kernel * kernel + 1) * out * oh * ow;
+        names.push_back("conv" + std::to_string(i + 1));
+        names.push_back(names.back());
+        net->push_back(torch::nn::MaxPool2d(2));
+        net->push_back(torch::nn::ReLU());
+        c = out;
+        h = oh / 2;
+        w = ow / 2;
+      }
+      net->push_back(torch::nn::Flatten());
+      int64_t in = c * h * w;
+      const size_t conv_layers = names.size();
+      for (int64_t width : hidden) {
+        linear(in, width);
+        net->push_back(torch::nn::ReLU());
+        in = width;
+      }
+      linear(in, config.classes);
+      // Linear layers are numbered from 1 after the convolutions.
+      for (size_t i = conv_layers; i < names.size(); ++i) names[i] = "fc" + std::to_string((i - conv_layers) / 2 + 1);
+    } else {
+      throw ModelError("model.name: unknown model \"" + config.name + "\"");
+    }
+    if (record) {
+      forward_flops = flops;
+      int64_t offset = 0;
+      size_t i = 0;
+      for (const auto& p : net->parameters()) {
+        LayerInfo info;
+        info.name = names.at(i) + (i % 2 == 0 ? ".weight" : ".bias");
+        info.shape = p.sizes().vec();
+        info.offset = offset;
+        info.numel = p.numel();
+        offset += info.numel;
+        layers.push_back(info);
+        ++i;
+      }
+      num_params = offset;
+    }
+    return net;
+  }
+
+  mutable torch::nn::Sequential scratch;
+
+  void load(std::span<const float> params) const {
+    if (static_cast<int64_t>(params.size()) != num_params) {
+      throw ModelError("model: expected " + std::to_string(num_params) + " parameters, got " +
+                       std::to_string(params.size()));
+    }
+    torch::NoGradGuard no_grad;  // held only within this call, never across a simulation call
+    size_t i = 0;
+    for (auto& p : scratch->parameters()) {
+      const LayerInfo& l = layers[i++];
+      p.copy_(torch::from_blob(const_cast<float*>(params.data() + l.offset), l.shape, torch::kFloat32));
+    }
+  }
+
+  std::pair<torch::Tensor, torch::Tensor> batch_tensors(const Dataset& data, std::span<const int64_t> batch) const {
+    const int64_t n = static_cast<int64_t>(batch.size());
+    const int64_t s = data.sample_size();
+    auto x = torch::empty({n, data.channels, data.height, data.width}, torch::kFloat32);
+    auto y = torch::empty({n}, torch::kInt64);
+    float* xp = x.data_ptr<float>();
+    int64_t* yp = y.data_ptr<int64_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t idx = batch[i];
+      std::copy_n(data.features.data() + idx * s, s, xp + i * s);
+      yp[i] = data.labels[idx];
+    }
+    return {x, y};
+  }
+};
+
+Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>()) {
+  // One intra-op thread: OpenMP reductions would otherwise change the low digits between runs.
+  at::set_num_threads(1);
+  impl_->config = config;
+  impl_->scratch = impl_->build(true);
+}
+
+Model::~Model() = default;
+
+const ModelConfig& Model::config() const { return impl_->config; }
+int64_t Model::num_params() const { return impl_->num_params; }
+const std::vector<LayerInfo>& Model::layers() const { return impl_->layers; }
+double Model::forward_flops_per_sample() const { return impl_->forward_flops; }
+
+std::vector<float> Model::init_params(uint64_t seed) const {
+  torch::manual_seed(seed);
+  auto net = impl_->build(false);
+  std::vector<float> flat;
+  flat.reserve(static_cast<size_t>(impl_->num_params));
+  for (const auto& p : net->parameters()) {
+    auto c = p.detach().contiguous();
+    flat.insert(flat.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+  }
+  return flat;
+}
+
+StepResult Model::gradient(std::span<const float> params, const Dataset& data, std::span<const int64_t> batch) const {
+  impl_->load(params);
+  auto& net = impl_->scratch;
+  net->train();
+  net->zero_grad();
+  auto [x, y] = impl_->batch_tensors(data, batch);
+  auto loss = torch::nn::functional::cross_entropy(net->forward(x), y);
+  loss.backward();
+  StepResult result;
+  result.loss = loss.item<double>();
+  result.gradient.resize(static_cast<size_t>(impl_->num_params));
+  size_t i = 0;
+  for (const auto& p : net->parameters()) {
+    const LayerInfo& l = impl_->layers[i++];
+    auto g = p.grad().contiguous();
+    std::copy_n(g.data_ptr<float>(), l.numel, result.gradient.data() + l.offset);
+  }
+  return result;
+}
+
+EvalResult Model::evaluate(std::span<const float> params, const Dataset& data, int64_t limit) const {
+  impl_->load(params);
+  auto& net = impl_->scratch;
+  net->eval();
+  torch::NoGradGuard no_grad;
+  const int64_t n = limit > 0 ? std::min(limit, data.size()) : data.size();
+  constexpr int64_t chunk = 1000;
+  std::vector<int64_t> indices;
+  double loss_sum = 0;
+  int64_t correct = 0;
+  for (int64_t begin = 0; begin < n; begin += chunk) {
+    const int64_t end = std::min(n, begin + chunk);
+    indices.resize(static_cast<size_t>(end - begin));
+    for (int64_t i = begin; i < end; ++i) indices[i - begin] = i;
+    auto [x, y] = impl_->batch_tensors(data, indices);
+    auto logits = net->forward(x);
+    loss_sum += torch::nn::functional::cross_entropy(
+                    logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                    .item<double>();
+    correct += logits.argmax(1).eq(y).sum().item<int64_t>();
+  }
+  EvalResult r;
+  r.samples = n;
+  r.accuracy = n > 0 ? static_cast<double>(correct) / n : 0;
+  r.loss = n > 0 ? loss_sum / n : 0;
+  return r;
+}
+
+}  // namespace edgetrain::learn

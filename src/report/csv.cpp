@@ -1,0 +1,50 @@
+// See csv.hpp.
+#include "report/csv.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace edgetrain::report {
+
+std::string format_number(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  // Whole numbers (byte counts, FLOP/s) print as integers, never as "3e+09".
+  if (value == std::trunc(value) && std::fabs(value) < 1e15) return std::to_string(static_cast<int64_t>(value));
+  char buf[64];
+  const auto result = std::to_chars(buf, buf + sizeof buf, value);
+  return std::string(buf, result.ptr);
+}
+
+CsvTable::Row& CsvTable::Row::add(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) {
+    cells_.push_back(text);
+  } else {
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    cells_.push_back(quoted + "\"");
+  }
+  return *this;
+}
+
+CsvTable::Row& CsvTable::row() { return rows_.emplace_back(); }
+
+std::string CsvTable::str() const {
+  auto line = [](const std::vector<std::string>& cells) {
+    std::string s;
+    for (size_t i = 0; i < cells.size(); ++i) s += (i ? "," : "") + cells[i];
+    return s + "\n";
+  };
+  std::string out = line(header_);
+  for (const Row& r : rows_) {
+    if (r.cells_.size() != header_.size()) {
+      throw std::logic_error("CSV row has " + std::to_string(r.cells_.size()) + " cells for " +
+                             std::to_string(header_.size()) + " columns");
+    }
+    out += line(r.cells_);
+  }
+  return out;
+}
+
+}  // namespace edgetrain::report

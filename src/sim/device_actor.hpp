@@ -1,0 +1,29 @@
+// A device actor (mode sync): receives the global model, takes a mini-batch from its
+// partition, runs a real LibTorch forward/backward on it, is charged step FLOPs / host speed
+// of simulated time, and sends its gradient to the server. Its time is split exactly into
+// compute_s, comm_s (its own transfers) and wait_s (idle, waiting for the round): see
+// time_ledger.hpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/run_state.hpp"
+#include "stream/sample_order.hpp"
+
+namespace edgetrain::sim {
+
+class DeviceActor {
+ public:
+  DeviceActor(RunState& state, size_t index, stream::SampleOrder order);
+  void operator()();
+  static std::string mailbox_name(const std::string& device) { return "device/" + device; }
+
+ private:
+  RunState& state_;
+  size_t index_;
+  stream::SampleOrder order_;
+};
+
+}  // namespace edgetrain::sim

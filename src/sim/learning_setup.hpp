@@ -1,0 +1,17 @@
+// Translates the scenario's dataset, partition and model sections into `learn` objects.
+// Kept apart from the actors so `edgetrain validate` can check them without simulating.
+#pragma once
+
+#include <vector>
+
+#include "learn/dataset.hpp"
+#include "learn/model.hpp"
+#include "scenario/scenario.hpp"
+
+namespace edgetrain::sim {
+
+learn::DatasetPair load_data(const scenario::Scenario& scenario);
+learn::ModelConfig model_config(const scenario::Scenario& scenario, const learn::Dataset& train);
+std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& scenario, const learn::Dataset& train);
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,29 @@
+// Typed messages between the server and the devices. Each carries its simulated size; the
+// receiver takes ownership (SimGrid passes the pointer, not a copy).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace edgetrain::sim {
+
+// Server -> device: the current global model.
+struct ModelMessage {
+  int64_t round = 0;
+  std::shared_ptr<const std::vector<float>> params;  // shared snapshot: devices only read it
+  double posted_at_s = 0;                             // when the server posted the send
+  int64_t bytes = 0;                                  // simulated size of this message
+};
+
+// Device -> server: one gradient.
+struct GradientMessage {
+  size_t device = 0;  // index in the scenario's device list
+  int64_t round = 0;
+  std::vector<float> gradient;
+  double loss = 0;
+  int64_t samples = 0;
+  int64_t bytes = 0;
+};
+
+}  // namespace edgetrain::sim

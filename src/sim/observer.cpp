@@ -1,0 +1,32 @@
+// See observer.hpp.
+#include "sim/observer.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <cmath>
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+
+void Observer::evaluate_now(RunState& state, double now) {
+  const learn::EvalResult r = state.model.evaluate(state.params, state.data.test, state.scenario.eval.test_samples);
+  state.evals.push_back({now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down});
+  if (state.on_eval) state.on_eval(state.evals.back());
+  state.best_accuracy = std::max(state.best_accuracy, r.accuracy);
+  const auto& target = state.scenario.stop.target_accuracy;
+  if (target && !state.time_to_target_s && r.accuracy >= *target) {
+    state.time_to_target_s = now;
+    state.stop("target_reached", "stop.target_accuracy reached");
+  }
+  if (!std::isfinite(r.loss)) state.stop("diverged", "test loss became NaN/Inf");
+}
+
+void Observer::operator()() {
+  while (true) {
+    evaluate_now(state_, sg4::Engine::get_clock());
+    sg4::this_actor::sleep_for(state_.scenario.eval.every_s);
+  }
+}
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,157 @@
+// See run.hpp. Actor layout: the server actor runs on the server host and decides when the
+// run ends; the observer and the devices are daemons, killed when the server returns, and
+// their open time buckets are closed then.
+#include "sim/run.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "report/progress.hpp"
+#include "report/run_record.hpp"
+#include "sim/device_actor.hpp"
+#include "sim/learning_setup.hpp"
+#include "sim/observer.hpp"
+#include "sim/platform.hpp"
+#include "sim/stop_signal.hpp"
+#include "sim/sync_server.hpp"
+#include "sim/wire.hpp"
+#include "util/seed.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+namespace {
+
+// SimGrid reads its --cfg/--log flags from argv. Defaults go first so the user's flags win:
+// CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README),
+// and configuration chatter is silenced.
+std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options) {
+  static std::vector<std::string> args;  // argv must outlive the engine
+  args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--log=xbt_cfg.thres:warning"};
+  args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
+  static std::vector<char*> argv;
+  argv.clear();
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  return std::make_unique<sg4::Engine>(&argc, argv.data());
+}
+
+std::string describe_model(const learn::Model& model) {
+  std::string layers;
+  for (const auto& l : model.layers()) {
+    std::string shape;
+    for (auto d : l.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+    layers += "    " + l.name + " [" + shape + "]\n";
+  }
+  return "model: " + model.config().name + ", " + std::to_string(model.num_params()) + " parameters, " +
+         std::to_string(static_cast<long long>(model.step_flops_per_sample())) +
+         " training FLOPs per sample\n" + layers;
+}
+
+}  // namespace
+
+std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
+  auto engine = make_engine(options);
+  const PlatformHosts hosts = load_and_check_platform(*engine, scenario);
+  const learn::DatasetPair data = load_data(scenario);
+  const learn::Model model(model_config(scenario, data.train));
+  const auto parts = partition_data(scenario, data.train);
+  std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(engine->get_host_count()) +
+                    " hosts), server " + hosts.server->get_name() + "\n";
+  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+    out += "  device " + scenario.devices[i].name + " on " + hosts.devices[i]->get_name() + ": " +
+           std::to_string(hosts.devices[i]->get_speed() / 1e9) + " GFLOP/s per core, " +
+           std::to_string(parts[i].size()) + " training samples\n";
+  }
+  out += "data: " + std::to_string(data.train.size()) + " training, " + std::to_string(data.test.size()) +
+         " test samples\n";
+  out += describe_model(model);
+  out += "message sizes: model " + std::to_string(message_bytes(dense_fp32_bytes(model.num_params()))) +
+         " bytes down, gradient " + std::to_string(message_bytes(dense_fp32_bytes(model.num_params()))) +
+         " bytes up (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
+  return out;
+}
+
+int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto engine = make_engine(options);
+  const PlatformHosts hosts = load_and_check_platform(*engine, scenario);
+  const learn::DatasetPair data = load_data(scenario);
+  const learn::Model model(model_config(scenario, data.train));
+  auto parts = partition_data(scenario, data.train);
+
+  RunState state{scenario, model, data};
+  state.params = model.init_params(util::derive_seed(scenario.seed, "model-init"));
+  state.devices.resize(scenario.devices.size());
+  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+    auto& record = state.devices[i];
+    record.device = scenario.devices[i].name;
+    record.host = hosts.devices[i]->get_name();
+    record.host_speed_flops = hosts.devices[i]->get_speed();
+    state.ledgers.emplace_back(&record, 0.0);
+  }
+
+  report::Progress progress(options.quiet);
+  state.on_eval = [&progress](const report::EvalPoint& p) { progress.on_eval(p); };
+  install_interrupt_handler();
+  bool deadlocked = false;
+  sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
+
+  sg4::Actor::create("server", hosts.server, SyncServer(state));
+  sg4::Actor::create("observer", hosts.server, Observer(state))->daemonize();
+  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+    stream::SampleOrder order(std::move(parts[i]), util::derive_seed(scenario.seed, "sample-order", i));
+    sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], DeviceActor(state, i, std::move(order)))
+        ->daemonize();
+  }
+
+  if (!options.quiet) {
+    std::fprintf(stderr, "edgetrain: %s: %zu devices, %s, %ld parameters\n", scenario.name.c_str(),
+                 scenario.devices.size(), model.config().name.c_str(), static_cast<long>(model.num_params()));
+  }
+  try {
+    engine->run();
+  } catch (const std::exception& e) {
+    state.stop("failed", std::string("simulation error: ") + e.what());
+  }
+  if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
+  const double end = sg4::Engine::get_clock();
+  for (auto& ledger : state.ledgers) ledger.finish(end);
+  if (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done) {
+    Observer::evaluate_now(state, end);
+  }
+  state.stop("completed", "all stop conditions checked");
+
+  report::RunSummary summary;
+  summary.status = state.status;
+  summary.status_reason = state.status_reason;
+  summary.rounds = state.rounds_done;
+  summary.sim_time_s = end;
+  summary.final_test_accuracy = state.evals.back().test_accuracy;
+  summary.final_test_loss = state.evals.back().test_loss;
+  summary.best_test_accuracy = state.best_accuracy;
+  summary.time_to_target_s = state.time_to_target_s;
+  summary.bytes_up = state.bytes_up;
+  summary.bytes_down = state.bytes_down;
+  summary.model_params = model.num_params();
+  summary.seed = scenario.seed;
+  summary.extra["model_step_flops_per_sample"] = model.step_flops_per_sample();
+  summary.extra["message_header_bytes"] = kHeaderBytes;
+  summary.extra["network_model"] = sg4::Engine::get_config<std::string>("network/model");
+  summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
+  summary.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  report::write_run_outputs(options.out_dir, scenario.resolved, summary, state.evals, state.devices);
+  std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
+
+  if (summary.status == "diverged") return 3;
+  if (summary.status == "interrupted") return 130;
+  if (summary.status == "failed") return 1;
+  return 0;
+}
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,28 @@
+// Running one scenario: sets up the SimGrid engine, the data, the model and the actors,
+// simulates, and writes results/<run>/. The only entry point the CLI needs.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+
+namespace edgetrain::sim {
+
+struct RunOptions {
+  std::filesystem::path out_dir;
+  bool quiet = false;
+  std::vector<std::string> simgrid_args;  // --cfg=... and --log=... passed through to SimGrid
+};
+
+// Exit status of a run: 0 completed or target reached, 3 diverged, 130 interrupted.
+// Bad input (platform, data, model shape) throws PlatformError, learn::DataError,
+// learn::ModelError or learn::PartitionError before anything is simulated.
+int run_scenario(const scenario::Scenario& scenario, const RunOptions& options);
+
+// `edgetrain validate`: loads the platform, data and model as a run would, simulates nothing,
+// and returns a description of what would run.
+std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options);
+
+}  // namespace edgetrain::sim

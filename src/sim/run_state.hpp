@@ -1,0 +1,46 @@
+// State shared by the actors of one run: the global model, counters, records and the stop
+// decision. All actors run on one OS thread and only touch it between blocking calls.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "learn/dataset.hpp"
+#include "learn/model.hpp"
+#include "report/run_record.hpp"
+#include "scenario/scenario.hpp"
+#include "sim/time_ledger.hpp"
+
+namespace edgetrain::sim {
+
+struct RunState {
+  const scenario::Scenario& scenario;
+  const learn::Model& model;
+  const learn::DatasetPair& data;
+
+  std::vector<float> params;  // the global model, owned by the server
+  int64_t rounds_done = 0;
+  int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices, headers included
+
+  std::vector<report::DeviceRecord> devices;  // sized once before the actors start
+  std::vector<TimeLedger> ledgers;            // one per device, pointing into `devices`
+  std::vector<report::EvalPoint> evals;
+  std::function<void(const report::EvalPoint&)> on_eval;  // progress display
+  double best_accuracy = 0;
+  std::optional<double> time_to_target_s;
+
+  // Set once: the first reason to stop wins. Empty while the run goes on.
+  std::string status, status_reason;
+  void stop(const std::string& why_status, const std::string& reason) {
+    if (status.empty()) {
+      status = why_status;
+      status_reason = reason;
+    }
+  }
+  bool stopping() const { return !status.empty(); }
+};
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,100 @@
+// See sync_server.hpp.
+#include "sim/sync_server.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <cmath>
+#include <memory>
+
+#include "sim/device_actor.hpp"
+#include "sim/messages.hpp"
+#include "sim/stop_signal.hpp"
+#include "sim/wire.hpp"
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_server, "edgetrain aggregation server");
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+
+SyncServer::SyncServer(RunState& state)
+    : state_(state), sgd_(state.scenario.training.momentum, state.scenario.training.weight_decay) {}
+
+bool SyncServer::should_stop() {
+  const auto& stop = state_.scenario.stop;
+  if (interrupt_requested()) state_.stop("interrupted", "interrupted by a signal");
+  if (stop.rounds && state_.rounds_done >= *stop.rounds) {
+    state_.stop("completed", "stop.rounds reached");
+  }
+  if (stop.sim_time_s && sg4::Engine::get_clock() >= *stop.sim_time_s) {
+    state_.stop("completed", "stop.sim_time_s reached");
+  }
+  return state_.stopping();
+}
+
+void SyncServer::operator()() {
+  auto* inbox = sg4::Mailbox::by_name("server");
+  const size_t n = state_.devices.size();
+  std::vector<sg4::Mailbox*> outboxes;
+  for (const auto& d : state_.devices) outboxes.push_back(sg4::Mailbox::by_name(DeviceActor::mailbox_name(d.device)));
+  const int64_t model_bytes = message_bytes(dense_fp32_bytes(state_.model.num_params()));
+  const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
+
+  while (!should_stop()) {
+    // Devices only read this snapshot; the global model moves on without copying it again.
+    auto snapshot = std::make_shared<const std::vector<float>>(state_.params);
+    std::vector<sg4::CommPtr> sends;
+    for (auto* outbox : outboxes) {
+      auto* message = new ModelMessage{state_.rounds_done, snapshot, sg4::Engine::get_clock(), model_bytes};
+      sends.push_back(outbox->put_async(message, static_cast<uint64_t>(model_bytes)));
+    }
+    std::vector<GradientMessage*> slots(n, nullptr);
+    std::vector<sg4::CommPtr> receives;
+    for (size_t i = 0; i < n; ++i) receives.push_back(inbox->get_async<GradientMessage>(&slots[i]));
+
+    std::vector<std::unique_ptr<GradientMessage>> by_device(n);
+    std::vector<size_t> pending(n);
+    for (size_t i = 0; i < n; ++i) pending[i] = i;
+    bool timed_out = false;
+    while (!receives.empty()) {
+      const double timeout = deadline < 0 ? -1 : std::max(0.0, deadline - sg4::Engine::get_clock());
+      const ssize_t done = sg4::Comm::wait_any_for(receives, timeout);
+      if (done < 0) {
+        timed_out = true;
+        break;
+      }
+      std::unique_ptr<GradientMessage> message(slots[pending[done]]);
+      state_.bytes_up += message->bytes;
+      const size_t device = message->device;
+      by_device[device] = std::move(message);
+      receives.erase(receives.begin() + done);
+      pending.erase(pending.begin() + done);
+    }
+    if (timed_out) {
+      // The round in flight is abandoned: its gradients are neither applied nor counted.
+      state_.stop("completed", "stop.sim_time_s reached");
+      break;
+    }
+    sg4::Comm::wait_all(sends);
+
+    // Average in device order, so the floating-point sum never depends on arrival order.
+    std::vector<float> average(state_.params.size(), 0.0f);
+    bool finite = true;
+    for (const auto& message : by_device) {
+      finite = finite && std::isfinite(message->loss);
+      for (size_t k = 0; k < average.size(); ++k) average[k] += message->gradient[k];
+    }
+    const float scale = 1.0f / static_cast<float>(n);
+    for (float& v : average) v *= scale;
+    sg4::this_actor::execute(apply_flops(state_.model.num_params(), static_cast<int64_t>(n)));
+    sgd_.step(state_.params, average, state_.scenario.training.lr);
+    for (float v : state_.params) finite = finite && std::isfinite(v);
+    state_.rounds_done += 1;
+    XBT_DEBUG("round %ld applied", static_cast<long>(state_.rounds_done));
+    if (!finite) {
+      state_.stop("diverged", "loss or parameters became NaN/Inf in round " + std::to_string(state_.rounds_done));
+    }
+  }
+}
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,27 @@
+// The aggregator of mode sync: each round it sends the global model to every device,
+// receives one gradient from each (one get_async per device, so uploads proceed in parallel
+// and contend on shared links), averages them in device order, is charged the aggregation
+// and update FLOPs on its host, and applies SGD to the global model.
+#pragma once
+
+#include "learn/sgd.hpp"
+#include "sim/run_state.hpp"
+
+namespace edgetrain::sim {
+
+class SyncServer {
+ public:
+  explicit SyncServer(RunState& state);
+  void operator()();
+  // FLOPs charged per round: summing n gradients, scaling, and the SGD update (5 per param).
+  static double apply_flops(int64_t params, int64_t gradients) {
+    return static_cast<double>(params) * static_cast<double>(gradients + 5);
+  }
+
+ private:
+  bool should_stop();  // checks the stop conditions at a round boundary
+  RunState& state_;
+  learn::Sgd sgd_;
+};
+
+}  // namespace edgetrain::sim

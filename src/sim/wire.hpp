@@ -1,0 +1,19 @@
+// Sizes of what crosses the simulated network. Every message is a SimGrid communication of
+// exactly these many bytes: the payload's real encoded length plus one fixed header.
+#pragma once
+
+#include <cstdint>
+
+namespace edgetrain::sim {
+
+// Fixed per-message header, documented in the README: message type, round/update counter,
+// device id, sample count and payload length, padded to a round 64 bytes (about what a
+// small gRPC/HTTP2 frame header plus protobuf framing costs).
+inline constexpr int64_t kHeaderBytes = 64;
+
+// A dense fp32 tensor payload: 4 bytes per value.
+constexpr int64_t dense_fp32_bytes(int64_t values) { return 4 * values; }
+
+constexpr int64_t message_bytes(int64_t payload_bytes) { return kHeaderBytes + payload_bytes; }
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,81 @@
+// Partitioners: disjointness, sizes, label skew and seeding.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "learn/partition.hpp"
+
+using namespace edgetrain::learn;
+
+namespace {
+std::vector<int64_t> balanced_labels(int64_t n, int64_t classes) {
+  std::vector<int64_t> labels(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) labels[i] = i % classes;
+  return labels;
+}
+std::set<int64_t> labels_of(const std::vector<int64_t>& part, const std::vector<int64_t>& labels) {
+  std::set<int64_t> s;
+  for (int64_t i : part) s.insert(labels[i]);
+  return s;
+}
+void check_disjoint(const std::vector<std::vector<int64_t>>& parts, size_t expected_total) {
+  std::set<int64_t> seen;
+  size_t total = 0;
+  for (const auto& p : parts) {
+    total += p.size();
+    seen.insert(p.begin(), p.end());
+  }
+  CHECK(total == expected_total);
+  CHECK(seen.size() == total);
+}
+}  // namespace
+
+TEST_CASE("iid: equal disjoint slices covering all classes") {
+  const auto labels = balanced_labels(1003, 10);
+  const auto parts = partition_indices(labels, 10, 4, PartitionConfig{"iid", 2, 0.5, 1});
+  REQUIRE(parts.size() == 4);
+  for (const auto& p : parts) {
+    CHECK(p.size() == 250);
+    CHECK(labels_of(p, labels).size() == 10);
+  }
+  check_disjoint(parts, 1000);
+}
+
+TEST_CASE("shards: each device sees exactly k labels on balanced data") {
+  const auto labels = balanced_labels(1000, 10);
+  for (int64_t k : {1, 2}) {
+    // 10/k devices x k shards = 10 shards of 100 samples: each shard is exactly one class.
+    const auto parts = partition_indices(labels, 10, 10 / k, PartitionConfig{"shards", k, 0.5, 3});
+    for (const auto& p : parts) CHECK(labels_of(p, labels).size() == static_cast<size_t>(k));
+    check_disjoint(parts, 1000);
+  }
+  CHECK_THROWS_AS(partition_indices(balanced_labels(5, 5), 5, 4, PartitionConfig{"shards", 2, 0.5, 1}),
+                  PartitionError);
+}
+
+TEST_CASE("dirichlet: every sample assigned once; small alpha skews labels") {
+  const auto labels = balanced_labels(2000, 10);
+  const auto skewed = partition_indices(labels, 10, 4, PartitionConfig{"dirichlet", 2, 0.05, 1});
+  check_disjoint(skewed, 2000);
+  // With alpha 0.05 a device's largest class dominates its data.
+  size_t dominated = 0;
+  for (const auto& p : skewed) {
+    std::vector<size_t> count(10);
+    for (int64_t i : p) ++count[labels[i]];
+    if (*std::max_element(count.begin(), count.end()) * 2 > p.size()) ++dominated;
+  }
+  CHECK(dominated >= 2);
+}
+
+TEST_CASE("same seed, same partition; another seed, another one") {
+  const auto labels = balanced_labels(500, 10);
+  const PartitionConfig a{"dirichlet", 2, 0.5, 11}, b{"dirichlet", 2, 0.5, 12};
+  CHECK(partition_indices(labels, 10, 3, a) == partition_indices(labels, 10, 3, a));
+  CHECK(partition_indices(labels, 10, 3, a) != partition_indices(labels, 10, 3, b));
+}
+
+TEST_CASE("a device left without data is a clear error") {
+  CHECK_THROWS_WITH_AS(partition_indices(balanced_labels(3, 3), 3, 5, PartitionConfig{}),
+                       doctest::Contains("receives no training sample"), PartitionError);
+}

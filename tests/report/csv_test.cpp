@@ -1,0 +1,55 @@
+// CSV formatting and atomic writing.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "report/atomic_file.hpp"
+#include "report/csv.hpp"
+#include "report/run_record.hpp"
+
+using namespace edgetrain::report;
+namespace fs = std::filesystem;
+
+TEST_CASE("numbers use the shortest form that reads back exactly") {
+  CHECK(format_number(0.1) == "0.1");
+  CHECK(format_number(12.0) == "12");
+  CHECK(format_number(1.0 / 3) == "0.3333333333333333");
+  CHECK(std::stod(format_number(1.0 / 3)) == 1.0 / 3);
+  CHECK(format_number(std::nan("")) == "nan");
+}
+
+TEST_CASE("cells with commas or quotes are quoted and widths are checked") {
+  CsvTable t({"a", "b"});
+  t.row().add("x,y").add(int64_t{3});
+  t.row().add("say \"hi\"").add(0.5);
+  CHECK(t.str() == "a,b\n\"x,y\",3\n\"say \"\"hi\"\"\",0.5\n");
+  t.row().add("short");
+  CHECK_THROWS_AS(t.str(), std::logic_error);
+}
+
+TEST_CASE("atomic write replaces the file and leaves no temporary behind") {
+  const fs::path dir = fs::temp_directory_path() / "edgetrain-atomic";
+  fs::remove_all(dir);
+  write_file_atomically(dir / "sub" / "f.txt", "one");
+  write_file_atomically(dir / "sub" / "f.txt", "two");
+  std::ifstream in(dir / "sub" / "f.txt");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  CHECK(ss.str() == "two");
+  CHECK(std::distance(fs::directory_iterator(dir / "sub"), fs::directory_iterator{}) == 1);
+  CHECK_THROWS_AS(write_file_atomically("/proc/edgetrain-cannot-write/x", "y"), OutputError);
+}
+
+TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
+  CHECK(metrics_csv({}) == "sim_time_s,round,test_accuracy,test_loss,bytes_up,bytes_down\n");
+  DeviceRecord d;
+  d.device = "pi-1";
+  d.host = "pi-1";
+  d.host_speed_flops = 3e9;
+  const std::string csv = devices_csv({d});
+  CHECK(csv.rfind("device,host,host_speed_flops,steps,samples_trained,compute_s,wait_s,comm_s,bytes_up,bytes_down\n",
+                  0) == 0);
+  CHECK(csv.find("pi-1,pi-1,3000000000,0,0,0,0,0,0,0") != std::string::npos);
+}
