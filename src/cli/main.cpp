@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
     sim::RunOptions options;
     options.quiet = cli.quiet;
     options.simgrid_args = cli.simgrid_args;
-    options.out_dir = cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : cli.out_dir;
+    options.out_dir = cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : std::filesystem::path(cli.out_dir);
     if (cli.command == "validate") {
       std::cout << scenario::describe(sc) << sim::check_scenario(sc, options) << "scenario is valid\n";
       return 0;

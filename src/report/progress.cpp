@@ -27,6 +27,14 @@ void Progress::on_eval(const EvalPoint& p) {
                human_bytes(p.bytes_down).c_str());
 }
 
+namespace {
+std::string format_seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+}  // namespace
+
 std::string summary_text(const RunSummary& s, const std::string& out_dir) {
   char buf[1024];
   std::snprintf(buf, sizeof buf,
@@ -35,7 +43,7 @@ std::string summary_text(const RunSummary& s, const std::string& out_dir) {
                 "bytes up: %s   bytes down: %s   model parameters: %ld\nresults: %s\n",
                 s.status.c_str(), s.status_reason.c_str(), static_cast<long>(s.rounds), s.sim_time_s, s.wall_time_s,
                 s.final_test_accuracy, s.best_test_accuracy,
-                s.time_to_target_s ? (std::to_string(*s.time_to_target_s) + " s").c_str() : "not reached",
+                s.time_to_target_s ? format_seconds(*s.time_to_target_s).c_str() : "not reached",
                 human_bytes(static_cast<double>(s.bytes_up)).c_str(),
                 human_bytes(static_cast<double>(s.bytes_down)).c_str(), static_cast<long>(s.model_params),
                 out_dir.c_str());

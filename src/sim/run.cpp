@@ -4,6 +4,7 @@
 #include "sim/run.hpp"
 
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -141,7 +142,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   summary.seed = scenario.seed;
   summary.extra["model_step_flops_per_sample"] = model.step_flops_per_sample();
   summary.extra["message_header_bytes"] = kHeaderBytes;
-  summary.extra["network_model"] = sg4::Engine::get_config<std::string>("network/model");
+  summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
   summary.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

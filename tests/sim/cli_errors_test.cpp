@@ -1,0 +1,71 @@
+// Bad input through the CLI: exit status 2 and one clear line naming what is wrong, never a
+// crash or a SimGrid backtrace.
+#include <doctest/doctest.h>
+
+#include "cli_helpers.hpp"
+
+using namespace test;
+
+namespace {
+Result run_with(const std::string& sets, const std::string& tag) {
+  return run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + fresh_dir(tag).string() +
+                     " " + sets,
+                 tag);
+}
+}  // namespace
+
+TEST_CASE("unknown device host names the JSON path and lists the platform's hosts") {
+  const Result r = run_with("--set devices.1=nope", "unknown-host");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("devices[1]: host \"nope\" is not in platform") != std::string::npos);
+  CHECK(r.err.find("dev-a") != std::string::npos);
+}
+
+TEST_CASE("a device without a route to the server is rejected") {
+  const Result r = run_with("--set devices.1=island", "no-route");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("devices[1]: no route from host \"island\" to \"server\"") != std::string::npos);
+}
+
+TEST_CASE("unknown server host is rejected") {
+  const Result r = run_with("--set server=cloud9", "unknown-server");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("server: host \"cloud9\" is not in platform") != std::string::npos);
+}
+
+TEST_CASE("a malformed platform file is a clear error") {
+  const fs::path dir = fresh_dir("bad-platform");
+  std::ofstream(dir / "bad.xml") << "<?xml version=\"1.0\"?>\n<platform version=\"4.1\"><zone id=\"z\"";
+  const Result r = run_with("--set platform=" + (dir / "bad.xml").string(), "bad-platform-run");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("platform: cannot load") != std::string::npos);
+}
+
+TEST_CASE("scenario errors name the JSON path") {
+  const Result r = run_with("--set training.batch_size=-3", "bad-batch");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("training.batch_size: must be a positive integer, got -3") != std::string::npos);
+  const Result missing = run_cli("run /nonexistent/scenario.json", "missing-scenario");
+  CHECK(missing.status == 2);
+  CHECK(missing.err.find("/nonexistent/scenario.json") != std::string::npos);
+}
+
+TEST_CASE("usage errors exit 2 with the usage; help exits 0") {
+  CHECK(run_cli("", "no-args").status == 2);
+  CHECK(run_cli("frobnicate", "bad-command").err.find("unknown command") != std::string::npos);
+  const Result help = run_cli("run --help", "help");
+  CHECK(help.status == 0);
+  CHECK(help.out.find("--set") != std::string::npos);
+  CHECK(run_cli("--help", "help-top").status == 0);
+}
+
+TEST_CASE("validate checks platform, data and model and runs nothing") {
+  const fs::path out = fresh_dir("validate-out");
+  const Result r = run_cli("validate " + (kData / "two-devices.json").string(), "validate");
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("scenario is valid") != std::string::npos);
+  CHECK(r.out.find("1108 parameters") != std::string::npos);
+  CHECK(run_cli("validate " + (kData / "two-devices.json").string() + " --set devices.0=island", "validate-bad").status ==
+        2);
+}

@@ -1,0 +1,78 @@
+// Helpers for tests that run the edgetrain binary: each run is its own process (SimGrid
+// allows one engine per process), its output folder a fresh temporary directory.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace test {
+
+namespace fs = std::filesystem;
+
+inline const fs::path kSource = EDGETRAIN_SOURCE_DIR;
+inline const fs::path kData = kSource / "tests/sim/data";
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("edgetrain-test-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Runs `edgetrain ARGS` (ARGS already shell-quoted where needed).
+inline Result run_cli(const std::string& args, const std::string& tag) {
+  const fs::path dir = fresh_dir("cli-" + tag);
+  const std::string cmd = std::string(EDGETRAIN_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" +
+                          (dir / "err").string();
+  const int raw = std::system(cmd.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+// A CSV file as rows of name -> cell.
+inline std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
+  std::istringstream in(slurp(p));
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  auto split = [](const std::string& s) {
+    std::vector<std::string> cells;
+    std::stringstream ss(s);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    return cells;
+  };
+  std::getline(in, line);
+  header = split(line);
+  while (std::getline(in, line)) {
+    const auto cells = split(line);
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+inline nlohmann::json read_json(const fs::path& p) { return nlohmann::json::parse(slurp(p)); }
+
+}  // namespace test
