@@ -2,7 +2,6 @@
 // Exit status: 0 success, 2 bad input (one clear message naming what is wrong),
 // 3 the run diverged, 1 an internal failure, 130 interrupted.
 #include <boost/program_options.hpp>
-
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -125,7 +124,8 @@ int main(int argc, char** argv) {
     sim::RunOptions options;
     options.quiet = cli.quiet;
     options.simgrid_args = cli.simgrid_args;
-    options.out_dir = cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : std::filesystem::path(cli.out_dir);
+    options.out_dir =
+        cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : std::filesystem::path(cli.out_dir);
     if (cli.command == "validate") {
       std::cout << scenario::describe(sc) << sim::check_scenario(sc, options) << "scenario is valid\n";
       return 0;

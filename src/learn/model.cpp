@@ -2,9 +2,9 @@
 // scratch: each call copies the given flat parameters in, computes, and copies results out.
 #include "learn/model.hpp"
 
-#include "learn/torch_pch.hpp"
-
 #include <algorithm>
+
+#include "learn/torch_pch.hpp"
 
 namespace edgetrain::learn {
 

@@ -22,16 +22,16 @@ class ModelError : public std::runtime_error {
 };
 
 struct ModelConfig {
-  std::string name = "mlp";                 // mlp | cnn
-  std::vector<int64_t> hidden;              // empty = default (mlp: {128}, cnn: {50})
+  std::string name = "mlp";     // mlp | cnn
+  std::vector<int64_t> hidden;  // empty = default (mlp: {128}, cnn: {50})
   std::vector<int64_t> conv_channels{10, 20};
   int64_t channels = 1, height = 28, width = 28, classes = 10;
 };
 
 struct LayerInfo {
-  std::string name;            // e.g. "fc1.weight"
+  std::string name;  // e.g. "fc1.weight"
   std::vector<int64_t> shape;
-  int64_t offset = 0;          // position in the flat parameter vector
+  int64_t offset = 0;  // position in the flat parameter vector
   int64_t numel = 0;
 };
 

@@ -6,7 +6,8 @@
 namespace edgetrain::learn {
 
 void Sgd::step(std::vector<float>& params, std::span<const float> gradient, double lr) {
-  if (gradient.size() != params.size()) throw std::invalid_argument("Sgd::step: gradient and parameters differ in size");
+  if (gradient.size() != params.size())
+    throw std::invalid_argument("Sgd::step: gradient and parameters differ in size");
   const bool first = buffer_.empty();
   if (momentum_ != 0 && first) buffer_.resize(params.size());
   const auto mu = static_cast<float>(momentum_), wd = static_cast<float>(weight_decay_), step = static_cast<float>(lr);

@@ -14,7 +14,8 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   if (ec) throw OutputError(path.parent_path().string() + ": cannot create folder: " + ec.message());
   const std::filesystem::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw OutputError(tmp.string() + ": cannot write: " + std::error_code(errno, std::generic_category()).message());
+  if (!f)
+    throw OutputError(tmp.string() + ": cannot write: " + std::error_code(errno, std::generic_category()).message());
   const bool written = std::fwrite(content.data(), 1, content.size(), f) == content.size();
   const bool flushed = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
   const bool closed = std::fclose(f) == 0;

@@ -26,7 +26,7 @@ class CsvTable {
     friend class CsvTable;
     std::vector<std::string> cells_;
   };
-  Row& row();  // a new row, filled with add()
+  Row& row();               // a new row, filled with add()
   std::string str() const;  // throws std::logic_error if a row's width differs from the header
   size_t rows() const { return rows_.size(); }
 

@@ -5,24 +5,23 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace edgetrain::scenario {
 
 struct PartitionSpec {
-  std::string kind = "iid";        // iid | shards | dirichlet
-  int64_t labels_per_device = 2;   // shards: k distinct labels per device
-  double alpha = 0.5;              // dirichlet concentration
+  std::string kind = "iid";       // iid | shards | dirichlet
+  int64_t labels_per_device = 2;  // shards: k distinct labels per device
+  double alpha = 0.5;             // dirichlet concentration
 };
 
 struct DatasetSpec {
-  std::string name;                // fashion-mnist | mnist | synthetic
-  std::filesystem::path path;      // IDX folder (absolute after loading); empty for synthetic
-  int64_t train_samples = 0;       // 0 = the whole training set (files); synthetic: how many
+  std::string name;            // fashion-mnist | mnist | synthetic
+  std::filesystem::path path;  // IDX folder (absolute after loading); empty for synthetic
+  int64_t train_samples = 0;   // 0 = the whole training set (files); synthetic: how many
   // Synthetic only: sample shape and class count, and the spread of each class cluster.
   std::vector<int64_t> shape{1, 28, 28};
   int64_t classes = 10;
@@ -31,9 +30,9 @@ struct DatasetSpec {
 };
 
 struct ModelSpec {
-  std::string name = "mlp";                   // mlp | cnn
-  std::vector<int64_t> hidden;                // hidden widths; empty = model default
-  std::vector<int64_t> conv_channels{10, 20}; // cnn only
+  std::string name = "mlp";                    // mlp | cnn
+  std::vector<int64_t> hidden;                 // hidden widths; empty = model default
+  std::vector<int64_t> conv_channels{10, 20};  // cnn only
 };
 
 struct TrainingSpec {

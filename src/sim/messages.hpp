@@ -12,8 +12,8 @@ namespace edgetrain::sim {
 struct ModelMessage {
   int64_t round = 0;
   std::shared_ptr<const std::vector<float>> params;  // shared snapshot: devices only read it
-  double posted_at_s = 0;                             // when the server posted the send
-  int64_t bytes = 0;                                  // simulated size of this message
+  double posted_at_s = 0;                            // when the server posted the send
+  int64_t bytes = 0;                                 // simulated size of this message
 };
 
 // Device -> server: one gradient.

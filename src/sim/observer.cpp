@@ -1,9 +1,8 @@
 // See observer.hpp.
 #include "sim/observer.hpp"
 
-#include <simgrid/s4u.hpp>
-
 #include <cmath>
+#include <simgrid/s4u.hpp>
 
 namespace sg4 = simgrid::s4u;
 

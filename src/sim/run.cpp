@@ -3,12 +3,11 @@
 // their open time buckets are closed then.
 #include "sim/run.hpp"
 
-#include <simgrid/s4u.hpp>
-#include <xbt/config.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 
 #include "report/progress.hpp"
 #include "report/run_record.hpp"
@@ -49,8 +48,8 @@ std::string describe_model(const learn::Model& model) {
     layers += "    " + l.name + " [" + shape + "]\n";
   }
   return "model: " + model.config().name + ", " + std::to_string(model.num_params()) + " parameters, " +
-         std::to_string(static_cast<long long>(model.step_flops_per_sample())) +
-         " training FLOPs per sample\n" + layers;
+         std::to_string(static_cast<long long>(model.step_flops_per_sample())) + " training FLOPs per sample\n" +
+         layers;
 }
 
 }  // namespace
@@ -85,7 +84,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   const learn::Model model(model_config(scenario, data.train));
   auto parts = partition_data(scenario, data.train);
 
-  RunState state{scenario, model, data};
+  RunState state(scenario, model, data);
   state.params = model.init_params(util::derive_seed(scenario.seed, "model-init"));
   state.devices.resize(scenario.devices.size());
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
@@ -144,8 +143,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   summary.extra["message_header_bytes"] = kHeaderBytes;
   summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
-  summary.wall_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   report::write_run_outputs(options.out_dir, scenario.resolved, summary, state.evals, state.devices);
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
 

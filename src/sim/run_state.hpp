@@ -17,6 +17,8 @@
 namespace edgetrain::sim {
 
 struct RunState {
+  RunState(const scenario::Scenario& s, const learn::Model& m, const learn::DatasetPair& d)
+      : scenario(s), model(m), data(d) {}
   const scenario::Scenario& scenario;
   const learn::Model& model;
   const learn::DatasetPair& data;

@@ -1,10 +1,9 @@
 // See sync_server.hpp.
 #include "sim/sync_server.hpp"
 
-#include <simgrid/s4u.hpp>
-
 #include <cmath>
 #include <memory>
+#include <simgrid/s4u.hpp>
 
 #include "sim/device_actor.hpp"
 #include "sim/messages.hpp"

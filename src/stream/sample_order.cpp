@@ -6,8 +6,7 @@
 
 namespace edgetrain::stream {
 
-SampleOrder::SampleOrder(std::vector<int64_t> partition, uint64_t seed)
-    : partition_(std::move(partition)), rng_(seed) {
+SampleOrder::SampleOrder(std::vector<int64_t> partition, uint64_t seed) : partition_(std::move(partition)), rng_(seed) {
   if (partition_.empty()) throw std::invalid_argument("SampleOrder: empty partition");
   reshuffle();
 }

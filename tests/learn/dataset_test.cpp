@@ -1,13 +1,13 @@
 // IDX reading (gzipped and raw, written here byte by byte), error messages for broken
 // files, the real Fashion-MNIST files when installed, and the synthetic generator.
+#include "learn/dataset.hpp"
+
 #include <doctest/doctest.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-
-#include "learn/dataset.hpp"
 
 using namespace edgetrain::learn;
 namespace fs = std::filesystem;

@@ -1,12 +1,13 @@
 // Model zoo: parameter counts and FLOPs against hand-computed values, real gradients
 // against finite differences, determinism, and that SGD on real gradients learns.
+#include "learn/model.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <numeric>
 
 #include "learn/dataset.hpp"
-#include "learn/model.hpp"
 #include "learn/sgd.hpp"
 
 using namespace edgetrain::learn;

@@ -1,10 +1,10 @@
 // Partitioners: disjointness, sizes, label skew and seeding.
+#include "learn/partition.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <set>
-
-#include "learn/partition.hpp"
 
 using namespace edgetrain::learn;
 
@@ -50,8 +50,7 @@ TEST_CASE("shards: each device sees exactly k labels on balanced data") {
     for (const auto& p : parts) CHECK(labels_of(p, labels).size() == static_cast<size_t>(k));
     check_disjoint(parts, 1000);
   }
-  CHECK_THROWS_AS(partition_indices(balanced_labels(5, 5), 5, 4, PartitionConfig{"shards", 2, 0.5, 1}),
-                  PartitionError);
+  CHECK_THROWS_AS(partition_indices(balanced_labels(5, 5), 5, 4, PartitionConfig{"shards", 2, 0.5, 1}), PartitionError);
 }
 
 TEST_CASE("dirichlet: every sample assigned once; small alpha skews labels") {

@@ -1,7 +1,7 @@
 // SGD update rule (LibTorch's) checked by hand on two coordinates.
-#include <doctest/doctest.h>
-
 #include "learn/sgd.hpp"
+
+#include <doctest/doctest.h>
 
 using edgetrain::learn::Sgd;
 

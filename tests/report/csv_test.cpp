@@ -1,4 +1,6 @@
 // CSV formatting and atomic writing.
+#include "report/csv.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -6,7 +8,6 @@
 #include <sstream>
 
 #include "report/atomic_file.hpp"
-#include "report/csv.hpp"
 #include "report/run_record.hpp"
 
 using namespace edgetrain::report;

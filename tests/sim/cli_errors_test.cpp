@@ -8,9 +8,8 @@ using namespace test;
 
 namespace {
 Result run_with(const std::string& sets, const std::string& tag) {
-  return run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + fresh_dir(tag).string() +
-                     " " + sets,
-                 tag);
+  return run_cli(
+      "run " + (kData / "two-devices.json").string() + " --quiet --out " + fresh_dir(tag).string() + " " + sets, tag);
 }
 }  // namespace
 
@@ -66,6 +65,7 @@ TEST_CASE("validate checks platform, data and model and runs nothing") {
   CHECK(r.status == 0);
   CHECK(r.out.find("scenario is valid") != std::string::npos);
   CHECK(r.out.find("1108 parameters") != std::string::npos);
-  CHECK(run_cli("validate " + (kData / "two-devices.json").string() + " --set devices.0=island", "validate-bad").status ==
-        2);
+  CHECK(
+      run_cli("validate " + (kData / "two-devices.json").string() + " --set devices.0=island", "validate-bad").status ==
+      2);
 }

@@ -8,11 +8,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace test {
 
@@ -43,8 +42,8 @@ inline fs::path fresh_dir(const std::string& name) {
 // Runs `edgetrain ARGS` (ARGS already shell-quoted where needed).
 inline Result run_cli(const std::string& args, const std::string& tag) {
   const fs::path dir = fresh_dir("cli-" + tag);
-  const std::string cmd = std::string(EDGETRAIN_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" +
-                          (dir / "err").string();
+  const std::string cmd =
+      std::string(EDGETRAIN_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
   const int raw = std::system(cmd.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
 }

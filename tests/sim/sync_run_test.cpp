@@ -12,7 +12,7 @@ using namespace test;
 namespace {
 
 // Values from tests/sim/data/two-devices.{json,xml}.
-constexpr double kParams = 8 * 8 * 16 + 16 + 16 * 4 + 4;             // mlp 64-16-4
+constexpr double kParams = 8 * 8 * 16 + 16 + 16 * 4 + 4;                // mlp 64-16-4
 constexpr double kStepFlops = 3 * (2 * 64 * 16 + 16 + 2 * 16 * 4 + 4);  // per sample
 constexpr double kBatch = 8, kRounds = 6;
 constexpr double kMessageBytes = 4 * kParams + 64;  // fp32 payload + header
@@ -24,16 +24,14 @@ struct Device {
   double speed_flops;
   Link up, down;
 };
-constexpr Device kDevices[] = {{"dev-a", 1e9, {0.010, 1e6}, {0.010, 4e6}},
-                               {"dev-b", 2e9, {0.005, 2e6}, {0.005, 8e6}}};
+constexpr Device kDevices[] = {{"dev-a", 1e9, {0.010, 1e6}, {0.010, 4e6}}, {"dev-b", 2e9, {0.005, 2e6}, {0.005, 8e6}}};
 double transfer_s(const Link& l) { return l.latency_s + kMessageBytes / l.bandwidth_Bps; }
 double compute_s(const Device& d) { return kStepFlops * kBatch / d.speed_flops; }
 
 fs::path run_two_devices(const std::string& tag, const std::string& extra = "") {
   const fs::path out = fresh_dir(tag);
-  const Result r = run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() + " " +
-                               extra,
-                           tag);
+  const Result r =
+      run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() + " " + extra, tag);
   INFO(r.err);
   REQUIRE(r.status == 0);
   return out;

@@ -1,9 +1,9 @@
 // Shuffled passes over a partition: every sample once per pass, seeded.
+#include "stream/sample_order.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
-
-#include "stream/sample_order.hpp"
 
 using edgetrain::stream::SampleOrder;
 

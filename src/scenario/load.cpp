@@ -1,0 +1,309 @@
+// Reading scenarios: file and JSON syntax errors, --set overrides, and the conversion of the
+// resolved document (validate.cpp) into the typed Scenario. Also the human summary.
+#include "scenario/load.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <system_error>
+
+#include "scenario/schema.hpp"
+#include "scenario/text.hpp"
+#include "scenario/validate.hpp"
+
+namespace edgetrain::scenario {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+bool all_digits(const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
+
+// nlohmann reports a byte offset (1-based, of the last character read); people want line:column.
+std::pair<size_t, size_t> line_column(const std::string& content, size_t byte) {
+  const size_t pos = std::min(byte == 0 ? 0 : byte - 1, content.size());
+  size_t line = 1, line_start = 0;
+  for (size_t i = 0; i < pos; ++i) {
+    if (content[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, pos - line_start + 1};
+}
+
+// nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix.
+std::string parse_error_detail(const std::string& what) {
+  size_t from = what.find("column ");
+  if (from == std::string::npos) from = what.find("] ");
+  if (from == std::string::npos) return what;
+  const size_t colon = what.find(": ", from);
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+[[noreturn]] void fail_override(const std::string& shown, const std::string& why) {
+  throw ScenarioError(shown + ": " + why);
+}
+
+std::vector<int64_t> int_list(const json& v) { return v.get<std::vector<int64_t>>(); }
+
+Scenario to_typed(const json& r) {
+  Scenario s;
+  s.name = r.at("name").get<std::string>();
+  s.seed = r.at("seed").get<uint64_t>();
+  s.platform = r.at("platform").get<std::string>();
+  s.server = r.at("server").get<std::string>();
+  for (const auto& d : r.at("devices")) {
+    s.devices.push_back({d.at("name").get<std::string>(), d.at("host").get<std::string>()});
+  }
+  const json& ds = r.at("dataset");
+  s.dataset.name = ds.at("name").get<std::string>();
+  if (ds.contains("path")) s.dataset.path = ds.at("path").get<std::string>();
+  s.dataset.train_samples = ds.at("train_samples").get<int64_t>();
+  if (ds.contains("shape")) s.dataset.shape = int_list(ds.at("shape"));
+  if (ds.contains("classes")) s.dataset.classes = ds.at("classes").get<int64_t>();
+  if (ds.contains("noise")) s.dataset.noise = ds.at("noise").get<double>();
+  const json& part = ds.at("partition");
+  s.dataset.partition.kind = part.at("kind").get<std::string>();
+  if (part.contains("labels_per_device"))
+    s.dataset.partition.labels_per_device = part.at("labels_per_device").get<int64_t>();
+  if (part.contains("alpha")) s.dataset.partition.alpha = part.at("alpha").get<double>();
+  const json& m = r.at("model");
+  s.model.name = m.at("name").get<std::string>();
+  s.model.hidden = int_list(m.at("hidden"));
+  s.model.conv_channels = int_list(m.at("conv_channels"));
+  const json& t = r.at("training");
+  s.training.mode = t.at("mode").get<std::string>();
+  s.training.batch_size = t.at("batch_size").get<int64_t>();
+  s.training.lr = t.at("lr").get<double>();
+  s.training.momentum = t.at("momentum").get<double>();
+  s.training.weight_decay = t.at("weight_decay").get<double>();
+  const json& e = r.at("eval");
+  s.eval.every_s = e.at("every_s").get<double>();
+  s.eval.test_samples = e.at("test_samples").get<int64_t>();
+  const json& st = r.at("stop");
+  if (!st.at("rounds").is_null()) s.stop.rounds = st.at("rounds").get<int64_t>();
+  if (!st.at("sim_time_s").is_null()) s.stop.sim_time_s = st.at("sim_time_s").get<double>();
+  if (!st.at("target_accuracy").is_null()) s.stop.target_accuracy = st.at("target_accuracy").get<double>();
+  s.resolved = r;
+  return s;
+}
+
+std::string list_text(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+void apply_override(json& doc, const std::string& override_text) {
+  const std::string shown = "--set " + override_text;
+  const size_t eq = override_text.find('=');
+  if (eq == std::string::npos || eq == 0) fail_override(shown, "expected key.path=value (for example training.lr=0.1)");
+  const std::string key = override_text.substr(0, eq);
+  const std::string value_text = override_text.substr(eq + 1);
+  std::vector<std::string> segments;
+  for (size_t start = 0;;) {
+    const size_t dot = key.find('.', start);
+    segments.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  for (const auto& seg : segments) {
+    if (seg.empty()) fail_override(shown, "empty name in key path \"" + key + "\"");
+  }
+
+  // Walk the schema and the document together, creating what is missing on the way.
+  std::string section;                // schema section the walk is in ("" = top level)
+  std::string at;                     // JSON path so far, for messages
+  const KeySpec* leaf = nullptr;      // the declared key reached, if any
+  const KeySpec* entry_of = nullptr;  // set while the node is an entry of this EntryList
+  bool element = false;               // the node is an element of an IntList
+  json* node = &doc;
+  for (const auto& seg : segments) {
+    if (all_digits(seg)) {
+      const bool list = leaf && !element && (leaf->type == ValueType::IntList || leaf->type == ValueType::EntryList);
+      if (!list) fail_override(shown, at.empty() ? "a key path cannot start with a list index" : at + " is not a list");
+      if (seg.size() > 9) fail_override(shown, "index " + seg + " is out of range");
+      const size_t index = std::stoul(seg);
+      if (node->is_null()) *node = json::array();
+      if (!node->is_array()) fail_override(shown, at + " is " + text::show(*node) + ", not a list");
+      if (index > node->size()) {
+        fail_override(shown, "index " + seg + " is out of range (" + at + " has " + std::to_string(node->size()) +
+                                 " entries; index " + std::to_string(node->size()) + " appends)");
+      }
+      if (index == node->size()) node->push_back(nullptr);
+      node = &(*node)[index];
+      at += "[" + seg + "]";
+      if (leaf->type == ValueType::IntList) {
+        element = true;
+      } else {
+        entry_of = leaf;
+        section = leaf->path + "[]";
+        leaf = nullptr;
+      }
+      continue;
+    }
+    if (leaf || element) {
+      const std::string where = at + "." + seg;
+      if (leaf && leaf->type == ValueType::EntryList) {
+        throw ScenarioError(where + ": unknown key (" + at + " is a list: index it, e.g. " + at + ".0." + seg + ")");
+      }
+      if (leaf && !element && leaf->type == ValueType::IntList) {
+        throw ScenarioError(where + ": unknown key (" + at + " is a list: index it, e.g. " + at + ".0)");
+      }
+      throw ScenarioError(where + ": unknown key (" + at + " is a single value, with no keys inside)");
+    }
+    const std::string full = section.empty() ? seg : section + "." + seg;
+    const KeySpec* k = find_key(full);
+    if (!k && !is_section(full)) throw ScenarioError(unknown_key_message(section, at, seg));
+    // A device written as "pi-1" becomes {"host": "pi-1"} before one of its keys is set.
+    if (entry_of && node->is_string()) *node = json{{entry_of->shorthand, *node}};
+    if (node->is_null()) *node = json::object();
+    if (!node->is_object())
+      fail_override(shown,
+                    (at.empty() ? std::string("the scenario") : at) + " is " + text::show(*node) + ", not an object");
+    node = &(*node)[seg];
+    at = at.empty() ? seg : at + "." + seg;
+    if (k)
+      leaf = k;
+    else
+      section = full;
+    entry_of = nullptr;
+  }
+
+  // The value: JSON if it parses, else the plain text; keys that hold text always get the text,
+  // so --set name=2024 names the run "2024" instead of failing on a number.
+  json value;
+  bool is_json = true;
+  try {
+    value = json::parse(value_text);
+  } catch (const json::exception&) {
+    is_json = false;
+  }
+  const bool text_key =
+      leaf && !element &&
+      (leaf->type == ValueType::String || leaf->type == ValueType::Enum || leaf->type == ValueType::Path);
+  const bool whole_entry = entry_of != nullptr;  // e.g. devices.0=pi-3
+  if (!is_json || (text_key && !value.is_string()) || (whole_entry && !value.is_string() && !value.is_object())) {
+    value = value_text;
+    try {
+      (void)value.dump();
+    } catch (const json::exception&) {
+      fail_override(shown, "the value is not valid UTF-8");
+    }
+  }
+  *node = std::move(value);
+}
+
+Scenario parse_scenario(json doc, const fs::path& file_for_relative_paths,
+                        const std::vector<std::string>& set_overrides, std::optional<uint64_t> seed_override) {
+  try {
+    ResolveContext ctx;
+    fs::path file_abs;
+    if (file_for_relative_paths.empty()) {
+      ctx.base_dir = fs::current_path();
+    } else {
+      file_abs = fs::absolute(file_for_relative_paths).lexically_normal();
+      ctx.base_dir = file_abs.parent_path();
+      ctx.file_stem = file_abs.stem().string();
+    }
+    if (!doc.is_object()) {
+      throw ScenarioError("scenario: expected a JSON object at the top level, got " + text::show(doc));
+    }
+    for (const auto& o : set_overrides) apply_override(doc, o);
+    if (seed_override) doc["seed"] = *seed_override;
+    Scenario s = to_typed(resolve_document(doc, ctx));
+    s.file = file_abs;
+    return s;
+  } catch (const ScenarioError&) {
+    throw;
+  } catch (const std::exception& e) {
+    // A bug or an environment failure (e.g. the current directory vanished): still one line.
+    throw ScenarioError("scenario: internal error while reading the scenario: " + std::string(e.what()));
+  }
+}
+
+Scenario load_scenario(const fs::path& file, const std::vector<std::string>& set_overrides,
+                       std::optional<uint64_t> seed_override) {
+  const std::string shown = file.string();
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) throw ScenarioError(shown + ": cannot open file (it is a directory)");
+  if (!fs::exists(file, ec)) throw ScenarioError(shown + ": cannot open file (no such file)");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ScenarioError(shown + ": cannot open file (" + std::strerror(errno) + ")");
+  std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw ScenarioError(shown + ": cannot read file");
+  json doc;
+  try {
+    doc = json::parse(content, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    const auto [line, column] = line_column(content, e.byte);
+    throw ScenarioError(shown + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                        ": malformed JSON: " + parse_error_detail(e.what()));
+  } catch (const json::exception& e) {
+    throw ScenarioError(shown + ": malformed JSON: " + std::string(e.what()));
+  }
+  return parse_scenario(std::move(doc), file, set_overrides, seed_override);
+}
+
+std::string describe(const Scenario& s) {
+  using text::format_number;
+  std::ostringstream out;
+  auto line = [&](const char* label, const std::string& value) {
+    out << label << std::string(10 - std::strlen(label), ' ') << value << "\n";
+  };
+  line("scenario", s.name + (s.file.empty() ? "" : " (" + s.file.string() + ")"));
+  line("seed", std::to_string(s.seed));
+  line("platform", s.platform.string());
+  line("server", s.server);
+  {
+    constexpr size_t kShown = 12;  // a fleet of 500 should not fill the screen
+    std::string devices = std::to_string(s.devices.size()) + ":";
+    for (size_t i = 0; i < s.devices.size() && i < kShown; ++i) {
+      const auto& d = s.devices[i];
+      devices += (i ? ", " : " ") + d.name + (d.name == d.host ? "" : " (on " + d.host + ")");
+    }
+    if (s.devices.size() > kShown) devices += ", ... (" + std::to_string(s.devices.size() - kShown) + " more)";
+    line("devices", devices);
+  }
+  {
+    const auto& d = s.dataset;
+    std::string ds = d.name;
+    if (d.name == "synthetic") {
+      ds += ", " + std::to_string(d.train_samples) + " training samples of shape " + list_text(d.shape) + ", " +
+            std::to_string(d.classes) + " classes, noise " + format_number(d.noise);
+    } else {
+      ds += " from " + d.path.string() + ", " +
+            (d.train_samples == 0 ? std::string("all") : std::to_string(d.train_samples)) + " training samples";
+    }
+    ds += "; partition " + d.partition.kind;
+    if (d.partition.kind == "shards")
+      ds += " (" + std::to_string(d.partition.labels_per_device) + " labels per device)";
+    if (d.partition.kind == "dirichlet") ds += " (alpha " + format_number(d.partition.alpha) + ")";
+    line("dataset", ds);
+  }
+  {
+    std::string m = s.model.name + ", hidden " + (s.model.hidden.empty() ? "default" : list_text(s.model.hidden));
+    if (s.model.name == "cnn") m += ", conv channels " + list_text(s.model.conv_channels);
+    line("model", m);
+  }
+  line("training", s.training.mode + ", batch " + std::to_string(s.training.batch_size) + ", lr " +
+                       format_number(s.training.lr) + ", momentum " + format_number(s.training.momentum) +
+                       ", weight decay " + format_number(s.training.weight_decay));
+  line("eval", "every " + format_number(s.eval.every_s) + " s (simulated), " + std::to_string(s.eval.test_samples) +
+                   " test samples");
+  {
+    std::vector<std::string> parts;
+    if (s.stop.rounds) parts.push_back("after " + std::to_string(*s.stop.rounds) + " rounds");
+    if (s.stop.sim_time_s) parts.push_back("at " + format_number(*s.stop.sim_time_s) + " s simulated");
+    if (s.stop.target_accuracy) parts.push_back("at test accuracy " + format_number(*s.stop.target_accuracy));
+    line("stop", text::join(parts, ", ") + (parts.size() > 1 ? ", whichever comes first" : ""));
+  }
+  return out.str();
+}
+
+}  // namespace edgetrain::scenario

@@ -1,0 +1,39 @@
+// Entry points of the scenario module: read a scenario file (or an in-memory JSON document),
+// apply --set overrides and the seed override, validate against the schema and return the
+// typed Scenario. Only ScenarioError escapes; its message is the full line to show the user.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenario/error.hpp"
+#include "scenario/scenario.hpp"
+
+namespace edgetrain::scenario {
+
+// Reads `file` (JSON; // and /* */ comments allowed), then parse_scenario().
+Scenario load_scenario(const std::filesystem::path& file, const std::vector<std::string>& set_overrides = {},
+                       std::optional<uint64_t> seed_override = std::nullopt);
+
+// Validates an in-memory document. `file_for_relative_paths` is the scenario file the document
+// stands for: relative paths are resolved against its folder and its stem is the default name
+// (empty: the current directory and "scenario").
+// Each override is "key.path=value": the value is read as JSON if it parses as JSON (numbers,
+// true, null, [..], {..}, "quoted"), else taken as a plain string; numeric path segments
+// index lists ("devices.0", "model.hidden.1"; the index one past the end appends).
+Scenario parse_scenario(nlohmann::json doc, const std::filesystem::path& file_for_relative_paths,
+                        const std::vector<std::string>& set_overrides = {},
+                        std::optional<uint64_t> seed_override = std::nullopt);
+
+// Applies one --set override to a raw document (before validation). Exposed for tests.
+void apply_override(nlohmann::json& doc, const std::string& override_text);
+
+// Short human summary for `edgetrain validate`: name, seed, platform, server, devices, dataset
+// and partition, model, training, evaluation and stop conditions, one line each.
+std::string describe(const Scenario& s);
+
+}  // namespace edgetrain::scenario

@@ -1,0 +1,397 @@
+// The scenario schema table and everything generated from it except validation itself
+// (validate.cpp): lookups, phrases for messages, and the Markdown documentation.
+#include "scenario/schema.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "scenario/error.hpp"
+#include "scenario/text.hpp"
+
+namespace edgetrain::scenario {
+
+KeySpec& KeySpec::def(nlohmann::json v) {
+  defaults.push_back({std::nullopt, DefaultRule::Kind::Value, std::move(v), {}});
+  return *this;
+}
+KeySpec& KeySpec::def_if(Condition when, nlohmann::json v) {
+  defaults.push_back({std::move(when), DefaultRule::Kind::Value, std::move(v), {}});
+  return *this;
+}
+KeySpec& KeySpec::required() {
+  defaults.push_back({std::nullopt, DefaultRule::Kind::Required, nullptr, {}});
+  return *this;
+}
+KeySpec& KeySpec::required_if(Condition when) {
+  defaults.push_back({std::move(when), DefaultRule::Kind::Required, nullptr, {}});
+  return *this;
+}
+KeySpec& KeySpec::no_limit() {
+  nullable = true;
+  defaults.push_back({std::nullopt, DefaultRule::Kind::NoLimit, nullptr, {}});
+  return *this;
+}
+KeySpec& KeySpec::default_file_stem() {
+  defaults.push_back({std::nullopt, DefaultRule::Kind::FileStem, nullptr, {}});
+  return *this;
+}
+KeySpec& KeySpec::same_as(std::string sibling_key) {
+  defaults.push_back({std::nullopt, DefaultRule::Kind::SameAs, nullptr, std::move(sibling_key)});
+  return *this;
+}
+KeySpec& KeySpec::only_when(Condition when) {
+  applies_when = std::move(when);
+  return *this;
+}
+KeySpec& KeySpec::at_least(double lo) {
+  range.lo = lo;
+  range.lo_open = false;
+  return *this;
+}
+KeySpec& KeySpec::above(double lo) {
+  range.lo = lo;
+  range.lo_open = true;
+  return *this;
+}
+KeySpec& KeySpec::at_most(double hi) {
+  range.hi = hi;
+  range.hi_open = false;
+  return *this;
+}
+KeySpec& KeySpec::below(double hi) {
+  range.hi = hi;
+  range.hi_open = true;
+  return *this;
+}
+KeySpec& KeySpec::size(size_t n) {
+  list_size = n;
+  return *this;
+}
+KeySpec& KeySpec::wide() {
+  wide_unsigned = true;
+  return *this;
+}
+
+namespace {
+
+KeySpec row(std::string path, ValueType type, std::string description) {
+  KeySpec k;
+  k.path = std::move(path);
+  k.type = type;
+  k.description = std::move(description);
+  return k;
+}
+KeySpec string_key(std::string path, std::string d) { return row(std::move(path), ValueType::String, std::move(d)); }
+KeySpec integer_key(std::string path, std::string d) { return row(std::move(path), ValueType::Integer, std::move(d)); }
+KeySpec number_key(std::string path, std::string d) { return row(std::move(path), ValueType::Number, std::move(d)); }
+KeySpec int_list_key(std::string path, std::string d) { return row(std::move(path), ValueType::IntList, std::move(d)); }
+KeySpec enum_key(std::string path, std::vector<std::string> choices, std::string d) {
+  KeySpec k = row(std::move(path), ValueType::Enum, std::move(d));
+  k.choices = std::move(choices);
+  return k;
+}
+KeySpec quantity_key(std::string path, Unit unit, std::string d) {
+  KeySpec k = row(std::move(path), ValueType::Quantity, std::move(d));
+  k.unit = unit;
+  return k;
+}
+KeySpec path_key(std::string path, PathKind kind, std::string d) {
+  KeySpec k = row(std::move(path), ValueType::Path, std::move(d));
+  k.path_kind = kind;
+  return k;
+}
+KeySpec entry_list_key(std::string path, std::string shorthand, std::string entry_doc, std::string d) {
+  KeySpec k = row(std::move(path), ValueType::EntryList, std::move(d));
+  k.shorthand = std::move(shorthand);
+  k.entry_doc = std::move(entry_doc);
+  return k;
+}
+Condition when(std::string key, std::vector<std::string> values) { return {std::move(key), std::move(values)}; }
+
+std::vector<KeySpec> build_table() {
+  using nlohmann::json;
+  const Condition synthetic = when("dataset.name", {"synthetic"});
+  // Later: streams, compression, async modes and faults get their own sections here; per-device
+  // overrides become "devices[].<key>" rows.
+  return {
+      string_key("name", "Run name; names the results folder.").default_file_stem(),
+      integer_key("seed", "Seed from which every random stream of the run derives.").at_least(0).wide().def(1),
+      path_key("platform", PathKind::File, "SimGrid platform XML file (hosts, links, routes).").required(),
+      string_key("server", "Platform host of the aggregator (parameter server).").required(),
+      entry_list_key("devices", "host", "a host name or an object {\"host\": ..., \"name\": ...}",
+                     "Edge devices, one per entry: a host name, or an object with the keys below.")
+          .required(),
+      string_key("devices[].host", "Platform host the device runs on.").required(),
+      string_key("devices[].name", "Unique device name (several devices may share a host).").same_as("host"),
+
+      enum_key("dataset.name", {"fashion-mnist", "mnist", "synthetic"},
+               "Training data: IDX files (fashion-mnist, mnist) or generated class clusters.")
+          .required(),
+      path_key("dataset.path", PathKind::Directory, "Folder holding the IDX files (gzipped or not).")
+          .only_when(when("dataset.name", {"fashion-mnist", "mnist"}))
+          .def_if(when("dataset.name", {"fashion-mnist"}), "/usr/share/datasets/fashion-mnist")
+          .required_if(when("dataset.name", {"mnist"})),
+      integer_key("dataset.train_samples", "Training samples to use; 0 = the whole training set.")
+          .at_least(0)
+          .def_if(synthetic, 2000)
+          .def(0),
+      int_list_key("dataset.shape", "Sample shape [channels, height, width].")
+          .only_when(synthetic)
+          .size(3)
+          .at_least(1)
+          .def(json::array({1, 28, 28})),
+      integer_key("dataset.classes", "Number of classes.").only_when(synthetic).at_least(2).at_most(1000).def(10),
+      number_key("dataset.noise", "Spread of each class cluster around its centre.")
+          .only_when(synthetic)
+          .above(0)
+          .def(1.0),
+      enum_key("dataset.partition.kind", {"iid", "shards", "dirichlet"},
+               "How training samples are split among devices.")
+          .def("iid"),
+      integer_key("dataset.partition.labels_per_device", "Distinct labels each device holds.")
+          .only_when(when("dataset.partition.kind", {"shards"}))
+          .at_least(1)
+          .def(2),
+      number_key("dataset.partition.alpha", "Dirichlet concentration (smaller = more skewed).")
+          .only_when(when("dataset.partition.kind", {"dirichlet"}))
+          .above(0)
+          .def(0.5),
+
+      enum_key("model.name", {"mlp", "cnn"}, "Model architecture.").def("mlp"),
+      int_list_key("model.hidden", "Hidden layer widths; [] = the model's default (mlp [128], cnn [50]).")
+          .at_least(1)
+          .def(json::array()),
+      int_list_key("model.conv_channels", "Output channels of the convolution layers (cnn).")
+          .at_least(1)
+          .def(json::array({10, 20})),
+
+      enum_key("training.mode", {"sync"}, "Training strategy: sync = synchronous data-parallel SGD.").def("sync"),
+      integer_key("training.batch_size", "Samples per device per step.").at_least(1).def(32),
+      number_key("training.lr", "Learning rate.").above(0).def(0.05),
+      number_key("training.momentum", "SGD momentum.").at_least(0).below(1).def(0.0),
+      number_key("training.weight_decay", "L2 weight decay.").at_least(0).def(0.0),
+
+      quantity_key("eval.every_s", Unit::Seconds, "Simulated time between two test-set evaluations.").above(0).def(5.0),
+      integer_key("eval.test_samples", "Test samples per evaluation (capped at the test set).").at_least(1).def(10000),
+
+      integer_key("stop.rounds", "Stop after this many aggregation rounds.").at_least(1).no_limit(),
+      quantity_key("stop.sim_time_s", Unit::Seconds, "Stop at this simulated time.").above(0).no_limit(),
+      number_key("stop.target_accuracy", "Stop once the test accuracy reaches this fraction.")
+          .above(0)
+          .at_most(1)
+          .no_limit(),
+  };
+}
+
+std::vector<Rule> build_rules() {
+  return {
+      {"stop", "At least one of `stop.rounds` and `stop.sim_time_s` must be set.",
+       [](const nlohmann::json& r) {
+         const auto& stop = r.at("stop");
+         if (stop.at("rounds").is_null() && stop.at("sim_time_s").is_null()) {
+           throw ScenarioError("stop: set stop.rounds or stop.sim_time_s (or both), otherwise the run never ends");
+         }
+       }},
+      {"devices", "Device names must be unique; the server host cannot also be a device.",
+       [](const nlohmann::json& r) {
+         const auto& devices = r.at("devices");
+         const auto& server = r.at("server").get_ref<const std::string&>();
+         std::map<std::string, size_t> seen;
+         for (size_t i = 0; i < devices.size(); ++i) {
+           const std::string at = "devices[" + std::to_string(i) + "]";
+           const auto& name = devices[i].at("name").get_ref<const std::string&>();
+           const auto& host = devices[i].at("host").get_ref<const std::string&>();
+           if (!seen.emplace(name, i).second) {
+             throw ScenarioError(at + ": duplicate device name " + text::show(name));
+           }
+           if (host == server) {
+             throw ScenarioError(at + ": host " + text::show(host) +
+                                 " is the server; the server cannot also be a device");
+           }
+         }
+       }},
+  };
+}
+
+std::string bound(double v) { return text::format_number(v); }
+
+std::string md_escape(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<KeySpec>& schema_keys() {
+  static const std::vector<KeySpec> table = build_table();
+  return table;
+}
+
+const std::vector<Rule>& schema_rules() {
+  static const std::vector<Rule> rules = build_rules();
+  return rules;
+}
+
+const KeySpec* find_key(std::string_view path) {
+  for (const auto& k : schema_keys()) {
+    if (k.path == path) return &k;
+  }
+  return nullptr;
+}
+
+bool is_section(std::string_view path) {
+  if (path.empty()) return true;
+  for (const auto& k : schema_keys()) {
+    if (k.path.size() > path.size() && k.path.compare(0, path.size(), path) == 0 && k.path[path.size()] == '.') {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> child_names(std::string_view section) {
+  std::vector<std::string> names;
+  for (const auto& k : schema_keys()) {
+    std::string_view rest = k.path;
+    if (!section.empty()) {
+      if (!(rest.size() > section.size() && rest.substr(0, section.size()) == section && rest[section.size()] == '.')) {
+        continue;
+      }
+      rest.remove_prefix(section.size() + 1);
+    }
+    std::string name(rest.substr(0, rest.find('.')));
+    if (name.size() > 2 && name.ends_with("[]")) name.resize(name.size() - 2);
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
+std::string condition_text(const Condition& c) {
+  std::string values;
+  for (size_t i = 0; i < c.values.size(); ++i) {
+    if (i) values += (i + 1 == c.values.size()) ? " or " : ", ";
+    values += c.values[i];
+  }
+  return c.key + " is " + values;
+}
+
+std::string range_text(const KeySpec& key) {
+  const Range& r = key.range;
+  if (r.lo && r.hi) {
+    return "in " + std::string(r.lo_open ? "(" : "[") + bound(*r.lo) + ", " + bound(*r.hi) + (r.hi_open ? ")" : "]");
+  }
+  if (r.lo) return std::string(r.lo_open ? "> " : ">= ") + bound(*r.lo);
+  if (r.hi) return std::string(r.hi_open ? "< " : "<= ") + bound(*r.hi);
+  return "";
+}
+
+std::string integer_text(const KeySpec& key) {
+  const Range& r = key.range;
+  // Integer bounds: an open bound is the next integer inwards.
+  std::optional<double> lo = r.lo, hi = r.hi;
+  if (lo && r.lo_open) lo = *lo + 1;
+  if (hi && r.hi_open) hi = *hi - 1;
+  if (lo && hi) return "an integer in [" + bound(*lo) + ", " + bound(*hi) + "]";
+  if (lo && *lo == 1) return "a positive integer";
+  if (lo && *lo == 0) return "a non-negative integer";
+  if (lo) return "an integer >= " + bound(*lo);
+  if (hi) return "an integer <= " + bound(*hi);
+  return "an integer";
+}
+
+std::string type_text(const KeySpec& key) {
+  std::string t;
+  switch (key.type) {
+    case ValueType::String: t = "string"; break;
+    case ValueType::Integer: t = "integer"; break;
+    case ValueType::Number: t = "number"; break;
+    case ValueType::Boolean: t = "boolean"; break;
+    case ValueType::Enum: t = "enum"; break;
+    case ValueType::Quantity: {
+      t = std::string(unit_noun(key.unit));
+      if (!unit_symbol(key.unit).empty()) t += " (" + std::string(unit_symbol(key.unit)) + ")";
+      break;
+    }
+    case ValueType::IntList:
+      t = key.list_size ? "list of " + std::to_string(*key.list_size) + " integers" : "list of integers";
+      break;
+    case ValueType::Path: t = key.path_kind == PathKind::File ? "path (file)" : "path (directory)"; break;
+    case ValueType::EntryList: t = "list"; break;
+  }
+  if (key.nullable) t += " or null";
+  return t;
+}
+
+std::string default_text(const KeySpec& key) {
+  std::vector<std::string> parts;
+  for (const auto& rule : key.defaults) {
+    std::string p;
+    switch (rule.kind) {
+      case DefaultRule::Kind::Value: p = "`" + rule.value.dump() + "`"; break;
+      case DefaultRule::Kind::Required: p = "required"; break;
+      case DefaultRule::Kind::NoLimit: p = "`null` (no limit)"; break;
+      case DefaultRule::Kind::FileStem: p = "the scenario file's name without extension"; break;
+      case DefaultRule::Kind::SameAs: p = "same as `" + rule.sibling + "`"; break;
+    }
+    if (rule.when) p += " if " + condition_text(*rule.when);
+    parts.push_back(p);
+    if (!rule.when) break;  // later rules can never apply
+  }
+  // No rule matching means required; a key that applies only under a condition has its rules
+  // written to cover that condition, so "otherwise" would only confuse there.
+  if ((key.defaults.empty() || key.defaults.back().when) && !key.applies_when) {
+    parts.push_back(parts.empty() ? "required" : "required otherwise");
+  }
+  return text::join(parts, "; ");
+}
+
+std::string schema_markdown() {
+  std::string md;
+  md += "| Key | Type / unit | Default | Description |\n";
+  md += "|---|---|---|---|\n";
+  for (const auto& k : schema_keys()) {
+    std::string d = k.description;
+    if (k.type == ValueType::Integer) {
+      d += " Must be " + integer_text(k) + ".";
+    } else if (k.type == ValueType::IntList) {
+      d += " Each entry must be " + integer_text(k) + ".";
+    } else if (!range_text(k).empty()) {
+      d += " Must be " + range_text(k);
+      if (k.type == ValueType::Quantity && !unit_symbol(k.unit).empty()) d += " " + std::string(unit_symbol(k.unit));
+      d += ".";
+    }
+    if (k.type == ValueType::Quantity) {
+      d += " Accepts a number in " + std::string(unit_symbol(k.unit)) + " or a string like `\"" +
+           std::string(unit_example(k.unit)) + "\"`.";
+    }
+    if (k.type == ValueType::Enum) {
+      std::vector<std::string> quoted;
+      for (const auto& c : k.choices) quoted.push_back("`" + c + "`");
+      d += " One of " + text::join(quoted, ", ") + ".";
+    }
+    if (k.type == ValueType::Path) d += " Relative to the scenario file; must exist.";
+    if (k.type == ValueType::EntryList) {
+      d += " An entry may be written as a plain string, meaning `{\"" + k.shorthand + "\": string}`.";
+    }
+    if (k.nullable) d += " `null` = no limit.";
+    if (k.applies_when) d += " Used only when " + condition_text(*k.applies_when) + " (ignored otherwise).";
+    md += "| `" + md_escape(k.path) + "` | " + md_escape(type_text(k)) + " | " + md_escape(default_text(k)) + " | " +
+          md_escape(d) + " |\n";
+  }
+  md += "\nRules across keys:\n\n";
+  for (const auto& r : schema_rules()) md += "- `" + r.path + "`: " + r.description + "\n";
+  md += "- Unknown keys are errors (with a suggestion for likely typos).\n";
+  md += "\nUnits: a JSON number is in the base unit; a string may carry a unit.\n\n";
+  for (Unit u : {Unit::Seconds, Unit::Bytes, Unit::Flops, Unit::BitsPerSecond, Unit::Count}) {
+    const std::string symbol(unit_symbol(u));
+    md += "- " + std::string(unit_noun(u)) + (symbol.empty() ? "" : " (base " + symbol + ")") + ": " +
+          unit_suffixes(u) + ", e.g. `\"" + std::string(unit_example(u)) + "\"`\n";
+  }
+  return md;
+}
+
+}  // namespace edgetrain::scenario

@@ -1,0 +1,126 @@
+// The scenario schema, declared once as a table of keys (in the spirit of ns-3 attributes).
+// Each row gives a key's dotted path, type, default, allowed range and a one-line description;
+// validation (validate.cpp) and documentation (schema_markdown) are both generated from it, so
+// they cannot drift apart.
+//
+// Adding a key is adding a row in schema.cpp. Keys inside list entries use "[]" in their path:
+// "devices[].host" is the "host" key of each entry of "devices" (per-device overrides go there
+// too, e.g. a later "devices[].stream.rate"). Rows whose default or use depends on another key
+// name it in a Condition; such rows must come after the key they depend on.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scenario/units.hpp"
+
+namespace edgetrain::scenario {
+
+enum class ValueType {
+  String,   // non-empty string
+  Integer,  // integral JSON number (32 or 32.0)
+  Number,   // any finite JSON number
+  Boolean,
+  Enum,       // one of `choices`
+  Quantity,   // number in the base unit of `unit`, or string with a unit ("500ms")
+  IntList,    // list of integers; each element obeys `range`
+  Path,       // relative to the scenario file; made absolute; must exist (file or directory)
+  EntryList,  // non-empty list of objects whose keys are the rows "<path>[].<key>"; an entry
+              // given as a plain string means {"<shorthand>": string}
+};
+
+enum class PathKind { File, Directory };
+
+// Holds when the (already resolved) key `key` is a string equal to one of `values`.
+struct Condition {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+struct DefaultRule {
+  enum class Kind {
+    Value,     // `value`
+    Required,  // the user must give the key
+    NoLimit,   // null, meaning "no limit" (the key is nullable)
+    FileStem,  // the scenario file's name without extension
+    SameAs,    // the resolved value of the sibling key `sibling` (declared earlier)
+  };
+  std::optional<Condition> when;  // none: always applies
+  Kind kind = Kind::Required;
+  nlohmann::json value;
+  std::string sibling;
+};
+
+struct Range {
+  std::optional<double> lo, hi;
+  bool lo_open = false, hi_open = false;  // open: the bound itself is excluded
+};
+
+struct KeySpec {
+  std::string path;
+  ValueType type = ValueType::String;
+  std::string description;
+  Unit unit = Unit::Count;           // Quantity
+  std::vector<std::string> choices;  // Enum
+  PathKind path_kind = PathKind::File;
+  std::string shorthand;                  // EntryList
+  std::string entry_doc;                  // EntryList: how an entry is written, for messages
+  Range range;                            // Integer, Number, Quantity; IntList: every element
+  std::optional<size_t> list_size;        // IntList: exact length
+  bool nullable = false;                  // null is accepted (NoLimit default)
+  bool wide_unsigned = false;             // Integer: may go up to 2^64-1 (seeds); else int64
+  std::optional<Condition> applies_when;  // otherwise the key is validated but ignored
+  std::vector<DefaultRule> defaults;      // first rule whose `when` holds; none: required
+
+  // Builders, so the table in schema.cpp reads as one line of settings per key.
+  KeySpec& def(nlohmann::json v);
+  KeySpec& def_if(Condition when, nlohmann::json v);
+  KeySpec& required();
+  KeySpec& required_if(Condition when);
+  KeySpec& no_limit();  // nullable, default null
+  KeySpec& default_file_stem();
+  KeySpec& same_as(std::string sibling);
+  KeySpec& only_when(Condition when);
+  KeySpec& at_least(double lo);
+  KeySpec& above(double lo);
+  KeySpec& at_most(double hi);
+  KeySpec& below(double hi);
+  KeySpec& size(size_t n);
+  KeySpec& wide();
+};
+
+// A check across keys (uniqueness, "at least one of"), run on the resolved document.
+struct Rule {
+  std::string path;                                           // where the message points ("stop", "devices")
+  std::string description;                                    // for the documentation
+  std::function<void(const nlohmann::json& resolved)> check;  // throws ScenarioError
+};
+
+// The table, in declaration order (which is also validation order).
+const std::vector<KeySpec>& schema_keys();
+const std::vector<Rule>& schema_rules();
+
+// The row with exactly this path ("training.lr", "devices[].host"), or null.
+const KeySpec* find_key(std::string_view path);
+// True if some row lies below `path` ("training", "dataset.partition", "devices[]").
+bool is_section(std::string_view path);
+// Names directly below a section ("" = top level), in table order, without "[]".
+std::vector<std::string> child_names(std::string_view section);
+
+// Phrases generated from a row, shared by messages and documentation.
+std::string condition_text(const Condition& c);  // "dataset.name is fashion-mnist or mnist"
+std::string range_text(const KeySpec& key);      // "> 0", "in [0, 1)", "" if unbounded
+std::string integer_text(const KeySpec& key);    // "a positive integer", "an integer in [2, 1000]"
+std::string type_text(const KeySpec& key);       // "duration (s)", "enum", "list of integers"
+std::string default_text(const KeySpec& key);    // "`32`", "required", "null (no limit)"
+
+// The whole schema as a Markdown table (key, type/unit, default, description) followed by the
+// cross-key rules and the accepted unit spellings; for the README and `edgetrain schema`.
+std::string schema_markdown();
+
+}  // namespace edgetrain::scenario

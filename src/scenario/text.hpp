@@ -1,0 +1,30 @@
+// Small text helpers shared by the scenario module's error messages and documentation:
+// showing a JSON value briefly, printing numbers without noise, and "did you mean" by edit
+// distance. Internal to src/scenario (other modules need not include it).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace edgetrain::scenario::text {
+
+// The value as compact JSON, cut to about 60 characters so a huge object cannot flood the
+// terminal. Never throws (invalid UTF-8 is replaced).
+std::string show(const nlohmann::json& value);
+
+// Shortest decimal text that reads back to the same double: 0.05 -> "0.05", 5 -> "5".
+std::string format_number(double value);
+
+// Optimal-string-alignment distance (Levenshtein plus adjacent transposition), case-blind,
+// so "hots" is one edit from "host" and "Seed" zero from "seed".
+size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate nearest to `word` if it is close enough to be a plausible typo, else none.
+std::optional<std::string> closest(std::string_view word, const std::vector<std::string>& candidates);
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+
+}  // namespace edgetrain::scenario::text

@@ -1,0 +1,99 @@
+// Tests of the schema table itself: it is consistent (conditions and defaults refer to keys
+// declared before them, defaults pass their own checks) and the generated Markdown documents
+// every key.
+#include "scenario/schema.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "helpers.hpp"
+#include "scenario/validate.hpp"
+
+using namespace edgetrain::scenario;
+using edgetrain::scenario::testing::error_of;
+
+TEST_CASE("schema: markdown documents every key and rule") {
+  const std::string md = schema_markdown();
+  CHECK(md.rfind("| Key | Type / unit | Default | Description |\n|---|---|---|---|\n", 0) == 0);
+  for (const auto& k : schema_keys()) {
+    CAPTURE(k.path);
+    CHECK(md.find("| `" + k.path + "` | ") != std::string::npos);
+  }
+  for (const auto& r : schema_rules()) CHECK(md.find(r.description) != std::string::npos);
+  // One table row per key.
+  size_t rows = 0;
+  for (size_t pos = 0; (pos = md.find("\n| `", pos)) != std::string::npos; ++pos) ++rows;
+  CHECK(rows == schema_keys().size());
+}
+
+TEST_CASE("schema: markdown rows carry type, default, range and choices") {
+  const std::string md = schema_markdown();
+  CHECK(md.find("| `training.lr` | number | `0.05` | Learning rate. Must be > 0. |") != std::string::npos);
+  CHECK(md.find("| `training.momentum` | number | `0.0` | SGD momentum. Must be in [0, 1). |") != std::string::npos);
+  CHECK(md.find("| `training.batch_size` | integer | `32` | Samples per device per step. Must be a positive "
+                "integer. |") != std::string::npos);
+  CHECK(md.find("| `stop.rounds` | integer or null | `null` (no limit) |") != std::string::npos);
+  CHECK(md.find("| `eval.every_s` | duration (s) | `5.0` |") != std::string::npos);
+  CHECK(md.find("One of `mlp`, `cnn`.") != std::string::npos);
+  CHECK(md.find("| `platform` | path (file) | required |") != std::string::npos);
+  CHECK(md.find("| `dataset.path` | path (directory) | `\"/usr/share/datasets/fashion-mnist\"` if dataset.name is "
+                "fashion-mnist; required if dataset.name is mnist |") != std::string::npos);
+  CHECK(md.find("| `dataset.train_samples` | integer | `2000` if dataset.name is synthetic; `0` |") !=
+        std::string::npos);
+  CHECK(md.find("Used only when dataset.name is synthetic (ignored otherwise).") != std::string::npos);
+  CHECK(md.find("| `devices[].name` | string | same as `host` |") != std::string::npos);
+  CHECK(md.find("- duration (base s): us, ms, s, min, h") != std::string::npos);
+}
+
+TEST_CASE("schema: table is self-consistent") {
+  std::set<std::string> seen;
+  for (const auto& k : schema_keys()) {
+    CAPTURE(k.path);
+    CHECK(seen.insert(k.path).second);  // no duplicate rows
+    // Conditions look at keys resolved earlier in table order, and only at enum keys.
+    std::vector<Condition> conditions;
+    if (k.applies_when) conditions.push_back(*k.applies_when);
+    for (const auto& d : k.defaults) {
+      if (d.when) conditions.push_back(*d.when);
+    }
+    for (const auto& c : conditions) {
+      CAPTURE(c.key);
+      CHECK(seen.count(c.key) == 1);
+      const KeySpec* target = find_key(c.key);
+      REQUIRE(target != nullptr);
+      CHECK(target->type == ValueType::Enum);
+      for (const auto& v : c.values) CHECK(std::count(target->choices.begin(), target->choices.end(), v) == 1);
+    }
+    for (const auto& d : k.defaults) {
+      if (d.kind == DefaultRule::Kind::SameAs) {
+        const std::string section = k.path.substr(0, k.path.rfind('.') + 1);
+        CHECK(seen.count(section + d.sibling) == 1);
+      }
+      // Every literal default passes the key's own checks (existence of paths aside).
+      if (d.kind == DefaultRule::Kind::Value) {
+        ResolveContext ctx{"/", "x"};
+        CHECK(error_of([&] { check_value(k, d.value, k.path, ctx, false); }) == "<no error>");
+      }
+      if (d.kind == DefaultRule::Kind::NoLimit) CHECK(k.nullable);
+    }
+    CHECK(!k.description.empty());
+    if (k.type == ValueType::Enum) CHECK(!k.choices.empty());
+    if (k.type == ValueType::EntryList) CHECK(is_section(k.path + "[]"));
+  }
+}
+
+TEST_CASE("schema: lookups") {
+  CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "server", "devices", "dataset", "model",
+                                                    "training", "eval", "stop"});
+  CHECK(child_names("training") == std::vector<std::string>{"mode", "batch_size", "lr", "momentum", "weight_decay"});
+  CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name"});
+  CHECK(child_names("dataset.partition") == std::vector<std::string>{"kind", "labels_per_device", "alpha"});
+  CHECK(find_key("training.lr") != nullptr);
+  CHECK(find_key("training") == nullptr);
+  CHECK(is_section("training"));
+  CHECK(is_section("dataset.partition"));
+  CHECK(!is_section("training.lr"));
+  CHECK(!is_section("train"));
+}

@@ -1,0 +1,280 @@
+// Tests of validation from in-memory JSON: defaults, every kind of error message (checked
+// word for word), did-you-mean, conditional keys and cross-key rules.
+#include <doctest/doctest.h>
+
+#include "helpers.hpp"
+
+using namespace edgetrain::scenario;
+using namespace edgetrain::scenario::testing;
+using nlohmann::json;
+
+TEST_CASE("validate: defaults are filled in") {
+  TempDir dir;
+  const Scenario s = parse_in(dir, minimal_doc());
+  CHECK(s.name == "scen");  // the scenario file's stem
+  CHECK(s.seed == 1);
+  CHECK(s.file == dir / "scen.json");
+  CHECK(s.platform == dir / "platform.xml");
+  CHECK(s.server == "srv");
+  REQUIRE(s.devices.size() == 2);
+  CHECK(s.devices[0].host == "pi-1");
+  CHECK(s.devices[0].name == "pi-1");
+  CHECK(s.devices[1].name == "pi-2");
+  CHECK(s.dataset.name == "synthetic");
+  CHECK(s.dataset.path.empty());
+  CHECK(s.dataset.train_samples == 2000);
+  CHECK(s.dataset.shape == std::vector<int64_t>{1, 28, 28});
+  CHECK(s.dataset.classes == 10);
+  CHECK(s.dataset.noise == 1.0);
+  CHECK(s.dataset.partition.kind == "iid");
+  CHECK(s.model.name == "mlp");
+  CHECK(s.model.hidden.empty());
+  CHECK(s.model.conv_channels == std::vector<int64_t>{10, 20});
+  CHECK(s.training.mode == "sync");
+  CHECK(s.training.batch_size == 32);
+  CHECK(s.training.lr == 0.05);
+  CHECK(s.training.momentum == 0.0);
+  CHECK(s.training.weight_decay == 0.0);
+  CHECK(s.eval.every_s == 5.0);
+  CHECK(s.eval.test_samples == 10000);
+  CHECK(s.stop.rounds == 3);
+  CHECK(!s.stop.sim_time_s);
+  CHECK(!s.stop.target_accuracy);
+
+  // The resolved document spells out everything that applies, and nothing that does not.
+  const json& r = s.resolved;
+  CHECK(r["name"] == "scen");
+  CHECK(r["seed"] == 1);
+  CHECK(r["platform"] == (dir / "platform.xml").string());
+  CHECK(r["devices"] == json::parse(R"([{"host":"pi-1","name":"pi-1"},{"host":"pi-2","name":"pi-2"}])"));
+  CHECK(r["dataset"]["train_samples"] == 2000);
+  CHECK(r["dataset"]["shape"] == json::array({1, 28, 28}));
+  CHECK(r["dataset"]["partition"] == json{{"kind", "iid"}});  // alpha, labels_per_device: not used
+  CHECK(!r["dataset"].contains("path"));
+  CHECK(r["training"]["lr"] == 0.05);
+  CHECK(r["eval"]["every_s"] == 5.0);
+  CHECK(r["stop"] == json::parse(R"({"rounds": 3, "sim_time_s": null, "target_accuracy": null})"));
+}
+
+TEST_CASE("validate: conditional defaults follow the deciding key") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["dataset"]["partition"] = {{"kind", "shards"}};
+  Scenario s = parse_in(dir, doc);
+  CHECK(s.resolved["dataset"]["partition"] == json::parse(R"({"kind": "shards", "labels_per_device": 2})"));
+  doc["dataset"]["partition"] = {{"kind", "dirichlet"}, {"alpha", 0.1}};
+  s = parse_in(dir, doc);
+  CHECK(s.dataset.partition.alpha == 0.1);
+  CHECK(s.resolved["dataset"]["partition"] == json::parse(R"({"kind": "dirichlet", "alpha": 0.1})"));
+
+  // Files: train_samples defaults to 0 (= all), synthetic-only keys are ignored (but checked).
+  dir.mkdir("mnist");
+  doc = minimal_doc();
+  doc["dataset"] = {{"name", "mnist"}, {"path", "mnist"}, {"shape", {3, 32, 32}}};
+  s = parse_in(dir, doc);
+  CHECK(s.dataset.path == dir / "mnist");
+  CHECK(s.dataset.train_samples == 0);
+  CHECK(!s.resolved["dataset"].contains("shape"));
+  CHECK(!s.resolved["dataset"].contains("classes"));
+  doc["dataset"]["shape"] = "big";
+  CHECK(parse_error(dir, doc) == "dataset.shape: expected a list of 3 integers, got \"big\"");
+}
+
+TEST_CASE("validate: integer and number ranges") {
+  TempDir dir;
+  auto with = [&](const std::string& section, const std::string& key, json value) {
+    json doc = minimal_doc();
+    doc[section][key] = std::move(value);
+    return parse_error(dir, doc);
+  };
+  CHECK(with("training", "batch_size", -3) == "training.batch_size: must be a positive integer, got -3");
+  CHECK(with("training", "batch_size", 0) == "training.batch_size: must be a positive integer, got 0");
+  CHECK(with("training", "batch_size", 2.5) == "training.batch_size: expected a positive integer, got 2.5");
+  CHECK(with("training", "batch_size", "32") == "training.batch_size: expected a positive integer, got \"32\"");
+  CHECK(with("training", "lr", 0) == "training.lr: must be > 0, got 0");
+  CHECK(with("training", "lr", "fast") == "training.lr: expected a number, got \"fast\"");
+  CHECK(with("training", "lr", nullptr) == "training.lr: expected a number, got null");
+  CHECK(with("training", "momentum", 1) == "training.momentum: must be in [0, 1), got 1");
+  CHECK(with("training", "weight_decay", -0.1) == "training.weight_decay: must be >= 0, got -0.1");
+  CHECK(with("stop", "target_accuracy", 1.5) == "stop.target_accuracy: must be in (0, 1], got 1.5");
+  CHECK(with("stop", "target_accuracy", 0) == "stop.target_accuracy: must be in (0, 1], got 0");
+  CHECK(with("stop", "rounds", 0) == "stop.rounds: must be a positive integer or null, got 0");
+  CHECK(with("dataset", "classes", 1) == "dataset.classes: must be an integer in [2, 1000], got 1");
+  CHECK(with("dataset", "classes", 1001) == "dataset.classes: must be an integer in [2, 1000], got 1001");
+  CHECK(with("dataset", "noise", 0) == "dataset.noise: must be > 0, got 0");
+  CHECK(with("dataset", "shape", {1, 28}) == "dataset.shape: must have 3 entries, got 2 ([1,28])");
+  CHECK(with("model", "hidden", {64, 0}) == "model.hidden[1]: must be a positive integer, got 0");
+  CHECK(with("model", "hidden", 64) == "model.hidden: expected a list of integers, got 64");
+  CHECK(with("eval", "test_samples", 1e30) == "eval.test_samples: must be a positive integer, got 1e+30");
+
+  json doc = minimal_doc();
+  doc["seed"] = -1;
+  CHECK(parse_error(dir, doc) == "seed: must be a non-negative integer, got -1");
+  doc["seed"] = 18446744073709551615ULL;  // seeds use the full 64 bits
+  CHECK(parse_in(dir, doc).seed == 18446744073709551615ULL);
+  doc["seed"] = 7.0;  // an integer written as a float is still an integer
+  CHECK(parse_in(dir, doc).seed == 7);
+  doc["training"]["batch_size"] = 64.0;
+  CHECK(parse_in(dir, doc).training.batch_size == 64);
+  CHECK(parse_in(dir, doc).resolved["training"]["batch_size"].is_number_integer());
+}
+
+TEST_CASE("validate: quantities with units") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["eval"]["every_s"] = "500ms";
+  doc["stop"]["sim_time_s"] = "10min";
+  Scenario s = parse_in(dir, doc);
+  CHECK(s.eval.every_s == doctest::Approx(0.5));
+  CHECK(s.stop.sim_time_s == 600.0);
+  CHECK(s.resolved["eval"]["every_s"] == 0.5);  // SI numbers in the resolved document
+  CHECK(s.resolved["stop"]["sim_time_s"] == 600.0);
+
+  doc["eval"]["every_s"] = true;
+  CHECK(parse_error(dir, doc) ==
+        "eval.every_s: expected a duration (number of seconds or string like \"500ms\"), got true");
+  doc["eval"]["every_s"] = "5 parsecs";
+  CHECK(parse_error(dir, doc) ==
+        "eval.every_s: cannot read \"5 parsecs\" as a duration (use a number of seconds or a unit: us, ms, "
+        "s, min, h)");
+  doc["eval"]["every_s"] = "-1s";
+  CHECK(parse_error(dir, doc) == "eval.every_s: must be > 0 s, got \"-1s\"");
+  doc["eval"]["every_s"] = 0;
+  CHECK(parse_error(dir, doc) == "eval.every_s: must be > 0 s, got 0");
+}
+
+TEST_CASE("validate: enums") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["model"]["name"] = "resnet";
+  CHECK(parse_error(dir, doc) == "model.name: must be one of mlp, cnn; got \"resnet\"");
+  doc["model"]["name"] = 3;
+  CHECK(parse_error(dir, doc) == "model.name: must be one of mlp, cnn; got 3");
+  doc["model"]["name"] = "cnn";
+  CHECK(parse_in(dir, doc).model.name == "cnn");
+  doc = minimal_doc();
+  doc["dataset"]["name"] = "fashion_mnist";
+  CHECK(parse_error(dir, doc) ==
+        "dataset.name: must be one of fashion-mnist, mnist, synthetic; got \"fashion_mnist\" "
+        "(did you mean \"fashion-mnist\"?)");
+  doc["training"]["mode"] = "async";
+  doc["dataset"]["name"] = "synthetic";
+  CHECK(parse_error(dir, doc) == "training.mode: must be one of sync; got \"async\"");
+}
+
+TEST_CASE("validate: unknown keys with did-you-mean") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["training"] = {{"bach_size", 64}};
+  CHECK(parse_error(dir, doc) == "training.bach_size: unknown key (did you mean \"batch_size\"?)");
+  doc["training"] = {{"zzz", 1}};
+  CHECK(parse_error(dir, doc) ==
+        "training.zzz: unknown key (expected one of: mode, batch_size, lr, momentum, weight_decay)");
+  doc = minimal_doc();
+  doc["trainig"] = json::object();
+  CHECK(parse_error(dir, doc) == "trainig: unknown key (did you mean \"training\"?)");
+  doc = minimal_doc();
+  doc["batch_size"] = 64;  // right key, wrong section
+  CHECK(parse_error(dir, doc) == "batch_size: unknown key (did you mean \"training.batch_size\"?)");
+  doc = minimal_doc();
+  doc["training.lr"] = 0.1;  // dotted names are not expanded
+  CHECK(parse_error(dir, doc) == "training.lr: unknown key (write nested objects, not dotted names)");
+  doc = minimal_doc();
+  doc["dataset"]["partition"] = {{"kind", "dirichlet"}, {"alhpa", 0.1}};
+  CHECK(parse_error(dir, doc) == "dataset.partition.alhpa: unknown key (did you mean \"alpha\"?)");
+  doc = minimal_doc();
+  doc["devices"] = json::parse(R"(["pi-1", "pi-2", {"hots": "pi-3"}])");
+  CHECK(parse_error(dir, doc) == "devices[2]: unknown key \"hots\" (did you mean \"host\"?)");
+  doc["devices"] = json::parse(R"([{"host": "pi-3", "speed": 1}])");
+  CHECK(parse_error(dir, doc) == "devices[0]: unknown key \"speed\" (expected one of: host, name)");
+  // An unknown key wins over a missing required one, so the typo gets its suggestion.
+  doc = minimal_doc();
+  doc.erase("server");
+  doc["sever"] = "srv";
+  CHECK(parse_error(dir, doc) == "sever: unknown key (did you mean \"server\"?)");
+}
+
+TEST_CASE("validate: sections, required keys and the top level") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["training"] = 5;
+  CHECK(parse_error(dir, doc) ==
+        "training: expected an object (with keys mode, batch_size, lr, momentum, weight_decay), got 5");
+  doc = minimal_doc();
+  doc.erase("server");
+  CHECK(parse_error(dir, doc) == "server: required key is missing");
+  doc = minimal_doc();
+  doc.erase("dataset");
+  CHECK(parse_error(dir, doc) == "dataset.name: required key is missing");
+  doc = minimal_doc();
+  doc["dataset"] = {{"name", "mnist"}};
+  CHECK(parse_error(dir, doc) == "dataset.path: required when dataset.name is mnist");
+  doc = minimal_doc();
+  doc["server"] = "";
+  CHECK(parse_error(dir, doc) == "server: must not be empty");
+  doc["server"] = 12;
+  CHECK(parse_error(dir, doc) == "server: expected a string, got 12");
+  CHECK(parse_error(dir, json::array({1, 2})) == "scenario: expected a JSON object at the top level, got [1,2]");
+}
+
+TEST_CASE("validate: devices") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["devices"] = json::parse(R"(["pi-1", {"host": "pi-2", "name": "b"}, {"host": "pi-2", "name": "c"}])");
+  Scenario s = parse_in(dir, doc);
+  REQUIRE(s.devices.size() == 3);
+  CHECK(s.devices[1].host == "pi-2");
+  CHECK(s.devices[1].name == "b");
+  CHECK(s.devices[2].name == "c");
+
+  doc["devices"] = json::parse(R"(["pi-1", "pi-2", {"host": "pi-3"}, {"host": "pi-9", "name": "pi-1"}])");
+  CHECK(parse_error(dir, doc) == "devices[3]: duplicate device name \"pi-1\"");
+  doc["devices"] = json::parse(R"(["pi-1", "srv"])");
+  CHECK(parse_error(dir, doc) == "devices[1]: host \"srv\" is the server; the server cannot also be a device");
+  doc["devices"] = json::array();
+  CHECK(parse_error(dir, doc) == "devices: must not be empty");
+  doc["devices"] = "pi-1";
+  CHECK(parse_error(dir, doc) ==
+        "devices: expected a list (each entry a host name or an object {\"host\": ..., \"name\": ...}), got "
+        "\"pi-1\"");
+  doc["devices"] = json::array({5});
+  CHECK(parse_error(dir, doc) == "devices[0]: expected a host name or an object {\"host\": ..., \"name\": ...}, got 5");
+  doc["devices"] = json::parse(R"(["pi-1", {"name": "x"}])");
+  CHECK(parse_error(dir, doc) == "devices[1].host: required key is missing");
+  doc["devices"] = json::parse(R"(["pi-1", ""])");
+  CHECK(parse_error(dir, doc) == "devices[1].host: must not be empty");
+  doc.erase("devices");
+  CHECK(parse_error(dir, doc) == "devices: required key is missing");
+}
+
+TEST_CASE("validate: stop needs rounds or simulated time") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["stop"] = {{"target_accuracy", 0.9}};
+  CHECK(parse_error(dir, doc) == "stop: set stop.rounds or stop.sim_time_s (or both), otherwise the run never ends");
+  doc["stop"] = {{"rounds", nullptr}, {"sim_time_s", 60}};
+  const Scenario s = parse_in(dir, doc);
+  CHECK(!s.stop.rounds);
+  CHECK(s.stop.sim_time_s == 60.0);
+  doc.erase("stop");
+  CHECK(parse_error(dir, doc) == "stop: set stop.rounds or stop.sim_time_s (or both), otherwise the run never ends");
+}
+
+TEST_CASE("validate: describe summarises the scenario") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["devices"] = json::parse(R"(["pi-1", {"host": "pi-2", "name": "b"}])");
+  doc["dataset"]["partition"] = {{"kind", "dirichlet"}, {"alpha", 0.3}};
+  doc["stop"]["sim_time_s"] = "2min";
+  const std::string d = describe(parse_in(dir, doc, {}, 9));
+  CHECK(d.find("scenario  scen (" + (dir / "scen.json").string() + ")\n") != std::string::npos);
+  CHECK(d.find("seed      9\n") != std::string::npos);
+  CHECK(d.find("server    srv\n") != std::string::npos);
+  CHECK(d.find("devices   2: pi-1, b (on pi-2)\n") != std::string::npos);
+  CHECK(d.find("dataset   synthetic, 2000 training samples of shape [1, 28, 28], 10 classes, noise 1; "
+               "partition dirichlet (alpha 0.3)\n") != std::string::npos);
+  CHECK(d.find("model     mlp, hidden default\n") != std::string::npos);
+  CHECK(d.find("training  sync, batch 32, lr 0.05, momentum 0, weight decay 0\n") != std::string::npos);
+  CHECK(d.find("eval      every 5 s (simulated), 10000 test samples\n") != std::string::npos);
+  CHECK(d.find("stop      after 3 rounds, at 120 s simulated, whichever comes first\n") != std::string::npos);
+}
