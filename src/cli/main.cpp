@@ -15,6 +15,7 @@
 #include "scenario/schema.hpp"
 #include "sim/platform.hpp"
 #include "sim/run.hpp"
+#include "stream/rates.hpp"
 
 namespace po = boost::program_options;
 using namespace edgetrain;
@@ -140,6 +141,8 @@ int main(int argc, char** argv) {
   } catch (const learn::ModelError& e) {
     return fail(e.what());
   } catch (const learn::PartitionError& e) {
+    return fail(e.what());
+  } catch (const stream::StreamError& e) {
     return fail(e.what());
   } catch (const report::OutputError& e) {
     return fail(e.what());

@@ -20,6 +20,11 @@ nlohmann::json summary_json(const RunSummary& s) {
   j["bytes_up"] = s.bytes_up;
   j["bytes_down"] = s.bytes_down;
   j["model_params"] = s.model_params;
+  j["samples_trained"] = s.samples_trained;
+  auto optional = [](const std::optional<int64_t>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  j["samples_arrived"] = optional(s.samples_arrived);
+  j["samples_dropped"] = optional(s.samples_dropped);
+  j["buffer_peak_samples"] = optional(s.buffer_peak_samples);
   j["seed"] = s.seed;
   for (const auto& [key, value] : s.extra.items()) j[key] = value;
   return j;
@@ -34,30 +39,72 @@ std::string metrics_csv(const std::vector<EvalPoint>& points) {
 }
 
 std::string devices_csv(const std::vector<DeviceRecord>& devices) {
-  CsvTable t({"device", "host", "host_speed_flops", "steps", "samples_trained", "compute_s", "wait_s", "comm_s",
-              "bytes_up", "bytes_down"});
+  CsvTable t({"device", "host", "host_speed_flops", "batch_size", "steps", "samples_trained", "compute_s", "wait_s",
+              "data_wait_s", "comm_s", "bytes_up", "bytes_down", "stream_rate_samples_per_s", "samples_arrived",
+              "samples_dropped", "buffer_peak_samples", "buffer_final_samples", "sample_age_mean_s",
+              "sample_age_max_s", "samples_injected_sent", "samples_injected_received"});
   for (const auto& d : devices) {
-    t.row()
-        .add(d.device)
-        .add(d.host)
-        .add(d.host_speed_flops)
-        .add(d.steps)
-        .add(d.samples_trained)
-        .add(d.compute_s)
-        .add(d.wait_s)
-        .add(d.comm_s)
-        .add(d.bytes_up)
-        .add(d.bytes_down);
+    auto& row = t.row()
+                    .add(d.device)
+                    .add(d.host)
+                    .add(d.host_speed_flops)
+                    .add(d.batch_size)
+                    .add(d.steps)
+                    .add(d.samples_trained)
+                    .add(d.compute_s)
+                    .add(d.wait_s)
+                    .add(d.stream ? d.stream->data_wait_s : 0.0)
+                    .add(d.comm_s)
+                    .add(d.bytes_up)
+                    .add(d.bytes_down);
+    if (d.stream) {
+      const StreamRecord& s = *d.stream;
+      // Mean age over the own-stream samples trained (injected samples have no local age).
+      const double mean_age = d.samples_trained > 0 ? s.age_sum_s / static_cast<double>(d.samples_trained) : 0.0;
+      row.add(s.rate_samples_per_s)
+          .add(s.samples_arrived)
+          .add(s.samples_dropped)
+          .add(s.buffer_peak_samples)
+          .add(s.buffer_final_samples)
+          .add(mean_age)
+          .add(s.sample_age_max_s);
+    } else {
+      for (int i = 0; i < 7; ++i) row.add(std::string());  // no stream: nothing arrives
+    }
+    row.add(d.samples_injected_sent).add(d.samples_injected_received);
   }
   return t.str();
 }
 
+std::string buffers_csv(const std::vector<BufferPoint>& rows) {
+  CsvTable t({"sim_time_s", "device", "buffered_samples", "buffered_bytes", "arrived", "trained", "dropped"});
+  for (const auto& p : rows) {
+    t.row().add(p.sim_time_s).add(p.device).add(p.buffered_samples).add(p.buffered_bytes).add(p.arrived).add(
+        p.trained).add(p.dropped);
+  }
+  return t.str();
+}
+
+void BufferTimeline::record(size_t device, const BufferPoint& point) {
+  if (last_time_.size() <= device) last_time_.resize(device + 1, -1.0);
+  if (last_time_[device] >= 0 && point.sim_time_s - last_time_[device] < every_s_) return;
+  last_time_[device] = point.sim_time_s;
+  rows_.push_back(point);
+}
+
+void BufferTimeline::finish(size_t device, const BufferPoint& point) {
+  if (last_time_.size() <= device) last_time_.resize(device + 1, -1.0);
+  last_time_[device] = point.sim_time_s;
+  rows_.push_back(point);
+}
+
 void write_run_outputs(const std::filesystem::path& dir, const nlohmann::json& resolved_scenario,
                        const RunSummary& summary, const std::vector<EvalPoint>& points,
-                       const std::vector<DeviceRecord>& devices) {
+                       const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers) {
   write_file_atomically(dir / "scenario.json", resolved_scenario.dump(2) + "\n");
   write_file_atomically(dir / "metrics.csv", metrics_csv(points));
   write_file_atomically(dir / "devices.csv", devices_csv(devices));
+  write_file_atomically(dir / "buffers.csv", buffers_csv(buffers));
   // Last, so a summary.json present means the other files are complete.
   write_file_atomically(dir / "summary.json", summary_json(summary).dump(2) + "\n");
 }

@@ -1,5 +1,6 @@
 // What a run records, and the writers of results/<run>/: metrics.csv (evaluation curve),
-// devices.csv (per-device totals), summary.json and scenario.json. Column and key names
+// devices.csv (per-device totals), buffers.csv (stream buffer timeline), summary.json and
+// scenario.json. Column and key names
 // carry their units. Simulation-derived files hold no wall-clock values, so the same
 // scenario and seed give byte-identical files; wall time lives only in summary.json.
 #pragma once
@@ -20,12 +21,47 @@ struct EvalPoint {
   int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices
 };
 
+// Stream accounting of one device (absent for a device without a stream). Own-stream
+// samples only: samples_arrived == samples_trained + samples_dropped + buffer_final_samples.
+struct StreamRecord {
+  double rate_samples_per_s = 0;  // nominal rate (what a scadles batch is sized from)
+  int64_t samples_arrived = 0, samples_dropped = 0;
+  int64_t buffer_peak_samples = 0, buffer_final_samples = 0;
+  double age_sum_s = 0, sample_age_max_s = 0;  // over trained samples
+  double data_wait_s = 0;                       // part of wait_s spent waiting for samples
+};
+
 struct DeviceRecord {
   std::string device, host;
   double host_speed_flops = 0;
+  int64_t batch_size = 0;  // own samples per step
   int64_t steps = 0, samples_trained = 0;
   double compute_s = 0, wait_s = 0, comm_s = 0;
   int64_t bytes_up = 0, bytes_down = 0;
+  std::optional<StreamRecord> stream;
+  int64_t samples_injected_sent = 0, samples_injected_received = 0;
+};
+
+// One row of buffers.csv.
+struct BufferPoint {
+  double sim_time_s = 0;
+  std::string device;
+  int64_t buffered_samples = 0, buffered_bytes = 0, arrived = 0, trained = 0, dropped = 0;
+};
+
+// Keeps buffers.csv small on long runs: at most one row per device per `every_s` of
+// simulated time (the first state seen in each interval), plus each device's final row.
+class BufferTimeline {
+ public:
+  explicit BufferTimeline(double every_s) : every_s_(every_s) {}
+  void record(size_t device, const BufferPoint& point);  // device: index in the scenario
+  void finish(size_t device, const BufferPoint& point);  // the final state, always kept
+  const std::vector<BufferPoint>& rows() const { return rows_; }
+
+ private:
+  double every_s_;
+  std::vector<double> last_time_;  // per device, -1 = none yet
+  std::vector<BufferPoint> rows_;
 };
 
 struct RunSummary {
@@ -37,6 +73,9 @@ struct RunSummary {
   std::optional<double> time_to_target_s;
   int64_t bytes_up = 0, bytes_down = 0;
   int64_t model_params = 0;
+  // Stream totals over the fleet (absent when no device streams).
+  std::optional<int64_t> samples_arrived, samples_dropped, buffer_peak_samples;
+  int64_t samples_trained = 0;
   uint64_t seed = 0;
   nlohmann::json extra = nlohmann::json::object();  // further keys (model FLOPs, network model...)
 };
@@ -44,10 +83,11 @@ struct RunSummary {
 nlohmann::json summary_json(const RunSummary& summary);
 std::string metrics_csv(const std::vector<EvalPoint>& points);
 std::string devices_csv(const std::vector<DeviceRecord>& devices);
+std::string buffers_csv(const std::vector<BufferPoint>& rows);
 
 // Writes the four files into `dir` (created if missing), each atomically.
 void write_run_outputs(const std::filesystem::path& dir, const nlohmann::json& resolved_scenario,
                        const RunSummary& summary, const std::vector<EvalPoint>& points,
-                       const std::vector<DeviceRecord>& devices);
+                       const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers);
 
 }  // namespace edgetrain::report

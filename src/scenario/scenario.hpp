@@ -35,12 +35,49 @@ struct ModelSpec {
   std::vector<int64_t> conv_channels{10, 20};  // cnn only
 };
 
+// How fast data arrives at a device (samples per simulated second). Presets S1, S2, S10, S20
+// are resolved by the loader into their distributions (the ScaDLES paper's rate sets).
+struct RateSpec {
+  std::string dist = "constant";  // constant | uniform | normal | list
+  double value = 0;               // constant
+  double mean = 0, spread = 0;    // uniform on [mean - spread, mean + spread]; normal: mean
+  double std = 0;                 // normal
+  std::vector<double> values;     // list: device i gets values[i % size]
+  std::string preset;             // "S10" etc. when the rate was given as a preset name, else empty
+};
+
+struct BufferSpec {
+  std::string policy = "persistence";  // persistence | truncation | drop-oldest | drop-newest
+  int64_t capacity_samples = 0;        // drop-oldest / drop-newest: the bound (> 0); else 0
+  double window_s = 1.0;               // truncation: keep the newest ceil(rate * window_s) samples
+};
+
+struct StreamSpec {
+  RateSpec rate;
+  std::string arrivals = "fluid";   // fluid | poisson
+  std::filesystem::path trace;      // CSV time_s,rate (absolute); empty = none. Overrides `rate`.
+  BufferSpec buffer;
+  int64_t sample_bytes = 0;         // 0 = the dataset's raw sample size
+};
+
+struct InjectionSpec {
+  double alpha = 0;  // fraction of devices that share each step
+  double beta = 0;   // fraction of its batch a sharing device shares
+};
+
 struct TrainingSpec {
-  std::string mode = "sync";
+  std::string mode = "sync";        // sync | scadles
   int64_t batch_size = 32;
   double lr = 0.05;
   double momentum = 0.0;
   double weight_decay = 0.0;
+  // ScaDLES (mode scadles): b_i = clip(round(S_i * window_s), batch_min, batch_max).
+  double window_s = 1.0;
+  int64_t batch_min = 8, batch_max = 1024;
+  int64_t base_global_batch = 0;        // 0 = batch_size x number of devices
+  std::string weighting = "batch";      // batch (b_i / sum b) | uniform (1 / n)
+  std::string lr_scaling = "linear";    // linear (lr * sum b / base_global_batch) | none
+  std::optional<InjectionSpec> injection;
 };
 
 struct EvalSpec {
@@ -57,6 +94,13 @@ struct StopSpec {
 struct DeviceSpec {
   std::string name;  // unique device id (defaults to the host name)
   std::string host;  // platform host it runs on
+  // The device's stream: the global `stream` section merged with the device's own `stream`
+  // overrides. Empty when the scenario has no stream (static partitions, always available).
+  std::optional<StreamSpec> stream;
+};
+
+struct ReportSpec {
+  double buffer_every_s = 1.0;  // buffers.csv: at most one row per device per this interval
 };
 
 struct Scenario {
@@ -71,6 +115,7 @@ struct Scenario {
   TrainingSpec training;
   EvalSpec eval;
   StopSpec stop;
+  ReportSpec report;
   nlohmann::json resolved;  // the whole scenario with defaults filled in (written as scenario.json)
 };
 

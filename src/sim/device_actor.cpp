@@ -1,9 +1,10 @@
 // See device_actor.hpp.
 #include "sim/device_actor.hpp"
 
+#include <simgrid/s4u.hpp>
+
 #include <algorithm>
 #include <cmath>
-#include <simgrid/s4u.hpp>
 
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"
@@ -17,6 +18,26 @@ namespace edgetrain::sim {
 DeviceActor::DeviceActor(RunState& state, size_t index, stream::SampleOrder order)
     : state_(state), index_(index), order_(std::move(order)) {}
 
+std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& ledger) {
+  DeviceStream* stream = state_.streams[index_].get();
+  report::DeviceRecord& record = state_.devices[index_];
+  if (!stream) return order_.take(batch_size);  // static partition: data is always there
+  const double now = sg4::Engine::get_clock();
+  const double ready = stream->prepare_step(batch_size, now);
+  state_.buffer_timeline.record(index_, stream->point(now, record.device));
+  if (ready > now) {
+    ledger.open(TimeLedger::Bucket::Wait);
+    sg4::this_actor::sleep_until(ready);
+    ledger.charge(TimeLedger::Bucket::Wait, ready);
+    record.stream->data_wait_s += ready - now;
+  }
+  // Exactly the promised time: the clock after a sleep may be a rounding error short of it.
+  const double at = std::max(sg4::Engine::get_clock(), ready);
+  std::vector<int64_t> batch = stream->take(batch_size, at, *record.stream);
+  state_.buffer_timeline.record(index_, stream->point(at, record.device));
+  return batch;
+}
+
 void DeviceActor::operator()() {
   report::DeviceRecord& record = state_.devices[index_];
   // The ledger lives in the run state: this actor is killed at the end of the run (it is a
@@ -24,8 +45,10 @@ void DeviceActor::operator()() {
   TimeLedger& ledger = state_.ledgers[index_];
   auto* inbox = sg4::Mailbox::by_name(mailbox_name(record.device));
   auto* server = sg4::Mailbox::by_name("server");
-  const int64_t batch_size = state_.scenario.training.batch_size;
-  const double step_flops = state_.model.step_flops_per_sample() * static_cast<double>(batch_size);
+  const int64_t batch_size = state_.batch_sizes[index_];
+  const DeviceStream* stream = state_.streams[index_].get();
+  const int64_t shared_sample_bytes =
+      (stream ? stream->sample_bytes() : state_.data.train.raw_sample_bytes) + kInjectedLabelBytes;
 
   while (true) {
     ledger.open(TimeLedger::Bucket::Wait);
@@ -37,19 +60,28 @@ void DeviceActor::operator()() {
     record.bytes_down += model->bytes;
     state_.bytes_down += model->bytes;
 
-    const std::vector<int64_t> batch = order_.take(batch_size);
+    std::vector<int64_t> batch = next_batch(batch_size, ledger);
+    // Shared samples are the first of this batch (the device trains on them too).
+    std::vector<int64_t> shared(batch.begin(), batch.begin() + std::min<int64_t>(model->share_count, batch_size));
+    batch.insert(batch.end(), model->injected.begin(), model->injected.end());
+    record.samples_injected_received += static_cast<int64_t>(model->injected.size());
+
     learn::StepResult step = state_.model.gradient(*model->params, state_.data.train, batch);
     ledger.open(TimeLedger::Bucket::Compute);
-    sg4::this_actor::execute(step_flops);
+    sg4::this_actor::execute(state_.model.step_flops_per_sample() * static_cast<double>(batch.size()));
     ledger.charge(TimeLedger::Bucket::Compute, sg4::Engine::get_clock());
 
     auto message = std::make_unique<GradientMessage>();
     message->device = index_;
     message->round = model->round;
     message->loss = step.loss;
-    message->samples = batch_size;
-    message->bytes = message_bytes(dense_fp32_bytes(static_cast<int64_t>(step.gradient.size())));
+    message->samples = static_cast<int64_t>(batch.size());
+    message->bytes = message_bytes(dense_fp32_bytes(static_cast<int64_t>(step.gradient.size())) +
+                                   static_cast<int64_t>(shared.size()) * shared_sample_bytes);
     message->gradient = std::move(step.gradient);
+    message->shared_sample_bytes = shared_sample_bytes;
+    record.samples_injected_sent += static_cast<int64_t>(shared.size());
+    message->shared = std::move(shared);
     const int64_t bytes = message->bytes;
     ledger.open(TimeLedger::Bucket::Comm);
     server->put(message.release(), static_cast<uint64_t>(bytes));  // the server takes ownership

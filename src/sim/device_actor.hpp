@@ -1,5 +1,5 @@
-// A device actor (mode sync): receives the global model, takes a mini-batch from its
-// partition, runs a real LibTorch forward/backward on it, is charged step FLOPs / host speed
+// A device actor (modes sync and scadles): receives the global model, takes a mini-batch from
+// its partition or its stream buffer, runs a real LibTorch forward/backward on it, is charged step FLOPs / host speed
 // of simulated time, and sends its gradient to the server. Its time is split exactly into
 // compute_s, comm_s (its own transfers) and wait_s (idle, waiting for the round): see
 // time_ledger.hpp.
@@ -21,6 +21,9 @@ class DeviceActor {
   static std::string mailbox_name(const std::string& device) { return "device/" + device; }
 
  private:
+  // The own-stream samples of the next step: from the static partition, or from the stream
+  // buffer after waiting (wait_s, data_wait_s) until enough samples arrived.
+  std::vector<int64_t> next_batch(int64_t batch_size, TimeLedger& ledger);
   RunState& state_;
   size_t index_;
   stream::SampleOrder order_;

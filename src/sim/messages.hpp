@@ -14,6 +14,10 @@ struct ModelMessage {
   std::shared_ptr<const std::vector<float>> params;  // shared snapshot: devices only read it
   double posted_at_s = 0;                            // when the server posted the send
   int64_t bytes = 0;                                 // simulated size of this message
+  // Data injection (ScaDLES): how many samples of this step's batch the device shares, and
+  // the samples shared by others that it trains on in addition to its own batch.
+  int64_t share_count = 0;
+  std::vector<int64_t> injected;
 };
 
 // Device -> server: one gradient.
@@ -22,8 +26,10 @@ struct GradientMessage {
   int64_t round = 0;
   std::vector<float> gradient;
   double loss = 0;
-  int64_t samples = 0;
+  int64_t samples = 0;  // samples the gradient was computed on (own batch + injected)
   int64_t bytes = 0;
+  std::vector<int64_t> shared;  // dataset indices shared for injection (their bytes are included)
+  int64_t shared_sample_bytes = 0;  // wire size of one shared sample
 };
 
 }  // namespace edgetrain::sim

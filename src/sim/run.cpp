@@ -3,6 +3,7 @@
 // their open time buckets are closed then.
 #include "sim/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -18,12 +19,24 @@
 #include "sim/stop_signal.hpp"
 #include "sim/sync_server.hpp"
 #include "sim/wire.hpp"
+#include "stream/rates.hpp"
 #include "util/seed.hpp"
 
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 namespace {
+
+stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
+  stream::RateDistribution d;
+  d.dist = r.dist;
+  d.value = r.value;
+  d.mean = r.mean;
+  d.spread = r.spread;
+  d.std = r.std;
+  d.values = r.values;
+  return d;
+}
 
 // SimGrid reads its --cfg/--log flags from argv. Defaults go first so the user's flags win:
 // CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README),
@@ -52,6 +65,66 @@ std::string describe_model(const learn::Model& model) {
          layers;
 }
 
+// Per device: its record, time ledger, batch size and stream. The stream's samples come from
+// the device's partition in its seeded order; without a stream, the device reads the same
+// order directly (DeviceActor).
+void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vector<std::vector<int64_t>>& parts) {
+  const scenario::Scenario& sc = state.scenario;
+  const size_t n = sc.devices.size();
+  state.devices.resize(n);
+  state.buffer_timeline = report::BufferTimeline(sc.report.buffer_every_s);
+  for (size_t i = 0; i < n; ++i) {
+    const scenario::DeviceSpec& spec = sc.devices[i];
+    auto& record = state.devices[i];
+    record.device = spec.name;
+    record.host = hosts.devices[i]->get_name();
+    record.host_speed_flops = hosts.devices[i]->get_speed();
+    state.ledgers.emplace_back(&record, 0.0);
+    int64_t batch = sc.training.batch_size;
+    std::unique_ptr<DeviceStream> stream;
+    if (spec.stream) {
+      const stream::RateDistribution dist = rate_distribution(spec.stream->rate);
+      const double rate = stream::draw_rate(dist, sc.seed, i);
+      const int64_t sample_bytes =
+          spec.stream->sample_bytes > 0 ? spec.stream->sample_bytes : state.data.train.raw_sample_bytes;
+      stream = std::make_unique<DeviceStream>(
+          *spec.stream, rate, sample_bytes,
+          stream::SampleOrder(parts[i], util::derive_seed(sc.seed, "sample-order", i)),
+          util::derive_seed(sc.seed, "arrivals", i));
+      record.stream = report::StreamRecord{};
+      record.stream->rate_samples_per_s = stream->nominal_rate();
+      if (sc.training.mode == "scadles") {
+        const auto b = static_cast<int64_t>(std::llround(stream->nominal_rate() * sc.training.window_s));
+        batch = std::clamp(b, sc.training.batch_min, sc.training.batch_max);
+      }
+      const auto policy = stream::parse_buffer_policy(spec.stream->buffer.policy);
+      if ((policy == stream::BufferPolicy::DropOldest || policy == stream::BufferPolicy::DropNewest) &&
+          spec.stream->buffer.capacity_samples < batch) {
+        throw stream::StreamError("devices[" + std::to_string(i) + "].stream.buffer.capacity_samples: " +
+                            std::to_string(spec.stream->buffer.capacity_samples) +
+                            " cannot hold one batch of " + std::to_string(batch) + " samples");
+      }
+    }
+    record.batch_size = batch;
+    state.batch_sizes.push_back(batch);
+    state.streams.push_back(std::move(stream));
+  }
+  state.base_global_batch = sc.training.base_global_batch > 0 ? sc.training.base_global_batch
+                                                              : sc.training.batch_size * static_cast<int64_t>(n);
+}
+
+// At the end of the run: arrivals up to the end are counted (they are buffered), and each
+// streaming device gets its final buffers.csv row and stream totals.
+void close_streams(RunState& state, double end) {
+  for (size_t i = 0; i < state.streams.size(); ++i) {
+    DeviceStream* stream = state.streams[i].get();
+    if (!stream) continue;
+    stream->catch_up(end);
+    stream->fill(*state.devices[i].stream);
+    state.buffer_timeline.finish(i, stream->point(end, state.devices[i].device));
+  }
+}
+
 }  // namespace
 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
@@ -60,12 +133,23 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   const learn::DatasetPair data = load_data(scenario);
   const learn::Model model(model_config(scenario, data.train));
   const auto parts = partition_data(scenario, data.train);
+  RunState state(scenario, model, data);
+  setup_devices(state, hosts, parts);
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(engine->get_host_count()) +
                     " hosts), server " + hosts.server->get_name() + "\n";
+  char line[256];
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    out += "  device " + scenario.devices[i].name + " on " + hosts.devices[i]->get_name() + ": " +
-           std::to_string(hosts.devices[i]->get_speed() / 1e9) + " GFLOP/s per core, " +
-           std::to_string(parts[i].size()) + " training samples\n";
+    const auto& d = state.devices[i];
+    std::snprintf(line, sizeof line, "  device %s on %s: %.3g GFLOP/s per core, %zu training samples, batch %ld",
+                  d.device.c_str(), d.host.c_str(), d.host_speed_flops / 1e9, parts[i].size(),
+                  static_cast<long>(d.batch_size));
+    out += line;
+    if (d.stream) {
+      std::snprintf(line, sizeof line, ", stream %.2f samples/s (%s, %s)", d.stream->rate_samples_per_s,
+                    scenario.devices[i].stream->arrivals.c_str(), scenario.devices[i].stream->buffer.policy.c_str());
+      out += line;
+    }
+    out += "\n";
   }
   out += "data: " + std::to_string(data.train.size()) + " training, " + std::to_string(data.test.size()) +
          " test samples\n";
@@ -86,14 +170,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
 
   RunState state(scenario, model, data);
   state.params = model.init_params(util::derive_seed(scenario.seed, "model-init"));
-  state.devices.resize(scenario.devices.size());
-  for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    auto& record = state.devices[i];
-    record.device = scenario.devices[i].name;
-    record.host = hosts.devices[i]->get_name();
-    record.host_speed_flops = hosts.devices[i]->get_speed();
-    state.ledgers.emplace_back(&record, 0.0);
-  }
+  setup_devices(state, hosts, parts);
 
   report::Progress progress(options.quiet);
   state.on_eval = [&progress](const report::EvalPoint& p) { progress.on_eval(p); };
@@ -121,6 +198,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
   const double end = sg4::Engine::get_clock();
   for (auto& ledger : state.ledgers) ledger.finish(end);
+  close_streams(state, end);
   if (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done) {
     Observer::evaluate_now(state, end);
   }
@@ -138,13 +216,24 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
   summary.model_params = model.num_params();
+  for (const auto& d : state.devices) {
+    summary.samples_trained += d.samples_trained;
+    if (!d.stream) continue;
+    summary.samples_arrived = summary.samples_arrived.value_or(0) + d.stream->samples_arrived;
+    summary.samples_dropped = summary.samples_dropped.value_or(0) + d.stream->samples_dropped;
+    summary.buffer_peak_samples = std::max(summary.buffer_peak_samples.value_or(0), d.stream->buffer_peak_samples);
+  }
+  summary.extra["samples_injected"] = state.samples_injected;
+  summary.extra["bytes_injected"] = state.bytes_injected;
+  summary.extra["mode"] = scenario.training.mode;
   summary.seed = scenario.seed;
   summary.extra["model_step_flops_per_sample"] = model.step_flops_per_sample();
   summary.extra["message_header_bytes"] = kHeaderBytes;
   summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  report::write_run_outputs(options.out_dir, scenario.resolved, summary, state.evals, state.devices);
+  report::write_run_outputs(options.out_dir, scenario.resolved, summary, state.evals, state.devices,
+                            state.buffer_timeline.rows());
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
 
   if (summary.status == "diverged") return 3;

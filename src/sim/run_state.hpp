@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "learn/model.hpp"
 #include "report/run_record.hpp"
 #include "scenario/scenario.hpp"
+#include "sim/device_stream.hpp"
 #include "sim/time_ledger.hpp"
 
 namespace edgetrain::sim {
@@ -29,6 +31,13 @@ struct RunState {
 
   std::vector<report::DeviceRecord> devices;  // sized once before the actors start
   std::vector<TimeLedger> ledgers;            // one per device, pointing into `devices`
+  std::vector<int64_t> batch_sizes;           // own samples per step, per device
+  int64_t base_global_batch = 0;              // the global batch lr was tuned for (lr scaling)
+  // Per device; null for a device without a stream. Owned here so run() can close the
+  // accounting at the end (device actors are killed then).
+  std::vector<std::unique_ptr<DeviceStream>> streams;
+  report::BufferTimeline buffer_timeline{1.0};
+  int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;
   std::function<void(const report::EvalPoint&)> on_eval;  // progress display
   double best_accuracy = 0;

@@ -17,7 +17,25 @@ namespace sg4 = simgrid::s4u;
 namespace edgetrain::sim {
 
 SyncServer::SyncServer(RunState& state)
-    : state_(state), sgd_(state.scenario.training.momentum, state.scenario.training.weight_decay) {}
+    : state_(state),
+      sgd_(state.scenario.training.momentum, state.scenario.training.weight_decay),
+      injection_(state) {}
+
+SyncServer::Aggregation SyncServer::aggregation(const std::vector<std::unique_ptr<GradientMessage>>& by_device) const {
+  const auto& t = state_.scenario.training;
+  const size_t n = by_device.size();
+  Aggregation agg;
+  agg.lr = t.lr;
+  agg.weights.assign(n, 1.0 / static_cast<double>(n));
+  if (t.mode != "scadles") return agg;  // conventional synchronous SGD: plain mean, fixed lr
+  double total = 0;
+  for (const auto& m : by_device) total += static_cast<double>(m->samples);
+  if (t.weighting == "batch") {
+    for (size_t i = 0; i < n; ++i) agg.weights[i] = static_cast<double>(by_device[i]->samples) / total;
+  }
+  if (t.lr_scaling == "linear") agg.lr = t.lr * total / static_cast<double>(state_.base_global_batch);
+  return agg;
+}
 
 bool SyncServer::should_stop() {
   const auto& stop = state_.scenario.stop;
@@ -42,10 +60,19 @@ void SyncServer::operator()() {
   while (!should_stop()) {
     // Devices only read this snapshot; the global model moves on without copying it again.
     auto snapshot = std::make_shared<const std::vector<float>>(state_.params);
+    std::vector<std::unique_ptr<ModelMessage>> models(n);
+    for (size_t i = 0; i < n; ++i) {
+      models[i] = std::make_unique<ModelMessage>();
+      models[i]->round = state_.rounds_done;
+      models[i]->params = snapshot;
+      models[i]->posted_at_s = sg4::Engine::get_clock();
+      models[i]->bytes = model_bytes;
+    }
+    injection_.plan_round(state_.rounds_done, models);
     std::vector<sg4::CommPtr> sends;
-    for (auto* outbox : outboxes) {
-      auto* message = new ModelMessage{state_.rounds_done, snapshot, sg4::Engine::get_clock(), model_bytes};
-      sends.push_back(outbox->put_async(message, static_cast<uint64_t>(model_bytes)));
+    for (size_t i = 0; i < n; ++i) {
+      const auto bytes = static_cast<uint64_t>(models[i]->bytes);
+      sends.push_back(outboxes[i]->put_async(models[i].release(), bytes));  // the device takes ownership
     }
     std::vector<GradientMessage*> slots(n, nullptr);
     std::vector<sg4::CommPtr> receives;
@@ -76,17 +103,19 @@ void SyncServer::operator()() {
     }
     sg4::Comm::wait_all(sends);
 
-    // Average in device order, so the floating-point sum never depends on arrival order.
+    injection_.collect(by_device);
+    // Aggregate in device order, so the floating-point sum never depends on arrival order.
+    const Aggregation agg = aggregation(by_device);
     std::vector<float> average(state_.params.size(), 0.0f);
     bool finite = true;
-    for (const auto& message : by_device) {
-      finite = finite && std::isfinite(message->loss);
-      for (size_t k = 0; k < average.size(); ++k) average[k] += message->gradient[k];
+    for (size_t i = 0; i < n; ++i) {
+      finite = finite && std::isfinite(by_device[i]->loss);
+      const auto w = static_cast<float>(agg.weights[i]);
+      const std::vector<float>& g = by_device[i]->gradient;
+      for (size_t k = 0; k < average.size(); ++k) average[k] += w * g[k];
     }
-    const float scale = 1.0f / static_cast<float>(n);
-    for (float& v : average) v *= scale;
     sg4::this_actor::execute(apply_flops(state_.model.num_params(), static_cast<int64_t>(n)));
-    sgd_.step(state_.params, average, state_.scenario.training.lr);
+    sgd_.step(state_.params, average, agg.lr);
     for (float v : state_.params) finite = finite && std::isfinite(v);
     state_.rounds_done += 1;
     XBT_DEBUG("round %ld applied", static_cast<long>(state_.rounds_done));

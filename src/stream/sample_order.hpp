@@ -10,16 +10,24 @@ namespace edgetrain::stream {
 
 class SampleOrder {
  public:
+  // Throws StreamError for an empty partition.
   SampleOrder(std::vector<int64_t> partition, uint64_t seed);
-  // The next `count` sample indices (crossing pass boundaries as needed).
+  // The next `count` sample indices (crossing pass boundaries as needed): index_of(cursor),
+  // index_of(cursor + 1), ... from a cursor that starts at 0.
   std::vector<int64_t> take(int64_t count);
+  // The dataset index of stream sequence number `seq` (0, 1, ...): position seq % n of pass
+  // seq / n, each pass a seeded shuffle. Streams use this, so dropped samples simply skip
+  // sequence numbers. Cheap for non-decreasing seqs (the current pass is cached).
+  int64_t index_of(int64_t seq);
+  // Passes reached so far by take or index_of: 1 + the pass of the highest seq asked (0 if none).
   int64_t passes_started() const { return passes_; }
 
  private:
-  void reshuffle();
-  std::vector<int64_t> partition_;
-  std::mt19937_64 rng_;
-  size_t cursor_ = 0;
+  std::vector<int64_t> partition_;  // as given; pass p is its shuffle seeded by (seed, "pass", p)
+  uint64_t seed_;
+  std::vector<int64_t> pass_order_;  // the cached pass
+  int64_t cached_pass_ = -1;
+  int64_t cursor_ = 0;  // next seq for take
   int64_t passes_ = 0;
 };
 

@@ -49,8 +49,40 @@ TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
   d.device = "pi-1";
   d.host = "pi-1";
   d.host_speed_flops = 3e9;
+  d.batch_size = 32;
   const std::string csv = devices_csv({d});
-  CHECK(csv.rfind("device,host,host_speed_flops,steps,samples_trained,compute_s,wait_s,comm_s,bytes_up,bytes_down\n",
+  CHECK(csv.rfind("device,host,host_speed_flops,batch_size,steps,samples_trained,compute_s,wait_s,data_wait_s,comm_s,"
+                  "bytes_up,bytes_down,stream_rate_samples_per_s,samples_arrived,samples_dropped,buffer_peak_samples,"
+                  "buffer_final_samples,sample_age_mean_s,sample_age_max_s,samples_injected_sent,"
+                  "samples_injected_received\n",
                   0) == 0);
-  CHECK(csv.find("pi-1,pi-1,3000000000,0,0,0,0,0,0,0") != std::string::npos);
+  // A device without a stream leaves the stream columns empty.
+  CHECK(csv.find("pi-1,pi-1,3000000000,32,0,0,0,0,0,0,0,0,,,,,,,,0,0\n") != std::string::npos);
+}
+
+TEST_CASE("stream columns: mean sample age is per trained sample") {
+  DeviceRecord d;
+  d.device = d.host = "x";
+  d.samples_trained = 4;
+  d.stream = StreamRecord{};
+  d.stream->rate_samples_per_s = 2.5;
+  d.stream->samples_arrived = 10;
+  d.stream->age_sum_s = 6;
+  d.stream->sample_age_max_s = 3;
+  const std::string csv = devices_csv({d});
+  CHECK(csv.find(",2.5,10,0,0,0,1.5,3,0,0\n") != std::string::npos);
+}
+
+TEST_CASE("buffer timeline keeps at most one row per device per interval plus the final row") {
+  BufferTimeline t(1.0);
+  for (int k = 0; k < 10; ++k) t.record(0, BufferPoint{0.25 * k, "a", k, 0, 0, 0, 0});
+  t.record(1, BufferPoint{0.1, "b", 1, 0, 0, 0, 0});
+  t.finish(0, BufferPoint{2.3, "a", 99, 0, 0, 0, 0});
+  std::vector<double> times_a;
+  for (const auto& r : t.rows()) {
+    if (r.device == "a") times_a.push_back(r.sim_time_s);
+  }
+  CHECK(times_a == std::vector<double>{0, 1, 2, 2.3});
+  CHECK(buffers_csv(t.rows()).rfind("sim_time_s,device,buffered_samples,buffered_bytes,arrived,trained,dropped\n", 0) ==
+        0);
 }

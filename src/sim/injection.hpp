@@ -1,0 +1,34 @@
+// Data injection against non-IID skew (ScaDLES): each round a seeded random alpha fraction of
+// the devices shares beta of its batch. Shared samples ride with the sharer's gradient to the
+// server (their bytes are on the wire), and the server hands them out round-robin to the
+// devices that did not share, with the next round's model (bytes on the wire again); those
+// devices train on them in addition to their own batch.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/messages.hpp"
+#include "sim/run_state.hpp"
+
+namespace edgetrain::sim {
+
+class Injection {
+ public:
+  explicit Injection(RunState& state) : state_(state) {}
+  // Chooses this round's sharers and attaches the pool collected last round to the models.
+  void plan_round(int64_t round, std::vector<std::unique_ptr<ModelMessage>>& models);
+  // Takes the shared samples out of this round's gradients into the pool.
+  void collect(const std::vector<std::unique_ptr<GradientMessage>>& gradients);
+
+ private:
+  struct Shared {
+    int64_t index, bytes;
+  };
+  RunState& state_;
+  std::vector<Shared> pool_;
+  std::vector<bool> previous_sharers_;  // who shared the samples now in the pool
+};
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,157 @@
+// Piecewise-constant rates: validation of steps and traces, Lambda(t) and its inverse (see rate_profile.hpp).
+#include "stream/rate_profile.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+#include "stream/format.hpp"
+#include "stream/rates.hpp"
+
+namespace edgetrain::stream {
+
+namespace {
+
+// One step to validate, with where it came from ("trace.csv:3" or "rate steps[2]") for messages.
+struct Row {
+  double time, rate;
+  std::string where;
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool parse_double(std::string_view s, double& out) {
+  s = trim(s);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);  // from_chars refuses a leading '+'
+  if (s.empty()) return false;
+  const auto res = std::from_chars(s.data(), s.data() + s.size(), out);
+  return res.ec == std::errc() && res.ptr == s.data() + s.size();
+}
+
+void fail(const Row& row, const std::string& message) { throw StreamError(row.where + ": " + message); }
+
+void validate(const std::vector<Row>& rows, const std::string& source) {
+  if (rows.empty()) throw StreamError(source + ": no rate steps (expected rows \"time_s,rate\")");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    if (!std::isfinite(r.time)) fail(r, "time must be a finite number, got " + format_number(r.time));
+    if (!std::isfinite(r.rate)) fail(r, "rate must be a finite number, got " + format_number(r.rate));
+    if (i == 0 && r.time != 0) fail(r, "the first time must be 0, got " + format_number(r.time));
+    if (i > 0 && !(r.time > rows[i - 1].time))
+      fail(r, "times must increase strictly (" + format_number(r.time) + " after " + format_number(rows[i - 1].time) +
+                  ")");
+    if (r.rate < 0) fail(r, "rate must be >= 0, got " + format_number(r.rate));
+  }
+  if (!(rows.back().rate > 0))
+    fail(rows.back(),
+         "the last rate must be > 0 (it holds forever after the last time), got " + format_number(rows.back().rate));
+}
+
+}  // namespace
+
+RateProfile RateProfile::constant(double rate) {
+  if (!std::isfinite(rate) || !(rate > 0))
+    throw StreamError("stream rate: a constant rate must be a finite number > 0, got " + format_number(rate));
+  return from_steps({0.0}, {rate});
+}
+
+RateProfile RateProfile::from_steps(std::vector<double> times_s, std::vector<double> rates) {
+  if (times_s.size() != rates.size())
+    throw StreamError("rate steps: " + std::to_string(times_s.size()) + " times but " + std::to_string(rates.size()) +
+                      " rates");
+  std::vector<Row> rows;
+  for (size_t i = 0; i < times_s.size(); ++i)
+    rows.push_back({times_s[i], rates[i], "rate steps[" + std::to_string(i) + "]"});
+  validate(rows, "rate steps");
+
+  RateProfile p;
+  p.times_ = std::move(times_s);
+  p.rates_ = std::move(rates);
+  p.cumulative_.assign(p.times_.size(), 0.0);
+  for (size_t i = 1; i < p.times_.size(); ++i)
+    p.cumulative_[i] = p.cumulative_[i - 1] + p.rates_[i - 1] * (p.times_[i] - p.times_[i - 1]);
+  p.breakpoints_.assign(p.times_.begin() + 1, p.times_.end());
+  return p;
+}
+
+RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::ifstream in(file);
+  if (!in) throw StreamError(name + ": cannot open the rate trace (time_s,rate rows)");
+  std::vector<Row> rows;
+  std::string line;
+  bool seen_content = false;
+  for (int line_no = 1; std::getline(in, line); ++line_no) {
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '#') continue;
+    const std::string where = name + ":" + std::to_string(line_no);
+    const size_t comma = text.find(',');
+    const bool first = !seen_content;
+    seen_content = true;
+    double t = 0, r = 0;
+    const bool two_fields = comma != std::string_view::npos && text.find(',', comma + 1) == std::string_view::npos;
+    if (two_fields && parse_double(text.substr(0, comma), t) && parse_double(text.substr(comma + 1), r)) {
+      rows.push_back({t, r, where});
+      continue;
+    }
+    // The first line may be a header ("time_s,rate"): recognised by holding no number at all.
+    double ignored = 0;
+    const bool numbers = parse_double(text.substr(0, comma), ignored) ||
+                         (comma != std::string_view::npos && parse_double(text.substr(comma + 1), ignored));
+    if (first && !numbers) continue;
+    throw StreamError(where + ": expected \"time_s,rate\" (two numbers), got \"" + std::string(text) + "\"");
+  }
+  if (in.bad()) throw StreamError(name + ": read error");
+  validate(rows, name);
+
+  std::vector<double> times, rates;
+  for (const Row& r : rows) times.push_back(r.time), rates.push_back(r.rate);
+  return from_steps(std::move(times), std::move(rates));
+}
+
+size_t RateProfile::step_at(double t) const {
+  const auto it = std::upper_bound(times_.begin(), times_.end(), t);
+  return it == times_.begin() ? 0 : static_cast<size_t>(it - times_.begin()) - 1;
+}
+
+size_t RateProfile::step_reaching(double u) const {
+  if (!(u > 0)) return 0;
+  // First j with Lambda(times_[j]) >= u: u is reached inside step j - 1, whose rate is then > 0.
+  const auto it = std::lower_bound(cumulative_.begin(), cumulative_.end(), u);
+  return static_cast<size_t>(it - cumulative_.begin()) - 1;
+}
+
+double RateProfile::rate_at(double t) const { return rates_[step_at(t)]; }
+
+double RateProfile::cumulative(double t) const {
+  if (std::isnan(t)) throw StreamError("rate profile: Lambda(t) of a time that is not a number");
+  if (t <= 0) return 0;
+  const size_t i = step_at(t);
+  return cumulative_[i] + rates_[i] * (t - times_[i]);
+}
+
+double RateProfile::inverse(double u) const {
+  if (std::isnan(u)) throw StreamError("rate profile: inverse of an intensity that is not a number");
+  if (u <= 0) return 0;
+  const size_t i = step_reaching(u);
+  double t = times_[i] + (u - cumulative_[i]) / rates_[i];
+  // Rounding must not push the time past the step's end: keeps the inverse monotone across steps.
+  if (i + 1 < times_.size()) t = std::min(t, times_[i + 1]);
+  return t;
+}
+
+double RateProfile::nominal_rate() const {
+  if (times_.size() == 1) return rates_[0];
+  const double span = times_.back();
+  const double mean_step = span / static_cast<double>(times_.size() - 1);
+  return (cumulative_.back() + rates_.back() * mean_step) / (span + mean_step);
+}
+
+}  // namespace edgetrain::stream

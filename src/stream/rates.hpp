@@ -1,0 +1,40 @@
+// Per-device stream rates (samples per simulated second): drawn once per device, seeded, from
+// a constant, a distribution, a list, or one of the ScaDLES paper's rate sets.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace edgetrain::stream {
+
+class StreamError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RateDistribution {
+  std::string dist = "constant";  // constant | uniform | normal | list
+  double value = 0;
+  double mean = 0, spread = 0, std = 0;
+  std::vector<double> values;
+};
+
+// Normal draws are clipped at this floor (samples/s) so every stream keeps flowing. Uniform
+// draws are clipped at it too, which matters only if mean <= spread slipped past validation.
+inline constexpr double kMinNormalRate = 1.0;
+
+// The ScaDLES rate sets: S1 uniform 38±24, S2 uniform 300±112, S10 normal(64, 24),
+// S20 normal(256, 28). Names are case-insensitive; throws StreamError for an unknown name.
+RateDistribution rate_preset(const std::string& name);
+
+// The rate of device `device_index`: constant -> value; uniform -> max(kMinNormalRate,
+// U[mean-spread, mean+spread]); normal -> max(kMinNormalRate, N(mean, std)); list ->
+// values[device_index % size]. Each device draws from its own generator
+// (derive_seed(seed, "stream-rate", device index)), so adding a device changes no other rate.
+// Throws StreamError for an unknown distribution or bad parameters (rates <= 0, mean <= 0,
+// negative spread or std, an empty list, non-finite numbers).
+double draw_rate(const RateDistribution& dist, uint64_t seed, size_t device_index);
+
+}  // namespace edgetrain::stream
