@@ -39,10 +39,27 @@ std::string metrics_csv(const std::vector<EvalPoint>& points) {
 }
 
 std::string devices_csv(const std::vector<DeviceRecord>& devices) {
-  CsvTable t({"device", "host", "host_speed_flops", "batch_size", "steps", "samples_trained", "compute_s", "wait_s",
-              "data_wait_s", "comm_s", "bytes_up", "bytes_down", "stream_rate_samples_per_s", "samples_arrived",
-              "samples_dropped", "buffer_peak_samples", "buffer_final_samples", "sample_age_mean_s",
-              "sample_age_max_s", "samples_injected_sent", "samples_injected_received"});
+  CsvTable t({"device",
+              "host",
+              "host_speed_flops",
+              "batch_size",
+              "steps",
+              "samples_trained",
+              "compute_s",
+              "wait_s",
+              "data_wait_s",
+              "comm_s",
+              "bytes_up",
+              "bytes_down",
+              "stream_rate_samples_per_s",
+              "samples_arrived",
+              "samples_dropped",
+              "buffer_peak_samples",
+              "buffer_final_samples",
+              "sample_age_mean_s",
+              "sample_age_max_s",
+              "samples_injected_sent",
+              "samples_injected_received"});
   for (const auto& d : devices) {
     auto& row = t.row()
                     .add(d.device)
@@ -79,8 +96,14 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
 std::string buffers_csv(const std::vector<BufferPoint>& rows) {
   CsvTable t({"sim_time_s", "device", "buffered_samples", "buffered_bytes", "arrived", "trained", "dropped"});
   for (const auto& p : rows) {
-    t.row().add(p.sim_time_s).add(p.device).add(p.buffered_samples).add(p.buffered_bytes).add(p.arrived).add(
-        p.trained).add(p.dropped);
+    t.row()
+        .add(p.sim_time_s)
+        .add(p.device)
+        .add(p.buffered_samples)
+        .add(p.buffered_bytes)
+        .add(p.arrived)
+        .add(p.trained)
+        .add(p.dropped);
   }
   return t.str();
 }

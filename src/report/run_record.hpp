@@ -28,7 +28,7 @@ struct StreamRecord {
   int64_t samples_arrived = 0, samples_dropped = 0;
   int64_t buffer_peak_samples = 0, buffer_final_samples = 0;
   double age_sum_s = 0, sample_age_max_s = 0;  // over trained samples
-  double data_wait_s = 0;                       // part of wait_s spent waiting for samples
+  double data_wait_s = 0;                      // part of wait_s spent waiting for samples
 };
 
 struct DeviceRecord {

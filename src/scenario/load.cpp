@@ -49,6 +49,38 @@ std::string parse_error_detail(const std::string& what) {
 
 std::vector<int64_t> int_list(const json& v) { return v.get<std::vector<int64_t>>(); }
 
+RateSpec rate_spec(const json& r) {
+  RateSpec rate;
+  if (r.is_null()) return rate;  // the trace gives the rate
+  const json* d = &r;
+  if (r.is_string()) {
+    rate.preset = r.get<std::string>();
+    const RatePreset* p = find_rate_preset(rate.preset);
+    if (!p) throw ScenarioError("stream.rate: internal error: unknown preset " + text::show(r));
+    d = &p->resolved;
+  }
+  rate.dist = d->at("dist").get<std::string>();
+  if (d->contains("value")) rate.value = d->at("value").get<double>();
+  if (d->contains("mean")) rate.mean = d->at("mean").get<double>();
+  if (d->contains("spread")) rate.spread = d->at("spread").get<double>();
+  if (d->contains("std")) rate.std = d->at("std").get<double>();
+  if (d->contains("values")) rate.values = d->at("values").get<std::vector<double>>();
+  return rate;
+}
+
+StreamSpec stream_spec(const json& st) {
+  StreamSpec s;
+  s.rate = rate_spec(st.at("rate"));
+  s.arrivals = st.at("arrivals").get<std::string>();
+  if (!st.at("trace").is_null()) s.trace = st.at("trace").get<std::string>();
+  const json& b = st.at("buffer");
+  s.buffer.policy = b.at("policy").get<std::string>();
+  if (b.contains("capacity_samples")) s.buffer.capacity_samples = b.at("capacity_samples").get<int64_t>();
+  s.buffer.window_s = b.at("window_s").get<double>();
+  if (!st.at("sample_bytes").is_null()) s.sample_bytes = st.at("sample_bytes").get<int64_t>();
+  return s;
+}
+
 Scenario to_typed(const json& r) {
   Scenario s;
   s.name = r.at("name").get<std::string>();
@@ -56,7 +88,9 @@ Scenario to_typed(const json& r) {
   s.platform = r.at("platform").get<std::string>();
   s.server = r.at("server").get<std::string>();
   for (const auto& d : r.at("devices")) {
-    s.devices.push_back({d.at("name").get<std::string>(), d.at("host").get<std::string>()});
+    DeviceSpec dev{d.at("name").get<std::string>(), d.at("host").get<std::string>(), std::nullopt};
+    if (!d.at("stream").is_null()) dev.stream = stream_spec(d.at("stream"));
+    s.devices.push_back(std::move(dev));
   }
   const json& ds = r.at("dataset");
   s.dataset.name = ds.at("name").get<std::string>();
@@ -80,6 +114,18 @@ Scenario to_typed(const json& r) {
   s.training.lr = t.at("lr").get<double>();
   s.training.momentum = t.at("momentum").get<double>();
   s.training.weight_decay = t.at("weight_decay").get<double>();
+  if (s.training.mode == "scadles") {
+    s.training.window_s = t.at("window_s").get<double>();
+    s.training.batch_min = t.at("batch_min").get<int64_t>();
+    s.training.batch_max = t.at("batch_max").get<int64_t>();
+    const json& base = t.at("base_global_batch");
+    s.training.base_global_batch = base.is_null() ? 0 : base.get<int64_t>();
+    s.training.weighting = t.at("weighting").get<std::string>();
+    s.training.lr_scaling = t.at("lr_scaling").get<std::string>();
+    const json& inj = t.at("injection");
+    if (!inj.is_null())
+      s.training.injection = InjectionSpec{inj.at("alpha").get<double>(), inj.at("beta").get<double>()};
+  }
   const json& e = r.at("eval");
   s.eval.every_s = e.at("every_s").get<double>();
   s.eval.test_samples = e.at("test_samples").get<int64_t>();
@@ -87,8 +133,25 @@ Scenario to_typed(const json& r) {
   if (!st.at("rounds").is_null()) s.stop.rounds = st.at("rounds").get<int64_t>();
   if (!st.at("sim_time_s").is_null()) s.stop.sim_time_s = st.at("sim_time_s").get<double>();
   if (!st.at("target_accuracy").is_null()) s.stop.target_accuracy = st.at("target_accuracy").get<double>();
+  s.report.buffer_every_s = r.at("report").at("buffer_every_s").get<double>();
   s.resolved = r;
   return s;
+}
+
+// One device's stream in words, from its resolved object.
+std::string stream_text(const json& st) {
+  std::string out = st.at("trace").is_null() ? "rate " + rate_text(st.at("rate")) + " samples/s"
+                                             : "rate from trace " + st.at("trace").get<std::string>();
+  out += ", " + st.at("arrivals").get<std::string>() + " arrivals";
+  const json& b = st.at("buffer");
+  const std::string policy = b.at("policy").get<std::string>();
+  out += ", buffer " + policy;
+  if (b.contains("capacity_samples"))
+    out += " (" + std::to_string(b.at("capacity_samples").get<int64_t>()) + " samples)";
+  if (policy == "truncation") out += " (window " + text::format_number(b.at("window_s").get<double>()) + " s)";
+  if (!st.at("sample_bytes").is_null())
+    out += ", " + std::to_string(st.at("sample_bytes").get<int64_t>()) + " B per sample";
+  return out;
 }
 
 std::string list_text(const std::vector<int64_t>& v) {
@@ -125,6 +188,9 @@ void apply_override(json& doc, const std::string& override_text) {
   json* node = &doc;
   for (const auto& seg : segments) {
     if (all_digits(seg)) {
+      if (leaf && element && leaf->type == ValueType::Rate) {
+        fail_override(shown, "set " + at + " as a whole, e.g. " + at + "=[10, 20]");
+      }
       const bool list = leaf && !element && (leaf->type == ValueType::IntList || leaf->type == ValueType::EntryList);
       if (!list) fail_override(shown, at.empty() ? "a key path cannot start with a list index" : at + " is not a list");
       if (seg.size() > 9) fail_override(shown, "index " + seg + " is out of range");
@@ -145,6 +211,21 @@ void apply_override(json& doc, const std::string& override_text) {
         section = leaf->path + "[]";
         leaf = nullptr;
       }
+      continue;
+    }
+    if (leaf && !element && leaf->type == ValueType::Rate) {
+      // Into a rate object: --set stream.rate.mean=40.
+      const auto fields = rate_keys();
+      if (std::find(fields.begin(), fields.end(), seg) == fields.end()) {
+        std::string msg = at + "." + seg + ": unknown key";
+        if (auto near = text::closest(seg, fields)) throw ScenarioError(msg + " (did you mean \"" + *near + "\"?)");
+        throw ScenarioError(msg + " (expected one of: " + text::join(fields, ", ") + ")");
+      }
+      if (node->is_null()) *node = json::object();
+      if (!node->is_object()) fail_override(shown, at + " is " + text::show(*node) + ", not an object");
+      node = &(*node)[seg];
+      at += "." + seg;
+      element = true;
       continue;
     }
     if (leaf || element) {
@@ -168,7 +249,7 @@ void apply_override(json& doc, const std::string& override_text) {
                     (at.empty() ? std::string("the scenario") : at) + " is " + text::show(*node) + ", not an object");
     node = &(*node)[seg];
     at = at.empty() ? seg : at + "." + seg;
-    if (k)
+    if (k && k->type != ValueType::Section)
       leaf = k;
     else
       section = full;
@@ -187,8 +268,10 @@ void apply_override(json& doc, const std::string& override_text) {
   const bool text_key =
       leaf && !element &&
       (leaf->type == ValueType::String || leaf->type == ValueType::Enum || leaf->type == ValueType::Path);
-  const bool whole_entry = entry_of != nullptr;  // e.g. devices.0=pi-3
-  if (!is_json || (text_key && !value.is_string()) || (whole_entry && !value.is_string() && !value.is_object())) {
+  const bool whole_entry = entry_of != nullptr;                    // e.g. devices.0=pi-3
+  const bool null_ok = value.is_null() && leaf && leaf->nullable;  // --set stream.trace=null
+  if (!is_json || (text_key && !value.is_string() && !null_ok) ||
+      (whole_entry && !value.is_string() && !value.is_object())) {
     value = value_text;
     try {
       (void)value.dump();
@@ -287,6 +370,27 @@ std::string describe(const Scenario& s) {
     line("dataset", ds);
   }
   {
+    // Streams: one description when every streaming device has the same settings.
+    const json& devices = s.resolved.at("devices");
+    std::vector<const json*> streams;
+    for (const auto& d : devices) {
+      if (!d.at("stream").is_null()) streams.push_back(&d.at("stream"));
+    }
+    std::string who =
+        streams.size() == devices.size()
+            ? (devices.size() == 1 ? std::string("the device") : "all " + std::to_string(devices.size()) + " devices")
+            : std::to_string(streams.size()) + " of " + std::to_string(devices.size()) + " devices";
+    bool same = true;
+    for (const json* st : streams) same = same && *st == *streams.front();
+    if (streams.empty()) {
+      line("stream", "none (static partitions, data always available)");
+    } else if (same) {
+      line("stream", who + ": " + stream_text(*streams.front()));
+    } else {
+      line("stream", who + ", settings differ per device (first: " + stream_text(*streams.front()) + ")");
+    }
+  }
+  {
     std::string m = s.model.name + ", hidden " + (s.model.hidden.empty() ? "default" : list_text(s.model.hidden));
     if (s.model.name == "cnn") m += ", conv channels " + list_text(s.model.conv_channels);
     line("model", m);
@@ -294,6 +398,18 @@ std::string describe(const Scenario& s) {
   line("training", s.training.mode + ", batch " + std::to_string(s.training.batch_size) + ", lr " +
                        format_number(s.training.lr) + ", momentum " + format_number(s.training.momentum) +
                        ", weight decay " + format_number(s.training.weight_decay));
+  if (s.training.mode == "scadles") {
+    const auto& t = s.training;
+    const int64_t base =
+        t.base_global_batch > 0 ? t.base_global_batch : t.batch_size * static_cast<int64_t>(s.devices.size());
+    std::string sc = "batch per device clip(rate x " + format_number(t.window_s) + " s, " +
+                     std::to_string(t.batch_min) + ", " + std::to_string(t.batch_max) + "), base global batch " +
+                     std::to_string(base) + (t.base_global_batch > 0 ? "" : " (batch x devices)") + ", weighting " +
+                     t.weighting + ", lr scaling " + t.lr_scaling + ", injection ";
+    sc += t.injection ? "alpha " + format_number(t.injection->alpha) + " beta " + format_number(t.injection->beta)
+                      : std::string("none");
+    line("scadles", sc);
+  }
   line("eval", "every " + format_number(s.eval.every_s) + " s (simulated), " + std::to_string(s.eval.test_samples) +
                    " test samples");
   {

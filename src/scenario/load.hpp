@@ -24,7 +24,9 @@ Scenario load_scenario(const std::filesystem::path& file, const std::vector<std:
 // (empty: the current directory and "scenario").
 // Each override is "key.path=value": the value is read as JSON if it parses as JSON (numbers,
 // true, null, [..], {..}, "quoted"), else taken as a plain string; numeric path segments
-// index lists ("devices.0", "model.hidden.1"; the index one past the end appends).
+// index lists ("devices.0", "model.hidden.1"; the index one past the end appends). Optional
+// sections are created on the way ("stream.rate=S10" adds a stream section), and a rate's
+// object keys can be set one by one ("stream.rate.mean=40").
 Scenario parse_scenario(nlohmann::json doc, const std::filesystem::path& file_for_relative_paths,
                         const std::vector<std::string>& set_overrides = {},
                         std::optional<uint64_t> seed_override = std::nullopt);
@@ -33,7 +35,8 @@ Scenario parse_scenario(nlohmann::json doc, const std::filesystem::path& file_fo
 void apply_override(nlohmann::json& doc, const std::string& override_text);
 
 // Short human summary for `edgetrain validate`: name, seed, platform, server, devices, dataset
-// and partition, model, training, evaluation and stop conditions, one line each.
+// and partition, streams, model, training (and the ScaDLES settings in that mode), evaluation
+// and stop conditions, one line each.
 std::string describe(const Scenario& s);
 
 }  // namespace edgetrain::scenario

@@ -54,10 +54,10 @@ struct BufferSpec {
 
 struct StreamSpec {
   RateSpec rate;
-  std::string arrivals = "fluid";   // fluid | poisson
-  std::filesystem::path trace;      // CSV time_s,rate (absolute); empty = none. Overrides `rate`.
+  std::string arrivals = "fluid";  // fluid | poisson
+  std::filesystem::path trace;     // CSV time_s,rate (absolute); empty = none. Overrides `rate`.
   BufferSpec buffer;
-  int64_t sample_bytes = 0;         // 0 = the dataset's raw sample size
+  int64_t sample_bytes = 0;  // 0 = the dataset's raw sample size
 };
 
 struct InjectionSpec {
@@ -66,7 +66,7 @@ struct InjectionSpec {
 };
 
 struct TrainingSpec {
-  std::string mode = "sync";        // sync | scadles
+  std::string mode = "sync";  // sync | scadles
   int64_t batch_size = 32;
   double lr = 0.05;
   double momentum = 0.0;
@@ -74,9 +74,9 @@ struct TrainingSpec {
   // ScaDLES (mode scadles): b_i = clip(round(S_i * window_s), batch_min, batch_max).
   double window_s = 1.0;
   int64_t batch_min = 8, batch_max = 1024;
-  int64_t base_global_batch = 0;        // 0 = batch_size x number of devices
-  std::string weighting = "batch";      // batch (b_i / sum b) | uniform (1 / n)
-  std::string lr_scaling = "linear";    // linear (lr * sum b / base_global_batch) | none
+  int64_t base_global_batch = 0;      // 0 = batch_size x number of devices
+  std::string weighting = "batch";    // batch (b_i / sum b) | uniform (1 / n)
+  std::string lr_scaling = "linear";  // linear (lr * sum b / base_global_batch) | none
   std::optional<InjectionSpec> injection;
 };
 

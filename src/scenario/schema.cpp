@@ -26,9 +26,27 @@ KeySpec& KeySpec::required_if(Condition when) {
   defaults.push_back({std::move(when), DefaultRule::Kind::Required, nullptr, {}});
   return *this;
 }
-KeySpec& KeySpec::no_limit() {
+KeySpec& KeySpec::no_limit() { return null_default("no limit"); }
+KeySpec& KeySpec::null_default(std::string means) {
+  or_null(std::move(means));
+  defaults.push_back({std::nullopt, DefaultRule::Kind::Null, nullptr, {}});
+  return *this;
+}
+KeySpec& KeySpec::or_null(std::string means) {
   nullable = true;
-  defaults.push_back({std::nullopt, DefaultRule::Kind::NoLimit, nullptr, {}});
+  null_means = std::move(means);
+  return *this;
+}
+KeySpec& KeySpec::required_unless(std::string sibling_key) {
+  defaults.push_back({std::nullopt, DefaultRule::Kind::RequiredUnless, nullptr, std::move(sibling_key)});
+  return *this;
+}
+KeySpec& KeySpec::takes_precedence_over(std::string sibling_key) {
+  overrides = std::move(sibling_key);
+  return *this;
+}
+KeySpec& KeySpec::whole_number() {
+  whole = true;
   return *this;
 }
 KeySpec& KeySpec::default_file_stem() {
@@ -106,24 +124,108 @@ KeySpec entry_list_key(std::string path, std::string shorthand, std::string entr
   k.entry_doc = std::move(entry_doc);
   return k;
 }
+KeySpec section_key(std::string path, std::string d) { return row(std::move(path), ValueType::Section, std::move(d)); }
+KeySpec rate_key(std::string path, std::string d) { return row(std::move(path), ValueType::Rate, std::move(d)); }
 Condition when(std::string key, std::vector<std::string> values) { return {std::move(key), std::move(values)}; }
+
+// The rows "<entry>.<path>" that override, per list entry, the rows of the global section
+// `section` (the section row itself included): same type, range and defaults, conditions
+// moved into the entry; `section_doc` describes the entry's section row.
+std::vector<KeySpec> per_entry_overrides(const std::vector<KeySpec>& table, const std::string& section,
+                                         const std::string& entry, std::string section_doc, std::string null_means) {
+  auto inside = [&](const std::string& key) { return key == section || key.rfind(section + ".", 0) == 0; };
+  auto moved = [&](std::optional<Condition> c) {
+    if (c && inside(c->key)) c->key = entry + "." + c->key;
+    return c;
+  };
+  std::vector<KeySpec> rows;
+  for (const auto& k : table) {
+    if (!inside(k.path)) continue;
+    KeySpec r = k;
+    r.path = entry + "." + k.path;
+    r.inherits = k.path;
+    r.applies_when = moved(k.applies_when);
+    for (auto& d : r.defaults) d.when = moved(d.when);
+    if (k.path == section) {
+      r.description = section_doc;
+      r.null_means = null_means;
+    } else {
+      r.description = "This device's `" + k.path + "`.";
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
 
 std::vector<KeySpec> build_table() {
   using nlohmann::json;
   const Condition synthetic = when("dataset.name", {"synthetic"});
-  // Later: streams, compression, async modes and faults get their own sections here; per-device
+  const Condition scadles = when("training.mode", {"scadles"});
+  const Condition bounded = when("stream.buffer.policy", {"drop-oldest", "drop-newest"});
+  // Later: compression, async modes and faults get their own sections here; per-device
   // overrides become "devices[].<key>" rows.
-  return {
+  std::vector<KeySpec> head = {
       string_key("name", "Run name; names the results folder.").default_file_stem(),
       integer_key("seed", "Seed from which every random stream of the run derives.").at_least(0).wide().def(1),
       path_key("platform", PathKind::File, "SimGrid platform XML file (hosts, links, routes).").required(),
       string_key("server", "Platform host of the aggregator (parameter server).").required(),
+
+      section_key("stream",
+                  "Data streams: samples arrive at each device over simulated time into a buffer, and "
+                  "training takes them from there. Each device can override these keys (`devices[].stream`).")
+          .null_default("no streams: static partitions, data always available"),
+      path_key("stream.trace", PathKind::File,
+               "CSV file of `time_s,rate` rows (header allowed): the rate over time, piecewise constant, "
+               "the last rate holding after the last time. Takes precedence over `stream.rate`.")
+          .takes_precedence_over("rate")
+          .null_default("no trace"),
+      rate_key("stream.rate",
+               "Arrival rate in samples per simulated second, drawn once per device (seeded): a number > 0 "
+               "(constant), a preset name, or an object: `{\"dist\": \"constant\", \"value\": v}` (v > 0); "
+               "`{\"dist\": \"uniform\", \"mean\": m, \"spread\": s}`, uniform on [m - s, m + s] "
+               "(m > 0, 0 <= s < m); `{\"dist\": \"normal\", \"mean\": m, \"std\": s}` (m > 0, s >= 0); "
+               "`{\"dist\": \"list\", \"values\": [...]}`, numbers > 0, device i gets values[i mod n].")
+          .or_null("none: `stream.trace` gives the rate")
+          .required_unless("trace"),
+      enum_key("stream.arrivals", {"fluid", "poisson"},
+               "Arrival process: fluid = samples arrive evenly at exactly the rate; poisson = a (seeded) "
+               "Poisson process with that rate.")
+          .def("fluid"),
+      enum_key("stream.buffer.policy", {"persistence", "truncation", "drop-oldest", "drop-newest"},
+               "What the device's buffer keeps: persistence = every sample until trained (unbounded); "
+               "truncation = at each step only the newest `stream.buffer.window_s` worth; drop-oldest = at "
+               "most `capacity_samples`, evicting the oldest; drop-newest = at most `capacity_samples`, "
+               "refusing arrivals that do not fit.")
+          .def("persistence"),
+      integer_key("stream.buffer.capacity_samples", "Buffer bound in samples (drop policies).")
+          .only_when(bounded)
+          .at_least(1)
+          .required_if(bounded),
+      quantity_key("stream.buffer.window_s", Unit::Seconds,
+                   "Truncation window: the buffer keeps the newest ceil(rate x window_s) samples, at least one "
+                   "batch.")
+          .above(0)
+          .def(1.0),
+      quantity_key("stream.sample_bytes", Unit::Bytes, "Size of one streamed sample.")
+          .at_least(1)
+          .whole_number()
+          .null_default("the dataset's sample size"),
+
       entry_list_key("devices", "host", "a host name or an object {\"host\": ..., \"name\": ...}",
                      "Edge devices, one per entry: a host name, or an object with the keys below.")
           .required(),
       string_key("devices[].host", "Platform host the device runs on.").required(),
       string_key("devices[].name", "Unique device name (several devices may share a host).").same_as("host"),
+  };
+  const auto device_streams = per_entry_overrides(
+      head, "stream", "devices[]",
+      "This device's stream settings: each key given here overrides the global `stream` one for this device, "
+      "the others are inherited. Without a global `stream`, only devices with their own `stream` stream (and "
+      "need their own `rate` or `trace`). An own `rate` without an own `trace` drops an inherited `trace`.",
+      "this device has no stream");
+  head.insert(head.end(), device_streams.begin(), device_streams.end());
 
+  std::vector<KeySpec> tail = {
       enum_key("dataset.name", {"fashion-mnist", "mnist", "synthetic"},
                "Training data: IDX files (fashion-mnist, mnist) or generated class clusters.")
           .required(),
@@ -165,11 +267,49 @@ std::vector<KeySpec> build_table() {
           .at_least(1)
           .def(json::array({10, 20})),
 
-      enum_key("training.mode", {"sync"}, "Training strategy: sync = synchronous data-parallel SGD.").def("sync"),
+      enum_key("training.mode", {"sync", "scadles"},
+               "Training strategy: sync = synchronous data-parallel SGD with a fixed batch per device; "
+               "scadles = each device's batch follows its stream rate, aggregation weighted by batch, "
+               "learning rate scaled linearly with the global batch.")
+          .def("sync"),
       integer_key("training.batch_size", "Samples per device per step.").at_least(1).def(32),
       number_key("training.lr", "Learning rate.").above(0).def(0.05),
       number_key("training.momentum", "SGD momentum.").at_least(0).below(1).def(0.0),
       number_key("training.weight_decay", "L2 weight decay.").at_least(0).def(0.0),
+      quantity_key("training.window_s", Unit::Seconds,
+                   "ScaDLES: device i's batch is clip(round(rate_i x window_s), batch_min, batch_max).")
+          .only_when(scadles)
+          .above(0)
+          .def(1.0),
+      integer_key("training.batch_min", "ScaDLES: smallest batch per device.").only_when(scadles).at_least(1).def(8),
+      integer_key("training.batch_max", "ScaDLES: largest batch per device.").only_when(scadles).at_least(1).def(1024),
+      integer_key("training.base_global_batch",
+                  "ScaDLES: the global batch at which the learning rate is `training.lr`; 0 means the same as "
+                  "null.")
+          .only_when(scadles)
+          .at_least(0)
+          .null_default("`training.batch_size` times the number of devices"),
+      enum_key("training.weighting", {"batch", "uniform"},
+               "ScaDLES aggregation weights: batch = b_i / sum of b; uniform = 1 / number of devices.")
+          .only_when(scadles)
+          .def("batch"),
+      enum_key("training.lr_scaling", {"linear", "none"},
+               "ScaDLES learning rate: linear = `training.lr` x global batch / `base_global_batch`; none = "
+               "`training.lr`.")
+          .only_when(scadles)
+          .def("linear"),
+      section_key("training.injection",
+                  "ScaDLES data injection: at each step some devices share part of their batch with the others.")
+          .only_when(scadles)
+          .null_default("no injection"),
+      number_key("training.injection.alpha", "Fraction of devices that share at each step.")
+          .above(0)
+          .at_most(1)
+          .required(),
+      number_key("training.injection.beta", "Fraction of its batch a sharing device shares.")
+          .above(0)
+          .at_most(1)
+          .required(),
 
       quantity_key("eval.every_s", Unit::Seconds, "Simulated time between two test-set evaluations.").above(0).def(5.0),
       integer_key("eval.test_samples", "Test samples per evaluation (capped at the test set).").at_least(1).def(10000),
@@ -180,7 +320,14 @@ std::vector<KeySpec> build_table() {
           .above(0)
           .at_most(1)
           .no_limit(),
+
+      quantity_key("report.buffer_every_s", Unit::Seconds,
+                   "buffers.csv keeps at most one row per device per this much simulated time.")
+          .above(0)
+          .def(1.0),
   };
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
 }
 
 std::vector<Rule> build_rules() {
@@ -210,6 +357,28 @@ std::vector<Rule> build_rules() {
            }
          }
        }},
+      {"training.mode", "`scadles` needs a stream for every device (a global `stream`, or each device's own).",
+       [](const nlohmann::json& r) {
+         if (r.at("training").at("mode") != "scadles") return;
+         const auto& devices = r.at("devices");
+         for (size_t i = 0; i < devices.size(); ++i) {
+           if (devices[i].at("stream").is_null()) {
+             const std::string at = "devices[" + std::to_string(i) + "]";
+             throw ScenarioError("training.mode: scadles needs a stream for every device (" + at +
+                                 " has none: add a global stream section or " + at + ".stream)");
+           }
+         }
+       }},
+      {"training.batch_min", "Must be <= `training.batch_max`.",
+       [](const nlohmann::json& r) {
+         const auto& t = r.at("training");
+         if (!t.contains("batch_min") || !t.contains("batch_max")) return;  // not scadles
+         const auto lo = t.at("batch_min").get<int64_t>(), hi = t.at("batch_max").get<int64_t>();
+         if (lo > hi) {
+           throw ScenarioError("training.batch_min: must be <= training.batch_max (" + std::to_string(hi) + "), got " +
+                               std::to_string(lo));
+         }
+       }},
   };
 }
 
@@ -225,6 +394,73 @@ std::string md_escape(std::string s) {
 }
 
 }  // namespace
+
+const std::vector<RateForm>& rate_forms() {
+  static const std::vector<RateForm> forms = {
+      {"constant", {"value"}}, {"uniform", {"mean", "spread"}}, {"normal", {"mean", "std"}}, {"list", {"values"}}};
+  return forms;
+}
+
+const std::vector<RatePreset>& rate_presets() {
+  using nlohmann::json;
+  // The ScaDLES paper's rate sets (samples per second).
+  static const std::vector<RatePreset> presets = {
+      {"S1", json{{"dist", "uniform"}, {"mean", 38.0}, {"spread", 24.0}}},
+      {"S2", json{{"dist", "uniform"}, {"mean", 300.0}, {"spread", 112.0}}},
+      {"S10", json{{"dist", "normal"}, {"mean", 64.0}, {"std", 24.0}}},
+      {"S20", json{{"dist", "normal"}, {"mean", 256.0}, {"std", 28.0}}},
+  };
+  return presets;
+}
+
+const RatePreset* find_rate_preset(std::string_view name) {
+  for (const auto& p : rate_presets()) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> rate_keys() {
+  std::vector<std::string> keys{"dist"};
+  for (const auto& f : rate_forms()) {
+    for (const auto& p : f.params) {
+      if (std::find(keys.begin(), keys.end(), p) == keys.end()) keys.push_back(p);
+    }
+  }
+  return keys;
+}
+
+namespace {
+std::string number_text(const nlohmann::json& v) {
+  if (v.is_number()) return text::format_number(v.get<double>());
+  if (v.is_array()) {
+    std::vector<std::string> parts;
+    for (const auto& e : v) parts.push_back(number_text(e));
+    return "[" + text::join(parts, ", ") + "]";
+  }
+  return text::show(v);
+}
+}  // namespace
+
+std::string rate_text(const nlohmann::json& r) {
+  if (r.is_null()) return "none";
+  if (r.is_number()) return number_text(r);
+  if (r.is_string()) {
+    const RatePreset* p = find_rate_preset(r.get<std::string>());
+    return p ? p->name + " (" + rate_text(p->resolved) + ")" : r.get<std::string>();
+  }
+  if (!r.is_object() || !r.contains("dist")) return text::show(r);
+  const std::string dist = r.at("dist").is_string() ? r.at("dist").get<std::string>() : text::show(r.at("dist"));
+  if (dist == "constant" && r.contains("value")) return number_text(r.at("value"));
+  std::string out = dist;
+  for (const auto& f : rate_forms()) {
+    if (f.dist != dist) continue;
+    for (const auto& p : f.params) {
+      if (r.contains(p)) out += ", " + p + " " + number_text(r.at(p));
+    }
+  }
+  return out;
+}
 
 const std::vector<KeySpec>& schema_keys() {
   static const std::vector<KeySpec> table = build_table();
@@ -279,6 +515,13 @@ std::string condition_text(const Condition& c) {
   return c.key + " is " + values;
 }
 
+std::string condition_text_at(const Condition& c, const std::string& section, const std::string& at_prefix) {
+  Condition moved = c;
+  const std::string prefix = section + ".";
+  if (!section.empty() && c.key.rfind(prefix, 0) == 0) moved.key = at_prefix + c.key.substr(prefix.size());
+  return condition_text(moved);
+}
+
 std::string range_text(const KeySpec& key) {
   const Range& r = key.range;
   if (r.lo && r.hi) {
@@ -321,21 +564,25 @@ std::string type_text(const KeySpec& key) {
       break;
     case ValueType::Path: t = key.path_kind == PathKind::File ? "path (file)" : "path (directory)"; break;
     case ValueType::EntryList: t = "list"; break;
+    case ValueType::Section: t = "object"; break;
+    case ValueType::Rate: t = "rate (samples/s)"; break;
   }
   if (key.nullable) t += " or null";
   return t;
 }
 
 std::string default_text(const KeySpec& key) {
+  if (!key.inherits.empty()) return "inherited from `" + key.inherits + "`";
   std::vector<std::string> parts;
   for (const auto& rule : key.defaults) {
     std::string p;
     switch (rule.kind) {
       case DefaultRule::Kind::Value: p = "`" + rule.value.dump() + "`"; break;
       case DefaultRule::Kind::Required: p = "required"; break;
-      case DefaultRule::Kind::NoLimit: p = "`null` (no limit)"; break;
+      case DefaultRule::Kind::Null: p = "`null` (" + key.null_means + ")"; break;
       case DefaultRule::Kind::FileStem: p = "the scenario file's name without extension"; break;
       case DefaultRule::Kind::SameAs: p = "same as `" + rule.sibling + "`"; break;
+      case DefaultRule::Kind::RequiredUnless: p = "required unless `" + rule.sibling + "` is set"; break;
     }
     if (rule.when) p += " if " + condition_text(*rule.when);
     parts.push_back(p);
@@ -360,7 +607,7 @@ std::string schema_markdown() {
     } else if (k.type == ValueType::IntList) {
       d += " Each entry must be " + integer_text(k) + ".";
     } else if (!range_text(k).empty()) {
-      d += " Must be " + range_text(k);
+      d += std::string(" Must be ") + (k.whole ? "a whole number " : "") + range_text(k);
       if (k.type == ValueType::Quantity && !unit_symbol(k.unit).empty()) d += " " + std::string(unit_symbol(k.unit));
       d += ".";
     }
@@ -368,6 +615,12 @@ std::string schema_markdown() {
       d += " Accepts a number in " + std::string(unit_symbol(k.unit)) + " or a string like `\"" +
            std::string(unit_example(k.unit)) + "\"`.";
     }
+    if (k.type == ValueType::Rate && k.inherits.empty()) {
+      std::vector<std::string> presets;
+      for (const auto& p : rate_presets()) presets.push_back("`" + p.name + "` = " + rate_text(p.resolved));
+      d += " Presets (the ScaDLES rate sets): " + text::join(presets, "; ") + ".";
+    }
+    if (k.type == ValueType::Rate && !k.inherits.empty()) d += " Same forms as `" + k.inherits + "`.";
     if (k.type == ValueType::Enum) {
       std::vector<std::string> quoted;
       for (const auto& c : k.choices) quoted.push_back("`" + c + "`");
@@ -377,7 +630,7 @@ std::string schema_markdown() {
     if (k.type == ValueType::EntryList) {
       d += " An entry may be written as a plain string, meaning `{\"" + k.shorthand + "\": string}`.";
     }
-    if (k.nullable) d += " `null` = no limit.";
+    if (k.nullable) d += " `null` = " + k.null_means + ".";
     if (k.applies_when) d += " Used only when " + condition_text(*k.applies_when) + " (ignored otherwise).";
     md += "| `" + md_escape(k.path) + "` | " + md_escape(type_text(k)) + " | " + md_escape(default_text(k)) + " | " +
           md_escape(d) + " |\n";

@@ -4,9 +4,13 @@
 // they cannot drift apart.
 //
 // Adding a key is adding a row in schema.cpp. Keys inside list entries use "[]" in their path:
-// "devices[].host" is the "host" key of each entry of "devices" (per-device overrides go there
-// too, e.g. a later "devices[].stream.rate"). Rows whose default or use depends on another key
-// name it in a Condition; such rows must come after the key they depend on.
+// "devices[].host" is the "host" key of each entry of "devices". Per-device overrides go there
+// too: "devices[].stream.rate" overrides "stream.rate" (`inherits`); those rows are generated
+// from the global ones. Rows whose default or use depends on another key name it in a
+// Condition (or a sibling); such rows must come after the key they depend on.
+//
+// A Section row ("stream", "training.injection") makes a whole section optional: absent or
+// null, the rows below it are not resolved (the resolved document holds null).
 #pragma once
 
 #include <cstddef>
@@ -32,6 +36,8 @@ enum class ValueType {
   Path,       // relative to the scenario file; made absolute; must exist (file or directory)
   EntryList,  // non-empty list of objects whose keys are the rows "<path>[].<key>"; an entry
               // given as a plain string means {"<shorthand>": string}
+  Section,    // optional object holding the rows "<path>.<key>"; null or absent = off
+  Rate,       // stream rate (samples/s): number > 0, preset name, or {"dist": ..., ...}
 };
 
 enum class PathKind { File, Directory };
@@ -44,11 +50,12 @@ struct Condition {
 
 struct DefaultRule {
   enum class Kind {
-    Value,     // `value`
-    Required,  // the user must give the key
-    NoLimit,   // null, meaning "no limit" (the key is nullable)
-    FileStem,  // the scenario file's name without extension
-    SameAs,    // the resolved value of the sibling key `sibling` (declared earlier)
+    Value,           // `value`
+    Required,        // the user must give the key
+    Null,            // null, meaning the key's `null_means` (the key is nullable)
+    FileStem,        // the scenario file's name without extension
+    SameAs,          // the resolved value of the sibling key `sibling` (declared earlier)
+    RequiredUnless,  // null if the sibling key `sibling` (declared earlier) is set, else required
   };
   std::optional<Condition> when;  // none: always applies
   Kind kind = Kind::Required;
@@ -72,17 +79,32 @@ struct KeySpec {
   std::string entry_doc;                  // EntryList: how an entry is written, for messages
   Range range;                            // Integer, Number, Quantity; IntList: every element
   std::optional<size_t> list_size;        // IntList: exact length
-  bool nullable = false;                  // null is accepted (NoLimit default)
+  bool nullable = false;                  // null is accepted; a given null counts as not given
+  std::string null_means = "no limit";    // nullable: what null stands for, for documentation
   bool wide_unsigned = false;             // Integer: may go up to 2^64-1 (seeds); else int64
+  bool whole = false;                     // Quantity: a whole number of the base unit (stored as integer)
   std::optional<Condition> applies_when;  // otherwise the key is validated but ignored
   std::vector<DefaultRule> defaults;      // first rule whose `when` holds; none: required
+  // Per-device rows ("devices[].stream.rate"): the global key they override ("stream.rate").
+  // For a Section row, the entry's section is the global section's raw keys with the entry's
+  // own keys merged over them, and is on when either is given (an own null turns it off).
+  std::string inherits;
+  // The sibling key this key takes precedence over when set ("trace" over "rate"). In a
+  // per-device section, an entry that gives its own sibling (and not this key) does not
+  // inherit this key: the more specific setting wins.
+  std::string overrides;
 
   // Builders, so the table in schema.cpp reads as one line of settings per key.
   KeySpec& def(nlohmann::json v);
   KeySpec& def_if(Condition when, nlohmann::json v);
   KeySpec& required();
   KeySpec& required_if(Condition when);
-  KeySpec& no_limit();  // nullable, default null
+  KeySpec& no_limit();                       // nullable, default null (no limit)
+  KeySpec& null_default(std::string means);  // nullable, default null meaning `means`
+  KeySpec& or_null(std::string means);       // nullable (null = not given), no default added
+  KeySpec& required_unless(std::string sibling);
+  KeySpec& takes_precedence_over(std::string sibling);
+  KeySpec& whole_number();
   KeySpec& default_file_stem();
   KeySpec& same_as(std::string sibling);
   KeySpec& only_when(Condition when);
@@ -101,6 +123,24 @@ struct Rule {
   std::function<void(const nlohmann::json& resolved)> check;  // throws ScenarioError
 };
 
+// Stream rates: the accepted object forms and the named presets (the ScaDLES rate sets).
+struct RateForm {
+  std::string dist;                 // "constant", "uniform", "normal", "list"
+  std::vector<std::string> params;  // keys besides "dist", all required
+};
+struct RatePreset {
+  std::string name;         // "S1", ...
+  nlohmann::json resolved;  // its object form, e.g. {"dist": "uniform", "mean": 38, "spread": 24}
+};
+const std::vector<RateForm>& rate_forms();
+const std::vector<RatePreset>& rate_presets();
+const RatePreset* find_rate_preset(std::string_view name);
+// Every key a rate object may hold ("dist" first), for messages and --set.
+std::vector<std::string> rate_keys();
+// A resolved rate in words: "uniform, mean 38, spread 24"; a preset: "S1 (uniform, mean 38,
+// spread 24)"; a constant: "10".
+std::string rate_text(const nlohmann::json& resolved_rate);
+
 // The table, in declaration order (which is also validation order).
 const std::vector<KeySpec>& schema_keys();
 const std::vector<Rule>& schema_rules();
@@ -114,10 +154,13 @@ std::vector<std::string> child_names(std::string_view section);
 
 // Phrases generated from a row, shared by messages and documentation.
 std::string condition_text(const Condition& c);  // "dataset.name is fashion-mnist or mnist"
-std::string range_text(const KeySpec& key);      // "> 0", "in [0, 1)", "" if unbounded
-std::string integer_text(const KeySpec& key);    // "a positive integer", "an integer in [2, 1000]"
-std::string type_text(const KeySpec& key);       // "duration (s)", "enum", "list of integers"
-std::string default_text(const KeySpec& key);    // "`32`", "required", "null (no limit)"
+// The same, with a key inside `section` ("devices[]") named by its JSON path (`at_prefix`,
+// "devices[2]."): "devices[2].stream.buffer.policy is drop-oldest or drop-newest".
+std::string condition_text_at(const Condition& c, const std::string& section, const std::string& at_prefix);
+std::string range_text(const KeySpec& key);    // "> 0", "in [0, 1)", "" if unbounded
+std::string integer_text(const KeySpec& key);  // "a positive integer", "an integer in [2, 1000]"
+std::string type_text(const KeySpec& key);     // "duration (s)", "enum", "list of integers"
+std::string default_text(const KeySpec& key);  // "`32`", "required", "`null` (no limit)"
 
 // The whole schema as a Markdown table (key, type/unit, default, description) followed by the
 // cross-key rules and the accepted unit spellings; for the README and `edgetrain schema`.

@@ -3,9 +3,12 @@
 // table order, so conditions can look at keys resolved before them, (3) cross-key rules.
 #include "scenario/validate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <optional>
 #include <system_error>
 
 #include "scenario/error.hpp"
@@ -45,8 +48,32 @@ void set_dotted(json& obj, std::string_view rel, json value) {
   *node = std::move(value);
 }
 
-bool holds(const Condition& c, const json& top) {
-  const json* v = get_dotted(top, c.key);
+void erase_dotted(json& obj, std::string_view rel) {
+  const auto parts = split_dots(rel);
+  json* node = &obj;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (!node->is_object() || !node->contains(parts[i])) return;
+    node = &(*node)[parts[i]];
+  }
+  if (node->is_object()) node->erase(parts.back());
+}
+
+// The path of `sibling` next to `rel` ("stream.rate", "trace" -> "stream.trace").
+std::string sibling_of(const std::string& rel, const std::string& sibling) {
+  const size_t dot = rel.rfind('.');
+  return dot == std::string::npos ? sibling : rel.substr(0, dot + 1) + sibling;
+}
+
+// Where the key `key` (a schema path) lives while resolving `section` ("" or "devices[]"):
+// keys of the section are looked up in its resolved object `scope`, others in the document.
+const json* lookup(const std::string& key, const json& top, const std::string& section, const json& scope) {
+  const std::string prefix = section + ".";
+  if (!section.empty() && key.rfind(prefix, 0) == 0) return get_dotted(scope, key.substr(prefix.size()));
+  return get_dotted(top, key);
+}
+
+bool holds(const Condition& c, const json& top, const std::string& section, const json& scope) {
+  const json* v = lookup(c.key, top, section, scope);
   if (!v || !v->is_string()) return false;
   const auto& s = v->get_ref<const std::string&>();
   return std::find(c.values.begin(), c.values.end(), s) != c.values.end();
@@ -91,6 +118,100 @@ json check_integer(const KeySpec& k, const json& v, const std::string& at) {
   return type_error();
 }
 
+// A stream rate (ValueType::Rate): a number > 0, a preset name, or one of the object forms.
+// Resolved: a preset stays its name; anything else becomes its object form with every
+// parameter a number, e.g. 5 -> {"dist": "constant", "value": 5.0}.
+json check_rate(const json& v, const std::string& at) {
+  std::vector<std::string> preset_names;
+  for (const auto& p : rate_presets()) preset_names.push_back(p.name);
+  const std::string presets = text::join(preset_names, ", ");
+  auto positive = [](const json& x) { return x.is_number() && x.get<double>() > 0 && std::isfinite(x.get<double>()); };
+  if (v.is_number()) {
+    if (!positive(v)) throw ScenarioError(at + ": must be > 0, got " + text::show(v));
+    return json{{"dist", "constant"}, {"value", v.get<double>()}};
+  }
+  if (v.is_string()) {
+    const auto& name = v.get_ref<const std::string&>();
+    if (find_rate_preset(name)) return v;
+    std::string msg = at + ": unknown preset " + text::show(v) + " (presets: " + presets;
+    for (const auto& p : preset_names) {
+      if (text::edit_distance(name, p) == 0) msg += "; did you mean \"" + p + "\"?";  // only the case differs
+    }
+    char* end = nullptr;
+    (void)std::strtod(name.c_str(), &end);
+    if (!name.empty() && end == name.c_str() + name.size()) msg += "; a constant rate is a number, not a string";
+    throw ScenarioError(msg + ")");
+  }
+  if (!v.is_object()) {
+    throw ScenarioError(at + ": expected a rate: a number of samples/s, a preset (" + presets +
+                        ") or an object {\"dist\": ...}, got " + text::show(v));
+  }
+  const auto keys = rate_keys();
+  for (const auto& [key, value] : v.items()) {
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+    std::string msg = at + "." + key + ": unknown key";
+    if (auto near = text::closest(key, keys)) throw ScenarioError(msg + " (did you mean \"" + *near + "\"?)");
+    throw ScenarioError(msg + " (expected one of: " + text::join(keys, ", ") + ")");
+  }
+  std::vector<std::string> dists;
+  for (const auto& f : rate_forms()) dists.push_back(f.dist);
+  if (!v.contains("dist")) {
+    throw ScenarioError(at + ".dist: required key is missing (one of " + text::join(dists, ", ") + ")");
+  }
+  const json& dist = v.at("dist");
+  const RateForm* form = nullptr;
+  for (const auto& f : rate_forms()) {
+    if (dist.is_string() && dist.get_ref<const std::string&>() == f.dist) form = &f;
+  }
+  if (!form) {
+    std::string msg = at + ".dist: must be one of " + text::join(dists, ", ") + "; got " + text::show(dist);
+    if (dist.is_string()) {
+      if (auto near = text::closest(dist.get_ref<const std::string&>(), dists)) {
+        msg += " (did you mean \"" + *near + "\"?)";
+      }
+    }
+    throw ScenarioError(msg);
+  }
+  const std::string takes = "dist " + form->dist + " takes " + text::join(form->params, ", ");
+  for (const auto& [key, value] : v.items()) {
+    if (key != "dist" && std::find(form->params.begin(), form->params.end(), key) == form->params.end()) {
+      throw ScenarioError(at + "." + key + ": not used by dist " + form->dist + " (" + takes + ")");
+    }
+  }
+  json out{{"dist", form->dist}};
+  for (const auto& p : form->params) {
+    const std::string p_at = at + "." + p;
+    if (!v.contains(p)) throw ScenarioError(p_at + ": required key is missing (" + takes + ")");
+    const json& x = v.at(p);
+    if (p == "values") {
+      if (!x.is_array()) throw ScenarioError(p_at + ": expected a list of numbers > 0, got " + text::show(x));
+      if (x.empty()) throw ScenarioError(p_at + ": must not be empty");
+      json list = json::array();
+      for (size_t i = 0; i < x.size(); ++i) {
+        const std::string e_at = p_at + "[" + std::to_string(i) + "]";
+        if (!x[i].is_number()) throw ScenarioError(e_at + ": expected a number, got " + text::show(x[i]));
+        if (!positive(x[i])) throw ScenarioError(e_at + ": must be > 0, got " + text::show(x[i]));
+        list.push_back(x[i].get<double>());
+      }
+      out[p] = std::move(list);
+      continue;
+    }
+    if (!x.is_number()) throw ScenarioError(p_at + ": expected a number, got " + text::show(x));
+    const double d = x.get<double>();
+    const bool may_be_zero = p == "spread" || p == "std";
+    if (may_be_zero ? !(d >= 0 && std::isfinite(d)) : !positive(x)) {
+      throw ScenarioError(p_at + ": must be " + (may_be_zero ? ">= 0" : "> 0") + ", got " + text::show(x));
+    }
+    out[p] = d;
+  }
+  if (form->dist == "uniform" && !(out["spread"].get<double>() < out["mean"].get<double>())) {
+    // Otherwise the low end of [mean - spread, mean + spread] is not a positive rate.
+    throw ScenarioError(at + ".spread: must be < " + at + ".mean (" + text::show(v.at("mean")) + "), got " +
+                        text::show(v.at("spread")));
+  }
+  return out;
+}
+
 std::string range_with_unit(const KeySpec& k) {
   std::string r = range_text(k);
   if (k.type == ValueType::Quantity && !unit_symbol(k.unit).empty()) r += " " + std::string(unit_symbol(k.unit));
@@ -120,17 +241,29 @@ json check_path(const KeySpec& k, const json& v, const std::string& at, const Re
   return p.string();
 }
 
-json default_value(const KeySpec& k, const std::string& at, const json& scope, const json& top,
-                   const ResolveContext& ctx) {
+// Where a key is resolved: the section ("" = document, "devices[]" = one entry), the JSON path
+// prefix of its keys ("" or "devices[2]."), the resolved document so far and the section's own
+// resolved object, and the raw document (for inherited sections).
+struct Scope {
+  const std::string& section;
+  const std::string& at_prefix;
+  const json& top;
+  const json& raw_top;
+  const ResolveContext& ctx;
+};
+
+json default_value(const KeySpec& k, const std::string& at, const std::string& rel, const json& out, const Scope& sc) {
   const DefaultRule* rule = nullptr;
   for (const auto& r : k.defaults) {
-    if (!r.when || holds(*r.when, top)) {
+    if (!r.when || holds(*r.when, sc.top, sc.section, out)) {
       rule = &r;
       break;
     }
   }
   if (!rule || rule->kind == DefaultRule::Kind::Required) {
-    if (rule && rule->when) throw ScenarioError(at + ": required when " + condition_text(*rule->when));
+    if (rule && rule->when) {
+      throw ScenarioError(at + ": required when " + condition_text_at(*rule->when, sc.section, sc.at_prefix));
+    }
     throw ScenarioError(at + ": required key is missing");
   }
   switch (rule->kind) {
@@ -138,16 +271,22 @@ json default_value(const KeySpec& k, const std::string& at, const json& scope, c
       // Defaults go through the same check as user values: that makes a default path absolute
       // and says clearly when it does not exist on this machine.
       try {
-        return check_value(k, rule->value, at, ctx);
+        return check_value(k, rule->value, at, sc.ctx);
       } catch (const ScenarioError& e) {
         throw ScenarioError(std::string(e.what()) + " (this is the default; set " + at + ")");
       }
-    case DefaultRule::Kind::NoLimit: return nullptr;
-    case DefaultRule::Kind::FileStem: return ctx.file_stem.empty() ? std::string("scenario") : ctx.file_stem;
+    case DefaultRule::Kind::Null: return nullptr;
+    case DefaultRule::Kind::FileStem: return sc.ctx.file_stem.empty() ? std::string("scenario") : sc.ctx.file_stem;
     case DefaultRule::Kind::SameAs: {
-      const json* v = get_dotted(scope, rule->sibling);
+      const json* v = get_dotted(out, sibling_of(rel, rule->sibling));
       if (!v) throw ScenarioError(at + ": internal error: default refers to unresolved key " + rule->sibling);
       return *v;
+    }
+    case DefaultRule::Kind::RequiredUnless: {
+      const std::string other = sibling_of(rel, rule->sibling);
+      const json* v = get_dotted(out, other);
+      if (v && !v->is_null()) return nullptr;
+      throw ScenarioError(at + ": required unless " + sc.at_prefix + other + " is set");
     }
     case DefaultRule::Kind::Required: break;
   }
@@ -155,9 +294,9 @@ json default_value(const KeySpec& k, const std::string& at, const json& scope, c
 }
 
 void resolve_scope(const json& src, const std::string& section, const std::string& at_prefix, json& out,
-                   const json& top, const ResolveContext& ctx);
+                   const json& top, const json& raw_top, const ResolveContext& ctx);
 
-json resolve_entries(const KeySpec& k, const json& v, const std::string& at, const json& top,
+json resolve_entries(const KeySpec& k, const json& v, const std::string& at, const json& top, const json& raw_top,
                      const ResolveContext& ctx) {
   if (!v.is_array()) {
     throw ScenarioError(at + ": expected a list (each entry " + k.entry_doc + "), got " + text::show(v));
@@ -175,36 +314,115 @@ json resolve_entries(const KeySpec& k, const json& v, const std::string& at, con
       throw ScenarioError(entry_at + ": expected " + k.entry_doc + ", got " + text::show(v[i]));
     }
     json entry = json::object();
-    resolve_scope(src, k.path + "[]", entry_at + ".", entry, top, ctx);
+    resolve_scope(src, k.path + "[]", entry_at + ".", entry, top, raw_top, ctx);
     entries.push_back(std::move(entry));
   }
   return entries;
 }
 
+// Copies `over` onto `base` key by key, descending into sections of the schema (so a device's
+// {"buffer": {"policy": ...}} keeps the inherited buffer capacity) but not into values (a rate
+// object replaces the inherited rate as a whole). `path` is the schema path of `base`.
+void merge_over(json& base, const json& over, const std::string& path) {
+  for (const auto& [key, value] : over.items()) {
+    const std::string full = path + "." + key;
+    const KeySpec* k = find_key(full);
+    const bool section = (!k || k->type == ValueType::Section) && is_section(full);
+    if (section && value.is_object() && base.contains(key) && base[key].is_object()) {
+      merge_over(base[key], value, full);
+    } else {
+      base[key] = value;
+    }
+  }
+}
+
+// An inheriting section (k.inherits, e.g. "devices[].stream" from "stream"): whether it is on
+// for this entry and, if so, its raw keys (the global raw keys with the entry's own over them).
+std::optional<json> inherited_section(const KeySpec& k, const json* own, const std::string& at, const Scope& sc) {
+  const json* global = get_dotted(sc.top, k.inherits);
+  const bool global_on = global && global->is_object();
+  if (own && own->is_null()) return std::nullopt;  // the entry opts out
+  if (own && !own->is_object()) {
+    throw ScenarioError(at + ": expected an object (with keys " + text::join(child_names(k.path), ", ") +
+                        ") or null, got " + text::show(*own));
+  }
+  if (!own && !global_on) return std::nullopt;
+  json merged = json::object();
+  if (global_on) {
+    const json* raw = get_dotted(sc.raw_top, k.inherits);
+    if (raw && raw->is_object()) merged = *raw;
+  }
+  if (own) {
+    // A key that takes precedence over a sibling is not inherited when the entry gives that
+    // sibling itself: the entry's own rate beats an inherited trace.
+    for (const auto& r : schema_keys()) {
+      if (r.overrides.empty() || r.path.rfind(k.path + ".", 0) != 0) continue;
+      const std::string rel = r.path.substr(k.path.size() + 1);
+      const json* sibling = get_dotted(*own, sibling_of(rel, r.overrides));
+      if (sibling && !sibling->is_null() && !get_dotted(*own, rel)) erase_dotted(merged, rel);
+    }
+    merge_over(merged, *own, k.path);
+  }
+  return merged;
+}
+
+bool under_any(const std::string& rel, const std::vector<std::string>& sections) {
+  for (const auto& s : sections) {
+    if (rel.size() > s.size() && rel.compare(0, s.size(), s) == 0 && rel[s.size()] == '.') return true;
+  }
+  return false;
+}
+
 // Resolves the keys directly in `section` ("" = the document, "devices[]" = one entry), with
-// their nested sections, from `src` into `out`. `top` is the resolved document so far.
-void resolve_scope(const json& src, const std::string& section, const std::string& at_prefix, json& out,
-                   const json& top, const ResolveContext& ctx) {
+// their nested sections, from `src_in` into `out`. `top` is the resolved document so far,
+// `raw_top` the document as given (after overrides).
+void resolve_scope(const json& src_in, const std::string& section, const std::string& at_prefix, json& out,
+                   const json& top, const json& raw_top, const ResolveContext& ctx) {
+  const Scope sc{section, at_prefix, top, raw_top, ctx};
   const std::string prefix = section.empty() ? "" : section + ".";
+  json src = src_in;             // inherited sections get their merged keys here
+  std::vector<std::string> off;  // optional sections that are off here: their keys are not resolved
   for (const auto& k : schema_keys()) {
     if (k.path.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string rel = k.path.substr(prefix.size());
     if (rel.find("[]") != std::string::npos) continue;  // belongs to a list's entries
     const std::string at = at_prefix + rel;
     const json* raw = get_dotted(src, rel);
-    if (k.applies_when && !holds(*k.applies_when, top)) {
+    const bool applies = !under_any(rel, off) && (!k.applies_when || holds(*k.applies_when, top, section, out));
+    if (k.type == ValueType::Section) {
+      std::optional<json> on;
+      if (applies && !k.inherits.empty()) {
+        on = inherited_section(k, raw, at, sc);
+        if (on) set_dotted(src, rel, *on);
+      } else if (applies && raw && !raw->is_null()) {
+        if (!raw->is_object()) {
+          throw ScenarioError(at + ": expected an object (with keys " + text::join(child_names(k.path), ", ") +
+                              ") or null, got " + text::show(*raw));
+        }
+        on = *raw;
+      }
+      if (!on) {
+        off.push_back(rel);
+        if (applies) set_dotted(out, rel, nullptr);
+      } else {
+        set_dotted(out, rel, json::object());
+      }
+      continue;
+    }
+    if (!applies) {
       // Not used in this scenario (e.g. dataset.shape for files): still catch garbage, but keep
       // it out of the resolved document. Lenient so that sweeps can flip the deciding key.
       if (raw && !raw->is_null() && k.type != ValueType::EntryList) check_value(k, *raw, at, ctx, false);
       continue;
     }
+    if (raw && raw->is_null() && k.nullable) raw = nullptr;  // null = not given: the default
     json value;
     if (raw && k.type == ValueType::EntryList) {
-      value = resolve_entries(k, *raw, at, top, ctx);
+      value = resolve_entries(k, *raw, at, top, raw_top, ctx);
     } else if (raw) {
       value = check_value(k, *raw, at, ctx);
     } else {
-      value = default_value(k, at, out, top, ctx);
+      value = default_value(k, at, rel, out, sc);
     }
     set_dotted(out, rel, std::move(value));
   }
@@ -219,16 +437,19 @@ void check_keys(const json& obj, const std::string& section, const std::string& 
       throw ScenarioError(unknown_key_message(section, at, key));
     }
     const std::string full = section.empty() ? key : section + "." + key;
-    if (const KeySpec* k = find_key(full)) {
+    const KeySpec* k = find_key(full);
+    if (k && k->type != ValueType::Section) {
       if (k->type == ValueType::EntryList && value.is_array()) {
         for (size_t i = 0; i < value.size(); ++i) {
           if (value[i].is_object()) check_keys(value[i], full + "[]", at_key + "[" + std::to_string(i) + "]");
         }
       }
     } else if (is_section(full)) {
+      const bool optional = k && k->nullable;  // an optional section may be null
+      if (optional && value.is_null()) continue;
       if (!value.is_object()) {
-        throw ScenarioError(at_key + ": expected an object (with keys " + text::join(child_names(full), ", ") +
-                            "), got " + text::show(value));
+        throw ScenarioError(at_key + ": expected an object (with keys " + text::join(child_names(full), ", ") + ")" +
+                            (optional ? " or null" : "") + ", got " + text::show(value));
       }
       check_keys(value, full, at_key);
     } else {
@@ -274,6 +495,13 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
       if (!in_range(d, k.range)) {
         throw ScenarioError(at + ": must be " + range_with_unit(k) + ", got " + text::show(v));
       }
+      if (k.whole) {
+        if (d != std::floor(d) || !(std::fabs(d) < 9e15)) {
+          throw ScenarioError(at + ": must be a whole number of " + std::string(unit_symbol(k.unit)) + ", got " +
+                              text::show(v));
+        }
+        return static_cast<int64_t>(d);
+      }
       return d;
     }
     case ValueType::IntList: {
@@ -289,7 +517,9 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
       return out;
     }
     case ValueType::Path: return check_path(k, v, at, ctx, check_exists);
+    case ValueType::Rate: return check_rate(v, at);
     case ValueType::EntryList: break;  // resolved by resolve_entries
+    case ValueType::Section: break;    // resolved by resolve_scope
   }
   throw ScenarioError(at + ": internal error: no checker for this key type");
 }
@@ -332,7 +562,7 @@ json resolve_document(const json& doc, const ResolveContext& ctx) {
   }
   check_keys(doc, "", "");
   json out = json::object();
-  resolve_scope(doc, "", "", out, out, ctx);
+  resolve_scope(doc, "", "", out, out, doc, ctx);
   for (const auto& rule : schema_rules()) rule.check(out);
   return out;
 }

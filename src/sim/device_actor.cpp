@@ -1,10 +1,9 @@
 // See device_actor.hpp.
 #include "sim/device_actor.hpp"
 
-#include <simgrid/s4u.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <simgrid/s4u.hpp>
 
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"

@@ -15,9 +15,10 @@ stream::RateProfile profile_of(const scenario::StreamSpec& spec, double rate) {
 
 DeviceStream::DeviceStream(const scenario::StreamSpec& spec, double rate, int64_t sample_bytes,
                            stream::SampleOrder order, uint64_t arrivals_seed)
-    : arrivals_(profile_of(spec, rate),
-                spec.arrivals == "poisson" ? stream::ArrivalProcess::Kind::Poisson : stream::ArrivalProcess::Kind::Fluid,
-                arrivals_seed),
+    : arrivals_(
+          profile_of(spec, rate),
+          spec.arrivals == "poisson" ? stream::ArrivalProcess::Kind::Poisson : stream::ArrivalProcess::Kind::Fluid,
+          arrivals_seed),
       buffer_(stream::parse_buffer_policy(spec.buffer.policy), spec.buffer.capacity_samples),
       order_(std::move(order)),
       nominal_rate_(arrivals_.profile().nominal_rate()),

@@ -27,7 +27,8 @@ void Injection::plan_round(int64_t round, std::vector<std::unique_ptr<ModelMessa
   }
   pool_.clear();
   // This round's sharers: a seeded random alpha fraction (at least one, never all).
-  const auto count = std::clamp<size_t>(static_cast<size_t>(std::lround(spec->alpha * static_cast<double>(n))), 1, n - 1);
+  const auto count =
+      std::clamp<size_t>(static_cast<size_t>(std::lround(spec->alpha * static_cast<double>(n))), 1, n - 1);
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(util::derive_seed(state_.scenario.seed, "injection", static_cast<uint64_t>(round)));

@@ -28,7 +28,7 @@ struct GradientMessage {
   double loss = 0;
   int64_t samples = 0;  // samples the gradient was computed on (own batch + injected)
   int64_t bytes = 0;
-  std::vector<int64_t> shared;  // dataset indices shared for injection (their bytes are included)
+  std::vector<int64_t> shared;      // dataset indices shared for injection (their bytes are included)
   int64_t shared_sample_bytes = 0;  // wire size of one shared sample
 };
 

@@ -87,10 +87,10 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
       const double rate = stream::draw_rate(dist, sc.seed, i);
       const int64_t sample_bytes =
           spec.stream->sample_bytes > 0 ? spec.stream->sample_bytes : state.data.train.raw_sample_bytes;
-      stream = std::make_unique<DeviceStream>(
-          *spec.stream, rate, sample_bytes,
-          stream::SampleOrder(parts[i], util::derive_seed(sc.seed, "sample-order", i)),
-          util::derive_seed(sc.seed, "arrivals", i));
+      stream =
+          std::make_unique<DeviceStream>(*spec.stream, rate, sample_bytes,
+                                         stream::SampleOrder(parts[i], util::derive_seed(sc.seed, "sample-order", i)),
+                                         util::derive_seed(sc.seed, "arrivals", i));
       record.stream = report::StreamRecord{};
       record.stream->rate_samples_per_s = stream->nominal_rate();
       if (sc.training.mode == "scadles") {
@@ -101,8 +101,8 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
       if ((policy == stream::BufferPolicy::DropOldest || policy == stream::BufferPolicy::DropNewest) &&
           spec.stream->buffer.capacity_samples < batch) {
         throw stream::StreamError("devices[" + std::to_string(i) + "].stream.buffer.capacity_samples: " +
-                            std::to_string(spec.stream->buffer.capacity_samples) +
-                            " cannot hold one batch of " + std::to_string(batch) + " samples");
+                                  std::to_string(spec.stream->buffer.capacity_samples) + " cannot hold one batch of " +
+                                  std::to_string(batch) + " samples");
       }
     }
     record.batch_size = batch;

@@ -17,25 +17,7 @@ namespace sg4 = simgrid::s4u;
 namespace edgetrain::sim {
 
 SyncServer::SyncServer(RunState& state)
-    : state_(state),
-      sgd_(state.scenario.training.momentum, state.scenario.training.weight_decay),
-      injection_(state) {}
-
-SyncServer::Aggregation SyncServer::aggregation(const std::vector<std::unique_ptr<GradientMessage>>& by_device) const {
-  const auto& t = state_.scenario.training;
-  const size_t n = by_device.size();
-  Aggregation agg;
-  agg.lr = t.lr;
-  agg.weights.assign(n, 1.0 / static_cast<double>(n));
-  if (t.mode != "scadles") return agg;  // conventional synchronous SGD: plain mean, fixed lr
-  double total = 0;
-  for (const auto& m : by_device) total += static_cast<double>(m->samples);
-  if (t.weighting == "batch") {
-    for (size_t i = 0; i < n; ++i) agg.weights[i] = static_cast<double>(by_device[i]->samples) / total;
-  }
-  if (t.lr_scaling == "linear") agg.lr = t.lr * total / static_cast<double>(state_.base_global_batch);
-  return agg;
-}
+    : state_(state), sgd_(state.scenario.training.momentum, state.scenario.training.weight_decay), injection_(state) {}
 
 bool SyncServer::should_stop() {
   const auto& stop = state_.scenario.stop;
@@ -105,7 +87,9 @@ void SyncServer::operator()() {
 
     injection_.collect(by_device);
     // Aggregate in device order, so the floating-point sum never depends on arrival order.
-    const Aggregation agg = aggregation(by_device);
+    std::vector<int64_t> samples;
+    for (const auto& m : by_device) samples.push_back(m->samples);
+    const Aggregation agg = aggregation_for(state_.scenario.training, state_.base_global_batch, samples);
     std::vector<float> average(state_.params.size(), 0.0f);
     bool finite = true;
     for (size_t i = 0; i < n; ++i) {

@@ -1,15 +1,15 @@
 // The aggregator of mode sync: each round it sends the global model to every device,
 // receives one gradient from each (one get_async per device, so uploads proceed in parallel
 // and contend on shared links), averages them in device order, is charged the aggregation
-// and update FLOPs on its host, and applies SGD to the global model. In mode scadles the
-// average is weighted by each device's batch (training.weighting) and the step's learning
-// rate scales with the global batch (training.lr_scaling); mode sync takes the plain mean.
+// and update FLOPs on its host, and applies SGD to the global model (aggregation.hpp says how
+// gradients are weighted and the learning rate scaled in each mode).
 #pragma once
 
 #include <memory>
 #include <vector>
 
 #include "learn/sgd.hpp"
+#include "sim/aggregation.hpp"
 #include "sim/injection.hpp"
 #include "sim/messages.hpp"
 #include "sim/run_state.hpp"
@@ -26,11 +26,6 @@ class SyncServer {
   }
 
  private:
-  struct Aggregation {
-    std::vector<double> weights;  // per device, summing to 1
-    double lr = 0;
-  };
-  Aggregation aggregation(const std::vector<std::unique_ptr<GradientMessage>>& by_device) const;
   bool should_stop();  // checks the stop conditions at a round boundary
   RunState& state_;
   learn::Sgd sgd_;

@@ -20,24 +20,6 @@ void require_finite(double x, const std::string& what) {
 
 }  // namespace
 
-RateDistribution rate_preset(const std::string& name) {
-  std::string upper = name;
-  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
-  RateDistribution d;
-  if (upper == "S1") {
-    d.dist = "uniform", d.mean = 38, d.spread = 24;
-  } else if (upper == "S2") {
-    d.dist = "uniform", d.mean = 300, d.spread = 112;
-  } else if (upper == "S10") {
-    d.dist = "normal", d.mean = 64, d.std = 24;
-  } else if (upper == "S20") {
-    d.dist = "normal", d.mean = 256, d.std = 28;
-  } else {
-    throw StreamError("unknown stream rate preset '" + name + "' (expected S1, S2, S10 or S20)");
-  }
-  return d;
-}
-
 double draw_rate(const RateDistribution& d, uint64_t seed, size_t device_index) {
   if (d.dist == "constant") {
     require_finite(d.value, "value");

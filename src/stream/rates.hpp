@@ -1,5 +1,6 @@
 // Per-device stream rates (samples per simulated second): drawn once per device, seeded, from
-// a constant, a distribution, a list, or one of the ScaDLES paper's rate sets.
+// a constant, a distribution or a list (the scenario module resolves the ScaDLES preset names
+// S1, S2, S10, S20 into distributions).
 #pragma once
 
 #include <cstdint>
@@ -24,10 +25,6 @@ struct RateDistribution {
 // Normal draws are clipped at this floor (samples/s) so every stream keeps flowing. Uniform
 // draws are clipped at it too, which matters only if mean <= spread slipped past validation.
 inline constexpr double kMinNormalRate = 1.0;
-
-// The ScaDLES rate sets: S1 uniform 38±24, S2 uniform 300±112, S10 normal(64, 24),
-// S20 normal(256, 28). Names are case-insensitive; throws StreamError for an unknown name.
-RateDistribution rate_preset(const std::string& name);
 
 // The rate of device `device_index`: constant -> value; uniform -> max(kMinNormalRate,
 // U[mean-spread, mean+spread]); normal -> max(kMinNormalRate, N(mean, std)); list ->

@@ -127,6 +127,37 @@ void check_same(const Scenario& a, const Scenario& b) {
   CHECK(a.stop.rounds == b.stop.rounds);
   CHECK(a.stop.sim_time_s == b.stop.sim_time_s);
   CHECK(a.stop.target_accuracy == b.stop.target_accuracy);
+  for (size_t i = 0; i < a.devices.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(a.devices[i].stream.has_value() == b.devices[i].stream.has_value());
+    if (!a.devices[i].stream) continue;
+    const StreamSpec &x = *a.devices[i].stream, &y = *b.devices[i].stream;
+    CHECK(x.rate.dist == y.rate.dist);
+    CHECK(x.rate.value == y.rate.value);
+    CHECK(x.rate.mean == y.rate.mean);
+    CHECK(x.rate.spread == y.rate.spread);
+    CHECK(x.rate.std == y.rate.std);
+    CHECK(x.rate.values == y.rate.values);
+    CHECK(x.rate.preset == y.rate.preset);
+    CHECK(x.arrivals == y.arrivals);
+    CHECK(x.trace == y.trace);
+    CHECK(x.buffer.policy == y.buffer.policy);
+    CHECK(x.buffer.capacity_samples == y.buffer.capacity_samples);
+    CHECK(x.buffer.window_s == y.buffer.window_s);
+    CHECK(x.sample_bytes == y.sample_bytes);
+  }
+  CHECK(a.training.window_s == b.training.window_s);
+  CHECK(a.training.batch_min == b.training.batch_min);
+  CHECK(a.training.batch_max == b.training.batch_max);
+  CHECK(a.training.base_global_batch == b.training.base_global_batch);
+  CHECK(a.training.weighting == b.training.weighting);
+  CHECK(a.training.lr_scaling == b.training.lr_scaling);
+  REQUIRE(a.training.injection.has_value() == b.training.injection.has_value());
+  if (a.training.injection) {
+    CHECK(a.training.injection->alpha == b.training.injection->alpha);
+    CHECK(a.training.injection->beta == b.training.injection->beta);
+  }
+  CHECK(a.report.buffer_every_s == b.report.buffer_every_s);
   CHECK(a.resolved == b.resolved);
 }
 }  // namespace
@@ -159,12 +190,78 @@ TEST_CASE("files: the resolved document reloads to the same scenario") {
   check_same(c, parse_scenario(c.resolved, dir / "other" / "x.json"));
 }
 
+TEST_CASE("files: a resolved scenario with streams reloads to the same scenario") {
+  TempDir dir;
+  dir.write("orig/traces/day.csv", "time_s,rate\n0,10\n60,20\n");
+  // A mixed fleet: global stream, one device overriding rate and buffer, one opting out, one
+  // with its own trace.
+  const auto file = dir.write("orig/streams.json", R"({
+    "platform": "../platform.xml", "server": "srv",
+    "stream": {"rate": "S10", "arrivals": "poisson", "sample_bytes": "3KiB",
+               "buffer": {"policy": "drop-oldest", "capacity_samples": 500}},
+    "devices": ["pi-1",
+                {"host": "pi-2", "name": "two", "stream": {"rate": {"dist": "uniform", "mean": 38, "spread": 24},
+                                                          "buffer": {"policy": "truncation", "window_s": "500ms"}}},
+                {"host": "pi-3", "stream": null},
+                {"host": "pi-4", "stream": {"trace": "traces/day.csv", "rate": null}}],
+    "dataset": {"name": "synthetic"},
+    "report": {"buffer_every_s": "2s"},
+    "stop": {"rounds": 5}})");
+  const Scenario a = load_scenario(file);
+  REQUIRE(a.devices.size() == 4);
+  CHECK(a.devices[0].stream->rate.preset == "S10");
+  CHECK(a.devices[1].stream->rate.dist == "uniform");
+  CHECK(!a.devices[2].stream);
+  CHECK(a.devices[3].stream->trace == dir / "orig/traces/day.csv");
+  const auto copy = dir.write("results/streams/scenario.json", a.resolved.dump(2));
+  check_same(a, load_scenario(copy));
+  check_same(a, parse_scenario(a.resolved, {}));
+
+  // ScaDLES: a global trace, a device's own rate (which drops the inherited trace), injection.
+  const auto scadles = dir.write("orig/scadles.json", R"({
+    "platform": "../platform.xml", "server": "srv",
+    "stream": {"trace": "traces/day.csv"},
+    "devices": ["pi-1", {"host": "pi-2", "stream": {"rate": 12}}, {"host": "pi-3", "stream": {"rate": "S2"}}],
+    "dataset": {"name": "synthetic"},
+    "training": {"mode": "scadles", "window_s": "2s", "batch_min": 4, "batch_max": 256, "base_global_batch": 96,
+                 "weighting": "uniform", "lr_scaling": "none", "injection": {"alpha": 0.25, "beta": 0.5}},
+    "stop": {"sim_time_s": "10min"}})");
+  const Scenario c = load_scenario(scadles, {"training.lr=0.1"});
+  CHECK(c.devices[0].stream->trace == dir / "orig/traces/day.csv");
+  CHECK(c.devices[1].stream->trace.empty());
+  CHECK(c.devices[1].stream->rate.value == 12.0);
+  CHECK(c.devices[2].stream->rate.preset == "S2");
+  const auto copy2 = dir.write("results/scadles/scenario.json", c.resolved.dump(2));
+  check_same(c, load_scenario(copy2));
+  check_same(c, parse_scenario(c.resolved, dir / "elsewhere" / "x.json"));
+}
+
 TEST_CASE("files: parse_scenario only throws ScenarioError") {
   TempDir dir;
   // Odd inputs that could trip a nlohmann exception if not handled.
-  for (std::string set :
-       {"devices.0.host.x=1", "devices.99999999999=1", "model.hidden.-1=1", "dataset=[]", "devices=null",
-        "devices.0={}", "stop=7", "seed=1e30", "seed=-0.5", "devices.0=\"\"", "dataset.name=\xff\xfe"}) {
+  for (std::string set : {"devices.0.host.x=1",
+                          "devices.99999999999=1",
+                          "model.hidden.-1=1",
+                          "dataset=[]",
+                          "devices=null",
+                          "devices.0={}",
+                          "stop=7",
+                          "seed=1e30",
+                          "seed=-0.5",
+                          "devices.0=\"\"",
+                          "dataset.name=\xff\xfe",
+                          "stream=5",
+                          "stream.rate={}",
+                          "stream.rate=[]",
+                          "stream.rate=1e999",
+                          "stream.rate.values.0=1",
+                          "stream.rate.values=[1e999]",
+                          "devices.0.stream=7",
+                          "devices.0.stream.buffer=3",
+                          "stream.buffer.window_s=-1",
+                          "stream.sample_bytes=1e300",
+                          "training.injection=[]",
+                          "stream.trace=\xff"}) {
     CAPTURE(set);
     const std::string e = parse_error(dir, minimal_doc(), {set});
     CHECK(e != "<no error>");

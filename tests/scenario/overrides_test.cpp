@@ -79,6 +79,77 @@ TEST_CASE("overrides: unknown keys and malformed overrides") {
   CHECK(parse_in(dir, minimal_doc(), {"name=a=b"}).name == "a=b");
 }
 
+TEST_CASE("overrides: stream and ScaDLES keys") {
+  TempDir dir;
+  // Setting a key below an absent optional section creates the section.
+  Scenario s = parse_in(dir, minimal_doc(), {"stream.rate=S10"});
+  for (const auto& d : s.devices) {
+    REQUIRE(d.stream);
+    CHECK(d.stream->rate.preset == "S10");
+    CHECK(d.stream->rate.mean == 64.0);
+  }
+  s = parse_in(dir, minimal_doc(), {"stream.rate=S10", "training.mode=scadles", "training.batch_max=64"});
+  CHECK(s.training.mode == "scadles");
+  CHECK(s.training.batch_max == 64);
+  // One device only: it streams, the other does not.
+  s = parse_in(dir, minimal_doc(), {"devices.0.stream.rate=5"});
+  REQUIRE(s.devices[0].stream);
+  CHECK(s.devices[0].stream->rate.value == 5.0);
+  CHECK(!s.devices[1].stream);
+  s = parse_in(dir, minimal_doc(), {"stream.rate=S1", "devices.1.stream.rate=5", "devices.1.stream.arrivals=poisson"});
+  CHECK(s.devices[0].stream->rate.preset == "S1");
+  CHECK(s.devices[1].stream->rate.value == 5.0);
+  CHECK(s.devices[1].stream->arrivals == "poisson");
+  // A rate object, whole or key by key.
+  s = parse_in(dir, minimal_doc(), {R"(stream.rate={"dist": "normal", "mean": 10, "std": 2})"});
+  CHECK(s.devices[0].stream->rate.dist == "normal");
+  s = parse_in(dir, minimal_doc(), {"stream.rate.dist=uniform", "stream.rate.mean=40", "stream.rate.spread=10"});
+  CHECK(s.devices[0].stream->rate.dist == "uniform");
+  CHECK(s.devices[0].stream->rate.mean == 40.0);
+  CHECK(s.devices[0].stream->rate.spread == 10.0);
+  CHECK(parse_error(dir, minimal_doc(), {"stream.rate=S10", "stream.rate.mean=40"}) ==
+        "--set stream.rate.mean=40: stream.rate is \"S10\", not an object");
+  CHECK(parse_error(dir, minimal_doc(), {"stream.rate.dist=list", "stream.rate.values.0=5"}) ==
+        "--set stream.rate.values.0=5: set stream.rate.values as a whole, e.g. stream.rate.values=[10, 20]");
+  s = parse_in(dir, minimal_doc(), {"stream.rate.dist=list", "stream.rate.values=[10, 20]"});
+  CHECK(s.devices[1].stream->rate.values == std::vector<double>{10, 20});
+  CHECK(parse_error(dir, minimal_doc(), {"stream.rate.mena=40"}) ==
+        "stream.rate.mena: unknown key (did you mean \"mean\"?)");
+  CHECK(parse_error(dir, minimal_doc(), {"stream.rate.dist.x=1"}) ==
+        "stream.rate.dist.x: unknown key (stream.rate.dist is a single value, with no keys inside)");
+  CHECK(parse_error(dir, minimal_doc(), {"devices.0.stream.rate=-5"}) == "devices[0].stream.rate: must be > 0, got -5");
+  CHECK(parse_error(dir, minimal_doc(), {"stream.rtae=5"}) == "stream.rtae: unknown key (did you mean \"rate\"?)");
+  CHECK(parse_error(dir, minimal_doc(), {"devices.0.stream.rtae=5"}) ==
+        "devices[0].stream.rtae: unknown key (did you mean \"rate\"?)");
+  // Buffers, whole sections, and null.
+  s = parse_in(dir, minimal_doc(),
+               {"stream.rate=1", "stream.buffer.policy=drop-oldest", "stream.buffer.capacity_samples=64",
+                "stream.sample_bytes=3KiB"});
+  CHECK(s.devices[1].stream->buffer.policy == "drop-oldest");
+  CHECK(s.devices[1].stream->buffer.capacity_samples == 64);
+  CHECK(s.devices[1].stream->sample_bytes == 3072);
+  s = parse_in(dir, minimal_doc(), {R"(stream={"rate": 7})", "devices.1.stream=null"});
+  CHECK(s.devices[0].stream->rate.value == 7.0);
+  CHECK(!s.devices[1].stream);
+  s = parse_in(dir, minimal_doc(), {"stream.rate=S10", "stream=null"});
+  CHECK(!s.devices[0].stream);
+  dir.write("r.csv", "0,5\n");
+  s = parse_in(dir, minimal_doc(), {"stream.rate=1", "stream.trace=r.csv"});
+  CHECK(s.devices[0].stream->trace == dir / "r.csv");
+  s = parse_in(dir, minimal_doc(), {"stream.rate=1", "stream.trace=r.csv", "stream.trace=null"});
+  CHECK(s.devices[0].stream->trace.empty());
+  // ScaDLES injection, section created on the way.
+  s = parse_in(dir, minimal_doc(),
+               {"stream.rate=S2", "training.mode=scadles", "training.injection.alpha=0.25",
+                "training.injection.beta=0.25", "report.buffer_every_s=5s"});
+  REQUIRE(s.training.injection);
+  CHECK(s.training.injection->alpha == 0.25);
+  CHECK(s.training.injection->beta == 0.25);
+  CHECK(s.report.buffer_every_s == 5.0);
+  s = parse_in(dir, minimal_doc(), {"stream.rate=S2", "training.mode=scadles", "training.injection=null"});
+  CHECK(!s.training.injection);
+}
+
 TEST_CASE("overrides: later overrides win, the seed override wins over all") {
   TempDir dir;
   json doc = minimal_doc();

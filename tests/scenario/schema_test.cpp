@@ -47,6 +47,33 @@ TEST_CASE("schema: markdown rows carry type, default, range and choices") {
   CHECK(md.find("- duration (base s): us, ms, s, min, h") != std::string::npos);
 }
 
+TEST_CASE("schema: markdown rows of streams and ScaDLES") {
+  const std::string md = schema_markdown();
+  CHECK(md.find("| `stream` | object or null | `null` (no streams: static partitions, data always available) |") !=
+        std::string::npos);
+  CHECK(md.find("| `stream.rate` | rate (samples/s) or null | required unless `trace` is set |") != std::string::npos);
+  // The presets are documented from the table the loader resolves them with.
+  CHECK(md.find("`S1` = uniform, mean 38, spread 24; `S2` = uniform, mean 300, spread 112; `S10` = normal, mean 64, "
+                "std 24; `S20` = normal, mean 256, std 28.") != std::string::npos);
+  CHECK(md.find("| `stream.arrivals` | enum | `\"fluid\"` |") != std::string::npos);
+  CHECK(md.find("| `stream.buffer.capacity_samples` | integer | required if stream.buffer.policy is drop-oldest or "
+                "drop-newest |") != std::string::npos);
+  CHECK(md.find("| `stream.sample_bytes` | size (B) or null | `null` (the dataset's sample size) |") !=
+        std::string::npos);
+  CHECK(md.find("Must be a whole number >= 1 B.") != std::string::npos);
+  CHECK(md.find("| `devices[].stream.rate` | rate (samples/s) or null | inherited from `stream.rate` | This device's "
+                "`stream.rate`. Same forms as `stream.rate`.") != std::string::npos);
+  CHECK(md.find("| `devices[].stream` | object or null | inherited from `stream` |") != std::string::npos);
+  CHECK(md.find("Used only when devices[].stream.buffer.policy is drop-oldest or drop-newest") != std::string::npos);
+  CHECK(md.find("One of `sync`, `scadles`.") != std::string::npos);
+  CHECK(md.find("| `training.base_global_batch` | integer or null | `null` (`training.batch_size` times the number of "
+                "devices) |") != std::string::npos);
+  CHECK(md.find("| `training.injection` | object or null | `null` (no injection) |") != std::string::npos);
+  CHECK(md.find("| `training.injection.alpha` | number | required | Fraction of devices that share at each step. Must "
+                "be in (0, 1]. |") != std::string::npos);
+  CHECK(md.find("| `report.buffer_every_s` | duration (s) | `1.0` |") != std::string::npos);
+}
+
 TEST_CASE("schema: table is self-consistent") {
   std::set<std::string> seen;
   for (const auto& k : schema_keys()) {
@@ -67,7 +94,7 @@ TEST_CASE("schema: table is self-consistent") {
       for (const auto& v : c.values) CHECK(std::count(target->choices.begin(), target->choices.end(), v) == 1);
     }
     for (const auto& d : k.defaults) {
-      if (d.kind == DefaultRule::Kind::SameAs) {
+      if (d.kind == DefaultRule::Kind::SameAs || d.kind == DefaultRule::Kind::RequiredUnless) {
         const std::string section = k.path.substr(0, k.path.rfind('.') + 1);
         CHECK(seen.count(section + d.sibling) == 1);
       }
@@ -76,7 +103,20 @@ TEST_CASE("schema: table is self-consistent") {
         ResolveContext ctx{"/", "x"};
         CHECK(error_of([&] { check_value(k, d.value, k.path, ctx, false); }) == "<no error>");
       }
-      if (d.kind == DefaultRule::Kind::NoLimit) CHECK(k.nullable);
+      if (d.kind == DefaultRule::Kind::Null) CHECK(k.nullable);
+    }
+    // A per-device row overrides a global row declared before it, of the same type.
+    if (!k.inherits.empty()) {
+      CHECK(seen.count(k.inherits) == 1);
+      const KeySpec* global = find_key(k.inherits);
+      REQUIRE(global != nullptr);
+      CHECK(global->type == k.type);
+      CHECK(k.path.find("[]") != std::string::npos);
+    }
+    if (k.type == ValueType::Section) CHECK(is_section(k.path));
+    if (!k.overrides.empty()) {
+      const std::string section = k.path.substr(0, k.path.rfind('.') + 1);
+      CHECK(find_key(section + k.overrides) != nullptr);
     }
     CHECK(!k.description.empty());
     if (k.type == ValueType::Enum) CHECK(!k.choices.empty());
@@ -85,10 +125,22 @@ TEST_CASE("schema: table is self-consistent") {
 }
 
 TEST_CASE("schema: lookups") {
-  CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "server", "devices", "dataset", "model",
-                                                    "training", "eval", "stop"});
-  CHECK(child_names("training") == std::vector<std::string>{"mode", "batch_size", "lr", "momentum", "weight_decay"});
-  CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name"});
+  CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "server", "stream", "devices",
+                                                    "dataset", "model", "training", "eval", "stop", "report"});
+  CHECK(child_names("training") == std::vector<std::string>{"mode", "batch_size", "lr", "momentum", "weight_decay",
+                                                            "window_s", "batch_min", "batch_max", "base_global_batch",
+                                                            "weighting", "lr_scaling", "injection"});
+  CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name", "stream"});
+  CHECK(child_names("stream") == std::vector<std::string>{"trace", "rate", "arrivals", "buffer", "sample_bytes"});
+  CHECK(child_names("devices[].stream") == child_names("stream"));
+  CHECK(child_names("stream.buffer") == std::vector<std::string>{"policy", "capacity_samples", "window_s"});
+  CHECK(child_names("training.injection") == std::vector<std::string>{"alpha", "beta"});
+  // An optional section has a row of its own, and is still a section.
+  REQUIRE(find_key("stream") != nullptr);
+  CHECK(find_key("stream")->type == ValueType::Section);
+  CHECK(is_section("stream"));
+  CHECK(is_section("devices[].stream.buffer"));
+  CHECK(find_key("devices[].stream.rate")->inherits == "stream.rate");
   CHECK(child_names("dataset.partition") == std::vector<std::string>{"kind", "labels_per_device", "alpha"});
   CHECK(find_key("training.lr") != nullptr);
   CHECK(find_key("training") == nullptr);

@@ -40,18 +40,35 @@ TEST_CASE("validate: defaults are filled in") {
   CHECK(s.stop.rounds == 3);
   CHECK(!s.stop.sim_time_s);
   CHECK(!s.stop.target_accuracy);
+  // No stream section: no device streams (static partitions, data always available).
+  CHECK(!s.devices[0].stream);
+  CHECK(!s.devices[1].stream);
+  // ScaDLES settings keep their defaults outside scadles mode.
+  CHECK(s.training.window_s == 1.0);
+  CHECK(s.training.batch_min == 8);
+  CHECK(s.training.batch_max == 1024);
+  CHECK(s.training.base_global_batch == 0);
+  CHECK(s.training.weighting == "batch");
+  CHECK(s.training.lr_scaling == "linear");
+  CHECK(!s.training.injection);
+  CHECK(s.report.buffer_every_s == 1.0);
 
   // The resolved document spells out everything that applies, and nothing that does not.
   const json& r = s.resolved;
   CHECK(r["name"] == "scen");
   CHECK(r["seed"] == 1);
   CHECK(r["platform"] == (dir / "platform.xml").string());
-  CHECK(r["devices"] == json::parse(R"([{"host":"pi-1","name":"pi-1"},{"host":"pi-2","name":"pi-2"}])"));
+  CHECK(r["devices"] ==
+        json::parse(R"([{"host":"pi-1","name":"pi-1","stream":null},{"host":"pi-2","name":"pi-2","stream":null}])"));
+  CHECK(r["stream"].is_null());
   CHECK(r["dataset"]["train_samples"] == 2000);
   CHECK(r["dataset"]["shape"] == json::array({1, 28, 28}));
   CHECK(r["dataset"]["partition"] == json{{"kind", "iid"}});  // alpha, labels_per_device: not used
   CHECK(!r["dataset"].contains("path"));
   CHECK(r["training"]["lr"] == 0.05);
+  CHECK(!r["training"].contains("window_s"));  // scadles only
+  CHECK(!r["training"].contains("injection"));
+  CHECK(r["report"] == json{{"buffer_every_s", 1.0}});
   CHECK(r["eval"]["every_s"] == 5.0);
   CHECK(r["stop"] == json::parse(R"({"rounds": 3, "sim_time_s": null, "target_accuracy": null})"));
 }
@@ -159,7 +176,7 @@ TEST_CASE("validate: enums") {
         "(did you mean \"fashion-mnist\"?)");
   doc["training"]["mode"] = "async";
   doc["dataset"]["name"] = "synthetic";
-  CHECK(parse_error(dir, doc) == "training.mode: must be one of sync; got \"async\"");
+  CHECK(parse_error(dir, doc) == "training.mode: must be one of sync, scadles; got \"async\" (did you mean \"sync\"?)");
 }
 
 TEST_CASE("validate: unknown keys with did-you-mean") {
@@ -169,7 +186,8 @@ TEST_CASE("validate: unknown keys with did-you-mean") {
   CHECK(parse_error(dir, doc) == "training.bach_size: unknown key (did you mean \"batch_size\"?)");
   doc["training"] = {{"zzz", 1}};
   CHECK(parse_error(dir, doc) ==
-        "training.zzz: unknown key (expected one of: mode, batch_size, lr, momentum, weight_decay)");
+        "training.zzz: unknown key (expected one of: mode, batch_size, lr, momentum, weight_decay, window_s, "
+        "batch_min, batch_max, base_global_batch, weighting, lr_scaling, injection)");
   doc = minimal_doc();
   doc["trainig"] = json::object();
   CHECK(parse_error(dir, doc) == "trainig: unknown key (did you mean \"training\"?)");
@@ -186,7 +204,7 @@ TEST_CASE("validate: unknown keys with did-you-mean") {
   doc["devices"] = json::parse(R"(["pi-1", "pi-2", {"hots": "pi-3"}])");
   CHECK(parse_error(dir, doc) == "devices[2]: unknown key \"hots\" (did you mean \"host\"?)");
   doc["devices"] = json::parse(R"([{"host": "pi-3", "speed": 1}])");
-  CHECK(parse_error(dir, doc) == "devices[0]: unknown key \"speed\" (expected one of: host, name)");
+  CHECK(parse_error(dir, doc) == "devices[0]: unknown key \"speed\" (expected one of: host, name, stream)");
   // An unknown key wins over a missing required one, so the typo gets its suggestion.
   doc = minimal_doc();
   doc.erase("server");
@@ -199,7 +217,8 @@ TEST_CASE("validate: sections, required keys and the top level") {
   json doc = minimal_doc();
   doc["training"] = 5;
   CHECK(parse_error(dir, doc) ==
-        "training: expected an object (with keys mode, batch_size, lr, momentum, weight_decay), got 5");
+        "training: expected an object (with keys mode, batch_size, lr, momentum, weight_decay, window_s, batch_min, "
+        "batch_max, base_global_batch, weighting, lr_scaling, injection), got 5");
   doc = minimal_doc();
   doc.erase("server");
   CHECK(parse_error(dir, doc) == "server: required key is missing");
@@ -277,4 +296,23 @@ TEST_CASE("validate: describe summarises the scenario") {
   CHECK(d.find("training  sync, batch 32, lr 0.05, momentum 0, weight decay 0\n") != std::string::npos);
   CHECK(d.find("eval      every 5 s (simulated), 10000 test samples\n") != std::string::npos);
   CHECK(d.find("stop      after 3 rounds, at 120 s simulated, whichever comes first\n") != std::string::npos);
+  CHECK(d.find("stream    none (static partitions, data always available)\n") != std::string::npos);
+  CHECK(d.find("scadles") == std::string::npos);
+}
+
+TEST_CASE("validate: describe summarises streams and ScaDLES") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["stream"] = {{"rate", "S10"}, {"buffer", {{"policy", "drop-oldest"}, {"capacity_samples", 500}}}};
+  doc["training"] = {{"mode", "scadles"}, {"injection", {{"alpha", 0.25}, {"beta", 0.5}}}};
+  std::string d = describe(parse_in(dir, doc));
+  CHECK(d.find("stream    all 2 devices: rate S10 (normal, mean 64, std 24) samples/s, fluid arrivals, buffer "
+               "drop-oldest (500 samples)\n") != std::string::npos);
+  CHECK(d.find("scadles   batch per device clip(rate x 1 s, 8, 1024), base global batch 64 (batch x devices), "
+               "weighting batch, lr scaling linear, injection alpha 0.25 beta 0.5\n") != std::string::npos);
+  doc["devices"] =
+      json::parse(R"(["pi-1", {"host": "pi-2", "stream": {"rate": 5}}, {"host": "pi-3", "stream": null}])");
+  doc["training"] = {{"mode", "sync"}};
+  d = describe(parse_in(dir, doc));
+  CHECK(d.find("stream    2 of 3 devices, settings differ per device (first: rate S10") != std::string::npos);
 }

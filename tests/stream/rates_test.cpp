@@ -32,26 +32,21 @@ std::vector<double> draw_all(const RateDistribution& d, uint64_t seed, size_t de
 
 }  // namespace
 
-TEST_CASE("rate presets carry the ScaDLES parameters") {
-  const RateDistribution s1 = rate_preset("S1");
-  CHECK(s1.dist == "uniform");
-  CHECK(s1.mean == 38);
-  CHECK(s1.spread == 24);
-  const RateDistribution s2 = rate_preset("S2");
-  CHECK(s2.dist == "uniform");
-  CHECK(s2.mean == 300);
-  CHECK(s2.spread == 112);
-  const RateDistribution s10 = rate_preset("S10");
-  CHECK(s10.dist == "normal");
-  CHECK(s10.mean == 64);
-  CHECK(s10.std == 24);
-  const RateDistribution s20 = rate_preset("S20");
-  CHECK(s20.dist == "normal");
-  CHECK(s20.mean == 256);
-  CHECK(s20.std == 28);
-  CHECK(rate_preset("s10").mean == 64);
-  CHECK_THROWS_WITH_AS(rate_preset("S3"), "unknown stream rate preset 'S3' (expected S1, S2, S10 or S20)", StreamError);
+namespace {
+// The ScaDLES rate sets' distributions (the scenario module resolves the preset names).
+RateDistribution uniform(double mean, double spread) {
+  RateDistribution d = make("uniform");
+  d.mean = mean;
+  d.spread = spread;
+  return d;
 }
+RateDistribution normal(double mean, double std_dev) {
+  RateDistribution d = make("normal");
+  d.mean = mean;
+  d.std = std_dev;
+  return d;
+}
+}  // namespace
 
 TEST_CASE("draw_rate of a constant and of a list") {
   RateDistribution c = make("constant");
@@ -65,8 +60,7 @@ TEST_CASE("draw_rate of a constant and of a list") {
 }
 
 TEST_CASE("uniform rates stay within their bounds") {
-  for (const char* name : {"S1", "S2"}) {
-    const RateDistribution d = rate_preset(name);
+  for (const RateDistribution& d : {uniform(38, 24), uniform(300, 112)}) {
     const std::vector<double> rates = draw_all(d, 2022, 4000);
     for (double r : rates) {
       CHECK(r >= d.mean - d.spread);
@@ -93,7 +87,7 @@ TEST_CASE("normal rates are clipped at the floor") {
   CHECK(clipped < 980);
   for (double r : rates) CHECK(r >= kMinNormalRate);
 
-  const std::vector<double> s10 = draw_all(rate_preset("S10"), 7, 4000);
+  const std::vector<double> s10 = draw_all(normal(64, 24), 7, 4000);
   CHECK(std::abs(mean_of(s10) - 64) < 5 * 24 / std::sqrt(4000.0));
   RateDistribution fixed = make("normal");
   fixed.mean = 40;
@@ -101,7 +95,7 @@ TEST_CASE("normal rates are clipped at the floor") {
 }
 
 TEST_CASE("rates are seeded and independent per device") {
-  const RateDistribution d = rate_preset("S10");
+  const RateDistribution d = normal(64, 24);
   CHECK(draw_rate(d, 11, 3) == draw_rate(d, 11, 3));
   CHECK(draw_rate(d, 11, 3) != draw_rate(d, 12, 3));
   CHECK(draw_rate(d, 11, 3) != draw_rate(d, 11, 4));
@@ -109,9 +103,9 @@ TEST_CASE("rates are seeded and independent per device") {
   const std::vector<double> small = draw_all(d, 11, 5), large = draw_all(d, 11, 50);
   CHECK(std::equal(small.begin(), small.end(), large.begin()));
   // The device's draw does not depend on which other devices drew before it.
-  const double alone = draw_rate(rate_preset("S2"), 5, 3);
-  draw_all(rate_preset("S2"), 5, 10);
-  CHECK(draw_rate(rate_preset("S2"), 5, 3) == alone);
+  const double alone = draw_rate(uniform(300, 112), 5, 3);
+  draw_all(uniform(300, 112), 5, 10);
+  CHECK(draw_rate(uniform(300, 112), 5, 3) == alone);
 }
 
 TEST_CASE("bad rate parameters are rejected") {

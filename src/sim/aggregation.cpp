@@ -1,0 +1,22 @@
+// See aggregation.hpp.
+#include "sim/aggregation.hpp"
+
+namespace edgetrain::sim {
+
+Aggregation aggregation_for(const scenario::TrainingSpec& t, int64_t base_global_batch,
+                            const std::vector<int64_t>& samples) {
+  const size_t n = samples.size();
+  Aggregation agg;
+  agg.lr = t.lr;
+  agg.weights.assign(n, 1.0 / static_cast<double>(n));
+  if (t.mode != "scadles") return agg;  // conventional synchronous SGD
+  double total = 0;
+  for (int64_t s : samples) total += static_cast<double>(s);
+  if (t.weighting == "batch") {
+    for (size_t i = 0; i < n; ++i) agg.weights[i] = static_cast<double>(samples[i]) / total;
+  }
+  if (t.lr_scaling == "linear") agg.lr = t.lr * total / static_cast<double>(base_global_batch);
+  return agg;
+}
+
+}  // namespace edgetrain::sim
