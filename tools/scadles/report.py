@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""Writes results/scadles/README.md (and its plots) from the runs in results/scadles/runs/.
+
+Every figure in the README comes from those runs' summary.json, devices.csv, metrics.csv and
+buffers.csv; rerun everything with tools/scadles/run.sh.
+"""
+import csv
+import json
+import os
+import sys
+from collections import defaultdict
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+RESULTS = os.path.join(ROOT, "results", "scadles")
+RUNS = os.path.join(RESULTS, "runs")
+
+RATE_SETS = [("S1", "uniform 38±24"), ("S2", "uniform 300±112"), ("S10", "normal(64, 24)"), ("S20", "normal(256, 28)")]
+
+
+def load(name):
+    folder = os.path.join(RUNS, name)
+    if not os.path.exists(os.path.join(folder, "summary.json")):
+        return None
+    with open(os.path.join(folder, "summary.json")) as f:
+        summary = json.load(f)
+    with open(os.path.join(folder, "devices.csv")) as f:
+        devices = list(csv.DictReader(f))
+    with open(os.path.join(folder, "metrics.csv")) as f:
+        metrics = list(csv.DictReader(f))
+    with open(os.path.join(folder, "buffers.csv")) as f:
+        buffers = list(csv.DictReader(f))
+    return {"name": name, "summary": summary, "devices": devices, "metrics": metrics, "buffers": buffers}
+
+
+def mb(b):
+    return f"{b / 1e6:,.0f}"
+
+
+def ttt(run):
+    t = run["summary"]["time_to_target_s"]
+    return f"{t:,.0f}" if t is not None else "not reached"
+
+
+def mean_age(run):
+    trained = sum(int(d["samples_trained"]) for d in run["devices"])
+    if trained == 0:
+        return 0.0
+    return sum(float(d["sample_age_mean_s"] or 0) * int(d["samples_trained"]) for d in run["devices"]) / trained
+
+
+def row(run, extra=""):
+    s = run["summary"]
+    return (f"| `{run['name']}` | {s['rounds']} | {ttt(run)} | {s['final_test_accuracy']:.4f} | "
+            f"{s['buffer_peak_samples']:,} | {mean_age(run):.2f} | {s['samples_dropped']:,} | "
+            f"{mb(s['bytes_up'] + s['bytes_down'])} | {s['wall_time_s']:.0f} |{extra}")
+
+
+HEADER = ("| scenario | rounds | time to target (sim s) | final accuracy | peak buffer (samples, one device) | "
+          "mean sample age (s) | dropped samples | MB on the wire | wall time (s) |")
+RULE = "|---|---|---|---|---|---|---|---|---|"
+
+
+def fleet_buffer_series(run):
+    """Sum over devices of buffered samples, on the union of the devices' sample times."""
+    per_device = defaultdict(list)
+    for r in run["buffers"]:
+        per_device[r["device"]].append((float(r["sim_time_s"]), int(r["buffered_samples"])))
+    times = sorted({t for rows in per_device.values() for t, _ in rows})
+    series = []
+    for t in times:
+        total = 0
+        for rows in per_device.values():
+            last = 0
+            for rt, v in rows:
+                if rt > t:
+                    break
+                last = v
+            total += last
+        series.append((t, total))
+    return series
+
+
+def plots(runs):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report: matplotlib missing, no plots", file=sys.stderr)
+        return []
+    made = []
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name, style in (("s10-sync", "-"), ("s10-scadles", "-"), ("s10-scadles-truncation", "--")):
+        if name in runs:
+            m = runs[name]["metrics"]
+            ax.plot([float(r["sim_time_s"]) for r in m], [float(r["test_accuracy"]) for r in m], style, label=name)
+    ax.set_xlabel("simulated time (s)")
+    ax.set_ylabel("test accuracy")
+    ax.set_title("Fashion-MNIST, 16 devices, S10 streams")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(RESULTS, "s10-accuracy.png"), dpi=90)
+    made.append("s10-accuracy.png")
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    # Left: the baseline against ScaDLES; right: ScaDLES's two buffer policies at their own scale.
+    for ax, names in zip(axes, (("s10-sync", "s10-scadles"), ("s10-scadles", "s10-scadles-truncation"))):
+        for name in names:
+            if name in runs:
+                series = fleet_buffer_series(runs[name])
+                ax.plot([t for t, _ in series], [v for _, v in series], label=name)
+        ax.set_xlabel("simulated time (s)")
+        ax.set_ylabel("buffered samples, whole fleet")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    axes[0].set_title("S10: fixed batch vs ScaDLES (persistence)")
+    axes[1].set_title("ScaDLES: persistence grows, truncation is bounded")
+    fig.tight_layout()
+    fig.savefig(os.path.join(RESULTS, "s10-buffers.png"), dpi=90)
+    made.append("s10-buffers.png")
+    plt.close("all")
+    return made
+
+
+def main():
+    runs = {}
+    if os.path.isdir(RUNS):
+        for name in sorted(os.listdir(RUNS)):
+            run = load(name)
+            if run:
+                runs[name] = run
+    if not runs:
+        sys.exit("report: no runs in results/scadles/runs (run tools/scadles/run.sh)")
+    out = ["# ScaDLES on edgetrain: results", "",
+           "Produced by `tools/scadles/run.sh` (runs every scenario of `scenarios/scadles/`, then",
+           "`tools/scadles/report.py` writes this page). Setting: Fashion-MNIST, 784-128-10 MLP, 16 identical",
+           "edge accelerators (`platforms/scadles16.xml`) whose data streams in at the rates of the paper's rate",
+           "sets, fluid arrivals, target test accuracy 0.85, evaluation every 5 simulated seconds. `sync` is",
+           "conventional synchronous SGD with 64 samples per device per step (global batch 1024); `scadles` sizes",
+           "each device's batch from its stream (rate × 1 s), weights gradients by batch and scales the learning",
+           "rate by global batch / 1024. Same seed, data, model and learning rate in every pair.", "",
+           "## Conventional synchronous SGD vs ScaDLES, per rate set", "",
+           "| rate set | rates (samples/s) | sync: time to target (s) | scadles: time to target (s) | speed-up | "
+           "sync final acc. | scadles final acc. | sync peak buffer | scadles peak buffer |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for rate, desc in RATE_SETS:
+        a, b = runs.get(f"{rate.lower()}-sync"), runs.get(f"{rate.lower()}-scadles")
+        if not (a and b):
+            continue
+        ta, tb = a["summary"]["time_to_target_s"], b["summary"]["time_to_target_s"]
+        speed = f"{ta / tb:.2f}x" if ta and tb else "n/a"
+        out.append(f"| {rate} | {desc} | {ttt(a)} | {ttt(b)} | {speed} | {a['summary']['final_test_accuracy']:.4f} | "
+                   f"{b['summary']['final_test_accuracy']:.4f} | {a['summary']['buffer_peak_samples']:,} | "
+                   f"{b['summary']['buffer_peak_samples']:,} |")
+    out += ["", "## Every run", "", HEADER, RULE]
+    out += [row(r) for r in runs.values()]
+    out += ["", "Peak buffer is the largest single device's peak; mean sample age is over all trained samples",
+            "(time from arrival to training); MB on the wire counts both directions, headers included."]
+    made = plots(runs)
+    if made:
+        out += ["", "## Plots", ""] + [f"![{m}]({m})" for m in made]
+    def speedup(base, other):
+        a, b = runs.get(base), runs.get(other)
+        if a and b and a["summary"]["time_to_target_s"] and b["summary"]["time_to_target_s"]:
+            return f"{a['summary']['time_to_target_s'] / b['summary']['time_to_target_s']:.2f}x"
+        return "n/a"
+    out += ["", "## Against the paper", "",
+            "The paper (Tyagi & Swany, IEEE BigData 2022) reports that ScaDLES converges up to **3.29x** faster",
+            "than conventional distributed SGD (ResNet152 and VGG19 on CIFAR, with rate sets such as",
+            f"S10 = normal(64, 24)). Here ScaDLES is {speedup('s1-sync', 's1-scadles')} faster on S1 and "
+            f"{speedup('s10-sync', 's10-scadles')} on S10,",
+            "by the paper's mechanism: with a fixed batch of 64, every round waits for the slowest stream to deliver",
+            "64 samples (the slowest S10 device streams about 24 samples/s, so a round lasts 2.6 s), while a",
+            "ScaDLES round lasts about one 1 s window whatever the rates. The gain is smaller than the paper's",
+            "because the slowest drawn rate of 16 devices bounds it, and a small MLP on Fashion-MNIST is not",
+            "ResNet152 on CIFAR (the paper's gain also includes compute time, negligible here).", "",
+            "On the fast rate sets (S2, S20) the baseline is not data-bound: its slowest device delivers 64",
+            "samples in a fraction of a second and rounds are as long as their communication. ScaDLES with a 1 s",
+            f"window is then slower ({speedup('s2-sync', 's2-scadles')} on S2, "
+            f"{speedup('s20-sync', 's20-scadles')} on S20): its rounds wait a full window and its",
+            "global batches of 4,000 to 4,800 samples gain less per sample than batches of 1,024. A window as long",
+            f"as a round (250 ms, `*-window250ms`) makes it faster again: {speedup('s2-sync', 's2-scadles-window250ms')} "
+            f"on S2, {speedup('s20-sync', 's20-scadles-window250ms')} on S20.",
+            "", "Buffers: with persistence, the baseline's fast devices accumulate what they cannot train (thousands",
+            "to tens of thousands of samples, trained up to minutes after they arrived); ScaDLES keeps buffers",
+            "near one window, and",
+            "truncation bounds them outright at the cost of dropped samples. Non-IID data (one label per device)",
+            "costs little here because every synchronous round averages all devices' gradients, so all labels",
+            "contribute to each step; injection moves samples between devices (their bytes are in the table) but",
+            "changes little in this setting. Skew would matter with local steps or asynchronous updates.", ""]
+    with open(os.path.join(RESULTS, "README.md"), "w") as f:
+        f.write("\n".join(out))
+    print("report: wrote results/scadles/README.md")
+
+
+if __name__ == "__main__":
+    main()
