@@ -19,6 +19,10 @@ nlohmann::json summary_json(const RunSummary& s) {
   j["time_to_target_s"] = s.time_to_target_s ? nlohmann::json(*s.time_to_target_s) : nlohmann::json(nullptr);
   j["bytes_up"] = s.bytes_up;
   j["bytes_down"] = s.bytes_down;
+  j["bytes_up_uncompressed"] = s.bytes_up_uncompressed;
+  j["compression_ratio"] =
+      s.bytes_up > 0 ? static_cast<double>(s.bytes_up_uncompressed) / static_cast<double>(s.bytes_up) : 1.0;
+  j["cnc_ratio"] = s.cnc_ratio ? nlohmann::json(*s.cnc_ratio) : nlohmann::json(nullptr);
   j["model_params"] = s.model_params;
   j["samples_trained"] = s.samples_trained;
   auto optional = [](const std::optional<int64_t>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
@@ -51,6 +55,9 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
               "comm_s",
               "bytes_up",
               "bytes_down",
+              "bytes_up_uncompressed",
+              "compression_ratio",
+              "cnc_ratio",
               "stream_rate_samples_per_s",
               "samples_arrived",
               "samples_dropped",
@@ -61,19 +68,23 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
               "samples_injected_sent",
               "samples_injected_received"});
   for (const auto& d : devices) {
-    auto& row = t.row()
-                    .add(d.device)
-                    .add(d.host)
-                    .add(d.host_speed_flops)
-                    .add(d.batch_size)
-                    .add(d.steps)
-                    .add(d.samples_trained)
-                    .add(d.compute_s)
-                    .add(d.wait_s)
-                    .add(d.stream ? d.stream->data_wait_s : 0.0)
-                    .add(d.comm_s)
-                    .add(d.bytes_up)
-                    .add(d.bytes_down);
+    auto& row =
+        t.row()
+            .add(d.device)
+            .add(d.host)
+            .add(d.host_speed_flops)
+            .add(d.batch_size)
+            .add(d.steps)
+            .add(d.samples_trained)
+            .add(d.compute_s)
+            .add(d.wait_s)
+            .add(d.stream ? d.stream->data_wait_s : 0.0)
+            .add(d.comm_s)
+            .add(d.bytes_up)
+            .add(d.bytes_down)
+            .add(d.bytes_up_uncompressed)
+            .add(d.bytes_up > 0 ? static_cast<double>(d.bytes_up_uncompressed) / static_cast<double>(d.bytes_up) : 1.0);
+    row.add(d.cnc_ratio ? report::format_number(*d.cnc_ratio) : std::string());
     if (d.stream) {
       const StreamRecord& s = *d.stream;
       // Mean age over the own-stream samples trained (injected samples have no local age).
@@ -108,6 +119,21 @@ std::string buffers_csv(const std::vector<BufferPoint>& rows) {
   return t.str();
 }
 
+std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s) {
+  CsvTable t({"link", "bandwidth_bps", "latency_s", "bytes", "messages", "mean_utilization"});
+  for (const auto& r : rows) {
+    const double capacity = r.bandwidth_bps / 8 * sim_time_s;
+    t.row()
+        .add(r.link)
+        .add(r.bandwidth_bps)
+        .add(r.latency_s)
+        .add(r.bytes)
+        .add(r.messages)
+        .add(capacity > 0 ? static_cast<double>(r.bytes) / capacity : 0.0);
+  }
+  return t.str();
+}
+
 void BufferTimeline::record(size_t device, const BufferPoint& point) {
   if (last_time_.size() <= device) last_time_.resize(device + 1, -1.0);
   if (last_time_[device] >= 0 && point.sim_time_s - last_time_[device] < every_s_) return;
@@ -123,11 +149,13 @@ void BufferTimeline::finish(size_t device, const BufferPoint& point) {
 
 void write_run_outputs(const std::filesystem::path& dir, const nlohmann::json& resolved_scenario,
                        const RunSummary& summary, const std::vector<EvalPoint>& points,
-                       const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers) {
+                       const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers,
+                       const std::vector<LinkRow>& links) {
   write_file_atomically(dir / "scenario.json", resolved_scenario.dump(2) + "\n");
   write_file_atomically(dir / "metrics.csv", metrics_csv(points));
   write_file_atomically(dir / "devices.csv", devices_csv(devices));
   write_file_atomically(dir / "buffers.csv", buffers_csv(buffers));
+  write_file_atomically(dir / "links.csv", links_csv(links, summary.sim_time_s));
   // Last, so a summary.json present means the other files are complete.
   write_file_atomically(dir / "summary.json", summary_json(summary).dump(2) + "\n");
 }

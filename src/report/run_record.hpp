@@ -38,8 +38,18 @@ struct DeviceRecord {
   int64_t steps = 0, samples_trained = 0;
   double compute_s = 0, wait_s = 0, comm_s = 0;
   int64_t bytes_up = 0, bytes_down = 0;
+  // What dense fp32 updates would have put on the uplink (headers and shared samples included).
+  int64_t bytes_up_uncompressed = 0;
+  std::optional<double> cnc_ratio;  // adaptive compression: fraction of steps sent compressed
   std::optional<StreamRecord> stream;
   int64_t samples_injected_sent = 0, samples_injected_received = 0;
+};
+
+// One row of links.csv: bytes carried by one platform link.
+struct LinkRow {
+  std::string link;
+  double bandwidth_bps = 0, latency_s = 0;
+  int64_t bytes = 0, messages = 0;
 };
 
 // One row of buffers.csv.
@@ -72,6 +82,8 @@ struct RunSummary {
   double final_test_accuracy = 0, final_test_loss = 0, best_test_accuracy = 0;
   std::optional<double> time_to_target_s;
   int64_t bytes_up = 0, bytes_down = 0;
+  int64_t bytes_up_uncompressed = 0;
+  std::optional<double> cnc_ratio;
   int64_t model_params = 0;
   // Stream totals over the fleet (absent when no device streams).
   std::optional<int64_t> samples_arrived, samples_dropped, buffer_peak_samples;
@@ -84,10 +96,13 @@ nlohmann::json summary_json(const RunSummary& summary);
 std::string metrics_csv(const std::vector<EvalPoint>& points);
 std::string devices_csv(const std::vector<DeviceRecord>& devices);
 std::string buffers_csv(const std::vector<BufferPoint>& rows);
+// mean_utilization = bytes / (bandwidth * sim_time): which link is the bottleneck.
+std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s);
 
 // Writes the four files into `dir` (created if missing), each atomically.
 void write_run_outputs(const std::filesystem::path& dir, const nlohmann::json& resolved_scenario,
                        const RunSummary& summary, const std::vector<EvalPoint>& points,
-                       const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers);
+                       const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers,
+                       const std::vector<LinkRow>& links);
 
 }  // namespace edgetrain::report

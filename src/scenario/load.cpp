@@ -81,6 +81,49 @@ StreamSpec stream_spec(const json& st) {
   return s;
 }
 
+// One direction's compressor from its resolved object; keys its kind does not use are absent
+// there and keep the struct's defaults.
+CompressorSpec compressor_spec(const json& c) {
+  CompressorSpec spec;
+  spec.kind = c.at("kind").get<std::string>();
+  if (c.contains("ratio")) spec.ratio = c.at("ratio").get<double>();
+  if (c.contains("scope")) spec.scope = c.at("scope").get<std::string>();
+  if (c.contains("index_bits")) spec.packed_indices = c.at("index_bits") == "packed";
+  if (c.contains("error_feedback")) spec.error_feedback = c.at("error_feedback").get<bool>();
+  if (c.contains("threshold")) spec.threshold = c.at("threshold").get<double>();
+  if (c.contains("levels")) spec.levels = c.at("levels").get<int64_t>();
+  if (c.contains("rank")) spec.rank = c.at("rank").get<int64_t>();
+  if (c.contains("bin_size")) spec.bin_size = c.at("bin_size").get<int64_t>();
+  return spec;
+}
+
+CompressionSpec compression_spec(const json& c) {
+  CompressionSpec spec;
+  if (c.is_null()) return spec;  // no compression: uplink none, dense model down
+  spec.uplink = compressor_spec(c);
+  if (c.contains("adaptive") && !c.at("adaptive").is_null()) {
+    const json& a = c.at("adaptive");
+    spec.adaptive = AdaptiveSpec{a.at("delta").get<double>(), a.at("smoothing").get<double>()};
+  }
+  if (!c.at("downlink").is_null()) spec.downlink = compressor_spec(c.at("downlink"));
+  return spec;
+}
+
+// A resolved compressor in words: "topk (ratio 0.01, scope layer, index_bits 32, error_feedback false)".
+std::string compressor_text(const json& c) {
+  std::vector<std::string> settings;
+  for (const auto& key : child_names("compression")) {  // in table order
+    if (key == "kind" || key == "adaptive" || key == "downlink" || !c.contains(key)) continue;
+    const json& value = c.at(key);
+    settings.push_back(key + " " +
+                       (value.is_number()   ? text::format_number(value.get<double>())
+                        : value.is_string() ? value.get<std::string>()
+                                            : value.dump()));
+  }
+  const std::string kind = c.at("kind").get<std::string>();
+  return settings.empty() ? kind : kind + " (" + text::join(settings, ", ") + ")";
+}
+
 Scenario to_typed(const json& r) {
   Scenario s;
   s.name = r.at("name").get<std::string>();
@@ -134,6 +177,7 @@ Scenario to_typed(const json& r) {
   if (!st.at("sim_time_s").is_null()) s.stop.sim_time_s = st.at("sim_time_s").get<double>();
   if (!st.at("target_accuracy").is_null()) s.stop.target_accuracy = st.at("target_accuracy").get<double>();
   s.report.buffer_every_s = r.at("report").at("buffer_every_s").get<double>();
+  s.compression = compression_spec(r.at("compression"));
   s.resolved = r;
   return s;
 }
@@ -409,6 +453,17 @@ std::string describe(const Scenario& s) {
     sc += t.injection ? "alpha " + format_number(t.injection->alpha) + " beta " + format_number(t.injection->beta)
                       : std::string("none");
     line("scadles", sc);
+  }
+  {
+    const json& c = s.resolved.at("compression");
+    std::string up = c.is_null() ? std::string("none") : compressor_text(c);
+    if (!c.is_null() && c.contains("adaptive") && !c.at("adaptive").is_null()) {
+      up += ", adaptive (delta " + format_number(s.compression.adaptive->delta) + ", smoothing " +
+            format_number(s.compression.adaptive->smoothing) + ")";
+    }
+    line("uplink", up);
+    line("downlink", c.is_null() || c.at("downlink").is_null() ? std::string("dense model")
+                                                               : "model deltas, " + compressor_text(c.at("downlink")));
   }
   line("eval", "every " + format_number(s.eval.every_s) + " s (simulated), " + std::to_string(s.eval.test_samples) +
                    " test samples");

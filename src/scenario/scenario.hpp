@@ -91,6 +91,32 @@ struct StopSpec {
   std::optional<double> target_accuracy;
 };
 
+// One direction's compressor (see src/compress/compressor.hpp for the schemes).
+struct CompressorSpec {
+  std::string kind = "none";  // none | fp16 | topk | randomk | threshold | qsgd | terngrad | signsgd |
+                              // onebit | powersgd | adacomp | adacomp-bins
+  double ratio = 0.01;
+  std::string scope = "layer";  // layer | global (topk)
+  bool packed_indices = false;  // index_bits "packed" (else 32)
+  bool error_feedback = false;
+  double threshold = 0;
+  int64_t levels = 16;
+  int64_t rank = 2;
+  int64_t bin_size = 50;
+};
+
+// ScaDLES adaptive compression: send compressed when the smoothed norm gap <= delta.
+struct AdaptiveSpec {
+  double delta = 0.3;
+  double smoothing = 0.9;  // EWMA weight of the past
+};
+
+struct CompressionSpec {
+  CompressorSpec uplink;                   // device -> server (the `compression` keys themselves)
+  std::optional<AdaptiveSpec> adaptive;    // topk uplink only
+  std::optional<CompressorSpec> downlink;  // server -> device model deltas; empty = dense model
+};
+
 struct DeviceSpec {
   std::string name;  // unique device id (defaults to the host name)
   std::string host;  // platform host it runs on
@@ -116,6 +142,7 @@ struct Scenario {
   EvalSpec eval;
   StopSpec stop;
   ReportSpec report;
+  CompressionSpec compression;
   nlohmann::json resolved;  // the whole scenario with defaults filled in (written as scenario.json)
 };
 

@@ -61,6 +61,11 @@ KeySpec& KeySpec::only_when(Condition when) {
   applies_when = std::move(when);
   return *this;
 }
+KeySpec& KeySpec::allowed_only_when(Condition when) {
+  applies_when = std::move(when);
+  error_unless_applies = true;
+  return *this;
+}
 KeySpec& KeySpec::at_least(double lo) {
   range.lo = lo;
   range.lo_open = false;
@@ -125,8 +130,101 @@ KeySpec entry_list_key(std::string path, std::string shorthand, std::string entr
   return k;
 }
 KeySpec section_key(std::string path, std::string d) { return row(std::move(path), ValueType::Section, std::move(d)); }
+KeySpec boolean_key(std::string path, std::string d) { return row(std::move(path), ValueType::Boolean, std::move(d)); }
+KeySpec literal_key(std::string path, std::vector<nlohmann::json> literals, std::string d) {
+  KeySpec k = row(std::move(path), ValueType::Literal, std::move(d));
+  k.literals = std::move(literals);
+  return k;
+}
 KeySpec rate_key(std::string path, std::string d) { return row(std::move(path), ValueType::Rate, std::move(d)); }
-Condition when(std::string key, std::vector<std::string> values) { return {std::move(key), std::move(values)}; }
+Condition when(std::string key, std::vector<std::string> values) {
+  Condition c;
+  c.key = std::move(key);
+  c.values = std::move(values);
+  return c;
+}
+Condition when_not(std::string key, std::vector<std::string> values) {
+  Condition c = when(std::move(key), std::move(values));
+  c.negated = true;
+  return c;
+}
+
+// The compressor keys of `section` ("compression"): kind and its settings, each used only by
+// the kinds that read it. The downlink copies these rows (nested_compressor).
+std::vector<KeySpec> compressor_rows(const std::string& section, std::string kind_doc) {
+  const std::string kind = section + ".kind";
+  const std::string at = section + ".";
+  return {
+      enum_key(kind,
+               {"none", "fp16", "topk", "randomk", "threshold", "qsgd", "terngrad", "signsgd", "onebit", "powersgd",
+                "adacomp", "adacomp-bins"},
+               std::move(kind_doc))
+          .def("none"),
+      number_key(at + "ratio",
+                 "Fraction of the entries sent: of each tensor, or (topk with scope global) of all tensors "
+                 "together.")
+          .only_when(when(kind, {"topk", "randomk", "adacomp"}))
+          .above(0)
+          .at_most(1)
+          .def(0.01),
+      enum_key(at + "scope", {"layer", "global"},
+               "Top-k selection: layer = the largest entries of each tensor; global = the largest of all "
+               "tensors together.")
+          .only_when(when(kind, {"topk"}))
+          .def("layer"),
+      literal_key(at + "index_bits", {32, "packed"},
+                  "Size of each sent index: 32 bits, or packed = ceil(log2 n) bits for a tensor of n entries.")
+          .only_when(when(kind, {"topk", "threshold", "adacomp", "adacomp-bins"}))
+          .def(32),
+      boolean_key(at + "error_feedback",
+                  "Error feedback: the sender keeps what compression dropped and adds it to its next update. "
+                  "Default true for signsgd, onebit and powersgd, false otherwise. Not allowed with adacomp-bins, "
+                  "which keeps its own residual.")
+          .only_when(when_not(kind, {"none"}))
+          .def_if(when(kind, {"signsgd", "onebit", "powersgd"}), true)
+          .def(false),
+      number_key(at + "threshold", "Entries with |g| > threshold are sent (value + index).")
+          .only_when(when(kind, {"threshold"}))
+          .at_least(0)
+          .required_if(when(kind, {"threshold"})),
+      integer_key(at + "levels", "QSGD quantisation levels.").only_when(when(kind, {"qsgd"})).at_least(1).def(16),
+      integer_key(at + "rank", "PowerSGD rank (columns of P and Q).")
+          .only_when(when(kind, {"powersgd"}))
+          .at_least(1)
+          .def(2),
+      integer_key(at + "bin_size", "AdaComp-bins bin size, in entries.")
+          .only_when(when(kind, {"adacomp-bins"}))
+          .at_least(1)
+          .def(50),
+  };
+}
+
+// The rows of `to` ("compression.downlink") copied from the compressor rows of `from`
+// ("compression"): same types, ranges, defaults and rules, conditions on the copied kind;
+// the kind itself is required there.
+std::vector<KeySpec> nested_compressor(const std::vector<KeySpec>& from_rows, const std::string& from,
+                                       const std::string& to) {
+  auto moved = [&](std::optional<Condition> c) {
+    if (c && c->key.rfind(from + ".", 0) == 0) c->key = to + c->key.substr(from.size());
+    return c;
+  };
+  std::vector<KeySpec> rows;
+  for (const auto& k : from_rows) {
+    KeySpec r = k;
+    r.path = to + k.path.substr(from.size());
+    r.applies_when = moved(k.applies_when);
+    for (auto& d : r.defaults) d.when = moved(d.when);
+    if (k.path == from + ".kind") {
+      r.defaults.clear();
+      r.required();
+      r.description = "Downlink compressor: the kinds of `" + k.path + "`.";
+    } else {
+      r.description = "Downlink `" + k.path + "`.";
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
 
 // The rows "<entry>.<path>" that override, per list entry, the rows of the global section
 // `section` (the section row itself included): same type, range and defaults, conditions
@@ -162,8 +260,8 @@ std::vector<KeySpec> build_table() {
   const Condition synthetic = when("dataset.name", {"synthetic"});
   const Condition scadles = when("training.mode", {"scadles"});
   const Condition bounded = when("stream.buffer.policy", {"drop-oldest", "drop-newest"});
-  // Later: compression, async modes and faults get their own sections here; per-device
-  // overrides become "devices[].<key>" rows.
+  // Later: async modes and faults get their own sections here; per-device overrides become
+  // "devices[].<key>" rows.
   std::vector<KeySpec> head = {
       string_key("name", "Run name; names the results folder.").default_file_stem(),
       integer_key("seed", "Seed from which every random stream of the run derives.").at_least(0).wide().def(1),
@@ -311,6 +409,43 @@ std::vector<KeySpec> build_table() {
           .at_most(1)
           .required(),
 
+      section_key("compression",
+                  "Gradient compression. Its keys configure the uplink (device -> server: each device's "
+                  "gradient every step); `compression.downlink` the other direction.")
+          .null_default("no compression: dense fp32 both ways"),
+  };
+  const auto uplink = compressor_rows(
+      "compression",
+      "Uplink compressor: none = dense fp32; fp16 = half-precision values; topk = largest |g| entries, value + "
+      "index; randomk = seeded random entries, values only; threshold = |g| > `threshold`, value + index; qsgd = "
+      "stochastic quantisation to `levels` levels; terngrad = ternary {-1, 0, 1} x scale; signsgd = scaled sign "
+      "(use with error_feedback); onebit = 1-bit with two reconstruction means (Seide); powersgd = rank-`rank` "
+      "P·Qᵀ per matrix, one power iteration, warm start; adacomp = Hardy et al. 2017 per-layer top-c (value + "
+      "index), no residual; adacomp-bins = Chen et al. 2018 binned residual scheme.");
+  const auto downlink = nested_compressor(uplink, "compression", "compression.downlink");
+  std::vector<KeySpec> compression_tail = {
+      section_key("compression.adaptive",
+                  "ScaDLES adaptive compression: each step the device computes the norm gap | ||g|| - "
+                  "||Top_k(g)|| | / ||g||, smooths it (EWMA with weight `smoothing` on the past), and sends "
+                  "top-k compressed when the smoothed gap <= `delta`, dense otherwise.")
+          .allowed_only_when(when("compression.kind", {"topk"}))
+          .null_default("always compressed"),
+      number_key("compression.adaptive.delta", "Largest smoothed norm gap at which the device sends compressed.")
+          .at_least(0)
+          .def(0.3),
+      number_key("compression.adaptive.smoothing", "EWMA weight of the past in the smoothed norm gap.")
+          .at_least(0)
+          .below(1)
+          .def(0.9),
+      section_key("compression.downlink",
+                  "Downlink compression (server -> device): the server sends each device the compressed delta "
+                  "between the current model and that device's copy. Same keys, defaults and rules as the uplink "
+                  "`compression.*` (no `adaptive`).")
+          .null_default("the dense fp32 model every round"),
+  };
+  compression_tail.insert(compression_tail.end(), downlink.begin(), downlink.end());
+
+  std::vector<KeySpec> last = {
       quantity_key("eval.every_s", Unit::Seconds, "Simulated time between two test-set evaluations.").above(0).def(5.0),
       integer_key("eval.test_samples", "Test samples per evaluation (capped at the test set).").at_least(1).def(10000),
 
@@ -326,7 +461,7 @@ std::vector<KeySpec> build_table() {
           .above(0)
           .def(1.0),
   };
-  head.insert(head.end(), tail.begin(), tail.end());
+  for (const auto& part : {tail, uplink, compression_tail, last}) head.insert(head.end(), part.begin(), part.end());
   return head;
 }
 
@@ -377,6 +512,20 @@ std::vector<Rule> build_rules() {
          if (lo > hi) {
            throw ScenarioError("training.batch_min: must be <= training.batch_max (" + std::to_string(hi) + "), got " +
                                std::to_string(lo));
+         }
+       }},
+      {"compression.error_feedback",
+       "Must not be true with kind adacomp-bins, which keeps its own residual (also `compression.downlink`).",
+       [](const nlohmann::json& r) {
+         const auto& c = r.at("compression");
+         if (c.is_null()) return;
+         const std::pair<std::string, const nlohmann::json*> directions[] = {
+             {"compression", &c}, {"compression.downlink", &c.at("downlink")}};
+         for (const auto& [at, spec] : directions) {
+           if (spec->is_null() || spec->at("kind") != "adacomp-bins") continue;
+           if (spec->value("error_feedback", false)) {
+             throw ScenarioError(at + ".error_feedback: adacomp-bins keeps its own residual");
+           }
          }
        }},
   };
@@ -512,7 +661,7 @@ std::string condition_text(const Condition& c) {
     if (i) values += (i + 1 == c.values.size()) ? " or " : ", ";
     values += c.values[i];
   }
-  return c.key + " is " + values;
+  return c.key + (c.negated ? " is not " : " is ") + values;
 }
 
 std::string condition_text_at(const Condition& c, const std::string& section, const std::string& at_prefix) {
@@ -566,9 +715,27 @@ std::string type_text(const KeySpec& key) {
     case ValueType::EntryList: t = "list"; break;
     case ValueType::Section: t = "object"; break;
     case ValueType::Rate: t = "rate (samples/s)"; break;
+    case ValueType::Literal: {
+      std::vector<std::string> kinds;  // the JSON types of the literals, each once
+      for (const auto& l : key.literals) {
+        const std::string kind = l.is_number_integer() ? "integer" : l.is_number() ? "number" : l.type_name();
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+      }
+      t = text::join(kinds, " or ");
+      break;
+    }
   }
   if (key.nullable) t += " or null";
   return t;
+}
+
+std::string literals_text(const KeySpec& key) {
+  std::string out;
+  for (size_t i = 0; i < key.literals.size(); ++i) {
+    if (i) out += (i + 1 == key.literals.size()) ? " or " : ", ";
+    out += key.literals[i].dump();
+  }
+  return out;
 }
 
 std::string default_text(const KeySpec& key) {
@@ -626,12 +793,21 @@ std::string schema_markdown() {
       for (const auto& c : k.choices) quoted.push_back("`" + c + "`");
       d += " One of " + text::join(quoted, ", ") + ".";
     }
+    if (k.type == ValueType::Literal) {
+      std::vector<std::string> quoted;
+      for (const auto& l : k.literals) quoted.push_back("`" + l.dump() + "`");
+      d += " One of " + text::join(quoted, ", ") + ".";
+    }
     if (k.type == ValueType::Path) d += " Relative to the scenario file; must exist.";
     if (k.type == ValueType::EntryList) {
       d += " An entry may be written as a plain string, meaning `{\"" + k.shorthand + "\": string}`.";
     }
     if (k.nullable) d += " `null` = " + k.null_means + ".";
-    if (k.applies_when) d += " Used only when " + condition_text(*k.applies_when) + " (ignored otherwise).";
+    if (k.applies_when && k.error_unless_applies) {
+      d += " Allowed only when " + condition_text(*k.applies_when) + " (an error otherwise).";
+    } else if (k.applies_when) {
+      d += " Used only when " + condition_text(*k.applies_when) + " (ignored otherwise).";
+    }
     md += "| `" + md_escape(k.path) + "` | " + md_escape(type_text(k)) + " | " + md_escape(default_text(k)) + " | " +
           md_escape(d) + " |\n";
   }

@@ -11,6 +11,10 @@
 //
 // A Section row ("stream", "training.injection") makes a whole section optional: absent or
 // null, the rows below it are not resolved (the resolved document holds null).
+//
+// A key that does not apply (its Condition does not hold) is type-checked, then ignored and
+// left out of the resolved document, so that sweeps can flip the deciding key; a row marked
+// `allowed_only_when` instead rejects a given (non-null) value.
 #pragma once
 
 #include <cstddef>
@@ -38,14 +42,17 @@ enum class ValueType {
               // given as a plain string means {"<shorthand>": string}
   Section,    // optional object holding the rows "<path>.<key>"; null or absent = off
   Rate,       // stream rate (samples/s): number > 0, preset name, or {"dist": ..., ...}
+  Literal,    // one of the JSON values `literals`, of any type (32 or "packed"); 32.0 counts as 32
 };
 
 enum class PathKind { File, Directory };
 
-// Holds when the (already resolved) key `key` is a string equal to one of `values`.
+// Holds when the (already resolved) key `key` is a string equal to one of `values` (negated:
+// a string equal to none of them).
 struct Condition {
   std::string key;
   std::vector<std::string> values;
+  bool negated = false;
 };
 
 struct DefaultRule {
@@ -72,8 +79,9 @@ struct KeySpec {
   std::string path;
   ValueType type = ValueType::String;
   std::string description;
-  Unit unit = Unit::Count;           // Quantity
-  std::vector<std::string> choices;  // Enum
+  Unit unit = Unit::Count;               // Quantity
+  std::vector<std::string> choices;      // Enum
+  std::vector<nlohmann::json> literals;  // Literal
   PathKind path_kind = PathKind::File;
   std::string shorthand;                  // EntryList
   std::string entry_doc;                  // EntryList: how an entry is written, for messages
@@ -84,6 +92,7 @@ struct KeySpec {
   bool wide_unsigned = false;             // Integer: may go up to 2^64-1 (seeds); else int64
   bool whole = false;                     // Quantity: a whole number of the base unit (stored as integer)
   std::optional<Condition> applies_when;  // otherwise the key is validated but ignored
+  bool error_unless_applies = false;      // ... or, with this, given (non-null) is an error
   std::vector<DefaultRule> defaults;      // first rule whose `when` holds; none: required
   // Per-device rows ("devices[].stream.rate"): the global key they override ("stream.rate").
   // For a Section row, the entry's section is the global section's raw keys with the entry's
@@ -108,6 +117,7 @@ struct KeySpec {
   KeySpec& default_file_stem();
   KeySpec& same_as(std::string sibling);
   KeySpec& only_when(Condition when);
+  KeySpec& allowed_only_when(Condition when);  // like only_when, but given otherwise is an error
   KeySpec& at_least(double lo);
   KeySpec& above(double lo);
   KeySpec& at_most(double hi);
@@ -153,14 +163,15 @@ bool is_section(std::string_view path);
 std::vector<std::string> child_names(std::string_view section);
 
 // Phrases generated from a row, shared by messages and documentation.
-std::string condition_text(const Condition& c);  // "dataset.name is fashion-mnist or mnist"
+std::string condition_text(const Condition& c);  // "dataset.name is fashion-mnist or mnist", "... is not none"
 // The same, with a key inside `section` ("devices[]") named by its JSON path (`at_prefix`,
 // "devices[2]."): "devices[2].stream.buffer.policy is drop-oldest or drop-newest".
 std::string condition_text_at(const Condition& c, const std::string& section, const std::string& at_prefix);
-std::string range_text(const KeySpec& key);    // "> 0", "in [0, 1)", "" if unbounded
-std::string integer_text(const KeySpec& key);  // "a positive integer", "an integer in [2, 1000]"
-std::string type_text(const KeySpec& key);     // "duration (s)", "enum", "list of integers"
-std::string default_text(const KeySpec& key);  // "`32`", "required", "`null` (no limit)"
+std::string range_text(const KeySpec& key);     // "> 0", "in [0, 1)", "" if unbounded
+std::string integer_text(const KeySpec& key);   // "a positive integer", "an integer in [2, 1000]"
+std::string type_text(const KeySpec& key);      // "duration (s)", "enum", "list of integers"
+std::string literals_text(const KeySpec& key);  // Literal: "32 or \"packed\""
+std::string default_text(const KeySpec& key);   // "`32`", "required", "`null` (no limit)"
 
 // The whole schema as a Markdown table (key, type/unit, default, description) followed by the
 // cross-key rules and the accepted unit spellings; for the README and `edgetrain schema`.

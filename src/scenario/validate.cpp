@@ -76,7 +76,19 @@ bool holds(const Condition& c, const json& top, const std::string& section, cons
   const json* v = lookup(c.key, top, section, scope);
   if (!v || !v->is_string()) return false;
   const auto& s = v->get_ref<const std::string&>();
-  return std::find(c.values.begin(), c.values.end(), s) != c.values.end();
+  return (std::find(c.values.begin(), c.values.end(), s) != c.values.end()) != c.negated;
+}
+
+// A row marked allowed_only_when whose condition does not hold, given a value anyway.
+[[noreturn]] void not_allowed(const KeySpec& k, const std::string& at, const std::string& section,
+                              const std::string& at_prefix, const json& top, const json& scope) {
+  const Condition& c = *k.applies_when;
+  const json* v = lookup(c.key, top, section, scope);
+  const std::string prefix = section + ".";
+  const std::string key_name =
+      !section.empty() && c.key.rfind(prefix, 0) == 0 ? at_prefix + c.key.substr(prefix.size()) : c.key;
+  throw ScenarioError(at + ": allowed only when " + condition_text_at(c, section, at_prefix) + " (here " + key_name +
+                      " is " + (v ? text::show(*v) : std::string("not set")) + ")");
 }
 
 bool in_range(double x, const Range& r) {
@@ -389,6 +401,9 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
     const std::string at = at_prefix + rel;
     const json* raw = get_dotted(src, rel);
     const bool applies = !under_any(rel, off) && (!k.applies_when || holds(*k.applies_when, top, section, out));
+    if (!applies && k.error_unless_applies && raw && !raw->is_null() && !under_any(rel, off)) {
+      not_allowed(k, at, section, at_prefix, top, out);
+    }
     if (k.type == ValueType::Section) {
       std::optional<json> on;
       if (applies && !k.inherits.empty()) {
@@ -518,6 +533,22 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     }
     case ValueType::Path: return check_path(k, v, at, ctx, check_exists);
     case ValueType::Rate: return check_rate(v, at);
+    case ValueType::Literal: {
+      for (const auto& l : k.literals) {
+        if (v == l) return l;  // json compares numbers by value: 32.0 is 32
+      }
+      std::string msg = at + ": must be " + literals_text(k) + ", got " + text::show(v);
+      if (v.is_string()) {
+        std::vector<std::string> strings;
+        for (const auto& l : k.literals) {
+          if (l.is_string()) strings.push_back(l.get<std::string>());
+        }
+        if (auto near = text::closest(v.get_ref<const std::string&>(), strings)) {
+          msg += " (did you mean \"" + *near + "\"?)";
+        }
+      }
+      throw ScenarioError(msg);
+    }
     case ValueType::EntryList: break;  // resolved by resolve_entries
     case ValueType::Section: break;    // resolved by resolve_scope
   }

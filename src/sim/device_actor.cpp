@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <simgrid/s4u.hpp>
 
+#include "sim/downlink.hpp"
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"
 
@@ -48,6 +50,15 @@ void DeviceActor::operator()() {
   const DeviceStream* stream = state_.streams[index_].get();
   const int64_t shared_sample_bytes =
       (stream ? stream->sample_bytes() : state_.data.train.raw_sample_bytes) + kInjectedLabelBytes;
+  UplinkEncoder& uplink = *state_.uplinks[index_];
+  const int64_t dense_update_bytes = dense_fp32_bytes(state_.model.num_params());
+  // With downlink compression the device keeps its own copy of the model.
+  std::optional<DownlinkReplica> replica;
+  if (const auto& down = state_.scenario.compression.downlink) {
+    replica.emplace(*down, state_.layers, state_.downlink_seeds[index_]);
+  }
+  const sg4::Host* host = sg4::this_actor::get_host();
+  const sg4::Host* server_host = state_.server_host;
 
   while (true) {
     ledger.open(TimeLedger::Bucket::Wait);
@@ -58,6 +69,15 @@ void DeviceActor::operator()() {
     ledger.charge(TimeLedger::Bucket::Comm, received);
     record.bytes_down += model->bytes;
     state_.bytes_down += model->bytes;
+    state_.links.carried(server_host, host, model->bytes);
+    if (replica) {
+      if (model->delta) {
+        replica->apply_delta(*model->delta, model->round);
+      } else {
+        replica->set(*model->params);
+      }
+    }
+    const std::vector<float>& params = replica ? replica->params() : *model->params;
 
     std::vector<int64_t> batch = next_batch(batch_size, ledger);
     // Shared samples are the first of this batch (the device trains on them too).
@@ -65,7 +85,7 @@ void DeviceActor::operator()() {
     batch.insert(batch.end(), model->injected.begin(), model->injected.end());
     record.samples_injected_received += static_cast<int64_t>(model->injected.size());
 
-    learn::StepResult step = state_.model.gradient(*model->params, state_.data.train, batch);
+    learn::StepResult step = state_.model.gradient(params, state_.data.train, batch);
     ledger.open(TimeLedger::Bucket::Compute);
     sg4::this_actor::execute(state_.model.step_flops_per_sample() * static_cast<double>(batch.size()));
     ledger.charge(TimeLedger::Bucket::Compute, sg4::Engine::get_clock());
@@ -75,9 +95,10 @@ void DeviceActor::operator()() {
     message->round = model->round;
     message->loss = step.loss;
     message->samples = static_cast<int64_t>(batch.size());
-    message->bytes = message_bytes(dense_fp32_bytes(static_cast<int64_t>(step.gradient.size())) +
-                                   static_cast<int64_t>(shared.size()) * shared_sample_bytes);
-    message->gradient = std::move(step.gradient);
+    message->step = record.steps;
+    message->update = uplink.encode(step.gradient, record.steps);
+    const int64_t shared_bytes = static_cast<int64_t>(shared.size()) * shared_sample_bytes;
+    message->bytes = message_bytes(static_cast<int64_t>(message->update.payload.size()) + shared_bytes);
     message->shared_sample_bytes = shared_sample_bytes;
     record.samples_injected_sent += static_cast<int64_t>(shared.size());
     message->shared = std::move(shared);
@@ -86,6 +107,8 @@ void DeviceActor::operator()() {
     server->put(message.release(), static_cast<uint64_t>(bytes));  // the server takes ownership
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
     record.bytes_up += bytes;
+    record.bytes_up_uncompressed += message_bytes(dense_update_bytes + shared_bytes);
+    state_.links.carried(host, server_host, bytes);
     record.steps += 1;
     record.samples_trained += batch_size;
     XBT_DEBUG("%s: step %ld done, loss %.4f", record.device.c_str(), static_cast<long>(record.steps), step.loss);

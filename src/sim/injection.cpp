@@ -22,7 +22,7 @@ void Injection::plan_round(int64_t round, std::vector<std::unique_ptr<ModelMessa
   for (size_t k = 0; k < pool_.size() && !receivers.empty(); ++k) {
     ModelMessage& m = *models[receivers[k % receivers.size()]];
     m.injected.push_back(pool_[k].index);
-    m.bytes += pool_[k].bytes;
+    m.injected_bytes += pool_[k].bytes;
     state_.bytes_injected += pool_[k].bytes;
   }
   pool_.clear();

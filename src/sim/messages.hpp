@@ -4,7 +4,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
+
+#include "sim/uplink.hpp"
 
 namespace edgetrain::sim {
 
@@ -18,13 +21,17 @@ struct ModelMessage {
   // the samples shared by others that it trains on in addition to its own batch.
   int64_t share_count = 0;
   std::vector<int64_t> injected;
+  int64_t injected_bytes = 0;  // wire size of the injected samples (included in `bytes`)
+  // Downlink compression: the encoded delta to the device's copy (absent: the dense model).
+  std::optional<std::vector<uint8_t>> delta;
 };
 
 // Device -> server: one gradient.
 struct GradientMessage {
   size_t device = 0;  // index in the scenario's device list
   int64_t round = 0;
-  std::vector<float> gradient;
+  int64_t step = 0;      // the device's step counter (compression context)
+  EncodedUpdate update;  // the real encoding of the gradient; the server decodes it
   double loss = 0;
   int64_t samples = 0;  // samples the gradient was computed on (own batch + injected)
   int64_t bytes = 0;

@@ -18,6 +18,7 @@
 #include "sim/platform.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/sync_server.hpp"
+#include "sim/uplink.hpp"
 #include "sim/wire.hpp"
 #include "stream/rates.hpp"
 #include "util/seed.hpp"
@@ -109,6 +110,13 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
     state.batch_sizes.push_back(batch);
     state.streams.push_back(std::move(stream));
   }
+  state.layers = compress_layers(state.model.layers());
+  state.server_host = hosts.server;
+  for (size_t i = 0; i < n; ++i) {
+    state.uplink_seeds.push_back(util::derive_seed(sc.seed, "uplink", i));
+    state.downlink_seeds.push_back(util::derive_seed(sc.seed, "downlink", i));
+    state.uplinks.push_back(std::make_unique<UplinkEncoder>(sc.compression, state.layers, state.uplink_seeds[i]));
+  }
   state.base_global_batch = sc.training.base_global_batch > 0 ? sc.training.base_global_batch
                                                               : sc.training.batch_size * static_cast<int64_t>(n);
 }
@@ -178,7 +186,9 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   bool deadlocked = false;
   sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
 
-  sg4::Actor::create("server", hosts.server, SyncServer(state));
+  // The server holds move-only codecs; SimGrid copies actor functors, so share it instead.
+  auto server = std::make_shared<SyncServer>(state);
+  sg4::Actor::create("server", hosts.server, [server] { (*server)(); });
   sg4::Actor::create("observer", hosts.server, Observer(state))->daemonize();
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     stream::SampleOrder order(std::move(parts[i]), util::derive_seed(scenario.seed, "sample-order", i));
@@ -216,13 +226,23 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
   summary.model_params = model.num_params();
-  for (const auto& d : state.devices) {
+  int64_t steps = 0, compressed_steps = 0;
+  for (size_t i = 0; i < state.devices.size(); ++i) {
+    auto& d = state.devices[i];
+    if (state.uplinks[i]->adaptive()) {
+      d.cnc_ratio = d.steps > 0 ? static_cast<double>(state.uplinks[i]->compressed_steps()) / d.steps : 0.0;
+      steps += d.steps;
+      compressed_steps += state.uplinks[i]->compressed_steps();
+    }
+    summary.bytes_up_uncompressed += d.bytes_up_uncompressed;
     summary.samples_trained += d.samples_trained;
     if (!d.stream) continue;
     summary.samples_arrived = summary.samples_arrived.value_or(0) + d.stream->samples_arrived;
     summary.samples_dropped = summary.samples_dropped.value_or(0) + d.stream->samples_dropped;
     summary.buffer_peak_samples = std::max(summary.buffer_peak_samples.value_or(0), d.stream->buffer_peak_samples);
   }
+  if (scenario.compression.adaptive)
+    summary.cnc_ratio = steps > 0 ? static_cast<double>(compressed_steps) / steps : 0.0;
   summary.extra["samples_injected"] = state.samples_injected;
   summary.extra["bytes_injected"] = state.bytes_injected;
   summary.extra["mode"] = scenario.training.mode;
@@ -233,7 +253,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   report::write_run_outputs(options.out_dir, scenario.resolved, summary, state.evals, state.devices,
-                            state.buffer_timeline.rows());
+                            state.buffer_timeline.rows(), state.links.records());
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
 
   if (summary.status == "diverged") return 3;

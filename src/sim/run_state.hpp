@@ -14,7 +14,9 @@
 #include "report/run_record.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/device_stream.hpp"
+#include "sim/link_ledger.hpp"
 #include "sim/time_ledger.hpp"
+#include "sim/uplink.hpp"
 
 namespace edgetrain::sim {
 
@@ -37,6 +39,12 @@ struct RunState {
   // accounting at the end (device actors are killed then).
   std::vector<std::unique_ptr<DeviceStream>> streams;
   report::BufferTimeline buffer_timeline{1.0};
+  std::vector<compress::Layer> layers;                  // the model's layout, for the compressors
+  std::vector<uint64_t> uplink_seeds;                   // per device, shared by its encoder and the server
+  std::vector<uint64_t> downlink_seeds;                 // per device
+  std::vector<std::unique_ptr<UplinkEncoder>> uplinks;  // per device; owned here for the totals
+  LinkLedger links;
+  const simgrid::s4u::Host* server_host = nullptr;
   int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;
   std::function<void(const report::EvalPoint&)> on_eval;  // progress display

@@ -17,7 +17,15 @@ namespace sg4 = simgrid::s4u;
 namespace edgetrain::sim {
 
 SyncServer::SyncServer(RunState& state)
-    : state_(state), sgd_(state.scenario.training.momentum, state.scenario.training.weight_decay), injection_(state) {}
+    : state_(state),
+      sgd_(state.scenario.training.momentum, state.scenario.training.weight_decay),
+      injection_(state),
+      decoder_(state.scenario.compression, state.layers) {
+  if (const auto& down = state.scenario.compression.downlink) {
+    for (size_t i = 0; i < state.devices.size(); ++i)
+      downlinks_.emplace_back(*down, state.layers, state.downlink_seeds[i]);
+  }
+}
 
 bool SyncServer::should_stop() {
   const auto& stop = state_.scenario.stop;
@@ -36,7 +44,6 @@ void SyncServer::operator()() {
   const size_t n = state_.devices.size();
   std::vector<sg4::Mailbox*> outboxes;
   for (const auto& d : state_.devices) outboxes.push_back(sg4::Mailbox::by_name(DeviceActor::mailbox_name(d.device)));
-  const int64_t model_bytes = message_bytes(dense_fp32_bytes(state_.model.num_params()));
   const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
 
   while (!should_stop()) {
@@ -48,9 +55,15 @@ void SyncServer::operator()() {
       models[i]->round = state_.rounds_done;
       models[i]->params = snapshot;
       models[i]->posted_at_s = sg4::Engine::get_clock();
-      models[i]->bytes = model_bytes;
     }
     injection_.plan_round(state_.rounds_done, models);
+    for (size_t i = 0; i < n; ++i) {
+      ModelMessage& m = *models[i];
+      if (!downlinks_.empty()) m.delta = downlinks_[i].next(state_.params, state_.rounds_done);
+      const int64_t payload =
+          m.delta ? static_cast<int64_t>(m.delta->size()) : dense_fp32_bytes(state_.model.num_params());
+      m.bytes = message_bytes(payload + m.injected_bytes);
+    }
     std::vector<sg4::CommPtr> sends;
     for (size_t i = 0; i < n; ++i) {
       const auto bytes = static_cast<uint64_t>(models[i]->bytes);
@@ -95,7 +108,8 @@ void SyncServer::operator()() {
     for (size_t i = 0; i < n; ++i) {
       finite = finite && std::isfinite(by_device[i]->loss);
       const auto w = static_cast<float>(agg.weights[i]);
-      const std::vector<float>& g = by_device[i]->gradient;
+      const GradientMessage& m = *by_device[i];
+      const std::vector<float> g = decoder_.decode(m.update, state_.uplink_seeds[i], m.step);
       for (size_t k = 0; k < average.size(); ++k) average[k] += w * g[k];
     }
     sg4::this_actor::execute(apply_flops(state_.model.num_params(), static_cast<int64_t>(n)));

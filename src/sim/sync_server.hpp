@@ -10,6 +10,7 @@
 
 #include "learn/sgd.hpp"
 #include "sim/aggregation.hpp"
+#include "sim/downlink.hpp"
 #include "sim/injection.hpp"
 #include "sim/messages.hpp"
 #include "sim/run_state.hpp"
@@ -30,6 +31,8 @@ class SyncServer {
   RunState& state_;
   learn::Sgd sgd_;
   Injection injection_;
+  UplinkDecoder decoder_;
+  std::vector<DownlinkEncoder> downlinks_;  // per device, when the downlink is compressed
 };
 
 }  // namespace edgetrain::sim

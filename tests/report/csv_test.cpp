@@ -52,12 +52,13 @@ TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
   d.batch_size = 32;
   const std::string csv = devices_csv({d});
   CHECK(csv.rfind("device,host,host_speed_flops,batch_size,steps,samples_trained,compute_s,wait_s,data_wait_s,comm_s,"
-                  "bytes_up,bytes_down,stream_rate_samples_per_s,samples_arrived,samples_dropped,buffer_peak_samples,"
+                  "bytes_up,bytes_down,bytes_up_uncompressed,compression_ratio,cnc_ratio,stream_rate_samples_per_s,"
+                  "samples_arrived,samples_dropped,buffer_peak_samples,"
                   "buffer_final_samples,sample_age_mean_s,sample_age_max_s,samples_injected_sent,"
                   "samples_injected_received\n",
                   0) == 0);
   // A device without a stream leaves the stream columns empty.
-  CHECK(csv.find("pi-1,pi-1,3000000000,32,0,0,0,0,0,0,0,0,,,,,,,,0,0\n") != std::string::npos);
+  CHECK(csv.find("pi-1,pi-1,3000000000,32,0,0,0,0,0,0,0,0,0,1,,,,,,,,,0,0\n") != std::string::npos);
 }
 
 TEST_CASE("stream columns: mean sample age is per trained sample") {

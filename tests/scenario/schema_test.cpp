@@ -126,7 +126,8 @@ TEST_CASE("schema: table is self-consistent") {
 
 TEST_CASE("schema: lookups") {
   CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "server", "stream", "devices",
-                                                    "dataset", "model", "training", "eval", "stop", "report"});
+                                                    "dataset", "model", "training", "compression", "eval", "stop",
+                                                    "report"});
   CHECK(child_names("training") == std::vector<std::string>{"mode", "batch_size", "lr", "momentum", "weight_decay",
                                                             "window_s", "batch_min", "batch_max", "base_global_batch",
                                                             "weighting", "lr_scaling", "injection"});

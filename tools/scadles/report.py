@@ -1,35 +1,20 @@
 #!/usr/bin/python3
-"""Writes results/scadles/README.md (and its plots) from the runs in results/scadles/runs/.
-
-Every figure in the README comes from those runs' summary.json, devices.csv, metrics.csv and
-buffers.csv; rerun everything with tools/scadles/run.sh.
+"""Runs scenarios/scadles/ (unless --report-only) and writes results/scadles/README.md and its
+plots. Every figure on that page comes from the runs' summary.json, devices.csv, metrics.csv and
+buffers.csv. Usage: tools/scadles/report.py [--report-only] [NAME...]
 """
-import csv
-import json
 import os
 import sys
 from collections import defaultdict
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from results_lib import ROOT, load_runs, run_scenarios  # noqa: E402
+
+SCENARIOS = os.path.join(ROOT, "scenarios", "scadles")
 RESULTS = os.path.join(ROOT, "results", "scadles")
 RUNS = os.path.join(RESULTS, "runs")
 
 RATE_SETS = [("S1", "uniform 38±24"), ("S2", "uniform 300±112"), ("S10", "normal(64, 24)"), ("S20", "normal(256, 28)")]
-
-
-def load(name):
-    folder = os.path.join(RUNS, name)
-    if not os.path.exists(os.path.join(folder, "summary.json")):
-        return None
-    with open(os.path.join(folder, "summary.json")) as f:
-        summary = json.load(f)
-    with open(os.path.join(folder, "devices.csv")) as f:
-        devices = list(csv.DictReader(f))
-    with open(os.path.join(folder, "metrics.csv")) as f:
-        metrics = list(csv.DictReader(f))
-    with open(os.path.join(folder, "buffers.csv")) as f:
-        buffers = list(csv.DictReader(f))
-    return {"name": name, "summary": summary, "devices": devices, "metrics": metrics, "buffers": buffers}
 
 
 def mb(b):
@@ -123,17 +108,16 @@ def plots(runs):
 
 
 def main():
-    runs = {}
-    if os.path.isdir(RUNS):
-        for name in sorted(os.listdir(RUNS)):
-            run = load(name)
-            if run:
-                runs[name] = run
+    args = [a for a in sys.argv[1:] if a != "--report-only"]
+    if "--report-only" not in sys.argv:
+        names = args or sorted(f[:-5] for f in os.listdir(SCENARIOS) if f.endswith(".json"))
+        run_scenarios(SCENARIOS, names, RUNS)
+    runs = load_runs(RUNS)
     if not runs:
-        sys.exit("report: no runs in results/scadles/runs (run tools/scadles/run.sh)")
+        sys.exit("report: no runs in results/scadles/runs")
     out = ["# ScaDLES on edgetrain: results", "",
-           "Produced by `tools/scadles/run.sh` (runs every scenario of `scenarios/scadles/`, then",
-           "`tools/scadles/report.py` writes this page). Setting: Fashion-MNIST, 784-128-10 MLP, 16 identical",
+           "Produced by `tools/scadles/report.py` (runs every scenario of `scenarios/scadles/`, then writes",
+           "this page). Setting: Fashion-MNIST, 784-128-10 MLP, 16 identical",
            "edge accelerators (`platforms/scadles16.xml`) whose data streams in at the rates of the paper's rate",
            "sets, fluid arrivals, target test accuracy 0.85, evaluation every 5 simulated seconds. `sync` is",
            "conventional synchronous SGD with 64 samples per device per step (global batch 1024); `scadles` sizes",

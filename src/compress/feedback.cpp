@@ -1,0 +1,73 @@
+// Error feedback (the sender remembers what compression dropped and adds it to the next update)
+// and ScaDLES's norm-gap criterion, which decides per step whether top-k compression loses
+// little enough of the update to be used. Neither produces a payload.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+
+#include "compress/compressor.hpp"
+#include "compress/kinds.hpp"
+
+namespace edgetrain::compress {
+
+namespace {
+
+void check_same_size(size_t got, size_t residual, const char* what) {
+  if (got != residual) {
+    throw CompressError(std::string("error feedback: ") + what + " has " + std::to_string(got) +
+                        " entries, the residual " + std::to_string(residual));
+  }
+}
+
+// Sum of the k largest squares among x (the squared norm of Top_k(x)); ties do not matter here.
+double top_k_square_sum(std::span<const float> x, int64_t k) {
+  std::vector<double> squares(x.size());
+  for (size_t i = 0; i < x.size(); ++i) squares[i] = static_cast<double>(x[i]) * x[i];
+  if (k < static_cast<int64_t>(squares.size())) {
+    std::nth_element(squares.begin(), squares.begin() + k, squares.end(), std::greater<>());
+  }
+  double sum = 0;
+  for (int64_t i = 0; i < k; ++i) sum += squares[i];
+  return sum;
+}
+
+}  // namespace
+
+std::vector<float> ErrorFeedback::corrected(std::span<const float> update) const {
+  check_same_size(update.size(), residual_.size(), "the update");
+  std::vector<float> p(update.size());
+  for (size_t i = 0; i < p.size(); ++i) p[i] = update[i] + residual_[i];
+  return p;
+}
+
+void ErrorFeedback::remember(std::span<const float> corrected, std::span<const float> decoded) {
+  check_same_size(corrected.size(), residual_.size(), "the corrected update");
+  check_same_size(decoded.size(), residual_.size(), "the decoded update");
+  for (size_t i = 0; i < residual_.size(); ++i) residual_[i] = corrected[i] - decoded[i];
+}
+
+double topk_norm_gap(std::span<const float> update, const std::vector<Layer>& layers, double ratio,
+                     const std::string& scope) {
+  detail::check_ratio(ratio);
+  if (scope != "layer" && scope != "global") {
+    throw CompressError("compression.scope: must be \"layer\" or \"global\", got \"" + scope + "\"");
+  }
+  const int64_t size = detail::layout_size(layers);
+  detail::check_update_size(update.size(), size);
+  double total = 0;
+  for (float v : update) total += static_cast<double>(v) * v;
+  if (total == 0) return 0;
+  double kept = 0;
+  if (scope == "global") {
+    kept = top_k_square_sum(update, detail::keep_count(ratio, size));
+  } else {
+    for (const Layer& l : layers) {
+      kept += top_k_square_sum(update.subspan(l.offset, l.numel), detail::keep_count(ratio, l.numel));
+    }
+  }
+  const double norm = std::sqrt(total);
+  return std::fabs(norm - std::sqrt(kept)) / norm;
+}
+
+}  // namespace edgetrain::compress

@@ -1,0 +1,259 @@
+// Quantising compressors: every element is kept, but in a few bits, with one or two fp32
+// scales per layer. Each Layer of the layout is quantised on its own (its own scale), and the
+// payload is the layers' records one after another, in layout order, each padded to a whole
+// byte. Wire formats per layer of n_l elements (fp32 and packed bits as in wire.hpp):
+//   qsgd:     f32 ||v||_2, then per element (sign | level << 1) in bits_for(s+1)+1 bits (sign 0 on level 0)
+//             -> 4 + ceil(n_l (1 + bits_for(s+1)) / 8) bytes
+//   terngrad: f32 s_t = max|v_i|, then per element 2 bits (0: 0, 1: +1, 2: -1)
+//             -> 4 + ceil(2 n_l / 8) bytes
+//   signsgd:  f32 ||v||_1 / n_l, then per element 1 bit (1: v_i >= 0)
+//             -> 4 + ceil(n_l / 8) bytes
+//   onebit:   f32 mean of the v_i >= 0, f32 mean of the v_i < 0 (0 if none), then per element
+//             1 bit (1: v_i >= 0)  -> 8 + ceil(n_l / 8) bytes
+// qsgd and terngrad round stochastically (unbiased) with a generator derived from
+// (context.seed, context.step, layer index), so a payload is reproducible; decoding needs no
+// randomness. signsgd and onebit are biased: the caller adds error feedback (ErrorFeedback).
+// Encoders reject non-finite updates: a scale of inf or NaN would silently poison every
+// element of its layer, and decoders reject such scales as malformed.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "compress/compressor.hpp"
+#include "compress/kinds.hpp"
+#include "compress/wire.hpp"
+#include "util/seed.hpp"
+
+namespace edgetrain::compress {
+
+namespace {
+
+// Uniform in [0, 1) from the top 53 bits: unlike std::uniform_real_distribution, the same on
+// every standard library.
+double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+// Rounds x >= 0 to floor(x) or floor(x) + 1 with E[result] = x.
+uint64_t stochastic_round(double x, std::mt19937_64& rng) {
+  const double low = std::floor(x);
+  return static_cast<uint64_t>(low) + (uniform01(rng) < x - low ? 1 : 0);
+}
+
+float checked_scale(double value, const Layer& layer, const char* what) {
+  const auto f = static_cast<float>(value);
+  if (!std::isfinite(f))
+    throw CompressError("compress: " + std::string(what) + " of layer \"" + layer.name + "\" is not finite in fp32");
+  return f;
+}
+
+float read_scale(ByteReader& in, bool allow_negative, bool allow_positive) {
+  const float v = in.f32();
+  if (!std::isfinite(v) || (!allow_negative && v < 0) || (!allow_positive && v > 0))
+    throw CompressError("compressed payload: bad scale " + std::to_string(v));
+  return v;
+}
+
+// Shared frame: layout checks, per-layer iteration over the flat vector. Subclasses encode and
+// decode one layer.
+class LayerwiseQuantizer : public Compressor {
+ public:
+  LayerwiseQuantizer(const std::vector<Layer>& layers, const char* tag)
+      : layers_(layers), tag_(tag), size_(detail::layout_size(layers)) {}
+
+  Encoded encode(std::span<const float> update, const Context& context) override {
+    detail::check_update_size(update.size(), size_);
+    for (size_t i = 0; i < update.size(); ++i) {
+      if (!std::isfinite(update[i]))
+        throw CompressError("compress: update entry " + std::to_string(i) + " is not finite");
+    }
+    Encoded out;
+    ByteWriter writer(out.payload);
+    // One stream per (step, layer): independent of how many draws other layers made.
+    const uint64_t step_seed = util::derive_seed(context.seed, tag_, static_cast<uint64_t>(context.step));
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      const Layer& layer = layers_[li];
+      std::mt19937_64 rng(util::derive_seed(step_seed, "layer", li));
+      encode_layer(update.subspan(static_cast<size_t>(layer.offset), static_cast<size_t>(layer.numel)), layer, writer,
+                   rng);
+    }
+    return out;
+  }
+
+  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
+    std::vector<float> out(static_cast<size_t>(size_), 0.0f);
+    ByteReader reader(payload);
+    for (const Layer& layer : layers_) {
+      decode_layer(reader,
+                   std::span<float>(out).subspan(static_cast<size_t>(layer.offset), static_cast<size_t>(layer.numel)));
+    }
+    reader.expect_end();
+    return out;
+  }
+
+ protected:
+  virtual void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64& rng) = 0;
+  virtual void decode_layer(ByteReader& in, std::span<float> v) const = 0;
+
+ private:
+  std::vector<Layer> layers_;
+  const char* tag_;
+  int64_t size_;
+};
+
+class Qsgd final : public LayerwiseQuantizer {
+ public:
+  Qsgd(const Config& c, const std::vector<Layer>& layers)
+      : LayerwiseQuantizer(layers, "compress.qsgd"), levels_(static_cast<uint64_t>(c.levels)) {
+    bits_ = bits_for(levels_ + 1) + 1;
+  }
+
+ protected:
+  void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64& rng) override {
+    double sum_sq = 0;
+    for (float x : v) sum_sq += static_cast<double>(x) * x;
+    const float norm = checked_scale(std::sqrt(sum_sq), layer, "L2 norm");
+    out.f32(norm);
+    // Round against the fp32 norm the receiver sees, so the decode is unbiased exactly.
+    const double s = static_cast<double>(levels_);
+    std::vector<uint64_t> codes(v.size(), 0);
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (norm == 0) break;
+      const double x = s * std::fabs(static_cast<double>(v[i])) / norm;
+      const uint64_t level = std::min(stochastic_round(x, rng), levels_);  // |v_i| <= norm, guard rounding
+      codes[i] = (v[i] < 0 && level > 0 ? 1u : 0u) | (level << 1);         // no sign on 0: canonical bytes
+    }
+    out.packed(codes, bits_);
+  }
+
+  void decode_layer(ByteReader& in, std::span<float> v) const override {
+    const double norm = read_scale(in, false, true);
+    const std::vector<uint64_t> codes = in.packed(v.size(), bits_);
+    for (size_t i = 0; i < v.size(); ++i) {
+      const uint64_t level = codes[i] >> 1;
+      if (level > levels_)
+        throw CompressError("compressed payload: qsgd level " + std::to_string(level) + " exceeds " +
+                            std::to_string(levels_));
+      const double magnitude = norm * static_cast<double>(level) / static_cast<double>(levels_);
+      v[i] = static_cast<float>((codes[i] & 1u) ? -magnitude : magnitude);
+    }
+  }
+
+ private:
+  uint64_t levels_;
+  int bits_;
+};
+
+class TernGrad final : public LayerwiseQuantizer {
+ public:
+  explicit TernGrad(const std::vector<Layer>& layers) : LayerwiseQuantizer(layers, "compress.terngrad") {}
+
+ protected:
+  void encode_layer(std::span<const float> v, const Layer&, ByteWriter& out, std::mt19937_64& rng) override {
+    float scale = 0;
+    for (float x : v) scale = std::max(scale, std::fabs(x));
+    out.f32(scale);
+    std::vector<uint64_t> codes(v.size(), 0);
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (scale == 0) break;
+      // P(|t_i| = 1) = |v_i| / s_t, so E[s_t t_i] = v_i.
+      if (uniform01(rng) < std::fabs(static_cast<double>(v[i])) / scale) codes[i] = v[i] < 0 ? 2 : 1;
+    }
+    out.packed(codes, 2);
+  }
+
+  void decode_layer(ByteReader& in, std::span<float> v) const override {
+    const float scale = read_scale(in, false, true);
+    const std::vector<uint64_t> codes = in.packed(v.size(), 2);
+    for (size_t i = 0; i < v.size(); ++i) {
+      switch (codes[i]) {
+        case 0: v[i] = 0; break;
+        case 1: v[i] = scale; break;
+        case 2: v[i] = -scale; break;
+        default: throw CompressError("compressed payload: terngrad code 3 is not a ternary value");
+      }
+    }
+  }
+};
+
+class SignSgd final : public LayerwiseQuantizer {
+ public:
+  explicit SignSgd(const std::vector<Layer>& layers) : LayerwiseQuantizer(layers, "compress.signsgd") {}
+
+ protected:
+  void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64&) override {
+    double l1 = 0;
+    for (float x : v) l1 += std::fabs(static_cast<double>(x));
+    // ||v||_1 / n minimises ||v - scale sign(v)||_2 over the scale.
+    out.f32(v.empty() ? 0.0f : checked_scale(l1 / static_cast<double>(v.size()), layer, "mean |v|"));
+    std::vector<uint64_t> bits(v.size());
+    for (size_t i = 0; i < v.size(); ++i) bits[i] = v[i] >= 0 ? 1 : 0;
+    out.packed(bits, 1);
+  }
+
+  void decode_layer(ByteReader& in, std::span<float> v) const override {
+    const float scale = read_scale(in, false, true);
+    const std::vector<uint64_t> bits = in.packed(v.size(), 1);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = bits[i] ? scale : -scale;
+  }
+};
+
+class OneBit final : public LayerwiseQuantizer {
+ public:
+  explicit OneBit(const std::vector<Layer>& layers) : LayerwiseQuantizer(layers, "compress.onebit") {}
+
+ protected:
+  void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64&) override {
+    double pos_sum = 0, neg_sum = 0;
+    size_t pos_count = 0;
+    std::vector<uint64_t> bits(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      bits[i] = v[i] >= 0 ? 1 : 0;
+      if (bits[i]) {
+        pos_sum += v[i];
+        ++pos_count;
+      } else {
+        neg_sum += v[i];
+      }
+    }
+    const size_t neg_count = v.size() - pos_count;
+    // The group means are the reconstruction values with the least squared error.
+    out.f32(pos_count ? checked_scale(pos_sum / static_cast<double>(pos_count), layer, "mean of v >= 0") : 0.0f);
+    out.f32(neg_count ? checked_scale(neg_sum / static_cast<double>(neg_count), layer, "mean of v < 0") : 0.0f);
+    out.packed(bits, 1);
+  }
+
+  void decode_layer(ByteReader& in, std::span<float> v) const override {
+    const float pos_mean = read_scale(in, false, true);
+    const float neg_mean = read_scale(in, true, false);
+    const std::vector<uint64_t> bits = in.packed(v.size(), 1);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = bits[i] ? pos_mean : neg_mean;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Compressor> make_qsgd(const Config& c, const std::vector<Layer>& layers) {
+  if (c.levels < 1) throw CompressError("compression.levels: must be >= 1, got " + std::to_string(c.levels));
+  // Levels are computed in double and packed into at most 64 bits: keep them exact.
+  constexpr int64_t max_levels = int64_t{1} << 31;
+  if (c.levels > max_levels)
+    throw CompressError("compression.levels: must be <= " + std::to_string(max_levels) + ", got " +
+                        std::to_string(c.levels));
+  return std::make_unique<Qsgd>(c, layers);
+}
+
+std::unique_ptr<Compressor> make_terngrad(const Config&, const std::vector<Layer>& layers) {
+  return std::make_unique<TernGrad>(layers);
+}
+
+std::unique_ptr<Compressor> make_signsgd(const Config&, const std::vector<Layer>& layers) {
+  return std::make_unique<SignSgd>(layers);
+}
+
+std::unique_ptr<Compressor> make_onebit(const Config&, const std::vector<Layer>& layers) {
+  return std::make_unique<OneBit>(layers);
+}
+
+}  // namespace edgetrain::compress

@@ -1,0 +1,43 @@
+// See downlink.hpp.
+#include "sim/downlink.hpp"
+
+#include "sim/uplink.hpp"
+
+namespace edgetrain::sim {
+
+DownlinkEncoder::DownlinkEncoder(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers,
+                                 uint64_t seed)
+    : compressor_(compress::make_compressor(compressor_config(spec), layers)), seed_(seed) {
+  if (spec.error_feedback) {
+    int64_t size = 0;
+    for (const auto& l : layers) size += l.numel;
+    feedback_.emplace(static_cast<size_t>(size));
+  }
+}
+
+std::optional<std::vector<uint8_t>> DownlinkEncoder::next(const std::vector<float>& model, int64_t round) {
+  if (replica_.empty()) {
+    replica_ = model;
+    return std::nullopt;
+  }
+  std::vector<float> delta(model.size());
+  for (size_t k = 0; k < model.size(); ++k) delta[k] = model[k] - replica_[k];
+  if (feedback_) delta = feedback_->corrected(delta);
+  const compress::Context context{seed_, round};
+  compress::Encoded encoded = compressor_->encode(delta, context);
+  const std::vector<float> decoded = compressor_->decode(encoded.payload, context);
+  if (feedback_) feedback_->remember(delta, decoded);
+  for (size_t k = 0; k < model.size(); ++k) replica_[k] += decoded[k];
+  return std::move(encoded.payload);
+}
+
+DownlinkReplica::DownlinkReplica(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers,
+                                 uint64_t seed)
+    : decoder_(compress::make_compressor(compressor_config(spec), layers)), seed_(seed) {}
+
+void DownlinkReplica::apply_delta(std::span<const uint8_t> payload, int64_t round) {
+  const std::vector<float> decoded = decoder_->decode(payload, compress::Context{seed_, round});
+  for (size_t k = 0; k < params_.size(); ++k) params_[k] += decoded[k];
+}
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,86 @@
+// See uplink.hpp.
+#include "sim/uplink.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace edgetrain::sim {
+
+compress::Config compressor_config(const scenario::CompressorSpec& s) {
+  compress::Config c;
+  c.kind = s.kind;
+  c.ratio = s.ratio;
+  c.scope = s.scope;
+  c.packed_indices = s.packed_indices;
+  c.threshold = s.threshold;
+  c.levels = s.levels;
+  c.rank = s.rank;
+  c.bin_size = s.bin_size;
+  return c;
+}
+
+std::vector<compress::Layer> compress_layers(const std::vector<learn::LayerInfo>& layers) {
+  std::vector<compress::Layer> out;
+  for (const auto& l : layers) out.push_back({l.name, l.shape, l.offset, l.numel});
+  return out;
+}
+
+namespace {
+std::unique_ptr<compress::Compressor> dense_compressor(const std::vector<compress::Layer>& layers) {
+  return compress::make_compressor(compress::Config{}, layers);  // kind none: fp32
+}
+}  // namespace
+
+UplinkEncoder::UplinkEncoder(const scenario::CompressionSpec& spec, const std::vector<compress::Layer>& layers,
+                             uint64_t seed)
+    : compressor_(compress::make_compressor(compressor_config(spec.uplink), layers)),
+      dense_(dense_compressor(layers)),
+      adaptive_(spec.adaptive),
+      spec_(spec.uplink),
+      layers_(layers),
+      seed_(seed) {
+  int64_t size = 0;
+  for (const auto& l : layers) size += l.numel;
+  if (spec.uplink.error_feedback) feedback_.emplace(static_cast<size_t>(size));
+}
+
+EncodedUpdate UplinkEncoder::encode(std::span<const float> update, int64_t step) {
+  const compress::Context context{seed_, step};
+  // With error feedback the device compresses p = g + e and remembers what did not get through.
+  std::vector<float> corrected;
+  std::span<const float> input = update;
+  if (feedback_) {
+    corrected = feedback_->corrected(update);
+    input = corrected;
+  }
+  // A diverged step (NaN/Inf) goes dense: quantisers reject non-finite input, and the server
+  // must see the loss to stop the run as diverged.
+  bool compress_now = std::all_of(input.begin(), input.end(), [](float v) { return std::isfinite(v); });
+  if (compress_now && adaptive_) {
+    // ScaDLES: compress only while Top-k keeps almost all of the update's norm (smoothed).
+    const double gap = compress::topk_norm_gap(input, layers_, spec_.ratio, spec_.scope);
+    smoothed_gap_ = smoothed_gap_ ? adaptive_->smoothing * *smoothed_gap_ + (1 - adaptive_->smoothing) * gap : gap;
+    compress_now = *smoothed_gap_ <= adaptive_->delta;
+  }
+  EncodedUpdate out;
+  out.compressed = compress_now;
+  compress::Encoded encoded = (compress_now ? compressor_ : dense_)->encode(input, context);
+  if (feedback_) {
+    const std::vector<float> decoded = (compress_now ? compressor_ : dense_)->decode(encoded.payload, context);
+    feedback_->remember(input, decoded);
+  }
+  if (compress_now) ++compressed_steps_;
+  out.payload = std::move(encoded.payload);
+  out.indices = std::move(encoded.indices);
+  return out;
+}
+
+UplinkDecoder::UplinkDecoder(const scenario::CompressionSpec& spec, const std::vector<compress::Layer>& layers)
+    : compressor_(compress::make_compressor(compressor_config(spec.uplink), layers)),
+      dense_(dense_compressor(layers)) {}
+
+std::vector<float> UplinkDecoder::decode(const EncodedUpdate& update, uint64_t device_seed, int64_t step) const {
+  return (update.compressed ? compressor_ : dense_)->decode(update.payload, compress::Context{device_seed, step});
+}
+
+}  // namespace edgetrain::sim

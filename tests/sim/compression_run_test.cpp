@@ -1,0 +1,125 @@
+// Whole runs with compression on tests/sim/data/two-devices.{json,xml}: message sizes are the
+// real encodings' lengths, so simulated time follows the bytes exactly; links.csv carries them.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cli_helpers.hpp"
+
+using namespace test;
+
+namespace {
+
+// mlp 64-16-4: layers of 1024, 16, 64 and 4 parameters (1108), 6 rounds of batch 8.
+constexpr double kParams = 1108, kHeader = 64, kRounds = 6, kBatch = 8;
+constexpr double kDenseMessage = 4 * kParams + kHeader;
+// top-k 1% per layer: k = max(1, floor(0.01 n)) = 10, 1, 1, 1 entries of 4 + 4 bytes.
+constexpr double kTopkMessage = 8 * (10 + 1 + 1 + 1) + kHeader;
+constexpr double kStepFlops = 3 * (2 * 64 * 16 + 16 + 2 * 16 * 4 + 4);
+struct Link {
+  double latency_s, bandwidth_Bps;
+};
+struct Device {
+  const char* name;
+  double speed_flops;
+  Link up, down;
+};
+constexpr Device kDevices[] = {{"dev-a", 1e9, {0.010, 1e6}, {0.010, 4e6}}, {"dev-b", 2e9, {0.005, 2e6}, {0.005, 8e6}}};
+double transfer_s(const Link& l, double bytes) { return l.latency_s + bytes / l.bandwidth_Bps; }
+
+fs::path run_ok(const std::string& tag, const std::string& sets) {
+  const fs::path out = fresh_dir(tag);
+  const Result r =
+      run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() + " " + sets, tag);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return out;
+}
+
+double round_time(double up_bytes, double down_bytes) {
+  double slowest = 0;
+  for (const Device& d : kDevices) {
+    slowest = std::max(
+        slowest, transfer_s(d.down, down_bytes) + kStepFlops * kBatch / d.speed_flops + transfer_s(d.up, up_bytes));
+  }
+  return slowest + kParams * (2 + 5) / 10e9;
+}
+
+}  // namespace
+
+TEST_CASE("compression: top-k 1% shortens the round by exactly what its bytes predict") {
+  const fs::path dense = run_ok("comp-dense", "");
+  const fs::path topk = run_ok("comp-topk", "--set compression.kind=topk --set compression.ratio=0.01");
+  const auto d = read_json(dense / "summary.json"), t = read_json(topk / "summary.json");
+  CHECK(d["sim_time_s"].get<double>() ==
+        doctest::Approx(kRounds * round_time(kDenseMessage, kDenseMessage)).epsilon(1e-9));
+  CHECK(t["sim_time_s"].get<double>() ==
+        doctest::Approx(kRounds * round_time(kTopkMessage, kDenseMessage)).epsilon(1e-9));
+  CHECK(t["bytes_up"] == 2 * kRounds * kTopkMessage);
+  CHECK(t["bytes_up_uncompressed"] == 2 * kRounds * kDenseMessage);
+  CHECK(t["compression_ratio"].get<double>() == doctest::Approx(kDenseMessage / kTopkMessage));
+  CHECK(d["compression_ratio"].get<double>() == 1.0);
+  CHECK(t["cnc_ratio"].is_null());
+  for (const auto& row : read_csv(topk / "devices.csv")) {
+    CHECK(std::stod(row.at("bytes_up")) == kRounds * kTopkMessage);
+    CHECK(std::stod(row.at("compression_ratio")) == doctest::Approx(kDenseMessage / kTopkMessage));
+  }
+}
+
+TEST_CASE("compression: links.csv holds the bytes each link carried") {
+  const fs::path out = run_ok("comp-links", "--set compression.kind=topk");
+  std::map<std::string, std::map<std::string, std::string>> links;
+  for (const auto& row : read_csv(out / "links.csv")) links[row.at("link")] = row;
+  for (const char* name : {"a-up", "b-up"}) {
+    CHECK(std::stod(links.at(name).at("bytes")) == kRounds * kTopkMessage);
+    CHECK(links.at(name).at("messages") == "6");
+  }
+  for (const char* name : {"a-down", "b-down"}) CHECK(std::stod(links.at(name).at("bytes")) == kRounds * kDenseMessage);
+  CHECK(std::stod(links.at("a-up").at("bandwidth_bps")) == 8e6);
+  const double end = read_json(out / "summary.json")["sim_time_s"].get<double>();
+  CHECK(std::stod(links.at("a-down").at("mean_utilization")) == doctest::Approx(kRounds * kDenseMessage / (4e6 * end)));
+}
+
+TEST_CASE("compression: adaptive top-k sends compressed only while the smoothed norm gap is below delta") {
+  const std::string topk = "--set compression.kind=topk --set compression.ratio=0.05 ";
+  const auto always =
+      read_json(run_ok("adaptive-always", topk + "--set 'compression.adaptive={\"delta\":1.0}'") / "summary.json");
+  CHECK(always["cnc_ratio"] == 1.0);
+  const auto never =
+      read_json(run_ok("adaptive-never", topk + "--set 'compression.adaptive={\"delta\":0.0}'") / "summary.json");
+  CHECK(never["cnc_ratio"] == 0.0);
+  CHECK(never["bytes_up"] == 2 * kRounds * kDenseMessage);  // every step went dense
+  const fs::path mid = run_ok("adaptive-mid", topk + "--set 'compression.adaptive={\"delta\":0.5,\"smoothing\":0.5}'");
+  for (const auto& row : read_csv(mid / "devices.csv")) {
+    const double cnc = std::stod(row.at("cnc_ratio"));
+    CHECK(cnc >= 0.0);
+    CHECK(cnc <= 1.0);
+  }
+}
+
+TEST_CASE("compression: a compressed downlink sends the dense model once, then deltas") {
+  const fs::path out = run_ok("downlink-fp16", "--set compression.downlink.kind=fp16");
+  // Round 0: 4 * 1108 + 64; later rounds: fp16 deltas, 2 * 1108 + 64.
+  for (const auto& row : read_csv(out / "devices.csv")) {
+    CHECK(std::stod(row.at("bytes_down")) == kDenseMessage + (kRounds - 1) * (2 * kParams + kHeader));
+  }
+  // Lossy deltas: devices train on an approximation of the model, so the run differs.
+  CHECK(slurp(out / "metrics.csv") != slurp(run_ok("downlink-dense", "") / "metrics.csv"));
+}
+
+TEST_CASE("compression: every compressor runs end to end, deterministically, and saves uplink bytes") {
+  for (const std::string kind : {"fp16", "topk", "randomk", "threshold", "qsgd", "terngrad", "signsgd", "onebit",
+                                 "powersgd", "adacomp", "adacomp-bins"}) {
+    CAPTURE(kind);
+    // threshold 0.05 keeps a fraction of this model's gradient entries (a low one sends nearly all,
+    // at 8 bytes each: more than dense).
+    const std::string sets = "--set compression.kind=" + kind + " --set compression.threshold=0.05";
+    const fs::path a = run_ok("every-" + kind + "-a", sets), b = run_ok("every-" + kind + "-b", sets);
+    CHECK(slurp(a / "metrics.csv") == slurp(b / "metrics.csv"));
+    CHECK(slurp(a / "devices.csv") == slurp(b / "devices.csv"));
+    const auto s = read_json(a / "summary.json");
+    CHECK(s["status"] == "completed");
+    CHECK(s["compression_ratio"].get<double>() > 1.0);
+  }
+}

@@ -1,0 +1,59 @@
+"""Shared helpers of the results scripts (tools/*/report.py): load a run folder written by
+`edgetrain run` and run a list of scenarios two at a time."""
+import csv
+import json
+import os
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+
+def load_run(folder):
+    """summary.json and the CSV files of one run, or None if the run did not finish."""
+    if not os.path.exists(os.path.join(folder, "summary.json")):
+        return None
+    run = {"name": os.path.basename(folder)}
+    with open(os.path.join(folder, "summary.json")) as f:
+        run["summary"] = json.load(f)
+    for table in ("devices", "metrics", "buffers", "links"):
+        path = os.path.join(folder, table + ".csv")
+        if os.path.exists(path):
+            with open(path) as f:
+                run[table] = list(csv.DictReader(f))
+    return run
+
+
+def load_runs(runs_dir):
+    runs = {}
+    if os.path.isdir(runs_dir):
+        for name in sorted(os.listdir(runs_dir)):
+            run = load_run(os.path.join(runs_dir, name))
+            if run:
+                runs[name] = run
+    return runs
+
+
+def time_to_accuracy(run, target):
+    """First evaluation time at which the test accuracy reached `target`, or None."""
+    for row in run["metrics"]:
+        if float(row["test_accuracy"]) >= target:
+            return float(row["sim_time_s"])
+    return None
+
+
+def run_scenarios(scenario_dir, names, runs_dir, jobs=2):
+    """Runs scenario_dir/<name>.json into runs_dir/<name>/ (log next to it), `jobs` at a time."""
+    os.makedirs(runs_dir, exist_ok=True)
+
+    def one(name):
+        out = os.path.join(runs_dir, name)
+        with open(out + ".log", "w") as log:
+            code = subprocess.call([os.path.join(ROOT, "build", "edgetrain"), "run",
+                                    os.path.join(scenario_dir, name + ".json"), "--quiet", "--out", out],
+                                   stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        if code != 0:
+            print(f"{name}: exit {code} (see {out}.log)")
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(one, names))
