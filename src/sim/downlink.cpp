@@ -7,13 +7,7 @@ namespace edgetrain::sim {
 
 DownlinkEncoder::DownlinkEncoder(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers,
                                  uint64_t seed)
-    : compressor_(compress::make_compressor(compressor_config(spec), layers)), seed_(seed) {
-  if (spec.error_feedback) {
-    int64_t size = 0;
-    for (const auto& l : layers) size += l.numel;
-    feedback_.emplace(static_cast<size_t>(size));
-  }
-}
+    : compressor_(compress::make_compressor(compressor_config(spec), layers)), seed_(seed) {}
 
 std::optional<std::vector<uint8_t>> DownlinkEncoder::next(const std::vector<float>& model, int64_t round) {
   if (replica_.empty()) {
@@ -22,11 +16,9 @@ std::optional<std::vector<uint8_t>> DownlinkEncoder::next(const std::vector<floa
   }
   std::vector<float> delta(model.size());
   for (size_t k = 0; k < model.size(); ++k) delta[k] = model[k] - replica_[k];
-  if (feedback_) delta = feedback_->corrected(delta);
   const compress::Context context{seed_, round};
   compress::Encoded encoded = compressor_->encode(delta, context);
   const std::vector<float> decoded = compressor_->decode(encoded.payload, context);
-  if (feedback_) feedback_->remember(delta, decoded);
   for (size_t k = 0; k < model.size(); ++k) replica_[k] += decoded[k];
   return std::move(encoded.payload);
 }

@@ -2,7 +2,9 @@
 // dense fp32 model each round. With it, the first round still sends the dense model, and later
 // rounds send the compressed DELTA between the current model and the copy that device holds;
 // the server tracks each copy (applying exactly what the device will decode), so lossy
-// compression makes devices train on an approximate model, as it would in reality.
+// compression makes devices train on an approximate model, as it would in reality. The delta
+// to the device's copy already carries whatever earlier deltas left out, so the downlink has
+// built-in error feedback and ignores compression.downlink.error_feedback.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +27,6 @@ class DownlinkEncoder {
 
  private:
   std::unique_ptr<compress::Compressor> compressor_;
-  std::optional<compress::ErrorFeedback> feedback_;
   std::vector<float> replica_;  // what the device holds after decoding
   uint64_t seed_;
 };

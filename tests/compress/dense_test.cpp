@@ -11,34 +11,15 @@
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
+#include "helpers.hpp"
 
 using namespace edgetrain::compress;
 
 namespace {
 
-std::vector<Layer> layout(const std::vector<int64_t>& sizes) {
-  std::vector<Layer> layers;
-  int64_t offset = 0;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    layers.push_back({"l" + std::to_string(i), {sizes[i]}, offset, sizes[i]});
-    offset += sizes[i];
-  }
-  return layers;
-}
-
-int64_t total(const std::vector<Layer>& layers) {
-  int64_t n = 0;
-  for (const Layer& l : layers) n += l.numel;
-  return n;
-}
-
-std::vector<float> random_vector(int64_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float& x : v) x = normal(rng);
-  return v;
-}
+using compress_test::random_vector;
+using compress_test::total;
+const auto layout = compress_test::layout_of_sizes;
 
 // Value of a finite binary16 pattern (sign ignored), computed from the definition. The
 // pattern 0x7c00 (infinity) yields 2^16, the value the next step would have, for midpoints.

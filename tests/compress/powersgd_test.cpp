@@ -17,35 +17,15 @@
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
+#include "helpers.hpp"
 
 using namespace edgetrain::compress;
 
 namespace {
 
-std::vector<Layer> layout(const std::vector<std::vector<int64_t>>& shapes) {
-  std::vector<Layer> layers;
-  int64_t offset = 0;
-  for (const auto& shape : shapes) {
-    const int64_t numel = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
-    layers.push_back({"layer" + std::to_string(layers.size()), shape, offset, numel});
-    offset += numel;
-  }
-  return layers;
-}
-
-int64_t total(const std::vector<Layer>& layers) {
-  int64_t n = 0;
-  for (const auto& l : layers) n += l.numel;
-  return n;
-}
-
-std::vector<float> random_vector(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  std::vector<float> v(n);
-  for (float& x : v) x = static_cast<float>(normal(rng));
-  return v;
-}
+using compress_test::random_vector;
+using compress_test::total;
+const auto layout = compress_test::layout_of_shapes;
 
 Config with_rank(int64_t rank) {
   Config c;

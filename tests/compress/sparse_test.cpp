@@ -14,39 +14,19 @@
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
+#include "helpers.hpp"
 
 using namespace edgetrain::compress;
 
 namespace {
 
+using compress_test::random_vector;
+using compress_test::total;
+const auto layout = compress_test::layout_of_sizes;
+
 using Factory = std::unique_ptr<Compressor> (*)(const Config&, const std::vector<Layer>&);
 
-std::vector<Layer> layout(const std::vector<int64_t>& sizes) {
-  std::vector<Layer> layers;
-  int64_t offset = 0;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    layers.push_back({"l" + std::to_string(i), {sizes[i]}, offset, sizes[i]});
-    offset += sizes[i];
-  }
-  return layers;
-}
-
-int64_t total(const std::vector<Layer>& layers) {
-  int64_t n = 0;
-  for (const Layer& l : layers) n += l.numel;
-  return n;
-}
-
 // Gaussian entries, or small integers (many ties in magnitude) when `ties`.
-std::vector<float> random_vector(int64_t n, uint64_t seed, bool ties = false) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::uniform_int_distribution<int> small(-3, 3);
-  std::vector<float> v(n);
-  for (float& x : v) x = ties ? static_cast<float>(small(rng)) : normal(rng);
-  return v;
-}
-
 // Reference k rule, written independently of the library's.
 int64_t ref_k(double ratio, int64_t n) {
   if (n == 0) return 0;

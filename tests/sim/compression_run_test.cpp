@@ -5,45 +5,23 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cli_helpers.hpp"
+#include "two_devices.hpp"
 
 using namespace test;
 
 namespace {
 
-// mlp 64-16-4: layers of 1024, 16, 64 and 4 parameters (1108), 6 rounds of batch 8.
-constexpr double kParams = 1108, kHeader = 64, kRounds = 6, kBatch = 8;
-constexpr double kDenseMessage = 4 * kParams + kHeader;
-// top-k 1% per layer: k = max(1, floor(0.01 n)) = 10, 1, 1, 1 entries of 4 + 4 bytes.
+// top-k 1% per layer of 1024, 16, 64 and 4 entries: k = max(1, floor(0.01 n)) = 10, 1, 1, 1,
+// each 4 value bytes + 4 index bytes.
 constexpr double kTopkMessage = 8 * (10 + 1 + 1 + 1) + kHeader;
-constexpr double kStepFlops = 3 * (2 * 64 * 16 + 16 + 2 * 16 * 4 + 4);
-struct Link {
-  double latency_s, bandwidth_Bps;
-};
-struct Device {
-  const char* name;
-  double speed_flops;
-  Link up, down;
-};
-constexpr Device kDevices[] = {{"dev-a", 1e9, {0.010, 1e6}, {0.010, 4e6}}, {"dev-b", 2e9, {0.005, 2e6}, {0.005, 8e6}}};
-double transfer_s(const Link& l, double bytes) { return l.latency_s + bytes / l.bandwidth_Bps; }
-
-fs::path run_ok(const std::string& tag, const std::string& sets) {
-  const fs::path out = fresh_dir(tag);
-  const Result r =
-      run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() + " " + sets, tag);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return out;
-}
+const auto& run_ok = run_two_devices;
 
 double round_time(double up_bytes, double down_bytes) {
   double slowest = 0;
   for (const Device& d : kDevices) {
-    slowest = std::max(
-        slowest, transfer_s(d.down, down_bytes) + kStepFlops * kBatch / d.speed_flops + transfer_s(d.up, up_bytes));
+    slowest = std::max(slowest, transfer_s(d.down, down_bytes) + compute_s(d) + transfer_s(d.up, up_bytes));
   }
-  return slowest + kParams * (2 + 5) / 10e9;
+  return slowest + apply_s(2);
 }
 
 }  // namespace

@@ -6,27 +6,18 @@
 
 #include <cmath>
 
-#include "cli_helpers.hpp"
+#include "two_devices.hpp"
 
 using namespace test;
 
 namespace {
 
-// dev-a alone (see sync_run_test.cpp for the same constants): 1 GFLOP/s, 10 ms links,
-// 4 MB/s down and 1 MB/s up; mlp 64-16-4 with 1108 parameters; batch 8.
-constexpr double kParams = 1108, kMessageBytes = 4 * kParams + 64, kBatch = 8;
-constexpr double kDown = 0.010 + kMessageBytes / 4e6, kUp = 0.010 + kMessageBytes / 1e6;
-constexpr double kCompute = 3 * (2 * 64 * 16 + 16 + 2 * 16 * 4 + 4) * kBatch / 1e9;
-constexpr double kApply = kParams * (1 + 5) / 10e9;  // one device
-
-fs::path run_ok(const std::string& tag, const std::string& sets) {
-  const fs::path out = fresh_dir(tag);
-  const Result r =
-      run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() + " " + sets, tag);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return out;
-}
+// dev-a alone (two_devices.hpp): 1 GFLOP/s, 10 ms links, 4 MB/s down and 1 MB/s up; mlp 64-16-4
+// with 1108 parameters; batch 8.
+const double kDown = transfer_s(kDevices[0].down), kUp = transfer_s(kDevices[0].up);
+const double kCompute = compute_s(kDevices[0]), kApply = apply_s(1);
+constexpr double kMessageBytes = kDenseMessage;
+const auto& run_ok = run_two_devices;
 
 double num(const std::map<std::string, std::string>& row, const std::string& key) { return std::stod(row.at(key)); }
 

@@ -5,39 +5,9 @@
 
 #include <algorithm>
 
-#include "cli_helpers.hpp"
+#include "two_devices.hpp"
 
 using namespace test;
-
-namespace {
-
-// Values from tests/sim/data/two-devices.{json,xml}.
-constexpr double kParams = 8 * 8 * 16 + 16 + 16 * 4 + 4;                // mlp 64-16-4
-constexpr double kStepFlops = 3 * (2 * 64 * 16 + 16 + 2 * 16 * 4 + 4);  // per sample
-constexpr double kBatch = 8, kRounds = 6;
-constexpr double kMessageBytes = 4 * kParams + 64;  // fp32 payload + header
-struct Link {
-  double latency_s, bandwidth_Bps;
-};
-struct Device {
-  const char* name;
-  double speed_flops;
-  Link up, down;
-};
-constexpr Device kDevices[] = {{"dev-a", 1e9, {0.010, 1e6}, {0.010, 4e6}}, {"dev-b", 2e9, {0.005, 2e6}, {0.005, 8e6}}};
-double transfer_s(const Link& l) { return l.latency_s + kMessageBytes / l.bandwidth_Bps; }
-double compute_s(const Device& d) { return kStepFlops * kBatch / d.speed_flops; }
-
-fs::path run_two_devices(const std::string& tag, const std::string& extra = "") {
-  const fs::path out = fresh_dir(tag);
-  const Result r =
-      run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() + " " + extra, tag);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("sync: compute time is FLOPs / speed and every message is the model's fp32 size plus header") {
   const fs::path out = run_two_devices("sync-accounting");
@@ -51,8 +21,8 @@ TEST_CASE("sync: compute time is FLOPs / speed and every message is the model's 
     CHECK(std::stoll(row.at("steps")) == kRounds);
     CHECK(std::stoll(row.at("samples_trained")) == kRounds * kBatch);
     CHECK(std::stod(row.at("compute_s")) == doctest::Approx(kRounds * compute_s(d)).epsilon(1e-9));
-    CHECK(std::stoll(row.at("bytes_up")) == kRounds * kMessageBytes);
-    CHECK(std::stoll(row.at("bytes_down")) == kRounds * kMessageBytes);
+    CHECK(std::stoll(row.at("bytes_up")) == kRounds * kDenseMessage);
+    CHECK(std::stoll(row.at("bytes_down")) == kRounds * kDenseMessage);
     CHECK(std::stod(row.at("comm_s")) ==
           doctest::Approx(kRounds * (transfer_s(d.up) + transfer_s(d.down))).epsilon(1e-9));
   }
@@ -60,13 +30,12 @@ TEST_CASE("sync: compute time is FLOPs / speed and every message is the model's 
   CHECK(summary["status"] == "completed");
   CHECK(summary["rounds"] == kRounds);
   CHECK(summary["model_params"] == kParams);
-  CHECK(summary["bytes_up"] == 2 * kRounds * kMessageBytes);
-  CHECK(summary["bytes_down"] == 2 * kRounds * kMessageBytes);
+  CHECK(summary["bytes_up"] == 2 * kRounds * kDenseMessage);
+  CHECK(summary["bytes_down"] == 2 * kRounds * kDenseMessage);
   // A round lasts as long as its slowest device, plus the server's apply.
   double slowest = 0;
   for (const Device& d : kDevices) slowest = std::max(slowest, transfer_s(d.down) + compute_s(d) + transfer_s(d.up));
-  const double apply_s = kParams * (2 + 5) / 10e9;
-  CHECK(summary["sim_time_s"].get<double>() == doctest::Approx(kRounds * (slowest + apply_s)).epsilon(1e-9));
+  CHECK(summary["sim_time_s"].get<double>() == doctest::Approx(kRounds * (slowest + apply_s(2))).epsilon(1e-9));
   // Every device's time splits exactly into compute, communication and waiting.
   for (const auto& row : devices) {
     const double total = std::stod(row.at("compute_s")) + std::stod(row.at("comm_s")) + std::stod(row.at("wait_s"));
