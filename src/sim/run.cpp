@@ -182,7 +182,6 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
 
   report::Progress progress(options.quiet);
   state.on_eval = [&progress](const report::EvalPoint& p) { progress.on_eval(p); };
-  install_interrupt_handler();
   bool deadlocked = false;
   sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
 

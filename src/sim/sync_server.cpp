@@ -40,6 +40,9 @@ bool SyncServer::should_stop() {
 }
 
 void SyncServer::operator()() {
+  // Installed here, once the simulation runs: SimGrid installs its own SIGINT handler (which
+  // aborts) when the engine starts running, and ours must replace it.
+  install_interrupt_handler();
   auto* inbox = sg4::Mailbox::by_name("server");
   const size_t n = state_.devices.size();
   std::vector<sg4::Mailbox*> outboxes;
