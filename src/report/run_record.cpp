@@ -1,6 +1,9 @@
 // See run_record.hpp.
 #include "report/run_record.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "report/atomic_file.hpp"
 #include "report/csv.hpp"
 
@@ -66,7 +69,8 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
               "sample_age_mean_s",
               "sample_age_max_s",
               "samples_injected_sent",
-              "samples_injected_received"});
+              "samples_injected_received",
+              "stale_drops"});
   for (const auto& d : devices) {
     auto& row =
         t.row()
@@ -99,7 +103,7 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
     } else {
       for (int i = 0; i < 7; ++i) row.add(std::string());  // no stream: nothing arrives
     }
-    row.add(d.samples_injected_sent).add(d.samples_injected_received);
+    row.add(d.samples_injected_sent).add(d.samples_injected_received).add(d.stale_drops);
   }
   return t.str();
 }
@@ -134,6 +138,34 @@ std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s) {
   return t.str();
 }
 
+std::string staleness_csv(const std::vector<StalenessRow>& rows) {
+  CsvTable t({"sim_time_s", "device", "staleness"});
+  for (const auto& r : rows) t.row().add(r.sim_time_s).add(r.device).add(r.staleness);
+  return t.str();
+}
+
+nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows) {
+  nlohmann::json j;
+  std::vector<int64_t> d;
+  for (const auto& r : rows) d.push_back(r.staleness);
+  std::sort(d.begin(), d.end());
+  auto rank = [&](double p) {  // nearest rank: the smallest value with at least p of the data at or below it
+    const auto i = static_cast<size_t>(std::ceil(p * static_cast<double>(d.size())));
+    return d[std::max<size_t>(i, 1) - 1];
+  };
+  if (d.empty()) {
+    for (const char* k : {"staleness_mean", "staleness_p50", "staleness_p95", "staleness_max"}) j[k] = nullptr;
+    return j;
+  }
+  double sum = 0;
+  for (int64_t v : d) sum += static_cast<double>(v);
+  j["staleness_mean"] = sum / static_cast<double>(d.size());
+  j["staleness_p50"] = rank(0.5);
+  j["staleness_p95"] = rank(0.95);
+  j["staleness_max"] = d.back();
+  return j;
+}
+
 void BufferTimeline::record(size_t device, const BufferPoint& point) {
   if (last_time_.size() <= device) last_time_.resize(device + 1, -1.0);
   if (last_time_[device] >= 0 && point.sim_time_s - last_time_[device] < every_s_) return;
@@ -150,12 +182,13 @@ void BufferTimeline::finish(size_t device, const BufferPoint& point) {
 void write_run_outputs(const std::filesystem::path& dir, const nlohmann::json& resolved_scenario,
                        const RunSummary& summary, const std::vector<EvalPoint>& points,
                        const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers,
-                       const std::vector<LinkRow>& links) {
+                       const std::vector<LinkRow>& links, const std::vector<StalenessRow>& staleness) {
   write_file_atomically(dir / "scenario.json", resolved_scenario.dump(2) + "\n");
   write_file_atomically(dir / "metrics.csv", metrics_csv(points));
   write_file_atomically(dir / "devices.csv", devices_csv(devices));
   write_file_atomically(dir / "buffers.csv", buffers_csv(buffers));
   write_file_atomically(dir / "links.csv", links_csv(links, summary.sim_time_s));
+  write_file_atomically(dir / "staleness.csv", staleness_csv(staleness));  // header only unless async
   // Last, so a summary.json present means the other files are complete.
   write_file_atomically(dir / "summary.json", summary_json(summary).dump(2) + "\n");
 }

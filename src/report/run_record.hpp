@@ -43,6 +43,7 @@ struct DeviceRecord {
   std::optional<double> cnc_ratio;  // adaptive compression: fraction of steps sent compressed
   std::optional<StreamRecord> stream;
   int64_t samples_injected_sent = 0, samples_injected_received = 0;
+  int64_t stale_drops = 0;  // mode async: pushes dropped by training.max_staleness
 };
 
 // One row of links.csv: bytes carried by one platform link.
@@ -50,6 +51,13 @@ struct LinkRow {
   std::string link;
   double bandwidth_bps = 0, latency_s = 0;
   int64_t bytes = 0, messages = 0;
+};
+
+// One row of staleness.csv (mode async): an applied push and its staleness.
+struct StalenessRow {
+  double sim_time_s = 0;
+  std::string device;
+  int64_t staleness = 0;
 };
 
 // One row of buffers.csv.
@@ -96,6 +104,9 @@ nlohmann::json summary_json(const RunSummary& summary);
 std::string metrics_csv(const std::vector<EvalPoint>& points);
 std::string devices_csv(const std::vector<DeviceRecord>& devices);
 std::string buffers_csv(const std::vector<BufferPoint>& rows);
+std::string staleness_csv(const std::vector<StalenessRow>& rows);
+// staleness_mean, staleness_p50, staleness_p95, staleness_max (nearest-rank percentiles).
+nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows);
 // mean_utilization = bytes / (bandwidth * sim_time): which link is the bottleneck.
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s);
 
@@ -103,6 +114,6 @@ std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s);
 void write_run_outputs(const std::filesystem::path& dir, const nlohmann::json& resolved_scenario,
                        const RunSummary& summary, const std::vector<EvalPoint>& points,
                        const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers,
-                       const std::vector<LinkRow>& links);
+                       const std::vector<LinkRow>& links, const std::vector<StalenessRow>& staleness);
 
 }  // namespace edgetrain::report

@@ -157,6 +157,13 @@ Scenario to_typed(const json& r) {
   s.training.lr = t.at("lr").get<double>();
   s.training.momentum = t.at("momentum").get<double>();
   s.training.weight_decay = t.at("weight_decay").get<double>();
+  if (s.training.mode == "async") {
+    s.training.staleness_lr = t.at("staleness_lr").get<std::string>();
+    const json& bound = t.at("max_staleness");
+    if (!bound.is_null()) s.training.max_staleness = bound.get<int64_t>();
+    s.training.staleness_history = t.at("staleness_history").get<int64_t>();
+    s.training.start_jitter_s = t.at("start_jitter_s").get<double>();
+  }
   if (s.training.mode == "scadles") {
     s.training.window_s = t.at("window_s").get<double>();
     s.training.batch_min = t.at("batch_min").get<int64_t>();

@@ -66,7 +66,7 @@ struct InjectionSpec {
 };
 
 struct TrainingSpec {
-  std::string mode = "sync";  // sync | scadles
+  std::string mode = "sync";  // sync | scadles | async
   int64_t batch_size = 32;
   double lr = 0.05;
   double momentum = 0.0;
@@ -78,6 +78,11 @@ struct TrainingSpec {
   std::string weighting = "batch";    // batch (b_i / sum b) | uniform (1 / n)
   std::string lr_scaling = "linear";  // linear (lr * sum b / base_global_batch) | none
   std::optional<InjectionSpec> injection;
+  // Asynchronous parameter server (mode async).
+  std::string staleness_lr = "none";  // none | inverse | adacomp
+  std::optional<int64_t> max_staleness;
+  int64_t staleness_history = 1000;
+  double start_jitter_s = 0;
 };
 
 struct EvalSpec {

@@ -365,10 +365,12 @@ std::vector<KeySpec> build_table() {
           .at_least(1)
           .def(json::array({10, 20})),
 
-      enum_key("training.mode", {"sync", "scadles"},
+      enum_key("training.mode", {"sync", "scadles", "async"},
                "Training strategy: sync = synchronous data-parallel SGD with a fixed batch per device; "
                "scadles = each device's batch follows its stream rate, aggregation weighted by batch, "
-               "learning rate scaled linearly with the global batch.")
+               "learning rate scaled linearly with the global batch; async = asynchronous parameter server: "
+               "each device pulls the model, computes a gradient and pushes it, the server applies every push "
+               "on arrival.")
           .def("sync"),
       integer_key("training.batch_size", "Samples per device per step.").at_least(1).def(32),
       number_key("training.lr", "Learning rate.").above(0).def(0.05),
@@ -409,6 +411,29 @@ std::vector<KeySpec> build_table() {
           .at_most(1)
           .required(),
 
+      enum_key("training.staleness_lr", {"none", "inverse", "adacomp"},
+               "Async: step size of a push of staleness d (updates applied since its pull): none = unchanged; "
+               "inverse = divided by max(1, d); adacomp = coordinate k divided by max(1, sigma_k), the number "
+               "of those d updates that touched k.")
+          .only_when(when("training.mode", {"async"}))
+          .def("none"),
+      integer_key("training.max_staleness",
+                  "Async: a push staler than this is dropped (counted in stale_drops), not applied.")
+          .only_when(when("training.mode", {"async"}))
+          .at_least(0)
+          .no_limit(),
+      quantity_key("training.start_jitter_s", Unit::Seconds,
+                   "Async: each device starts after a seeded uniform delay in [0, start_jitter_s], so identical "
+                   "devices do not run in lockstep (real fleets never start together).")
+          .only_when(when("training.mode", {"async"}))
+          .at_least(0)
+          .def(0.0),
+      integer_key("training.staleness_history",
+                  "Async, staleness_lr adacomp: index sets kept for the last this many updates (older ones count "
+                  "as touching every coordinate).")
+          .only_when(when("training.mode", {"async"}))
+          .at_least(1)
+          .def(1000),
       section_key("compression",
                   "Gradient compression. Its keys configure the uplink (device -> server: each device's "
                   "gradient every step); `compression.downlink` the other direction.")
@@ -449,7 +474,9 @@ std::vector<KeySpec> build_table() {
       quantity_key("eval.every_s", Unit::Seconds, "Simulated time between two test-set evaluations.").above(0).def(5.0),
       integer_key("eval.test_samples", "Test samples per evaluation (capped at the test set).").at_least(1).def(10000),
 
-      integer_key("stop.rounds", "Stop after this many aggregation rounds.").at_least(1).no_limit(),
+      integer_key("stop.rounds", "Stop after this many aggregation rounds (async: applied pushes).")
+          .at_least(1)
+          .no_limit(),
       quantity_key("stop.sim_time_s", Unit::Seconds, "Stop at this simulated time.").above(0).no_limit(),
       number_key("stop.target_accuracy", "Stop once the test accuracy reaches this fraction.")
           .above(0)

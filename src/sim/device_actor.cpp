@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <random>
 #include <simgrid/s4u.hpp>
 
 #include "sim/downlink.hpp"
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"
+#include "util/seed.hpp"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_device, "edgetrain device actors");
 
@@ -40,6 +42,15 @@ std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& led
 }
 
 void DeviceActor::operator()() {
+  try {
+    loop();
+  } catch (const simgrid::NetworkFailureException&) {
+    // The server cancelled its pending receives: the run is over. Nothing was delivered, so
+    // nothing is counted; the time ledger is closed by run().
+  }
+}
+
+void DeviceActor::loop() {
   report::DeviceRecord& record = state_.devices[index_];
   // The ledger lives in the run state: this actor is killed at the end of the run (it is a
   // daemon) and run() closes the ledger's open bucket then.
@@ -60,7 +71,24 @@ void DeviceActor::operator()() {
   const sg4::Host* host = sg4::this_actor::get_host();
   const sg4::Host* server_host = state_.server_host;
 
+  const bool async = state_.scenario.training.mode == "async";
+  if (async && state_.scenario.training.start_jitter_s > 0) {
+    std::mt19937_64 rng(util::derive_seed(state_.scenario.seed, "start-jitter", index_));
+    const double delay = std::uniform_real_distribution<double>(0, state_.scenario.training.start_jitter_s)(rng);
+    sg4::this_actor::sleep_for(delay);  // charged as wait: the ledger's open bucket
+  }
+
   while (true) {
+    if (async) {
+      // Pull: a bare header asking for the current model.
+      ledger.open(TimeLedger::Bucket::Comm);
+      server->put(new AsyncInbound{index_, nullptr}, static_cast<uint64_t>(kHeaderBytes));
+      ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
+      record.bytes_up += kHeaderBytes;
+      record.bytes_up_uncompressed += kHeaderBytes;
+      state_.bytes_up += kHeaderBytes;
+      state_.links.carried(host, server_host, kHeaderBytes);
+    }
     ledger.open(TimeLedger::Bucket::Wait);
     auto model = inbox->get_unique<ModelMessage>();
     const double received = sg4::Engine::get_clock();
@@ -104,7 +132,11 @@ void DeviceActor::operator()() {
     message->shared = std::move(shared);
     const int64_t bytes = message->bytes;
     ledger.open(TimeLedger::Bucket::Comm);
-    server->put(message.release(), static_cast<uint64_t>(bytes));  // the server takes ownership
+    if (async) {
+      server->put(new AsyncInbound{index_, std::move(message)}, static_cast<uint64_t>(bytes));
+    } else {
+      server->put(message.release(), static_cast<uint64_t>(bytes));  // the server takes ownership
+    }
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
     record.bytes_up += bytes;
     record.bytes_up_uncompressed += message_bytes(dense_update_bytes + shared_bytes);

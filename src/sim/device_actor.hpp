@@ -21,6 +21,7 @@ class DeviceActor {
   static std::string mailbox_name(const std::string& device) { return "device/" + device; }
 
  private:
+  void loop();
   // The own-stream samples of the next step: from the static partition, or from the stream
   // buffer after waiting (wait_s, data_wait_s) until enough samples arrived.
   std::vector<int64_t> next_batch(int64_t batch_size, TimeLedger& ledger);

@@ -39,4 +39,11 @@ struct GradientMessage {
   int64_t shared_sample_bytes = 0;  // wire size of one shared sample
 };
 
+// Device -> server in mode async: a pull request (push empty) or a push. A pull request is a
+// bare header on the wire.
+struct AsyncInbound {
+  size_t device = 0;
+  std::unique_ptr<GradientMessage> push;  // null: a pull request
+};
+
 }  // namespace edgetrain::sim

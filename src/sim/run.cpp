@@ -12,6 +12,7 @@
 
 #include "report/progress.hpp"
 #include "report/run_record.hpp"
+#include "sim/async_server.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/learning_setup.hpp"
 #include "sim/observer.hpp"
@@ -186,8 +187,13 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
 
   // The server holds move-only codecs; SimGrid copies actor functors, so share it instead.
-  auto server = std::make_shared<SyncServer>(state);
-  sg4::Actor::create("server", hosts.server, [server] { (*server)(); });
+  if (scenario.training.mode == "async") {
+    auto server = std::make_shared<AsyncServer>(state);
+    sg4::Actor::create("server", hosts.server, [server] { (*server)(); });
+  } else {
+    auto server = std::make_shared<SyncServer>(state);
+    sg4::Actor::create("server", hosts.server, [server] { (*server)(); });
+  }
   sg4::Actor::create("observer", hosts.server, Observer(state))->daemonize();
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     stream::SampleOrder order(std::move(parts[i]), util::derive_seed(scenario.seed, "sample-order", i));
@@ -245,6 +251,9 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   summary.extra["samples_injected"] = state.samples_injected;
   summary.extra["bytes_injected"] = state.bytes_injected;
   summary.extra["mode"] = scenario.training.mode;
+  const nlohmann::json staleness = report::staleness_summary(state.staleness);
+  for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
+  summary.extra["stale_drops"] = state.stale_drops;
   summary.seed = scenario.seed;
   summary.extra["model_step_flops_per_sample"] = model.step_flops_per_sample();
   summary.extra["message_header_bytes"] = kHeaderBytes;
@@ -252,7 +261,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   report::write_run_outputs(options.out_dir, scenario.resolved, summary, state.evals, state.devices,
-                            state.buffer_timeline.rows(), state.links.records());
+                            state.buffer_timeline.rows(), state.links.records(), state.staleness);
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
 
   if (summary.status == "diverged") return 3;

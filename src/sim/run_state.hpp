@@ -15,6 +15,7 @@
 #include "scenario/scenario.hpp"
 #include "sim/device_stream.hpp"
 #include "sim/link_ledger.hpp"
+#include "sim/stop_signal.hpp"
 #include "sim/time_ledger.hpp"
 #include "sim/uplink.hpp"
 
@@ -60,6 +61,19 @@ struct RunState {
     }
   }
   bool stopping() const { return !status.empty(); }
+  // The stop conditions a server checks between updates: Ctrl-C, stop.rounds (updates applied),
+  // stop.sim_time_s.
+  bool should_stop(double now) {
+    const auto& limits = scenario.stop;
+    if (interrupt_requested()) stop("interrupted", "interrupted by a signal");
+    if (limits.rounds && rounds_done >= *limits.rounds) stop("completed", "stop.rounds reached");
+    if (limits.sim_time_s && now >= *limits.sim_time_s) stop("completed", "stop.sim_time_s reached");
+    return stopping();
+  }
+
+  // Mode async: one row per applied push; pushes dropped for staleness.
+  std::vector<report::StalenessRow> staleness;
+  int64_t stale_drops = 0;
 };
 
 }  // namespace edgetrain::sim

@@ -27,18 +27,6 @@ SyncServer::SyncServer(RunState& state)
   }
 }
 
-bool SyncServer::should_stop() {
-  const auto& stop = state_.scenario.stop;
-  if (interrupt_requested()) state_.stop("interrupted", "interrupted by a signal");
-  if (stop.rounds && state_.rounds_done >= *stop.rounds) {
-    state_.stop("completed", "stop.rounds reached");
-  }
-  if (stop.sim_time_s && sg4::Engine::get_clock() >= *stop.sim_time_s) {
-    state_.stop("completed", "stop.sim_time_s reached");
-  }
-  return state_.stopping();
-}
-
 void SyncServer::operator()() {
   // Installed here, once the simulation runs: SimGrid installs its own SIGINT handler (which
   // aborts) when the engine starts running, and ours must replace it.
@@ -49,7 +37,7 @@ void SyncServer::operator()() {
   for (const auto& d : state_.devices) outboxes.push_back(sg4::Mailbox::by_name(DeviceActor::mailbox_name(d.device)));
   const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
 
-  while (!should_stop()) {
+  while (!state_.should_stop(sg4::Engine::get_clock())) {
     // Devices only read this snapshot; the global model moves on without copying it again.
     auto snapshot = std::make_shared<const std::vector<float>>(state_.params);
     std::vector<std::unique_ptr<ModelMessage>> models(n);
@@ -96,6 +84,7 @@ void SyncServer::operator()() {
     }
     if (timed_out) {
       // The round in flight is abandoned: its gradients are neither applied nor counted.
+      for (auto& r : receives) r->cancel();
       state_.stop("completed", "stop.sim_time_s reached");
       break;
     }

@@ -27,7 +27,6 @@ class SyncServer {
   }
 
  private:
-  bool should_stop();  // checks the stop conditions at a round boundary
   RunState& state_;
   learn::Sgd sgd_;
   Injection injection_;

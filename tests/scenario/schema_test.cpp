@@ -65,7 +65,7 @@ TEST_CASE("schema: markdown rows of streams and ScaDLES") {
                 "`stream.rate`. Same forms as `stream.rate`.") != std::string::npos);
   CHECK(md.find("| `devices[].stream` | object or null | inherited from `stream` |") != std::string::npos);
   CHECK(md.find("Used only when devices[].stream.buffer.policy is drop-oldest or drop-newest") != std::string::npos);
-  CHECK(md.find("One of `sync`, `scadles`.") != std::string::npos);
+  CHECK(md.find("One of `sync`, `scadles`, `async`.") != std::string::npos);
   CHECK(md.find("| `training.base_global_batch` | integer or null | `null` (`training.batch_size` times the number of "
                 "devices) |") != std::string::npos);
   CHECK(md.find("| `training.injection` | object or null | `null` (no injection) |") != std::string::npos);
@@ -130,7 +130,8 @@ TEST_CASE("schema: lookups") {
                                                     "report"});
   CHECK(child_names("training") == std::vector<std::string>{"mode", "batch_size", "lr", "momentum", "weight_decay",
                                                             "window_s", "batch_min", "batch_max", "base_global_batch",
-                                                            "weighting", "lr_scaling", "injection"});
+                                                            "weighting", "lr_scaling", "injection", "staleness_lr", "max_staleness",
+                                                            "start_jitter_s", "staleness_history"});
   CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name", "stream"});
   CHECK(child_names("stream") == std::vector<std::string>{"trace", "rate", "arrivals", "buffer", "sample_bytes"});
   CHECK(child_names("devices[].stream") == child_names("stream"));

@@ -174,9 +174,9 @@ TEST_CASE("validate: enums") {
   CHECK(parse_error(dir, doc) ==
         "dataset.name: must be one of fashion-mnist, mnist, synthetic; got \"fashion_mnist\" "
         "(did you mean \"fashion-mnist\"?)");
-  doc["training"]["mode"] = "async";
+  doc["training"]["mode"] = "synch";
   doc["dataset"]["name"] = "synthetic";
-  CHECK(parse_error(dir, doc) == "training.mode: must be one of sync, scadles; got \"async\" (did you mean \"sync\"?)");
+  CHECK(parse_error(dir, doc) == "training.mode: must be one of sync, scadles, async; got \"synch\" (did you mean \"sync\"?)");
 }
 
 TEST_CASE("validate: unknown keys with did-you-mean") {
@@ -187,7 +187,8 @@ TEST_CASE("validate: unknown keys with did-you-mean") {
   doc["training"] = {{"zzz", 1}};
   CHECK(parse_error(dir, doc) ==
         "training.zzz: unknown key (expected one of: mode, batch_size, lr, momentum, weight_decay, window_s, "
-        "batch_min, batch_max, base_global_batch, weighting, lr_scaling, injection)");
+        "batch_min, batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, "
+        "start_jitter_s, staleness_history)");
   doc = minimal_doc();
   doc["trainig"] = json::object();
   CHECK(parse_error(dir, doc) == "trainig: unknown key (did you mean \"training\"?)");
@@ -218,7 +219,8 @@ TEST_CASE("validate: sections, required keys and the top level") {
   doc["training"] = 5;
   CHECK(parse_error(dir, doc) ==
         "training: expected an object (with keys mode, batch_size, lr, momentum, weight_decay, window_s, batch_min, "
-        "batch_max, base_global_batch, weighting, lr_scaling, injection), got 5");
+        "batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, start_jitter_s, "
+          "staleness_history), got 5");
   doc = minimal_doc();
   doc.erase("server");
   CHECK(parse_error(dir, doc) == "server: required key is missing");

@@ -1,0 +1,50 @@
+// See staleness.hpp.
+#include "sim/staleness.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace edgetrain::sim {
+
+StalenessRule::StalenessRule(std::string rule, size_t params, size_t history)
+    : rule_(std::move(rule)), params_(params), history_(history) {
+  if (rule_ != "none" && rule_ != "inverse" && rule_ != "adacomp") {
+    throw std::invalid_argument("training.staleness_lr: unknown rule \"" + rule_ + "\"");
+  }
+}
+
+std::vector<float> StalenessRule::factors(int64_t staleness, const std::vector<int64_t>& indices) const {
+  std::vector<float> f(params_, 1.0f);
+  if (rule_ == "none" || staleness <= 1) return f;
+  if (rule_ == "inverse") {
+    std::fill(f.begin(), f.end(), 1.0f / static_cast<float>(staleness));
+    return f;
+  }
+  // adacomp: count, for each coordinate, the updates since the pull that touched it.
+  std::vector<int32_t> sigma(params_, 0);
+  const auto d = static_cast<size_t>(staleness);
+  const size_t known = std::min(d, recent_.size());
+  int32_t everywhere = static_cast<int32_t>(d - known);  // beyond the history: assume dense
+  for (size_t u = 0; u < known; ++u) {
+    if (recent_[u].empty()) {
+      ++everywhere;
+    } else {
+      for (int64_t k : recent_[u]) ++sigma[static_cast<size_t>(k)];
+    }
+  }
+  auto scale = [&](size_t k) { f[k] = 1.0f / static_cast<float>(std::max(1, sigma[k] + everywhere)); };
+  if (indices.empty()) {
+    for (size_t k = 0; k < params_; ++k) scale(k);
+  } else {
+    for (int64_t k : indices) scale(static_cast<size_t>(k));
+  }
+  return f;
+}
+
+void StalenessRule::applied(std::vector<int64_t> indices) {
+  if (history_ == 0) return;
+  recent_.push_front(std::move(indices));
+  if (recent_.size() > history_) recent_.pop_back();
+}
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,76 @@
+// Whole runs of mode async: staleness bookkeeping, the N - 1 law for homogeneous devices,
+// bounded staleness, and the staleness-aware step rules end to end.
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+#include "two_devices.hpp"
+
+using namespace test;
+
+TEST_CASE("async: every applied push is recorded with its staleness, and bytes add up") {
+  const fs::path out = run_two_devices("async-basic", "--set training.mode=async --set stop.rounds=40");
+  const auto summary = read_json(out / "summary.json");
+  CHECK(summary["rounds"] == 40);
+  CHECK(summary["mode"] == "async");
+  const auto rows = read_csv(out / "staleness.csv");
+  CHECK(rows.size() == 40);
+  int64_t max = 0;
+  for (const auto& r : rows) max = std::max<int64_t>(max, std::stoll(r.at("staleness")));
+  CHECK(summary["staleness_max"] == max);
+  // Two devices: at most one other update lands between a pull and its push... or a few when
+  // one device is several times faster than the other.
+  CHECK(max >= 1);
+  const auto devices = read_csv(out / "devices.csv");
+  int64_t up = 0;
+  for (const auto& d : devices) up += std::stoll(d.at("bytes_up"));
+  CHECK(up >= summary["bytes_up"].get<int64_t>());  // pushes in flight at the end count only at the device
+}
+
+TEST_CASE("async: homogeneous devices see mean staleness close to N - 1") {
+  // 8 identical devices whose cycle is nearly all compute (tests/sim/data/homogeneous8.xml):
+  // between a device's pull and its push, each of the 7 others pushes once.
+  const fs::path out = fresh_dir("async-homogeneous");
+  const Result r = run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() +
+                               " --set platform=" + (kData / "homogeneous8.xml").string() +
+                               " --set server=server --set 'devices=[\"d1\",\"d2\",\"d3\",\"d4\",\"d5\",\"d6\","
+                               "\"d7\",\"d8\"]' --set training.mode=async --set training.start_jitter_s=0.1 "
+                               "--set stop.rounds=800",
+                           "async-homogeneous");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  // Steady state: skip the first 100 updates (the staggered start).
+  const auto rows = read_csv(out / "staleness.csv");
+  REQUIRE(rows.size() == 800);
+  double sum = 0;
+  for (size_t i = 100; i < rows.size(); ++i) sum += std::stod(rows[i].at("staleness"));
+  CHECK(sum / 700.0 == doctest::Approx(7.0).epsilon(0.05));
+}
+
+TEST_CASE("async: max_staleness drops staler pushes and counts them") {
+  const fs::path out = run_two_devices("async-bounded",
+                                       "--set training.mode=async --set training.max_staleness=0 "
+                                       "--set stop.rounds=30");
+  const auto summary = read_json(out / "summary.json");
+  CHECK(summary["stale_drops"].get<int64_t>() > 0);
+  CHECK(summary["staleness_max"] == 0);
+  int64_t drops = 0;
+  for (const auto& d : read_csv(out / "devices.csv")) drops += std::stoll(d.at("stale_drops"));
+  CHECK(drops == summary["stale_drops"].get<int64_t>());
+}
+
+TEST_CASE("async: the staleness rules change the trajectory, and adacomp reads top-k index sets") {
+  // Four devices (three share dev-b's host): staleness reaches 2 and more, where the rules differ.
+  const std::string base =
+      "--set training.mode=async --set stop.rounds=60 --set 'devices=[\"dev-a\",\"dev-b\",{\"host\":\"dev-b\","
+      "\"name\":\"b2\"},{\"host\":\"dev-b\",\"name\":\"b3\"}]' ";
+  const fs::path none = run_two_devices("async-none", base);
+  const fs::path inverse = run_two_devices("async-inverse", base + "--set training.staleness_lr=inverse");
+  CHECK(slurp(none / "metrics.csv") != slurp(inverse / "metrics.csv"));
+  const fs::path adacomp = run_two_devices(
+      "async-adacomp",
+      base + "--set training.staleness_lr=adacomp --set compression.kind=adacomp --set compression.ratio=0.05");
+  const auto s = read_json(adacomp / "summary.json");
+  CHECK(s["status"] == "completed");
+  CHECK(s["compression_ratio"].get<double>() > 5.0);
+}
