@@ -57,3 +57,13 @@ def run_scenarios(scenario_dir, names, runs_dir, jobs=2):
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(one, names))
+
+
+def run_and_load(scenario_dir, runs_dir, argv):
+    """The results scripts' command line: [--report-only] [NAME...]. Runs the named scenarios (all
+    of scenario_dir by default) unless --report-only, then loads every run of runs_dir."""
+    names = [a for a in argv if a != "--report-only"]
+    if "--report-only" not in argv:
+        names = names or sorted(f[:-5] for f in os.listdir(scenario_dir) if f.endswith(".json"))
+        run_scenarios(scenario_dir, names, runs_dir)
+    return load_runs(runs_dir)

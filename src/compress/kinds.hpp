@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "compress/compressor.hpp"
@@ -32,6 +33,8 @@ int64_t layout_size(const std::vector<Layer>& layers);
 void check_update_size(size_t size, int64_t expected);
 void check_ratio(double ratio);
 int64_t keep_count(double ratio, int64_t n);
+// Quantisers and PowerSGD reject NaN/Inf input (their scales would be meaningless).
+void check_finite(std::span<const float> update);
 }  // namespace detail
 
 }  // namespace edgetrain::compress

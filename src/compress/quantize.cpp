@@ -64,10 +64,7 @@ class LayerwiseQuantizer : public Compressor {
 
   Encoded encode(std::span<const float> update, const Context& context) override {
     detail::check_update_size(update.size(), size_);
-    for (size_t i = 0; i < update.size(); ++i) {
-      if (!std::isfinite(update[i]))
-        throw CompressError("compress: update entry " + std::to_string(i) + " is not finite");
-    }
+    detail::check_finite(update);
     Encoded out;
     ByteWriter writer(out.payload);
     // One stream per (step, layer): independent of how many draws other layers made.

@@ -76,6 +76,13 @@ int64_t keep_count(double ratio, int64_t n) {
   return std::clamp<int64_t>(k, 1, n);
 }
 
+void check_finite(std::span<const float> update) {
+  for (size_t i = 0; i < update.size(); ++i) {
+    if (!std::isfinite(update[i]))
+      throw CompressError("compress: update entry " + std::to_string(i) + " is not finite");
+  }
+}
+
 }  // namespace detail
 
 namespace {

@@ -1,6 +1,8 @@
 // Helpers shared by the compressor tests: layer layouts, their size, seeded random updates.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <cstdint>
 #include <functional>
 #include <numeric>
@@ -51,6 +53,23 @@ inline std::vector<float> random_vector(int64_t n, uint64_t seed, bool ties = fa
   std::vector<float> v(static_cast<size_t>(n));
   for (float& x : v) x = ties ? static_cast<float>(small(rng)) : normal(rng);
   return v;
+}
+
+// Runs `steps` updates through `c` with error feedback and returns the feedback memory; checks
+// that what was decoded plus the final residual sums to what went in, coordinate by coordinate.
+inline edgetrain::compress::ErrorFeedback check_feedback_conservation(edgetrain::compress::Compressor& c, size_t n,
+                                                                      int steps, uint64_t seed) {
+  edgetrain::compress::ErrorFeedback feedback(n);
+  std::vector<double> sent(n, 0.0), inputs(n, 0.0);
+  for (int step = 0; step < steps; ++step) {
+    const auto g = random_vector(static_cast<int64_t>(n), seed + static_cast<uint64_t>(step));
+    const auto p = feedback.corrected(g);
+    const auto d = c.decode(c.encode(p, {1, step}).payload, {1, step});
+    feedback.remember(p, d);
+    for (size_t i = 0; i < n; ++i) sent[i] += d[i], inputs[i] += g[i];
+  }
+  for (size_t i = 0; i < n; ++i) CHECK(sent[i] + feedback.residual()[i] == doctest::Approx(inputs[i]).epsilon(1e-4));
+  return feedback;
 }
 
 }  // namespace compress_test

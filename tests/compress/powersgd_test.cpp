@@ -222,16 +222,7 @@ TEST_CASE("powersgd with error feedback: decoded sum plus residual equals the in
   const auto layers = layout({{8, 5}, {8}});
   const size_t n = static_cast<size_t>(total(layers));
   auto c = make_powersgd(with_rank(1), layers);
-  ErrorFeedback feedback(n);
-  std::vector<double> sent(n, 0.0), inputs(n, 0.0);
-  for (int step = 0; step < 20; ++step) {
-    const auto g = random_vector(n, 200 + step);
-    const auto p = feedback.corrected(g);
-    const auto d = c->decode(c->encode(p, {1, step}).payload, {1, step});
-    feedback.remember(p, d);
-    for (size_t i = 0; i < n; ++i) sent[i] += d[i], inputs[i] += g[i];
-  }
-  for (size_t i = 0; i < n; ++i) CHECK(sent[i] + feedback.residual()[i] == doctest::Approx(inputs[i]).epsilon(1e-4));
+  compress_test::check_feedback_conservation(*c, n, 20, 200);
 }
 
 TEST_CASE("powersgd: rank below 1 and bad layouts are rejected") {

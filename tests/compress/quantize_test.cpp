@@ -245,16 +245,7 @@ TEST_CASE("signsgd with error feedback: decoded sum plus residual equals the inp
   const auto layers = layout({{3}, {5, 4}, {1}});
   const size_t n = static_cast<size_t>(total(layers));
   auto c = make_signsgd({}, layers);
-  ErrorFeedback feedback(n);
-  std::vector<double> sent(n, 0.0), inputs(n, 0.0);
-  for (int step = 0; step < 30; ++step) {
-    const auto g = random_vector(n, 100 + step);
-    const auto p = feedback.corrected(g);
-    const auto d = c->decode(c->encode(p, {1, step}).payload, {1, step});
-    feedback.remember(p, d);
-    for (size_t i = 0; i < n; ++i) sent[i] += d[i], inputs[i] += g[i];
-  }
-  for (size_t i = 0; i < n; ++i) CHECK(sent[i] + feedback.residual()[i] == doctest::Approx(inputs[i]).epsilon(1e-4));
+  const ErrorFeedback feedback = compress_test::check_feedback_conservation(*c, n, 30, 100);
   // The residual stays bounded (error feedback does not accumulate what it cannot send).
   for (float e : feedback.residual()) CHECK(std::fabs(e) < 20);
 }

@@ -130,8 +130,8 @@ TEST_CASE("schema: lookups") {
                                                     "report"});
   CHECK(child_names("training") == std::vector<std::string>{"mode", "batch_size", "lr", "momentum", "weight_decay",
                                                             "window_s", "batch_min", "batch_max", "base_global_batch",
-                                                            "weighting", "lr_scaling", "injection", "staleness_lr", "max_staleness",
-                                                            "start_jitter_s", "staleness_history"});
+                                                            "weighting", "lr_scaling", "injection", "staleness_lr",
+                                                            "max_staleness", "start_jitter_s", "staleness_history"});
   CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name", "stream"});
   CHECK(child_names("stream") == std::vector<std::string>{"trace", "rate", "arrivals", "buffer", "sample_bytes"});
   CHECK(child_names("devices[].stream") == child_names("stream"));

@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, load_runs, run_scenarios, time_to_accuracy  # noqa: E402
+from results_lib import ROOT, run_and_load, time_to_accuracy  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "compression")
 RESULTS = os.path.join(ROOT, "results", "compression")
@@ -23,11 +23,7 @@ def describe(name):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--report-only"]
-    if "--report-only" not in sys.argv:
-        names = args or sorted(f[:-5] for f in os.listdir(SCENARIOS) if f.endswith(".json"))
-        run_scenarios(SCENARIOS, names, RUNS)
-    runs = load_runs(RUNS)
+    runs = run_and_load(SCENARIOS, RUNS, sys.argv[1:])
     if "dense" not in runs:
         sys.exit("report: the dense baseline run is missing")
     dense = runs["dense"]["summary"]

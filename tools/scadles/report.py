@@ -8,7 +8,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, load_runs, run_scenarios  # noqa: E402
+from results_lib import ROOT, run_and_load  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "scadles")
 RESULTS = os.path.join(ROOT, "results", "scadles")
@@ -108,11 +108,7 @@ def plots(runs):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--report-only"]
-    if "--report-only" not in sys.argv:
-        names = args or sorted(f[:-5] for f in os.listdir(SCENARIOS) if f.endswith(".json"))
-        run_scenarios(SCENARIOS, names, RUNS)
-    runs = load_runs(RUNS)
+    runs = run_and_load(SCENARIOS, RUNS, sys.argv[1:])
     if not runs:
         sys.exit("report: no runs in results/scadles/runs")
     out = ["# ScaDLES on edgetrain: results", "",
