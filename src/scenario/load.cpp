@@ -461,6 +461,13 @@ std::string describe(const Scenario& s) {
                       : std::string("none");
     line("scadles", sc);
   }
+  if (s.training.mode == "async") {
+    const auto& t = s.training;
+    line("async", "staleness lr " + t.staleness_lr + ", max staleness " +
+                      (t.max_staleness ? std::to_string(*t.max_staleness) : std::string("none")) + ", history " +
+                      std::to_string(t.staleness_history) + " updates, start jitter " +
+                      format_number(t.start_jitter_s) + " s");
+  }
   {
     const json& c = s.resolved.at("compression");
     std::string up = c.is_null() ? std::string("none") : compressor_text(c);
