@@ -81,7 +81,6 @@ void AsyncServer::operator()() {
           ->detach();
       continue;
     }
-    state_.bytes_up += message->push->bytes;
     apply(*message->push);
   }
   // Receives still posted at the end are abandoned: cancel them rather than leave them dangling.

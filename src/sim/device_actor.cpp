@@ -18,13 +18,10 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-DeviceActor::DeviceActor(RunState& state, size_t index, stream::SampleOrder order)
-    : state_(state), index_(index), order_(std::move(order)) {}
-
 std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& ledger) {
   DeviceStream* stream = state_.streams[index_].get();
   report::DeviceRecord& record = state_.devices[index_];
-  if (!stream) return order_.take(batch_size);  // static partition: data is always there
+  if (!stream) return state_.static_orders[index_]->take(batch_size);  // static partition: always there
   const double now = sg4::Engine::get_clock();
   const double ready = stream->prepare_step(batch_size, now);
   state_.buffer_timeline.record(index_, stream->point(now, record.device));
@@ -39,6 +36,14 @@ std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& led
   std::vector<int64_t> batch = stream->take(batch_size, at, *record.stream);
   state_.buffer_timeline.record(index_, stream->point(at, record.device));
   return batch;
+}
+
+void DeviceActor::uploaded(int64_t bytes, int64_t dense_bytes) {
+  report::DeviceRecord& record = state_.devices[index_];
+  record.bytes_up += bytes;
+  record.bytes_up_uncompressed += dense_bytes;
+  state_.bytes_up += bytes;
+  state_.links.carried(sg4::this_actor::get_host(), state_.server_host, bytes);
 }
 
 void DeviceActor::operator()() {
@@ -57,7 +62,7 @@ void DeviceActor::loop() {
   TimeLedger& ledger = state_.ledgers[index_];
   auto* inbox = sg4::Mailbox::by_name(mailbox_name(record.device));
   auto* server = sg4::Mailbox::by_name("server");
-  const int64_t batch_size = state_.batch_sizes[index_];
+  const int64_t batch_size = record.batch_size;
   const DeviceStream* stream = state_.streams[index_].get();
   const int64_t shared_sample_bytes =
       (stream ? stream->sample_bytes() : state_.data.train.raw_sample_bytes) + kInjectedLabelBytes;
@@ -68,8 +73,6 @@ void DeviceActor::loop() {
   if (const auto& down = state_.scenario.compression.downlink) {
     replica.emplace(*down, state_.layers, state_.downlink_seeds[index_]);
   }
-  const sg4::Host* host = sg4::this_actor::get_host();
-  const sg4::Host* server_host = state_.server_host;
 
   const bool async = state_.scenario.training.mode == "async";
   if (async && state_.scenario.training.start_jitter_s > 0) {
@@ -84,10 +87,7 @@ void DeviceActor::loop() {
       ledger.open(TimeLedger::Bucket::Comm);
       server->put(new AsyncInbound{index_, nullptr}, static_cast<uint64_t>(kHeaderBytes));
       ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
-      record.bytes_up += kHeaderBytes;
-      record.bytes_up_uncompressed += kHeaderBytes;
-      state_.bytes_up += kHeaderBytes;
-      state_.links.carried(host, server_host, kHeaderBytes);
+      uploaded(kHeaderBytes, kHeaderBytes);
     }
     ledger.open(TimeLedger::Bucket::Wait);
     auto model = inbox->get_unique<ModelMessage>();
@@ -97,7 +97,7 @@ void DeviceActor::loop() {
     ledger.charge(TimeLedger::Bucket::Comm, received);
     record.bytes_down += model->bytes;
     state_.bytes_down += model->bytes;
-    state_.links.carried(server_host, host, model->bytes);
+    state_.links.carried(state_.server_host, sg4::this_actor::get_host(), model->bytes);
     if (replica) {
       if (model->delta) {
         replica->apply_delta(*model->delta, model->round);
@@ -138,9 +138,7 @@ void DeviceActor::loop() {
       server->put(message.release(), static_cast<uint64_t>(bytes));  // the server takes ownership
     }
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
-    record.bytes_up += bytes;
-    record.bytes_up_uncompressed += message_bytes(dense_update_bytes + shared_bytes);
-    state_.links.carried(host, server_host, bytes);
+    uploaded(bytes, message_bytes(dense_update_bytes + shared_bytes));
     record.steps += 1;
     record.samples_trained += batch_size;
     XBT_DEBUG("%s: step %ld done, loss %.4f", record.device.c_str(), static_cast<long>(record.steps), step.loss);

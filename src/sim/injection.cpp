@@ -37,7 +37,7 @@ void Injection::plan_round(int64_t round, std::vector<std::unique_ptr<ModelMessa
   for (size_t k = 0; k < count; ++k) {
     const size_t i = order[k];
     previous_sharers_[i] = true;
-    models[i]->share_count = std::lround(spec->beta * static_cast<double>(state_.batch_sizes[i]));
+    models[i]->share_count = std::lround(spec->beta * static_cast<double>(state_.devices[i].batch_size));
   }
 }
 

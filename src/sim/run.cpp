@@ -94,12 +94,12 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
                                          stream::SampleOrder(parts[i], util::derive_seed(sc.seed, "sample-order", i)),
                                          util::derive_seed(sc.seed, "arrivals", i));
       record.stream = report::StreamRecord{};
-      record.stream->rate_samples_per_s = stream->nominal_rate();
+      stream->fill(*record.stream);  // the rate, for validate's description
       if (sc.training.mode == "scadles") {
         const auto b = static_cast<int64_t>(std::llround(stream->nominal_rate() * sc.training.window_s));
         batch = std::clamp(b, sc.training.batch_min, sc.training.batch_max);
       }
-      const auto policy = stream::parse_buffer_policy(spec.stream->buffer.policy);
+      const auto policy = stream->buffer().policy();
       if ((policy == stream::BufferPolicy::DropOldest || policy == stream::BufferPolicy::DropNewest) &&
           spec.stream->buffer.capacity_samples < batch) {
         throw stream::StreamError("devices[" + std::to_string(i) + "].stream.buffer.capacity_samples: " +
@@ -108,7 +108,9 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
       }
     }
     record.batch_size = batch;
-    state.batch_sizes.push_back(batch);
+    state.static_orders.push_back(
+        stream ? nullptr
+               : std::make_unique<stream::SampleOrder>(parts[i], util::derive_seed(sc.seed, "sample-order", i)));
     state.streams.push_back(std::move(stream));
   }
   state.layers = compress_layers(state.model.layers());
@@ -163,9 +165,8 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   out += "data: " + std::to_string(data.train.size()) + " training, " + std::to_string(data.test.size()) +
          " test samples\n";
   out += describe_model(model);
-  out += "message sizes: model " + std::to_string(message_bytes(dense_fp32_bytes(model.num_params()))) +
-         " bytes down, gradient " + std::to_string(message_bytes(dense_fp32_bytes(model.num_params()))) +
-         " bytes up (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
+  out += "dense message size: " + std::to_string(message_bytes(dense_fp32_bytes(model.num_params()))) +
+         " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
   return out;
 }
 
@@ -175,7 +176,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   const PlatformHosts hosts = load_and_check_platform(*engine, scenario);
   const learn::DatasetPair data = load_data(scenario);
   const learn::Model model(model_config(scenario, data.train));
-  auto parts = partition_data(scenario, data.train);
+  const auto parts = partition_data(scenario, data.train);
 
   RunState state(scenario, model, data);
   state.params = model.init_params(util::derive_seed(scenario.seed, "model-init"));
@@ -196,9 +197,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   }
   sg4::Actor::create("observer", hosts.server, Observer(state))->daemonize();
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    stream::SampleOrder order(std::move(parts[i]), util::derive_seed(scenario.seed, "sample-order", i));
-    sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], DeviceActor(state, i, std::move(order)))
-        ->daemonize();
+    sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], DeviceActor(state, i))->daemonize();
   }
 
   if (!options.quiet) {

@@ -34,11 +34,13 @@ struct RunState {
 
   std::vector<report::DeviceRecord> devices;  // sized once before the actors start
   std::vector<TimeLedger> ledgers;            // one per device, pointing into `devices`
-  std::vector<int64_t> batch_sizes;           // own samples per step, per device
   int64_t base_global_batch = 0;              // the global batch lr was tuned for (lr scaling)
   // Per device; null for a device without a stream. Owned here so run() can close the
   // accounting at the end (device actors are killed then).
   std::vector<std::unique_ptr<DeviceStream>> streams;
+  // Per device without a stream: the order in which it reads its static partition (null otherwise:
+  // the stream owns the order).
+  std::vector<std::unique_ptr<stream::SampleOrder>> static_orders;
   report::BufferTimeline buffer_timeline{1.0};
   std::vector<compress::Layer> layers;                  // the model's layout, for the compressors
   std::vector<uint64_t> uplink_seeds;                   // per device, shared by its encoder and the server

@@ -76,7 +76,6 @@ void SyncServer::operator()() {
         break;
       }
       std::unique_ptr<GradientMessage> message(slots[pending[done]]);
-      state_.bytes_up += message->bytes;
       const size_t device = message->device;
       by_device[device] = std::move(message);
       receives.erase(receives.begin() + done);
