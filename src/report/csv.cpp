@@ -5,16 +5,16 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "util/format.hpp"
+
 namespace edgetrain::report {
 
 std::string format_number(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   // Whole numbers (byte counts, FLOP/s) print as integers, never as "3e+09".
-  if (value == std::trunc(value) && std::fabs(value) < 1e15) return std::to_string(static_cast<int64_t>(value));
-  char buf[64];
-  const auto result = std::to_chars(buf, buf + sizeof buf, value);
-  return std::string(buf, result.ptr);
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15) {
+    return std::to_string(static_cast<int64_t>(value));
+  }
+  return util::format_number(value);
 }
 
 CsvTable::Row& CsvTable::Row::add(const std::string& text) {

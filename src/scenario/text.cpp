@@ -15,15 +15,6 @@ std::string show(const nlohmann::json& value) {
   return s;
 }
 
-std::string format_number(double value) {
-  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
-  if (value == 0) return "0";  // also folds -0
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  if (ec != std::errc()) return std::to_string(value);
-  return std::string(buf, end);
-}
-
 size_t edit_distance(std::string_view a, std::string_view b) {
   auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
   const size_t n = a.size(), m = b.size();

@@ -9,14 +9,15 @@
 #include <string_view>
 #include <vector>
 
+#include "util/format.hpp"
+
 namespace edgetrain::scenario::text {
 
 // The value as compact JSON, cut to about 60 characters so a huge object cannot flood the
 // terminal. Never throws (invalid UTF-8 is replaced).
 std::string show(const nlohmann::json& value);
 
-// Shortest decimal text that reads back to the same double: 0.05 -> "0.05", 5 -> "5".
-std::string format_number(double value);
+using util::format_number;  // the shortest text that reads back as the same double
 
 // Optimal-string-alignment distance (Levenshtein plus adjacent transposition), case-blind,
 // so "hots" is one edit from "host" and "Seed" zero from "seed".

@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "stream/format.hpp"
 #include "stream/rates.hpp"
+#include "util/format.hpp"
 
 namespace edgetrain::stream {
+
+using util::format_number;
 
 namespace {
 

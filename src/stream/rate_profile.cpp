@@ -8,10 +8,12 @@
 #include <string>
 #include <string_view>
 
-#include "stream/format.hpp"
 #include "stream/rates.hpp"
+#include "util/format.hpp"
 
 namespace edgetrain::stream {
+
+using util::format_number;
 
 namespace {
 

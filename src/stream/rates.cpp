@@ -6,10 +6,12 @@
 #include <cmath>
 #include <random>
 
-#include "stream/format.hpp"
+#include "util/format.hpp"
 #include "util/seed.hpp"
 
 namespace edgetrain::stream {
+
+using util::format_number;
 
 namespace {
 
