@@ -136,6 +136,53 @@ void close_streams(RunState& state, double end) {
   }
 }
 
+// summary.json's content (all but wall time), and each adaptive device's CNC ratio.
+report::RunSummary summarize(RunState& state, double end) {
+  report::RunSummary summary;
+  const scenario::Scenario& scenario = state.scenario;
+  const learn::Model& model = state.model;
+  summary.status = state.status;
+  summary.status_reason = state.status_reason;
+  summary.rounds = state.rounds_done;
+  summary.sim_time_s = end;
+  summary.final_test_accuracy = state.evals.back().test_accuracy;
+  summary.final_test_loss = state.evals.back().test_loss;
+  summary.best_test_accuracy = state.best_accuracy;
+  summary.time_to_target_s = state.time_to_target_s;
+  summary.bytes_up = state.bytes_up;
+  summary.bytes_down = state.bytes_down;
+  summary.model_params = model.num_params();
+  int64_t steps = 0, compressed_steps = 0;
+  for (size_t i = 0; i < state.devices.size(); ++i) {
+    auto& d = state.devices[i];
+    if (state.uplinks[i]->adaptive()) {
+      d.cnc_ratio = d.steps > 0 ? static_cast<double>(state.uplinks[i]->compressed_steps()) / d.steps : 0.0;
+      steps += d.steps;
+      compressed_steps += state.uplinks[i]->compressed_steps();
+    }
+    summary.bytes_up_uncompressed += d.bytes_up_uncompressed;
+    summary.samples_trained += d.samples_trained;
+    if (!d.stream) continue;
+    summary.samples_arrived = summary.samples_arrived.value_or(0) + d.stream->samples_arrived;
+    summary.samples_dropped = summary.samples_dropped.value_or(0) + d.stream->samples_dropped;
+    summary.buffer_peak_samples = std::max(summary.buffer_peak_samples.value_or(0), d.stream->buffer_peak_samples);
+  }
+  if (scenario.compression.adaptive)
+    summary.cnc_ratio = steps > 0 ? static_cast<double>(compressed_steps) / steps : 0.0;
+  summary.extra["samples_injected"] = state.samples_injected;
+  summary.extra["bytes_injected"] = state.bytes_injected;
+  summary.extra["mode"] = scenario.training.mode;
+  const nlohmann::json staleness = report::staleness_summary(state.staleness);
+  for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
+  summary.extra["stale_drops"] = state.stale_drops;
+  summary.seed = scenario.seed;
+  summary.extra["model_step_flops_per_sample"] = model.step_flops_per_sample();
+  summary.extra["message_header_bytes"] = kHeaderBytes;
+  summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
+  summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
+  return summary;
+}
+
 }  // namespace
 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
@@ -218,46 +265,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   }
   state.stop("completed", "all stop conditions checked");
 
-  report::RunSummary summary;
-  summary.status = state.status;
-  summary.status_reason = state.status_reason;
-  summary.rounds = state.rounds_done;
-  summary.sim_time_s = end;
-  summary.final_test_accuracy = state.evals.back().test_accuracy;
-  summary.final_test_loss = state.evals.back().test_loss;
-  summary.best_test_accuracy = state.best_accuracy;
-  summary.time_to_target_s = state.time_to_target_s;
-  summary.bytes_up = state.bytes_up;
-  summary.bytes_down = state.bytes_down;
-  summary.model_params = model.num_params();
-  int64_t steps = 0, compressed_steps = 0;
-  for (size_t i = 0; i < state.devices.size(); ++i) {
-    auto& d = state.devices[i];
-    if (state.uplinks[i]->adaptive()) {
-      d.cnc_ratio = d.steps > 0 ? static_cast<double>(state.uplinks[i]->compressed_steps()) / d.steps : 0.0;
-      steps += d.steps;
-      compressed_steps += state.uplinks[i]->compressed_steps();
-    }
-    summary.bytes_up_uncompressed += d.bytes_up_uncompressed;
-    summary.samples_trained += d.samples_trained;
-    if (!d.stream) continue;
-    summary.samples_arrived = summary.samples_arrived.value_or(0) + d.stream->samples_arrived;
-    summary.samples_dropped = summary.samples_dropped.value_or(0) + d.stream->samples_dropped;
-    summary.buffer_peak_samples = std::max(summary.buffer_peak_samples.value_or(0), d.stream->buffer_peak_samples);
-  }
-  if (scenario.compression.adaptive)
-    summary.cnc_ratio = steps > 0 ? static_cast<double>(compressed_steps) / steps : 0.0;
-  summary.extra["samples_injected"] = state.samples_injected;
-  summary.extra["bytes_injected"] = state.bytes_injected;
-  summary.extra["mode"] = scenario.training.mode;
-  const nlohmann::json staleness = report::staleness_summary(state.staleness);
-  for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
-  summary.extra["stale_drops"] = state.stale_drops;
-  summary.seed = scenario.seed;
-  summary.extra["model_step_flops_per_sample"] = model.step_flops_per_sample();
-  summary.extra["message_header_bytes"] = kHeaderBytes;
-  summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
-  summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
+  report::RunSummary summary = summarize(state, end);
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   report::write_run_outputs(options.out_dir, scenario.resolved, summary, state.evals, state.devices,
                             state.buffer_timeline.rows(), state.links.records(), state.staleness);
