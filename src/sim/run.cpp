@@ -183,14 +183,32 @@ report::RunSummary summarize(RunState& state, double end) {
   return summary;
 }
 
+// Everything a run or a validation loads before simulating, in the order that reports the
+// cheapest errors first: platform and hosts, then data, model and partition.
+struct Prepared {
+  std::unique_ptr<sg4::Engine> engine;
+  PlatformHosts hosts;
+  learn::DatasetPair data;
+  std::unique_ptr<learn::Model> model;
+  std::vector<std::vector<int64_t>> parts;
+};
+
+Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
+  Prepared p;
+  p.engine = make_engine(options);
+  p.hosts = load_and_check_platform(*p.engine, scenario);
+  p.data = load_data(scenario);
+  p.model = std::make_unique<learn::Model>(model_config(scenario, p.data.train));
+  p.parts = partition_data(scenario, p.data.train);
+  return p;
+}
+
 }  // namespace
 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
-  auto engine = make_engine(options);
-  const PlatformHosts hosts = load_and_check_platform(*engine, scenario);
-  const learn::DatasetPair data = load_data(scenario);
-  const learn::Model model(model_config(scenario, data.train));
-  const auto parts = partition_data(scenario, data.train);
+  const Prepared p = prepare(scenario, options);
+  const auto& [engine, hosts, data, model_ptr, parts] = p;
+  const learn::Model& model = *model_ptr;
   RunState state(scenario, model, data);
   setup_devices(state, hosts, parts);
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(engine->get_host_count()) +
@@ -219,12 +237,9 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
 
 int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
-  auto engine = make_engine(options);
-  const PlatformHosts hosts = load_and_check_platform(*engine, scenario);
-  const learn::DatasetPair data = load_data(scenario);
-  const learn::Model model(model_config(scenario, data.train));
-  const auto parts = partition_data(scenario, data.train);
-
+  const Prepared p = prepare(scenario, options);
+  const auto& [engine, hosts, data, model_ptr, parts] = p;
+  const learn::Model& model = *model_ptr;
   RunState state(scenario, model, data);
   state.params = model.init_params(util::derive_seed(scenario.seed, "model-init"));
   setup_devices(state, hosts, parts);
