@@ -58,6 +58,7 @@ struct StreamSpec {
   std::filesystem::path trace;     // CSV time_s,rate (absolute); empty = none. Overrides `rate`.
   BufferSpec buffer;
   int64_t sample_bytes = 0;  // 0 = the dataset's raw sample size
+  std::string while_off = "buffer";  // buffer | lose: what arrives while the device is off
 };
 
 struct InjectionSpec {
@@ -66,7 +67,7 @@ struct InjectionSpec {
 };
 
 struct TrainingSpec {
-  std::string mode = "sync";  // sync | scadles | async
+  std::string mode = "sync";  // sync | scadles | async | local-sgd
   int64_t batch_size = 32;
   double lr = 0.05;
   double momentum = 0.0;
@@ -83,6 +84,13 @@ struct TrainingSpec {
   std::optional<int64_t> max_staleness;
   int64_t staleness_history = 1000;
   double start_jitter_s = 0;
+  // Local SGD (FedAvg-style, mode local-sgd): local steps per push, how pushes are aggregated
+  // (sync rounds or async on arrival), and the server's step size on the averaged model delta.
+  int64_t local_steps = 5;
+  std::string aggregation = "sync";  // sync | async
+  double server_lr = 1.0;
+  // Synchronous rounds under faults: aggregate what arrived by then (empty = wait for all).
+  std::optional<double> round_timeout_s;
 };
 
 struct EvalSpec {
@@ -130,6 +138,32 @@ struct DeviceSpec {
   std::optional<StreamSpec> stream;
 };
 
+// A time interval [off_s, on_s) during which a device or link is off.
+struct OffInterval {
+  double off_s = 0, on_s = 0;
+};
+
+// Availability of devices: fixed off intervals, or failures drawn (seeded) with exponential
+// times between failures (mean mtbf_s) and repair times (mean mttr_s).
+struct DeviceFaultSpec {
+  std::string device;  // a device name, or "*": every device not named in another entry
+  std::vector<OffInterval> off;
+  std::optional<double> mtbf_s, mttr_s;  // both set, or neither (then `off` is used)
+};
+
+// A link's bandwidth over time (CSV time_s,bandwidth_bps) and its outages.
+struct LinkFaultSpec {
+  std::string link;                  // platform link name (SPLITDUPLEX: "<id>_UP" / "<id>_DOWN")
+  std::filesystem::path trace;       // absolute; empty = constant bandwidth
+  std::vector<OffInterval> off;
+};
+
+struct FaultsSpec {
+  std::vector<DeviceFaultSpec> devices;
+  std::vector<LinkFaultSpec> links;
+  double retry_s = 1.0;  // a device waits this long after a failed transfer before trying again
+};
+
 struct ReportSpec {
   double buffer_every_s = 1.0;  // buffers.csv: at most one row per device per this interval
 };
@@ -148,6 +182,7 @@ struct Scenario {
   StopSpec stop;
   ReportSpec report;
   CompressionSpec compression;
+  std::optional<FaultsSpec> faults;  // empty: no churn, no link faults
   nlohmann::json resolved;  // the whole scenario with defaults filled in (written as scenario.json)
 };
 
