@@ -70,7 +70,15 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
               "sample_age_max_s",
               "samples_injected_sent",
               "samples_injected_received",
-              "stale_drops"});
+              "stale_drops",
+              "offline_s",
+              "restarts",
+              "failed_pushes",
+              "late_pushes",
+              "samples_lost_in_faults",
+              "samples_lost_offline",
+              "model_memory_bytes",
+              "buffer_peak_bytes"});
   for (const auto& d : devices) {
     auto& row =
         t.row()
@@ -104,6 +112,9 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
       for (int i = 0; i < 7; ++i) row.add(std::string());  // no stream: nothing arrives
     }
     row.add(d.samples_injected_sent).add(d.samples_injected_received).add(d.stale_drops);
+    row.add(d.offline_s).add(d.restarts).add(d.failed_pushes).add(d.late_pushes).add(d.samples_lost_in_faults);
+    row.add(d.stream ? std::to_string(d.stream->samples_lost_offline) : std::string());
+    row.add(d.model_memory_bytes).add(d.buffer_peak_bytes);
   }
   return t.str();
 }

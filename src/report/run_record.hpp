@@ -29,6 +29,9 @@ struct StreamRecord {
   int64_t buffer_peak_samples = 0, buffer_final_samples = 0;
   double age_sum_s = 0, sample_age_max_s = 0;  // over trained samples
   double data_wait_s = 0;                      // part of wait_s spent waiting for samples
+  // Arrived while the device was off with stream.while_off = lose: never reached the buffer,
+  // so not in samples_arrived.
+  int64_t samples_lost_offline = 0;
 };
 
 struct DeviceRecord {
@@ -44,6 +47,16 @@ struct DeviceRecord {
   std::optional<StreamRecord> stream;
   int64_t samples_injected_sent = 0, samples_injected_received = 0;
   int64_t stale_drops = 0;  // mode async: pushes dropped by training.max_staleness
+  // Faults: time switched off (a fourth time bucket: compute + comm + wait + offline = run
+  // length), pushes cut by a fault (not counted as sent), restarts, and the own samples taken
+  // for steps that a fault cut short (so never trained).
+  double offline_s = 0;
+  int64_t failed_pushes = 0, restarts = 0, samples_lost_in_faults = 0;
+  // Sync rounds with training.round_timeout_s: pushes that arrived after their round closed.
+  int64_t late_pushes = 0;
+  // What the device holds while training (model-sized vectors: pulled parameters, gradient,
+  // local copy, compressor memory), and its stream buffer at its peak.
+  int64_t model_memory_bytes = 0, buffer_peak_bytes = 0;
 };
 
 // One row of links.csv: bytes carried by one platform link.

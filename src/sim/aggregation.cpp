@@ -3,15 +3,24 @@
 
 namespace edgetrain::sim {
 
+bool applies_on_arrival(const scenario::TrainingSpec& t) {
+  return t.mode == "async" || (t.mode == "local-sgd" && t.aggregation == "async");
+}
+
 Aggregation aggregation_for(const scenario::TrainingSpec& t, int64_t base_global_batch,
                             const std::vector<int64_t>& samples) {
   const size_t n = samples.size();
   Aggregation agg;
   agg.lr = t.lr;
   agg.weights.assign(n, 1.0 / static_cast<double>(n));
-  if (t.mode != "scadles") return agg;  // conventional synchronous SGD
   double total = 0;
   for (int64_t s : samples) total += static_cast<double>(s);
+  if (t.mode == "local-sgd") {
+    for (size_t i = 0; i < n; ++i) agg.weights[i] = static_cast<double>(samples[i]) / total;
+    agg.lr = t.server_lr;
+    return agg;
+  }
+  if (t.mode != "scadles") return agg;  // conventional synchronous SGD
   if (t.weighting == "batch") {
     for (size_t i = 0; i < n; ++i) agg.weights[i] = static_cast<double>(samples[i]) / total;
   }

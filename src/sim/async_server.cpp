@@ -6,6 +6,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/device_actor.hpp"
+#include "sim/mailbox_ops.hpp"
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"
 
@@ -38,7 +39,8 @@ void AsyncServer::apply(const GradientMessage& push) {
   const std::vector<float> factors = rule_.factors(staleness, touched);
   for (size_t k = 0; k < g.size(); ++k) g[k] *= factors[k];
   sg4::this_actor::execute(5.0 * static_cast<double>(state_.model.num_params()));  // scale + SGD update
-  sgd_.step(state_.params, g, state_.scenario.training.lr);
+  const auto& training = state_.scenario.training;
+  sgd_.step(state_.params, g, training.mode == "local-sgd" ? training.server_lr : training.lr);
   rule_.applied(std::move(touched));
   state_.rounds_done += 1;
   state_.staleness.push_back({sg4::Engine::get_clock(), device, staleness});
@@ -59,7 +61,13 @@ void AsyncServer::operator()() {
   for (size_t i = 0; i < n; ++i) receives.push_back(inbox->get_async<AsyncInbound>(&slots[i]));
   while (!state_.should_stop(sg4::Engine::get_clock())) {
     const double timeout = deadline < 0 ? -1 : std::max(0.0, deadline - sg4::Engine::get_clock());
-    const ssize_t done = sg4::Comm::wait_any_for(receives, timeout);
+    ssize_t done = -1;
+    try {
+      done = sg4::Comm::wait_any_for(receives, timeout);
+    } catch (const simgrid::NetworkFailureException&) {
+      repost_failed(inbox, receives, slots);  // the sender counts its failure
+      continue;
+    }
     if (done < 0) {
       state_.stop("completed", "stop.sim_time_s reached");
       break;
@@ -69,18 +77,17 @@ void AsyncServer::operator()() {
     const size_t device = message->device;
     if (!message->push) {
       // A pull: reply with the dense current model and its version (the device owns the reply).
+      state_.count_upload(device, kHeaderBytes, kHeaderBytes);
       auto reply = std::make_unique<ModelMessage>();
       reply->round = state_.rounds_done;
       reply->params = std::make_shared<const std::vector<float>>(state_.params);
       reply->posted_at_s = sg4::Engine::get_clock();
       reply->bytes = message_bytes(dense_fp32_bytes(state_.model.num_params()));
       const auto bytes = static_cast<uint64_t>(reply->bytes);
-      // Detached: the server goes on serving; put_init, since a started comm cannot be detached.
-      sg4::Mailbox::by_name(DeviceActor::mailbox_name(state_.devices[device].device))
-          ->put_init(reply.release(), bytes)
-          ->detach();
+      send_detached(DeviceActor::mailbox_name(state_.devices[device].device), std::move(reply), bytes);
       continue;
     }
+    state_.count_delivered(*message->push);
     apply(*message->push);
   }
   // Receives still posted at the end are abandoned: cancel them rather than leave them dangling.

@@ -1,14 +1,21 @@
-// A device actor (modes sync, scadles and async): receives the global model, takes a mini-batch from
-// its partition or its stream buffer, runs a real LibTorch forward/backward on it, is charged step FLOPs / host speed
-// of simulated time, and sends its gradient to the server. Its time is split exactly into
-// compute_s, comm_s (its own transfers) and wait_s (idle, waiting for the round): see
-// time_ledger.hpp.
+// A device actor: receives the global model (pulling it first when the server applies updates
+// on arrival), takes mini-batches from its partition or its stream buffer, runs real LibTorch
+// forward/backward passes on them, is charged step FLOPs / host speed of simulated time per
+// step, and sends its update to the server: the gradient, or in mode local-sgd the model delta
+// after training.local_steps local SGD steps. Its time is split exactly into compute_s,
+// comm_s (its own transfers), wait_s (idle) and offline_s: see time_ledger.hpp.
+//
+// Faults: a transfer cut by a link outage is counted as failed (RunState::count_failed) and
+// the device tries again after faults.retry_s. A device switched off is killed with its host
+// and started anew when the host comes back (fault_injector.hpp); what it must remember
+// across restarts lives in the RunState.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sim/messages.hpp"
 #include "sim/run_state.hpp"
 
 namespace edgetrain::sim {
@@ -20,10 +27,10 @@ class DeviceActor {
   static std::string mailbox_name(const std::string& device) { return "device/" + device; }
 
  private:
-  void loop();
-  // Counts a completed upload everywhere it is counted: the device's record (with what dense
-  // fp32 would have cost), the fleet total and every link of the route. Counted once, here.
-  void uploaded(int64_t bytes, int64_t dense_bytes);
+  // One update: (pull and) receive the model, train, push.
+  void update_once(TimeLedger& ledger);
+  // Trains on the received model; returns the update to push (not yet encoded) in `message`.
+  std::vector<float> train(const ModelMessage& model, GradientMessage& message, TimeLedger& ledger);
   // The own-stream samples of the next step: from the static partition, or from the stream
   // buffer after waiting (wait_s, data_wait_s) until enough samples arrived.
   std::vector<int64_t> next_batch(int64_t batch_size, TimeLedger& ledger);

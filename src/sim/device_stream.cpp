@@ -23,10 +23,19 @@ DeviceStream::DeviceStream(const scenario::StreamSpec& spec, double rate, int64_
       order_(std::move(order)),
       nominal_rate_(arrivals_.profile().nominal_rate()),
       window_s_(spec.buffer.window_s),
-      sample_bytes_(sample_bytes) {}
+      sample_bytes_(sample_bytes),
+      lose_while_off_(spec.while_off == "lose") {}
 
 void DeviceStream::catch_up(double now) {
   if (now > arrivals_.clock()) buffer_.add(arrivals_.advance_to(now));
+}
+
+int64_t DeviceStream::lose_until(double now) {
+  int64_t lost = 0;
+  if (now > arrivals_.clock()) {
+    for (const stream::ArrivalChunk& c : arrivals_.advance_to(now)) lost += c.count;
+  }
+  return lost;
 }
 
 double DeviceStream::prepare_step(int64_t batch, double now) {

@@ -25,6 +25,10 @@ class DeviceStream {
 
   // Adds the samples that arrived up to `now`.
   void catch_up(double now);
+  // The samples that arrive up to `now` never reach the buffer (the device was off and
+  // stream.while_off is lose): returns how many.
+  int64_t lose_until(double now);
+  bool loses_while_off() const { return lose_while_off_; }
   // Start of a step of `batch` samples: under truncation, keep only the newest window
   // (at least one batch). Returns the time at which `batch` samples will be buffered (now when
   // they already are).
@@ -42,6 +46,7 @@ class DeviceStream {
   double nominal_rate_;
   double window_s_;
   int64_t sample_bytes_;
+  bool lose_while_off_;
 };
 
 }  // namespace edgetrain::sim

@@ -43,6 +43,7 @@ void Injection::plan_round(int64_t round, std::vector<std::unique_ptr<ModelMessa
 
 void Injection::collect(const std::vector<std::unique_ptr<GradientMessage>>& gradients) {
   for (const auto& g : gradients) {
+    if (!g) continue;  // no update from this device this round
     for (int64_t index : g->shared) {
       pool_.push_back({index, g->shared_sample_bytes});
       state_.bytes_injected += g->shared_sample_bytes;

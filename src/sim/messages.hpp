@@ -26,15 +26,17 @@ struct ModelMessage {
   std::optional<std::vector<uint8_t>> delta;
 };
 
-// Device -> server: one gradient.
+// Device -> server: one update (a gradient, or a model delta in mode local-sgd).
 struct GradientMessage {
   size_t device = 0;  // index in the scenario's device list
   int64_t round = 0;
   int64_t step = 0;      // the device's step counter (compression context)
   EncodedUpdate update;  // the real encoding of the gradient; the server decodes it
   double loss = 0;
-  int64_t samples = 0;  // samples the gradient was computed on (own batch + injected)
+  int64_t samples = 0;      // samples the update was computed on (own batches + injected)
+  int64_t own_samples = 0;  // of which from the device's own partition or stream
   int64_t bytes = 0;
+  int64_t dense_bytes = 0;  // what the same message would weigh with a dense fp32 update
   std::vector<int64_t> shared;      // dataset indices shared for injection (their bytes are included)
   int64_t shared_sample_bytes = 0;  // wire size of one shared sample
 };

@@ -13,7 +13,9 @@
 #include "report/progress.hpp"
 #include "report/run_record.hpp"
 #include "sim/async_server.hpp"
+#include "sim/aggregation.hpp"
 #include "sim/device_actor.hpp"
+#include "sim/fault_injector.hpp"
 #include "sim/learning_setup.hpp"
 #include "sim/observer.hpp"
 #include "sim/platform.hpp"
@@ -67,6 +69,18 @@ std::string describe_model(const learn::Model& model) {
          layers;
 }
 
+// How many model-sized fp32 vectors a device holds while training: the pulled parameters and
+// the gradient (or update), plus the local copy (local-sgd), the compressor's residual
+// (error feedback, adacomp-bins) and the downlink replica.
+int64_t model_memory_vectors(const scenario::Scenario& sc) {
+  const auto& up = sc.compression.uplink;
+  int64_t vectors = 2;
+  if (sc.training.mode == "local-sgd") vectors += 1;
+  if (up.error_feedback || up.kind == "adacomp-bins") vectors += 1;
+  if (sc.compression.downlink) vectors += 1;
+  return vectors;
+}
+
 // Per device: its record, time ledger, batch size and stream. The stream's samples come from
 // the device's partition in its seeded order; without a stream, the device reads the same
 // order directly (DeviceActor).
@@ -115,6 +129,11 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
   }
   state.layers = compress_layers(state.model.layers());
   state.server_host = hosts.server;
+  state.device_hosts = hosts.devices;
+  state.live.resize(n);
+  device_faults(sc, hosts.devices);  // checks that devices with faults have hosts of their own
+  const int64_t model_bytes = dense_fp32_bytes(state.model.num_params());
+  for (auto& record : state.devices) record.model_memory_bytes = model_memory_vectors(sc) * model_bytes;
   for (size_t i = 0; i < n; ++i) {
     state.uplink_seeds.push_back(util::derive_seed(sc.seed, "uplink", i));
     state.downlink_seeds.push_back(util::derive_seed(sc.seed, "downlink", i));
@@ -132,6 +151,7 @@ void close_streams(RunState& state, double end) {
     if (!stream) continue;
     stream->catch_up(end);
     stream->fill(*state.devices[i].stream);
+    state.devices[i].buffer_peak_bytes = state.devices[i].stream->buffer_peak_samples * stream->sample_bytes();
     state.buffer_timeline.finish(i, stream->point(end, state.devices[i].device));
   }
 }
@@ -152,7 +172,7 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
   summary.model_params = model.num_params();
-  int64_t steps = 0, compressed_steps = 0;
+  int64_t steps = 0, compressed_steps = 0, lost_offline = 0;
   for (size_t i = 0; i < state.devices.size(); ++i) {
     auto& d = state.devices[i];
     if (state.uplinks[i]->adaptive()) {
@@ -165,6 +185,7 @@ report::RunSummary summarize(RunState& state, double end) {
     if (!d.stream) continue;
     summary.samples_arrived = summary.samples_arrived.value_or(0) + d.stream->samples_arrived;
     summary.samples_dropped = summary.samples_dropped.value_or(0) + d.stream->samples_dropped;
+    lost_offline += d.stream->samples_lost_offline;
     summary.buffer_peak_samples = std::max(summary.buffer_peak_samples.value_or(0), d.stream->buffer_peak_samples);
   }
   if (scenario.compression.adaptive)
@@ -175,6 +196,21 @@ report::RunSummary summarize(RunState& state, double end) {
   const nlohmann::json staleness = report::staleness_summary(state.staleness);
   for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
   summary.extra["stale_drops"] = state.stale_drops;
+  double offline_s = 0;
+  int64_t restarts = 0, lost_in_faults = 0;
+  for (const auto& d : state.devices) {
+    offline_s += d.offline_s;
+    restarts += d.restarts;
+    lost_in_faults += d.samples_lost_in_faults;
+  }
+  summary.extra["failed_pushes"] = state.failed_pushes;
+  summary.extra["late_pushes"] = state.late_pushes;
+  summary.extra["missing_updates"] = state.missing_updates;
+  summary.extra["empty_rounds"] = state.empty_rounds;
+  summary.extra["offline_s"] = offline_s;
+  summary.extra["restarts"] = restarts;
+  summary.extra["samples_lost_in_faults"] = lost_in_faults;
+  summary.extra["samples_lost_offline"] = lost_offline;
   summary.seed = scenario.seed;
   summary.extra["model_step_flops_per_sample"] = model.step_flops_per_sample();
   summary.extra["message_header_bytes"] = kHeaderBytes;
@@ -197,6 +233,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   Prepared p;
   p.engine = make_engine(options);
   p.hosts = load_and_check_platform(*p.engine, scenario);
+  check_link_faults(*p.engine, scenario);
   p.data = load_data(scenario);
   p.model = std::make_unique<learn::Model>(model_config(scenario, p.data.train));
   p.parts = partition_data(scenario, p.data.train);
@@ -250,7 +287,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
 
   // The server holds move-only codecs; SimGrid copies actor functors, so share it instead.
-  if (scenario.training.mode == "async") {
+  if (applies_on_arrival(scenario.training)) {
     auto server = std::make_shared<AsyncServer>(state);
     sg4::Actor::create("server", hosts.server, [server] { (*server)(); });
   } else {
@@ -261,6 +298,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], DeviceActor(state, i))->daemonize();
   }
+  start_fault_actors(state, hosts.server);
 
   if (!options.quiet) {
     std::fprintf(stderr, "edgetrain: %s: %zu devices, %s, %ld parameters\n", scenario.name.c_str(),

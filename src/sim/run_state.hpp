@@ -21,6 +21,15 @@
 
 namespace edgetrain::sim {
 
+// What the fault injector and the servers need to know about a device right now.
+struct DeviceLiveness {
+  bool on = true;
+  bool pushing = false;            // a push is on the wire: a fault now makes it a failed push
+  int64_t held_samples = 0;        // own samples taken for the update in progress, not yet delivered
+  bool model_outstanding = false;  // sync rounds: a model was sent and no push has come back yet
+  int64_t encoded = 0;             // updates encoded so far (the compression context of the next one)
+};
+
 struct RunState {
   RunState(const scenario::Scenario& s, const learn::Model& m, const learn::DatasetPair& d)
       : scenario(s), model(m), data(d) {}
@@ -48,6 +57,7 @@ struct RunState {
   std::vector<std::unique_ptr<UplinkEncoder>> uplinks;  // per device; owned here for the totals
   LinkLedger links;
   const simgrid::s4u::Host* server_host = nullptr;
+  std::vector<simgrid::s4u::Host*> device_hosts;  // per device
   int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;
   std::function<void(const report::EvalPoint&)> on_eval;  // progress display
@@ -76,6 +86,23 @@ struct RunState {
   // Mode async: one row per applied push; pushes dropped for staleness.
   std::vector<report::StalenessRow> staleness;
   int64_t stale_drops = 0;
+
+  // Faults (faults.*) and round timeouts: per-device liveness and the fleet's counters.
+  std::vector<DeviceLiveness> live;
+  int64_t failed_pushes = 0, late_pushes = 0;
+  int64_t missing_updates = 0;  // sync rounds: devices whose update was not aggregated in a round
+  int64_t empty_rounds = 0;     // sync rounds that closed with no update at all
+
+  // Upload accounting is done by the receiver on delivery, so that a fault striking the sender
+  // right after a completed transfer cannot lose it. Each upload is counted once, here: the
+  // device's record (with what dense fp32 would have cost), the fleet total and every link of
+  // the route.
+  void count_upload(size_t device, int64_t bytes, int64_t dense_bytes);
+  // A delivered update: its upload, the device's steps and samples, and its liveness flags.
+  void count_delivered(const struct GradientMessage& push);
+  // An update lost to a fault (device off, link down): counted as failed, never as sent; the
+  // own samples it held were taken from the buffer but never trained.
+  void count_failed(size_t device, bool was_pushing);
 };
 
 }  // namespace edgetrain::sim

@@ -6,6 +6,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/device_actor.hpp"
+#include "sim/mailbox_ops.hpp"
 #include "sim/messages.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/wire.hpp"
@@ -33,11 +34,16 @@ void SyncServer::operator()() {
   install_interrupt_handler();
   auto* inbox = sg4::Mailbox::by_name("server");
   const size_t n = state_.devices.size();
-  std::vector<sg4::Mailbox*> outboxes;
-  for (const auto& d : state_.devices) outboxes.push_back(sg4::Mailbox::by_name(DeviceActor::mailbox_name(d.device)));
   const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
+  const auto& round_timeout = state_.scenario.training.round_timeout_s;
+  // One receive posted per device at all times: uploads proceed concurrently, and a push that
+  // arrives after its round closed is still received (and discarded as late).
+  std::vector<GradientMessage*> slots(n, nullptr);
+  std::vector<sg4::CommPtr> receives;
+  for (size_t i = 0; i < n; ++i) receives.push_back(inbox->get_async<GradientMessage>(&slots[i]));
 
   while (!state_.should_stop(sg4::Engine::get_clock())) {
+    const double started = sg4::Engine::get_clock();
     // Devices only read this snapshot; the global model moves on without copying it again.
     auto snapshot = std::make_shared<const std::vector<float>>(state_.params);
     std::vector<std::unique_ptr<ModelMessage>> models(n);
@@ -45,65 +51,92 @@ void SyncServer::operator()() {
       models[i] = std::make_unique<ModelMessage>();
       models[i]->round = state_.rounds_done;
       models[i]->params = snapshot;
-      models[i]->posted_at_s = sg4::Engine::get_clock();
+      models[i]->posted_at_s = started;
     }
     injection_.plan_round(state_.rounds_done, models);
+    // This round waits for the devices that are on and not still busy with an earlier round.
+    size_t expected = 0;
     for (size_t i = 0; i < n; ++i) {
+      DeviceLiveness& live = state_.live[i];
+      if (!live.on || live.model_outstanding) continue;
       ModelMessage& m = *models[i];
       if (!downlinks_.empty()) m.delta = downlinks_[i].next(state_.params, state_.rounds_done);
       const int64_t payload =
           m.delta ? static_cast<int64_t>(m.delta->size()) : dense_fp32_bytes(state_.model.num_params());
       m.bytes = message_bytes(payload + m.injected_bytes);
+      live.model_outstanding = true;
+      expected += 1;
+      const auto bytes = static_cast<uint64_t>(m.bytes);
+      send_detached(DeviceActor::mailbox_name(state_.devices[i].device), std::move(models[i]), bytes);
     }
-    std::vector<sg4::CommPtr> sends;
-    for (size_t i = 0; i < n; ++i) {
-      const auto bytes = static_cast<uint64_t>(models[i]->bytes);
-      sends.push_back(outboxes[i]->put_async(models[i].release(), bytes));  // the device takes ownership
-    }
-    std::vector<GradientMessage*> slots(n, nullptr);
-    std::vector<sg4::CommPtr> receives;
-    for (size_t i = 0; i < n; ++i) receives.push_back(inbox->get_async<GradientMessage>(&slots[i]));
 
     std::vector<std::unique_ptr<GradientMessage>> by_device(n);
-    std::vector<size_t> pending(n);
-    for (size_t i = 0; i < n; ++i) pending[i] = i;
-    bool timed_out = false;
-    while (!receives.empty()) {
-      const double timeout = deadline < 0 ? -1 : std::max(0.0, deadline - sg4::Engine::get_clock());
-      const ssize_t done = sg4::Comm::wait_any_for(receives, timeout);
-      if (done < 0) {
-        timed_out = true;
-        break;
+    size_t arrived = 0;
+    bool ended = false;
+    const double closes = round_timeout ? started + *round_timeout : -1;
+    const double until = closes < 0 ? deadline : (deadline < 0 ? closes : std::min(closes, deadline));
+    // Wait for every expected push; a device whose update failed no longer owes one.
+    auto owed = [&] {
+      for (size_t i = 0; i < n; ++i)
+        if (!by_device[i] && state_.live[i].model_outstanding) return true;
+      return false;
+    };
+    while (arrived < expected && owed()) {
+      const double timeout = until < 0 ? -1 : std::max(0.0, until - sg4::Engine::get_clock());
+      ssize_t done = -1;
+      try {
+        done = sg4::Comm::wait_any_for(receives, timeout);
+      } catch (const simgrid::NetworkFailureException&) {
+        repost_failed(inbox, receives, slots);  // the sender counts its failure
+        continue;
       }
-      std::unique_ptr<GradientMessage> message(slots[pending[done]]);
+      if (done < 0) {
+        ended = deadline >= 0 && sg4::Engine::get_clock() >= deadline;
+        break;  // the round closes with what arrived (or the run ends)
+      }
+      std::unique_ptr<GradientMessage> message(slots[done]);
+      receives[done] = inbox->get_async<GradientMessage>(&slots[done]);
+      state_.count_delivered(*message);
       const size_t device = message->device;
+      if (message->round != state_.rounds_done) {
+        state_.late_pushes += 1;
+        state_.devices[device].late_pushes += 1;
+        continue;
+      }
+      arrived += !by_device[device];
       by_device[device] = std::move(message);
-      receives.erase(receives.begin() + done);
-      pending.erase(pending.begin() + done);
     }
-    if (timed_out) {
-      // The round in flight is abandoned: its gradients are neither applied nor counted.
-      for (auto& r : receives) r->cancel();
+    if (ended) {
+      // The round in flight is abandoned: its updates are not applied.
       state_.stop("completed", "stop.sim_time_s reached");
       break;
     }
-    sg4::Comm::wait_all(sends);
 
     injection_.collect(by_device);
     // Aggregate in device order, so the floating-point sum never depends on arrival order.
+    std::vector<size_t> present;
     std::vector<int64_t> samples;
-    for (const auto& m : by_device) samples.push_back(m->samples);
+    for (size_t i = 0; i < n; ++i) {
+      if (!by_device[i]) continue;
+      present.push_back(i);
+      samples.push_back(by_device[i]->samples);
+    }
+    state_.missing_updates += static_cast<int64_t>(n - present.size());
+    if (present.empty()) {
+      state_.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
+      continue;
+    }
     const Aggregation agg = aggregation_for(state_.scenario.training, state_.base_global_batch, samples);
     std::vector<float> average(state_.params.size(), 0.0f);
     bool finite = true;
-    for (size_t i = 0; i < n; ++i) {
-      finite = finite && std::isfinite(by_device[i]->loss);
-      const auto w = static_cast<float>(agg.weights[i]);
-      const GradientMessage& m = *by_device[i];
-      const std::vector<float> g = decoder_.decode(m.update, state_.uplink_seeds[i], m.step);
+    for (size_t p = 0; p < present.size(); ++p) {
+      const GradientMessage& m = *by_device[present[p]];
+      finite = finite && std::isfinite(m.loss);
+      const auto w = static_cast<float>(agg.weights[p]);
+      const std::vector<float> g = decoder_.decode(m.update, state_.uplink_seeds[m.device], m.step);
       for (size_t k = 0; k < average.size(); ++k) average[k] += w * g[k];
     }
-    sg4::this_actor::execute(apply_flops(state_.model.num_params(), static_cast<int64_t>(n)));
+    sg4::this_actor::execute(apply_flops(state_.model.num_params(), static_cast<int64_t>(present.size())));
     sgd_.step(state_.params, average, agg.lr);
     for (float v : state_.params) finite = finite && std::isfinite(v);
     state_.rounds_done += 1;
@@ -112,6 +145,7 @@ void SyncServer::operator()() {
       state_.stop("diverged", "loss or parameters became NaN/Inf in round " + std::to_string(state_.rounds_done));
     }
   }
+  for (auto& r : receives) r->cancel();  // abandoned receives: cancel rather than leave them dangling
 }
 
 }  // namespace edgetrain::sim

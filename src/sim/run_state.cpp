@@ -1,0 +1,40 @@
+// See run_state.hpp.
+#include "sim/run_state.hpp"
+
+#include "sim/messages.hpp"
+
+namespace edgetrain::sim {
+
+void RunState::count_upload(size_t device, int64_t bytes, int64_t dense_bytes) {
+  report::DeviceRecord& record = devices[device];
+  record.bytes_up += bytes;
+  record.bytes_up_uncompressed += dense_bytes;
+  bytes_up += bytes;
+  links.carried(device_hosts[device], server_host, bytes);
+}
+
+void RunState::count_delivered(const GradientMessage& push) {
+  count_upload(push.device, push.bytes, push.dense_bytes);
+  report::DeviceRecord& record = devices[push.device];
+  record.steps += 1;
+  record.samples_trained += push.own_samples;
+  DeviceLiveness& l = live[push.device];
+  l.pushing = false;
+  l.held_samples = 0;
+  l.model_outstanding = false;
+}
+
+void RunState::count_failed(size_t device, bool was_pushing) {
+  report::DeviceRecord& record = devices[device];
+  DeviceLiveness& l = live[device];
+  if (was_pushing) {
+    record.failed_pushes += 1;
+    failed_pushes += 1;
+  }
+  record.samples_lost_in_faults += l.held_samples;
+  l.pushing = false;
+  l.held_samples = 0;
+  l.model_outstanding = false;
+}
+
+}  // namespace edgetrain::sim
