@@ -77,6 +77,7 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
               "late_pushes",
               "samples_lost_in_faults",
               "samples_lost_offline",
+              "samples_held_at_end",
               "model_memory_bytes",
               "buffer_peak_bytes"});
   for (const auto& d : devices) {
@@ -114,6 +115,7 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
     row.add(d.samples_injected_sent).add(d.samples_injected_received).add(d.stale_drops);
     row.add(d.offline_s).add(d.restarts).add(d.failed_pushes).add(d.late_pushes).add(d.samples_lost_in_faults);
     row.add(d.stream ? std::to_string(d.stream->samples_lost_offline) : std::string());
+    row.add(d.samples_held_at_end);
     row.add(d.model_memory_bytes).add(d.buffer_peak_bytes);
   }
   return t.str();

@@ -52,6 +52,10 @@ struct DeviceRecord {
   // for steps that a fault cut short (so never trained).
   double offline_s = 0;
   int64_t failed_pushes = 0, restarts = 0, samples_lost_in_faults = 0;
+  // Own samples taken for an update still in progress when the run ended. With them every
+  // streamed sample is accounted for: samples_arrived == samples_trained + samples_dropped +
+  // buffer_final_samples + samples_lost_in_faults + samples_held_at_end.
+  int64_t samples_held_at_end = 0;
   // Sync rounds with training.round_timeout_s: pushes that arrived after their round closed.
   int64_t late_pushes = 0;
   // What the device holds while training (model-sized vectors: pulled parameters, gradient,

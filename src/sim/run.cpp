@@ -312,6 +312,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
   const double end = sg4::Engine::get_clock();
   for (auto& ledger : state.ledgers) ledger.finish(end);
+  for (size_t i = 0; i < state.devices.size(); ++i) state.devices[i].samples_held_at_end = state.live[i].held_samples;
   close_streams(state, end);
   if (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done) {
     Observer::evaluate_now(state, end);

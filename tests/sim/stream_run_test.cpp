@@ -28,7 +28,8 @@ void check_conservation(const fs::path& out) {
   for (const auto& d : devices) {
     const auto a = std::stoll(d.at("samples_arrived")), t = std::stoll(d.at("samples_trained")),
                dr = std::stoll(d.at("samples_dropped")), f = std::stoll(d.at("buffer_final_samples"));
-    CHECK(a == t + dr + f);
+    const auto lost = std::stoll(d.at("samples_lost_in_faults")), held = std::stoll(d.at("samples_held_at_end"));
+    CHECK(a == t + dr + f + lost + held);
     arrived += a;
     dropped += dr;
     // The last buffers.csv row of the device is its final state.
