@@ -78,7 +78,43 @@ StreamSpec stream_spec(const json& st) {
   if (b.contains("capacity_samples")) s.buffer.capacity_samples = b.at("capacity_samples").get<int64_t>();
   s.buffer.window_s = b.at("window_s").get<double>();
   if (!st.at("sample_bytes").is_null()) s.sample_bytes = st.at("sample_bytes").get<int64_t>();
+  s.while_off = st.at("while_off").get<std::string>();
   return s;
+}
+
+// A resolved interval list ([[off_s, on_s], ...] or null = none).
+std::vector<OffInterval> off_intervals(const json& v) {
+  std::vector<OffInterval> out;
+  if (v.is_null()) return out;
+  for (const auto& e : v) out.push_back({e.at(0).get<double>(), e.at(1).get<double>()});
+  return out;
+}
+
+std::optional<double> optional_number(const json& v) {
+  if (v.is_null()) return std::nullopt;
+  return v.get<double>();
+}
+
+// The resolved `faults` section (not null).
+FaultsSpec faults_spec(const json& f) {
+  FaultsSpec spec;
+  spec.retry_s = f.at("retry_s").get<double>();
+  if (!f.at("devices").is_null()) {
+    for (const auto& d : f.at("devices")) {
+      spec.devices.push_back({d.at("device").get<std::string>(), off_intervals(d.at("off_s")),
+                              optional_number(d.at("mtbf_s")), optional_number(d.at("mttr_s"))});
+    }
+  }
+  if (!f.at("links").is_null()) {
+    for (const auto& l : f.at("links")) {
+      LinkFaultSpec link;
+      link.link = l.at("link").get<std::string>();
+      if (!l.at("trace").is_null()) link.trace = l.at("trace").get<std::string>();
+      link.off = off_intervals(l.at("off_s"));
+      spec.links.push_back(std::move(link));
+    }
+  }
+  return spec;
 }
 
 // One direction's compressor from its resolved object; keys its kind does not use are absent
@@ -157,7 +193,7 @@ Scenario to_typed(const json& r) {
   s.training.lr = t.at("lr").get<double>();
   s.training.momentum = t.at("momentum").get<double>();
   s.training.weight_decay = t.at("weight_decay").get<double>();
-  if (s.training.mode == "async") {
+  if (t.contains("staleness_lr")) {  // async, local-sgd
     s.training.staleness_lr = t.at("staleness_lr").get<std::string>();
     const json& bound = t.at("max_staleness");
     if (!bound.is_null()) s.training.max_staleness = bound.get<int64_t>();
@@ -176,6 +212,12 @@ Scenario to_typed(const json& r) {
     if (!inj.is_null())
       s.training.injection = InjectionSpec{inj.at("alpha").get<double>(), inj.at("beta").get<double>()};
   }
+  if (t.contains("local_steps")) {  // local-sgd
+    s.training.local_steps = t.at("local_steps").get<int64_t>();
+    s.training.aggregation = t.at("aggregation").get<std::string>();
+    s.training.server_lr = t.at("server_lr").get<double>();
+  }
+  if (t.contains("round_timeout_s")) s.training.round_timeout_s = optional_number(t.at("round_timeout_s"));
   const json& e = r.at("eval");
   s.eval.every_s = e.at("every_s").get<double>();
   s.eval.test_samples = e.at("test_samples").get<int64_t>();
@@ -185,6 +227,7 @@ Scenario to_typed(const json& r) {
   if (!st.at("target_accuracy").is_null()) s.stop.target_accuracy = st.at("target_accuracy").get<double>();
   s.report.buffer_every_s = r.at("report").at("buffer_every_s").get<double>();
   s.compression = compression_spec(r.at("compression"));
+  if (!r.at("faults").is_null()) s.faults = faults_spec(r.at("faults"));
   s.resolved = r;
   return s;
 }
@@ -202,6 +245,7 @@ std::string stream_text(const json& st) {
   if (policy == "truncation") out += " (window " + text::format_number(b.at("window_s").get<double>()) + " s)";
   if (!st.at("sample_bytes").is_null())
     out += ", " + std::to_string(st.at("sample_bytes").get<int64_t>()) + " B per sample";
+  if (st.at("while_off") == "lose") out += ", arrivals lost while off";
   return out;
 }
 
@@ -237,10 +281,16 @@ void apply_override(json& doc, const std::string& override_text) {
   const KeySpec* entry_of = nullptr;  // set while the node is an entry of this EntryList
   bool element = false;               // the node is an element of an IntList
   json* node = &doc;
+  std::string typed;  // the key path as typed, up to the current segment ("faults.devices.0")
   for (const auto& seg : segments) {
+    const std::string typed_at = typed;
+    typed += (typed.empty() ? "" : ".") + seg;
     if (all_digits(seg)) {
       if (leaf && element && leaf->type == ValueType::Rate) {
         fail_override(shown, "set " + at + " as a whole, e.g. " + at + "=[10, 20]");
+      }
+      if (leaf && leaf->type == ValueType::IntervalList) {
+        fail_override(shown, "set " + typed_at + " as a whole, e.g. " + typed_at + "=[[60, 120], [300, 330]]");
       }
       const bool list = leaf && !element && (leaf->type == ValueType::IntList || leaf->type == ValueType::EntryList);
       if (!list) fail_override(shown, at.empty() ? "a key path cannot start with a list index" : at + " is not a list");
@@ -284,6 +334,10 @@ void apply_override(json& doc, const std::string& override_text) {
       if (leaf && leaf->type == ValueType::EntryList) {
         throw ScenarioError(where + ": unknown key (" + at + " is a list: index it, e.g. " + at + ".0." + seg + ")");
       }
+      if (leaf && leaf->type == ValueType::IntervalList) {
+        throw ScenarioError(where + ": unknown key (" + at + " is a list of intervals: set it as a whole, e.g. " +
+                            typed_at + "=[[60, 120]])");
+      }
       if (leaf && !element && leaf->type == ValueType::IntList) {
         throw ScenarioError(where + ": unknown key (" + at + " is a list: index it, e.g. " + at + ".0)");
       }
@@ -293,7 +347,7 @@ void apply_override(json& doc, const std::string& override_text) {
     const KeySpec* k = find_key(full);
     if (!k && !is_section(full)) throw ScenarioError(unknown_key_message(section, at, seg));
     // A device written as "pi-1" becomes {"host": "pi-1"} before one of its keys is set.
-    if (entry_of && node->is_string()) *node = json{{entry_of->shorthand, *node}};
+    if (entry_of && !entry_of->shorthand.empty() && node->is_string()) *node = json{{entry_of->shorthand, *node}};
     if (node->is_null()) *node = json::object();
     if (!node->is_object())
       fail_override(shown,
@@ -446,9 +500,12 @@ std::string describe(const Scenario& s) {
     if (s.model.name == "cnn") m += ", conv channels " + list_text(s.model.conv_channels);
     line("model", m);
   }
-  line("training", s.training.mode + ", batch " + std::to_string(s.training.batch_size) + ", lr " +
-                       format_number(s.training.lr) + ", momentum " + format_number(s.training.momentum) +
-                       ", weight decay " + format_number(s.training.weight_decay));
+  line("training",
+       s.training.mode + ", batch " + std::to_string(s.training.batch_size) + ", lr " + format_number(s.training.lr) +
+           ", momentum " + format_number(s.training.momentum) + ", weight decay " +
+           format_number(s.training.weight_decay) +
+           (s.training.round_timeout_s ? ", round timeout " + format_number(*s.training.round_timeout_s) + " s"
+                                       : std::string()));
   if (s.training.mode == "scadles") {
     const auto& t = s.training;
     const int64_t base =
@@ -461,7 +518,12 @@ std::string describe(const Scenario& s) {
                       : std::string("none");
     line("scadles", sc);
   }
-  if (s.training.mode == "async") {
+  if (s.training.mode == "local-sgd") {
+    const auto& t = s.training;
+    line("local-sgd", std::to_string(t.local_steps) + " local steps per push, aggregation " + t.aggregation +
+                          ", server lr " + format_number(t.server_lr));
+  }
+  if (s.training.mode == "async" || (s.training.mode == "local-sgd" && s.training.aggregation == "async")) {
     const auto& t = s.training;
     line("async", "staleness lr " + t.staleness_lr + ", max staleness " +
                       (t.max_staleness ? std::to_string(*t.max_staleness) : std::string("none")) + ", history " +
@@ -478,6 +540,26 @@ std::string describe(const Scenario& s) {
     line("uplink", up);
     line("downlink", c.is_null() || c.at("downlink").is_null() ? std::string("dense model")
                                                                : "model deltas, " + compressor_text(c.at("downlink")));
+  }
+  if (s.faults) {
+    std::vector<std::string> parts;
+    auto intervals = [](const std::vector<OffInterval>& off, const char* what) {
+      return std::to_string(off.size()) + " " + what + (off.size() == 1 ? "" : "s");
+    };
+    for (const auto& d : s.faults->devices) {
+      const std::string who = d.device == "*" ? std::string("other devices") : "device " + d.device;
+      parts.push_back(
+          who + (d.mtbf_s ? " fail (mtbf " + format_number(*d.mtbf_s) + " s, mttr " + format_number(*d.mttr_s) + " s)"
+                          : " off " + intervals(d.off, "interval")));
+    }
+    for (const auto& l : s.faults->links) {
+      std::vector<std::string> what;
+      if (!l.trace.empty()) what.push_back("bandwidth from " + l.trace.string());
+      if (!l.off.empty()) what.push_back("down " + intervals(l.off, "interval"));
+      parts.push_back("link " + l.link + (what.empty() ? std::string() : " " + text::join(what, ", ")));
+    }
+    if (parts.empty()) parts.push_back("no device or link entries");
+    line("faults", text::join(parts, "; ") + "; retry after " + format_number(s.faults->retry_s) + " s");
   }
   line("eval", "every " + format_number(s.eval.every_s) + " s (simulated), " + std::to_string(s.eval.test_samples) +
                    " test samples");

@@ -35,8 +35,9 @@ Scenario parse_scenario(nlohmann::json doc, const std::filesystem::path& file_fo
 void apply_override(nlohmann::json& doc, const std::string& override_text);
 
 // Short human summary for `edgetrain validate`: name, seed, platform, server, devices, dataset
-// and partition, streams, model, training (and the ScaDLES settings in that mode), uplink and
-// downlink compression, evaluation and stop conditions, one line each.
+// and partition, streams, model, training (and the ScaDLES, local-SGD or staleness settings of
+// its mode), uplink and downlink compression, faults, evaluation and stop conditions, one line
+// each.
 std::string describe(const Scenario& s);
 
 }  // namespace edgetrain::scenario

@@ -94,6 +94,10 @@ KeySpec& KeySpec::wide() {
   wide_unsigned = true;
   return *this;
 }
+KeySpec& KeySpec::empty_allowed() {
+  may_be_empty = true;
+  return *this;
+}
 
 namespace {
 
@@ -137,6 +141,9 @@ KeySpec literal_key(std::string path, std::vector<nlohmann::json> literals, std:
   return k;
 }
 KeySpec rate_key(std::string path, std::string d) { return row(std::move(path), ValueType::Rate, std::move(d)); }
+KeySpec interval_list_key(std::string path, std::string d) {
+  return row(std::move(path), ValueType::IntervalList, std::move(d));
+}
 Condition when(std::string key, std::vector<std::string> values) {
   Condition c;
   c.key = std::move(key);
@@ -260,8 +267,10 @@ std::vector<KeySpec> build_table() {
   const Condition synthetic = when("dataset.name", {"synthetic"});
   const Condition scadles = when("training.mode", {"scadles"});
   const Condition bounded = when("stream.buffer.policy", {"drop-oldest", "drop-newest"});
-  // Later: async modes and faults get their own sections here; per-device overrides become
-  // "devices[].<key>" rows.
+  const Condition local_sgd = when("training.mode", {"local-sgd"});
+  // Pushes applied on arrival: mode async, and local-sgd (its aggregation async; a Condition
+  // looks at one key, so the descriptions say so).
+  const Condition async_pushes = when("training.mode", {"async", "local-sgd"});
   std::vector<KeySpec> head = {
       string_key("name", "Run name; names the results folder.").default_file_stem(),
       integer_key("seed", "Seed from which every random stream of the run derives.").at_least(0).wide().def(1),
@@ -308,6 +317,10 @@ std::vector<KeySpec> build_table() {
           .at_least(1)
           .whole_number()
           .null_default("the dataset's sample size"),
+      enum_key("stream.while_off", {"buffer", "lose"},
+               "What arrives while the device is off (`faults.devices`): buffer = kept as usual; lose = lost, "
+               "counted in samples_lost_offline.")
+          .def("buffer"),
 
       entry_list_key("devices", "host", "a host name or an object {\"host\": ..., \"name\": ...}",
                      "Edge devices, one per entry: a host name, or an object with the keys below.")
@@ -365,12 +378,14 @@ std::vector<KeySpec> build_table() {
           .at_least(1)
           .def(json::array({10, 20})),
 
-      enum_key("training.mode", {"sync", "scadles", "async"},
+      enum_key("training.mode", {"sync", "scadles", "async", "local-sgd"},
                "Training strategy: sync = synchronous data-parallel SGD with a fixed batch per device; "
                "scadles = each device's batch follows its stream rate, aggregation weighted by batch, "
                "learning rate scaled linearly with the global batch; async = asynchronous parameter server: "
                "each device pulls the model, computes a gradient and pushes it, the server applies every push "
-               "on arrival.")
+               "on arrival; local-sgd = FedAvg-style: each device runs `training.local_steps` SGD steps at "
+               "`training.lr` on its own copy of the pulled model, then pushes the model delta, and the server "
+               "aggregates the deltas (`training.aggregation`).")
           .def("sync"),
       integer_key("training.batch_size", "Samples per device per step.").at_least(1).def(32),
       number_key("training.lr", "Learning rate.").above(0).def(0.05),
@@ -412,28 +427,53 @@ std::vector<KeySpec> build_table() {
           .required(),
 
       enum_key("training.staleness_lr", {"none", "inverse", "adacomp"},
-               "Async: step size of a push of staleness d (updates applied since its pull): none = unchanged; "
+               "Async, and local-sgd with aggregation async: step size of a push of staleness d (updates applied since "
+               "its pull): none = unchanged; "
                "inverse = divided by max(1, d); adacomp = coordinate k divided by max(1, sigma_k), the number "
                "of those d updates that touched k.")
-          .only_when(when("training.mode", {"async"}))
+          .only_when(async_pushes)
           .def("none"),
       integer_key("training.max_staleness",
-                  "Async: a push staler than this is dropped (counted in stale_drops), not applied.")
-          .only_when(when("training.mode", {"async"}))
+                  "Async, and local-sgd with aggregation async: a push staler than this is dropped (counted in "
+                  "stale_drops), not applied.")
+          .only_when(async_pushes)
           .at_least(0)
           .no_limit(),
       quantity_key("training.start_jitter_s", Unit::Seconds,
-                   "Async: each device starts after a seeded uniform delay in [0, start_jitter_s], so identical "
-                   "devices do not run in lockstep (real fleets never start together).")
-          .only_when(when("training.mode", {"async"}))
+                   "Async, and local-sgd with aggregation async: each device starts after a seeded uniform delay "
+                   "in [0, start_jitter_s], so identical devices do not run in lockstep (real fleets never start "
+                   "together).")
+          .only_when(async_pushes)
           .at_least(0)
           .def(0.0),
       integer_key("training.staleness_history",
-                  "Async, staleness_lr adacomp: index sets kept for the last this many updates (older ones count "
-                  "as touching every coordinate).")
-          .only_when(when("training.mode", {"async"}))
+                  "Async, and local-sgd with aggregation async; with staleness_lr adacomp: index sets kept for the "
+                  "last this many updates (older ones count as touching every coordinate).")
+          .only_when(async_pushes)
           .at_least(1)
           .def(1000),
+      integer_key("training.local_steps",
+                  "Local SGD: SGD steps each device runs on its model copy between a pull and its push.")
+          .only_when(local_sgd)
+          .at_least(1)
+          .def(5),
+      enum_key("training.aggregation", {"sync", "async"},
+               "Local SGD: sync = rounds like mode sync, deltas weighted by samples; async = each delta applied on "
+               "arrival like mode async.")
+          .only_when(local_sgd)
+          .def("sync"),
+      number_key("training.server_lr",
+                 "Local SGD: server step on the aggregated delta (model += server_lr x delta); 1 = plain FedAvg.")
+          .only_when(local_sgd)
+          .above(0)
+          .def(1.0),
+      quantity_key("training.round_timeout_s", Unit::Seconds,
+                   "Synchronous rounds (sync, scadles, local-sgd with aggregation sync): the server aggregates what "
+                   "arrived within this long after sending the model, and counts the missing. Required with "
+                   "`faults` device or link entries.")
+          .only_when(when("training.mode", {"sync", "scadles", "local-sgd"}))
+          .above(0)
+          .null_default("wait for every device"),
       section_key("compression",
                   "Gradient compression. Its keys configure the uplink (device -> server: each device's "
                   "gradient every step); `compression.downlink` the other direction.")
@@ -470,6 +510,50 @@ std::vector<KeySpec> build_table() {
   };
   compression_tail.insert(compression_tail.end(), downlink.begin(), downlink.end());
 
+  std::vector<KeySpec> faults = {
+      section_key("faults",
+                  "Faults: devices that go off and come back (churn), link bandwidth over time and link outages.")
+          .null_default("no faults"),
+      entry_list_key("faults.devices", "",
+                     "an object {\"device\": ..., \"off_s\": [[off, on], ...]} or {\"device\": ..., \"mtbf_s\": ..., "
+                     "\"mttr_s\": ...}",
+                     "Device availability, one entry per device (or `*`): fixed off intervals (`off_s`), or seeded "
+                     "random failures (`mtbf_s` and `mttr_s`).")
+          .empty_allowed()
+          .null_default("no device faults"),
+      string_key("faults.devices[].device",
+                 "A device name (`devices[].name`), or `*` = every device not named in another entry.")
+          .def("*"),
+      interval_list_key("faults.devices[].off_s", "Times the device is off, e.g. `[[60, 120], [300, 330]]`.")
+          .null_default("no fixed off intervals"),
+      quantity_key("faults.devices[].mtbf_s", Unit::Seconds,
+                   "Mean time between failures: each up time is drawn exponential with this mean (seeded).")
+          .above(0)
+          .null_default("no random failures"),
+      quantity_key("faults.devices[].mttr_s", Unit::Seconds,
+                   "Mean time to repair: each down time is drawn exponential with this mean (seeded).")
+          .above(0)
+          .null_default("no random failures"),
+      entry_list_key("faults.links", "", "an object {\"link\": ..., \"trace\": ..., \"off_s\": [[off, on], ...]}",
+                     "Link faults, one entry per link: its bandwidth over time (`trace`) and its outages (`off_s`).")
+          .empty_allowed()
+          .null_default("no link faults"),
+      string_key("faults.links[].link",
+                 "Platform link name; a SPLITDUPLEX link is `<id>_UP` or `<id>_DOWN` (checked against the platform "
+                 "when the run starts).")
+          .required(),
+      path_key("faults.links[].trace", PathKind::File,
+               "CSV file of `time_s,bandwidth_bps` rows (header allowed): the link's bandwidth over time, piecewise "
+               "constant.")
+          .null_default("the platform's constant bandwidth"),
+      interval_list_key("faults.links[].off_s", "Times the link is down, e.g. `[[60, 120]]`.")
+          .null_default("never down"),
+      quantity_key("faults.retry_s", Unit::Seconds,
+                   "A device waits this long after a failed transfer before trying again.")
+          .above(0)
+          .def(1.0),
+  };
+
   std::vector<KeySpec> last = {
       quantity_key("eval.every_s", Unit::Seconds, "Simulated time between two test-set evaluations.").above(0).def(5.0),
       integer_key("eval.test_samples", "Test samples per evaluation (capped at the test set).").at_least(1).def(10000),
@@ -488,8 +572,47 @@ std::vector<KeySpec> build_table() {
           .above(0)
           .def(1.0),
   };
-  for (const auto& part : {tail, uplink, compression_tail, last}) head.insert(head.end(), part.begin(), part.end());
+  for (const auto& part : {tail, uplink, compression_tail, faults, last})
+    head.insert(head.end(), part.begin(), part.end());
   return head;
+}
+
+// The entries of the list `key` ("devices", "links") of the resolved `faults` section; none
+// when the section or the list is null.
+const nlohmann::json& fault_entries(const nlohmann::json& r, const char* key) {
+  static const nlohmann::json none = nlohmann::json::array();
+  const auto& f = r.at("faults");
+  if (f.is_null() || f.at(key).is_null()) return none;
+  return f.at(key);
+}
+
+std::string entry_at(const std::string& list, size_t i) { return list + "[" + std::to_string(i) + "]"; }
+
+// "faults.devices[i].device": a device of the scenario or "*", each named at most once.
+void check_fault_device_names(const nlohmann::json& r) {
+  const auto& entries = fault_entries(r, "devices");
+  std::vector<std::string> names;
+  for (const auto& d : r.at("devices")) names.push_back(d.at("name").get<std::string>());
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const std::string at = entry_at("faults.devices", i) + ".device";
+    const auto& name = entries[i].at("device").get_ref<const std::string&>();
+    if (name != "*" && std::find(names.begin(), names.end(), name) == names.end()) {
+      std::string msg = at + ": no device named " + text::show(name);
+      if (auto near = text::closest(name, names)) throw ScenarioError(msg + " (did you mean \"" + *near + "\"?)");
+      constexpr size_t kShown = 8;
+      std::vector<std::string> shown(names.begin(), names.begin() + std::min(names.size(), kShown));
+      if (names.size() > kShown) shown.push_back("...");
+      throw ScenarioError(msg + " (devices: " + text::join(shown, ", ") + "; or \"*\" for every other device)");
+    }
+    const auto [it, fresh] = seen.emplace(name, i);
+    if (fresh) continue;
+    const std::string first = entry_at("faults.devices", it->second);
+    if (name == "*") {
+      throw ScenarioError(at + ": a second \"*\" entry (" + first + " already covers every device not named)");
+    }
+    throw ScenarioError(at + ": device " + text::show(name) + " already has an entry (" + first + ")");
+  }
 }
 
 std::vector<Rule> build_rules() {
@@ -554,6 +677,76 @@ std::vector<Rule> build_rules() {
              throw ScenarioError(at + ".error_feedback: adacomp-bins keeps its own residual");
            }
          }
+       }},
+      {"faults.devices", "Each entry gives either `off_s`, or both `mtbf_s` and `mttr_s`.",
+       [](const nlohmann::json& r) {
+         const auto& entries = fault_entries(r, "devices");
+         for (size_t i = 0; i < entries.size(); ++i) {
+           const std::string at = entry_at("faults.devices", i);
+           const bool off = !entries[i].at("off_s").is_null();
+           const bool mtbf = !entries[i].at("mtbf_s").is_null(), mttr = !entries[i].at("mttr_s").is_null();
+           if (off && (mtbf || mttr)) {
+             throw ScenarioError(at +
+                                 ": give either off_s (fixed off intervals) or mtbf_s and mttr_s (random "
+                                 "failures), not both");
+           }
+           if (mtbf && !mttr) throw ScenarioError(at + ".mttr_s: required with mtbf_s (random failures need both)");
+           if (mttr && !mtbf) throw ScenarioError(at + ".mtbf_s: required with mttr_s (random failures need both)");
+           if (!off && !mtbf) {
+             throw ScenarioError(at + ": give off_s (fixed off intervals), or mtbf_s and mttr_s (random failures)");
+           }
+         }
+       }},
+      {"faults.devices[].device",
+       "A device name of `devices` or `*`; each device in at most one entry, and at most one `*` entry.",
+       check_fault_device_names},
+      {"faults.devices",
+       "Not supported with `compression.downlink`: a device that restarts has lost its model copy, which the "
+       "downlink deltas update.",
+       [](const nlohmann::json& r) {
+         if (fault_entries(r, "devices").empty()) return;
+         const auto& c = r.at("compression");
+         if (c.is_null() || c.at("downlink").is_null()) return;
+         throw ScenarioError(
+             "faults.devices: not supported with compression.downlink: a device that restarts has lost its model "
+             "copy, which the downlink deltas update (set compression.downlink to null)");
+       }},
+      {"faults.links", "Each entry gives `trace` or `off_s` (or both); each link in at most one entry.",
+       [](const nlohmann::json& r) {
+         const auto& entries = fault_entries(r, "links");
+         std::map<std::string, size_t> seen;
+         for (size_t i = 0; i < entries.size(); ++i) {
+           const std::string at = entry_at("faults.links", i);
+           if (entries[i].at("trace").is_null() && entries[i].at("off_s").is_null()) {
+             throw ScenarioError(at + ": give trace (bandwidth over time), off_s (outages), or both");
+           }
+           const auto& link = entries[i].at("link").get_ref<const std::string&>();
+           const auto [it, fresh] = seen.emplace(link, i);
+           if (!fresh) {
+             throw ScenarioError(at + ".link: link " + text::show(link) + " already has an entry (" +
+                                 entry_at("faults.links", it->second) + ")");
+           }
+         }
+       }},
+      {"training.round_timeout_s",
+       "Required by the synchronous modes (sync, scadles, local-sgd with aggregation sync) when `faults` has device "
+       "or link entries: otherwise a round would wait for a device that is off.",
+       [](const nlohmann::json& r) {
+         if (fault_entries(r, "devices").empty() && fault_entries(r, "links").empty()) return;
+         const auto& t = r.at("training");
+         const auto& mode = t.at("mode").get_ref<const std::string&>();
+         std::string which;
+         if (mode == "sync" || mode == "scadles") {
+           which = "mode " + mode;
+         } else if (mode == "local-sgd" && t.at("aggregation") == "sync") {
+           which = "mode local-sgd with aggregation sync";
+         } else {
+           return;
+         }
+         if (!t.at("round_timeout_s").is_null()) return;
+         throw ScenarioError("training.round_timeout_s: required in " + which +
+                             " when faults has device or link entries (without it a round waits for every device, "
+                             "however long one is off or cut off)");
        }},
   };
 }
@@ -742,6 +935,7 @@ std::string type_text(const KeySpec& key) {
     case ValueType::EntryList: t = "list"; break;
     case ValueType::Section: t = "object"; break;
     case ValueType::Rate: t = "rate (samples/s)"; break;
+    case ValueType::IntervalList: t = "list of [off_s, on_s] intervals (s)"; break;
     case ValueType::Literal: {
       std::vector<std::string> kinds;  // the JSON types of the literals, each once
       for (const auto& l : key.literals) {
@@ -822,12 +1016,21 @@ std::string schema_markdown() {
     }
     if (k.type == ValueType::Literal) {
       std::vector<std::string> quoted;
-      for (const auto& l : k.literals) quoted.push_back("`" + l.dump() + "`");
+      for (const auto& l : k.literals) {
+        const std::string literal = l.dump();  // named: GCC 12 -Wrestrict false positive otherwise
+        quoted.push_back("`" + literal + "`");
+      }
       d += " One of " + text::join(quoted, ", ") + ".";
     }
     if (k.type == ValueType::Path) d += " Relative to the scenario file; must exist.";
-    if (k.type == ValueType::EntryList) {
+    if (k.type == ValueType::EntryList && !k.shorthand.empty()) {
       d += " An entry may be written as a plain string, meaning `{\"" + k.shorthand + "\": string}`.";
+    }
+    if (k.type == ValueType::EntryList && k.may_be_empty) d += " May be empty.";
+    if (k.type == ValueType::IntervalList) {
+      d += " Each interval [off_s, on_s) in s (numbers, or strings like `\"";
+      d += unit_example(Unit::Seconds);
+      d += "\"`): 0 <= off_s < on_s, in time order, neither overlapping nor touching.";
     }
     if (k.nullable) d += " `null` = " + k.null_means + ".";
     if (k.applies_when && k.error_unless_applies) {

@@ -8,6 +8,8 @@
 // too: "devices[].stream.rate" overrides "stream.rate" (`inherits`); those rows are generated
 // from the global ones. Rows whose default or use depends on another key name it in a
 // Condition (or a sibling); such rows must come after the key they depend on.
+// An EntryList may sit inside a section too ("faults.devices": its entries' keys are the rows
+// "faults.devices[].<key>").
 //
 // A Section row ("stream", "training.injection") makes a whole section optional: absent or
 // null, the rows below it are not resolved (the resolved document holds null).
@@ -34,15 +36,18 @@ enum class ValueType {
   Integer,  // integral JSON number (32 or 32.0)
   Number,   // any finite JSON number
   Boolean,
-  Enum,       // one of `choices`
-  Quantity,   // number in the base unit of `unit`, or string with a unit ("500ms")
-  IntList,    // list of integers; each element obeys `range`
-  Path,       // relative to the scenario file; made absolute; must exist (file or directory)
-  EntryList,  // non-empty list of objects whose keys are the rows "<path>[].<key>"; an entry
-              // given as a plain string means {"<shorthand>": string}
-  Section,    // optional object holding the rows "<path>.<key>"; null or absent = off
-  Rate,       // stream rate (samples/s): number > 0, preset name, or {"dist": ..., ...}
-  Literal,    // one of the JSON values `literals`, of any type (32 or "packed"); 32.0 counts as 32
+  Enum,          // one of `choices`
+  Quantity,      // number in the base unit of `unit`, or string with a unit ("500ms")
+  IntList,       // list of integers; each element obeys `range`
+  Path,          // relative to the scenario file; made absolute; must exist (file or directory)
+  EntryList,     // list of objects whose keys are the rows "<path>[].<key>" (non-empty unless
+                 // `may_be_empty`); an entry given as a plain string means {"<shorthand>": string}
+                 // (no shorthand: entries must be objects)
+  Section,       // optional object holding the rows "<path>.<key>"; null or absent = off
+  Rate,          // stream rate (samples/s): number > 0, preset name, or {"dist": ..., ...}
+  Literal,       // one of the JSON values `literals`, of any type (32 or "packed"); 32.0 counts as 32
+  IntervalList,  // time intervals [[off_s, on_s], ...]: each bound a number of seconds or a duration
+                 // string, 0 <= off_s < on_s, in time order, neither overlapping nor touching; [] = none
 };
 
 enum class PathKind { File, Directory };
@@ -83,8 +88,9 @@ struct KeySpec {
   std::vector<std::string> choices;      // Enum
   std::vector<nlohmann::json> literals;  // Literal
   PathKind path_kind = PathKind::File;
-  std::string shorthand;                  // EntryList
+  std::string shorthand;                  // EntryList; empty: no plain-string entries
   std::string entry_doc;                  // EntryList: how an entry is written, for messages
+  bool may_be_empty = false;              // EntryList: [] is accepted
   Range range;                            // Integer, Number, Quantity; IntList: every element
   std::optional<size_t> list_size;        // IntList: exact length
   bool nullable = false;                  // null is accepted; a given null counts as not given
@@ -124,6 +130,7 @@ struct KeySpec {
   KeySpec& below(double hi);
   KeySpec& size(size_t n);
   KeySpec& wide();
+  KeySpec& empty_allowed();  // EntryList: [] is accepted
 };
 
 // A check across keys (uniqueness, "at least one of"), run on the resolved document.

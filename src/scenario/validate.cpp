@@ -224,6 +224,57 @@ json check_rate(const json& v, const std::string& at) {
   return out;
 }
 
+// A list of off intervals (ValueType::IntervalList): [[off_s, on_s], ...], each bound a number
+// of seconds or a duration string, 0 <= off_s < on_s, in time order, neither overlapping nor
+// touching (touching intervals are one interval). Resolved: [[60.0, 120.0], ...].
+json check_intervals(const json& v, const std::string& at) {
+  if (!v.is_array()) {
+    throw ScenarioError(at +
+                        ": expected a list of [off_s, on_s] intervals in seconds, e.g. [[60, 120], [300, 330]], "
+                        "got " +
+                        text::show(v));
+  }
+  auto shown = [](double off, double on) {
+    std::string s = "[";
+    s += text::format_number(off);
+    s += ", ";
+    s += text::format_number(on);
+    s += "]";
+    return s;
+  };
+  json out = json::array();
+  double prev_off = 0, prev_on = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string e_at = at + "[" + std::to_string(i) + "]";
+    const json& e = v[i];
+    if (!e.is_array() || e.size() != 2) {
+      throw ScenarioError(e_at + ": expected [off_s, on_s] (two times in seconds), got " + text::show(e));
+    }
+    const double off = parse_quantity(e[0], Unit::Seconds, e_at + "[0]");
+    const double on = parse_quantity(e[1], Unit::Seconds, e_at + "[1]");
+    if (!std::isfinite(off) || !std::isfinite(on)) {
+      throw ScenarioError(e_at + ": expected finite times, got " + text::show(e));
+    }
+    if (off < 0) throw ScenarioError(e_at + ": off_s must be >= 0, got " + shown(off, on));
+    if (!(on > off)) throw ScenarioError(e_at + ": on_s must be > off_s, got " + shown(off, on));
+    if (i > 0) {
+      const std::string prev = at + "[" + std::to_string(i - 1) + "] " + shown(prev_off, prev_on);
+      if (off < prev_off) {
+        throw ScenarioError(e_at + ": " + shown(off, on) + " starts before " + prev +
+                            "; list the intervals in time order");
+      }
+      if (off < prev_on) throw ScenarioError(e_at + ": " + shown(off, on) + " overlaps " + prev);
+      if (off == prev_on) {
+        throw ScenarioError(e_at + ": " + shown(off, on) + " starts where " + prev + " ends; merge them into one");
+      }
+    }
+    out.push_back(json::array({off, on}));
+    prev_off = off;
+    prev_on = on;
+  }
+  return out;
+}
+
 std::string range_with_unit(const KeySpec& k) {
   std::string r = range_text(k);
   if (k.type == ValueType::Quantity && !unit_symbol(k.unit).empty()) r += " " + std::string(unit_symbol(k.unit));
@@ -313,12 +364,12 @@ json resolve_entries(const KeySpec& k, const json& v, const std::string& at, con
   if (!v.is_array()) {
     throw ScenarioError(at + ": expected a list (each entry " + k.entry_doc + "), got " + text::show(v));
   }
-  if (v.empty()) throw ScenarioError(at + ": must not be empty");
+  if (v.empty() && !k.may_be_empty) throw ScenarioError(at + ": must not be empty");
   json entries = json::array();
   for (size_t i = 0; i < v.size(); ++i) {
     const std::string entry_at = at + "[" + std::to_string(i) + "]";
     json src;
-    if (v[i].is_string()) {
+    if (v[i].is_string() && !k.shorthand.empty()) {
       src = json{{k.shorthand, v[i]}};
     } else if (v[i].is_object()) {
       src = v[i];
@@ -533,6 +584,7 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     }
     case ValueType::Path: return check_path(k, v, at, ctx, check_exists);
     case ValueType::Rate: return check_rate(v, at);
+    case ValueType::IntervalList: return check_intervals(v, at);
     case ValueType::Literal: {
       for (const auto& l : k.literals) {
         if (v == l) return l;  // json compares numbers by value: 32.0 is 32

@@ -65,13 +65,45 @@ TEST_CASE("schema: markdown rows of streams and ScaDLES") {
                 "`stream.rate`. Same forms as `stream.rate`.") != std::string::npos);
   CHECK(md.find("| `devices[].stream` | object or null | inherited from `stream` |") != std::string::npos);
   CHECK(md.find("Used only when devices[].stream.buffer.policy is drop-oldest or drop-newest") != std::string::npos);
-  CHECK(md.find("One of `sync`, `scadles`, `async`.") != std::string::npos);
+  CHECK(md.find("One of `sync`, `scadles`, `async`, `local-sgd`.") != std::string::npos);
   CHECK(md.find("| `training.base_global_batch` | integer or null | `null` (`training.batch_size` times the number of "
                 "devices) |") != std::string::npos);
   CHECK(md.find("| `training.injection` | object or null | `null` (no injection) |") != std::string::npos);
   CHECK(md.find("| `training.injection.alpha` | number | required | Fraction of devices that share at each step. Must "
                 "be in (0, 1]. |") != std::string::npos);
   CHECK(md.find("| `report.buffer_every_s` | duration (s) | `1.0` |") != std::string::npos);
+}
+
+TEST_CASE("schema: markdown rows of local SGD, round timeout and faults") {
+  const std::string md = schema_markdown();
+  CHECK(md.find("| `stream.while_off` | enum | `\"buffer\"` |") != std::string::npos);
+  CHECK(md.find("| `devices[].stream.while_off` | enum | inherited from `stream.while_off` | This device's "
+                "`stream.while_off`. One of `buffer`, `lose`. |") != std::string::npos);
+  CHECK(md.find("| `training.local_steps` | integer | `5` |") != std::string::npos);
+  CHECK(md.find("Used only when training.mode is local-sgd (ignored otherwise).") != std::string::npos);
+  CHECK(md.find("| `training.aggregation` | enum | `\"sync\"` |") != std::string::npos);
+  CHECK(md.find("| `training.server_lr` | number | `1.0` |") != std::string::npos);
+  CHECK(md.find("Used only when training.mode is async or local-sgd (ignored otherwise).") != std::string::npos);
+  CHECK(md.find("| `training.round_timeout_s` | duration (s) or null | `null` (wait for every device) |") !=
+        std::string::npos);
+  CHECK(md.find("Used only when training.mode is sync, scadles or local-sgd (ignored otherwise).") !=
+        std::string::npos);
+  CHECK(md.find("| `faults` | object or null | `null` (no faults) |") != std::string::npos);
+  CHECK(md.find("| `faults.devices` | list or null | `null` (no device faults) |") != std::string::npos);
+  CHECK(md.find("| `faults.devices[].device` | string | `\"*\"` |") != std::string::npos);
+  CHECK(md.find("| `faults.devices[].off_s` | list of [off_s, on_s] intervals (s) or null | `null` (no fixed off "
+                "intervals) |") != std::string::npos);
+  CHECK(md.find("0 <= off_s < on_s, in time order, neither overlapping nor touching.") != std::string::npos);
+  CHECK(md.find("| `faults.devices[].mtbf_s` | duration (s) or null | `null` (no random failures) |") !=
+        std::string::npos);
+  CHECK(md.find("| `faults.links[].link` | string | required |") != std::string::npos);
+  CHECK(md.find("| `faults.links[].trace` | path (file) or null | `null` (the platform's constant bandwidth) |") !=
+        std::string::npos);
+  CHECK(md.find("| `faults.retry_s` | duration (s) | `1.0` |") != std::string::npos);
+  // Fault entries are objects: no plain-string form is documented for them.
+  const size_t row = md.find("| `faults.devices` |");
+  REQUIRE(row != std::string::npos);
+  CHECK(md.substr(row, md.find('\n', row) - row).find("plain string") == std::string::npos);
 }
 
 TEST_CASE("schema: table is self-consistent") {
@@ -126,17 +158,43 @@ TEST_CASE("schema: table is self-consistent") {
 
 TEST_CASE("schema: lookups") {
   CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "server", "stream", "devices",
-                                                    "dataset", "model", "training", "compression", "eval", "stop",
-                                                    "report"});
-  CHECK(child_names("training") == std::vector<std::string>{"mode", "batch_size", "lr", "momentum", "weight_decay",
-                                                            "window_s", "batch_min", "batch_max", "base_global_batch",
-                                                            "weighting", "lr_scaling", "injection", "staleness_lr",
-                                                            "max_staleness", "start_jitter_s", "staleness_history"});
+                                                    "dataset", "model", "training", "compression", "faults", "eval",
+                                                    "stop", "report"});
+  CHECK(child_names("training") == std::vector<std::string>{"mode",
+                                                            "batch_size",
+                                                            "lr",
+                                                            "momentum",
+                                                            "weight_decay",
+                                                            "window_s",
+                                                            "batch_min",
+                                                            "batch_max",
+                                                            "base_global_batch",
+                                                            "weighting",
+                                                            "lr_scaling",
+                                                            "injection",
+                                                            "staleness_lr",
+                                                            "max_staleness",
+                                                            "start_jitter_s",
+                                                            "staleness_history",
+                                                            "local_steps",
+                                                            "aggregation",
+                                                            "server_lr",
+                                                            "round_timeout_s"});
   CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name", "stream"});
-  CHECK(child_names("stream") == std::vector<std::string>{"trace", "rate", "arrivals", "buffer", "sample_bytes"});
+  CHECK(child_names("stream") ==
+        std::vector<std::string>{"trace", "rate", "arrivals", "buffer", "sample_bytes", "while_off"});
   CHECK(child_names("devices[].stream") == child_names("stream"));
   CHECK(child_names("stream.buffer") == std::vector<std::string>{"policy", "capacity_samples", "window_s"});
   CHECK(child_names("training.injection") == std::vector<std::string>{"alpha", "beta"});
+  CHECK(child_names("faults") == std::vector<std::string>{"devices", "links", "retry_s"});
+  CHECK(child_names("faults.devices[]") == std::vector<std::string>{"device", "off_s", "mtbf_s", "mttr_s"});
+  CHECK(child_names("faults.links[]") == std::vector<std::string>{"link", "trace", "off_s"});
+  CHECK(find_key("faults.devices")->type == ValueType::EntryList);
+  CHECK(find_key("faults.devices[].off_s")->type == ValueType::IntervalList);
+  CHECK(find_key("devices[].stream.while_off")->inherits == "stream.while_off");
+  CHECK(is_section("faults"));
+  CHECK(!is_section("faults.devices"));
+  CHECK(is_section("faults.devices[]"));
   // An optional section has a row of its own, and is still a section.
   REQUIRE(find_key("stream") != nullptr);
   CHECK(find_key("stream")->type == ValueType::Section);

@@ -49,7 +49,8 @@ TEST_CASE("streams: a stream section gives every device the defaults") {
     CHECK(d.stream->sample_bytes == 0);  // the dataset's sample size
   }
   const json expected = json::parse(R"({"rate": {"dist": "constant", "value": 10.0}, "arrivals": "fluid",
-      "trace": null, "buffer": {"policy": "persistence", "window_s": 1.0}, "sample_bytes": null})");
+      "trace": null, "buffer": {"policy": "persistence", "window_s": 1.0}, "sample_bytes": null,
+      "while_off": "buffer"})");
   CHECK(s.resolved["stream"] == expected);
   CHECK(s.resolved["devices"][0]["stream"] == expected);
   CHECK(s.resolved["devices"][1]["stream"] == expected);
@@ -205,7 +206,7 @@ TEST_CASE("streams: arrivals, buffer and sample size") {
   CHECK(stream_error(dir, {{"rate", 1}, {"buffer", {{"polcy", "truncation"}}}}) ==
         "stream.buffer.polcy: unknown key (did you mean \"policy\"?)");
   CHECK(stream_error(dir, 5) ==
-        "stream: expected an object (with keys trace, rate, arrivals, buffer, sample_bytes) or null, got 5");
+        "stream: expected an object (with keys trace, rate, arrivals, buffer, sample_bytes, while_off) or null, got 5");
   CHECK(stream_error(dir, {{"rate", 1}, {"buffer", 3}}) ==
         "stream.buffer: expected an object (with keys policy, capacity_samples, window_s), got 3");
   json doc = minimal_doc();
@@ -259,7 +260,7 @@ TEST_CASE("streams: per-device overrides merge key by key") {
   CHECK(!s.devices[4].stream);
   // The resolved document holds every device's merged stream.
   CHECK(s.resolved["devices"][1]["stream"] == json::parse(R"({"rate": {"dist": "constant", "value": 5.0},
-      "arrivals": "poisson", "trace": null, "sample_bytes": 784,
+      "arrivals": "poisson", "trace": null, "sample_bytes": 784, "while_off": "buffer",
       "buffer": {"policy": "drop-newest", "capacity_samples": 100, "window_s": 1.0}})"));
   CHECK(s.resolved["devices"][4]["stream"].is_null());
   CHECK(s.resolved["stream"]["rate"] == "S10");
@@ -292,7 +293,8 @@ TEST_CASE("streams: per-device errors name the device entry") {
   CHECK(device_error({{"buffer", {{"polcy", "truncation"}}}}) ==
         "devices[2].stream.buffer.polcy: unknown key (did you mean \"policy\"?)");
   CHECK(device_error(7) ==
-        "devices[2].stream: expected an object (with keys trace, rate, arrivals, buffer, sample_bytes) or null, got 7");
+        "devices[2].stream: expected an object (with keys trace, rate, arrivals, buffer, sample_bytes, while_off) or "
+        "null, got 7");
   // A device's own null rate leaves it with neither rate nor trace.
   CHECK(device_error({{"rate", nullptr}}) == "devices[2].stream.rate: required unless devices[2].stream.trace is set");
   // The global section is checked first, under its own path.
@@ -372,4 +374,43 @@ TEST_CASE("streams: trace paths resolve against the scenario file") {
   CHECK(s.devices[3].stream->arrivals == "poisson");
   doc["devices"][3]["stream"] = {{"trace", nullptr}};  // no trace and no rate left
   CHECK(parse_error(dir, doc) == "devices[3].stream.rate: required unless devices[3].stream.trace is set");
+}
+
+TEST_CASE("streams: while_off, globally and per device") {
+  TempDir dir;
+  // Default: what arrives while a device is off is buffered as usual.
+  Scenario s = parse_in(dir, with_stream({{"rate", 10}}));
+  CHECK(s.devices[0].stream->while_off == "buffer");
+  CHECK(s.resolved["stream"]["while_off"] == "buffer");
+
+  json doc = with_stream({{"rate", 10}, {"while_off", "lose"}});
+  doc["devices"] = json::parse(R"([
+    "pi-1",
+    {"host": "pi-2", "stream": {"while_off": "buffer"}},
+    {"host": "pi-3", "stream": {"rate": 5}}])");
+  s = parse_in(dir, doc);
+  CHECK(s.devices[0].stream->while_off == "lose");
+  CHECK(s.devices[1].stream->while_off == "buffer");  // its own
+  CHECK(s.devices[1].stream->rate.value == 10.0);     // the rest inherited
+  CHECK(s.devices[2].stream->while_off == "lose");    // inherited
+  CHECK(s.resolved["devices"][1]["stream"]["while_off"] == "buffer");
+  CHECK(s.resolved["devices"][2]["stream"]["while_off"] == "lose");
+
+  // A device-only stream gets the global default.
+  doc = minimal_doc();
+  doc["devices"] = json::parse(R"(["pi-1", {"host": "pi-2", "stream": {"rate": 5, "while_off": "lose"}}])");
+  s = parse_in(dir, doc);
+  CHECK(!s.devices[0].stream);
+  CHECK(s.devices[1].stream->while_off == "lose");
+  CHECK(describe(s).find("stream    1 of 2 devices: rate 5 samples/s, fluid arrivals, buffer persistence, arrivals "
+                         "lost while off\n") != std::string::npos);
+
+  CHECK(stream_error(dir, {{"rate", 1}, {"while_off", "drop"}}) ==
+        "stream.while_off: must be one of buffer, lose; got \"drop\"");
+  doc["devices"][1]["stream"]["while_off"] = "loose";
+  CHECK(parse_error(dir, doc) ==
+        "devices[1].stream.while_off: must be one of buffer, lose; got \"loose\" (did you mean \"lose\"?)");
+  CHECK(
+      parse_in(dir, minimal_doc(), {"stream.rate=5", "devices.1.stream.while_off=lose"}).devices[1].stream->while_off ==
+      "lose");
 }

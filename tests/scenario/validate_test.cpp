@@ -177,7 +177,7 @@ TEST_CASE("validate: enums") {
   doc["training"]["mode"] = "synch";
   doc["dataset"]["name"] = "synthetic";
   CHECK(parse_error(dir, doc) ==
-        "training.mode: must be one of sync, scadles, async; got \"synch\" (did you mean \"sync\"?)");
+        "training.mode: must be one of sync, scadles, async, local-sgd; got \"synch\" (did you mean \"sync\"?)");
 }
 
 TEST_CASE("validate: unknown keys with did-you-mean") {
@@ -189,7 +189,7 @@ TEST_CASE("validate: unknown keys with did-you-mean") {
   CHECK(parse_error(dir, doc) ==
         "training.zzz: unknown key (expected one of: mode, batch_size, lr, momentum, weight_decay, window_s, "
         "batch_min, batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, "
-        "start_jitter_s, staleness_history)");
+        "start_jitter_s, staleness_history, local_steps, aggregation, server_lr, round_timeout_s)");
   doc = minimal_doc();
   doc["trainig"] = json::object();
   CHECK(parse_error(dir, doc) == "trainig: unknown key (did you mean \"training\"?)");
@@ -221,7 +221,7 @@ TEST_CASE("validate: sections, required keys and the top level") {
   CHECK(parse_error(dir, doc) ==
         "training: expected an object (with keys mode, batch_size, lr, momentum, weight_decay, window_s, batch_min, "
         "batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, start_jitter_s, "
-        "staleness_history), got 5");
+        "staleness_history, local_steps, aggregation, server_lr, round_timeout_s), got 5");
   doc = minimal_doc();
   doc.erase("server");
   CHECK(parse_error(dir, doc) == "server: required key is missing");
