@@ -81,7 +81,9 @@ void SyncServer::operator()() {
         if (!by_device[i] && state_.live[i].model_outstanding) return true;
       return false;
     };
-    while (arrived < expected && owed()) {
+    // With nobody to wait for (devices off, or busy with an earlier round), the round still
+    // lasts until it closes: late pushes are received meanwhile, and time moves on.
+    while (expected == 0 ? closes >= 0 : arrived < expected && owed()) {
       const double timeout = until < 0 ? -1 : std::max(0.0, until - sg4::Engine::get_clock());
       ssize_t done = -1;
       try {
