@@ -748,6 +748,16 @@ std::vector<Rule> build_rules() {
                              " when faults has device or link entries (without it a round waits for every device, "
                              "however long one is off or cut off)");
        }},
+      {"training.injection", "Not with `training.round_timeout_s`: a round that closes without some devices would "
+                             "lose the samples handed to them.",
+       [](const nlohmann::json& r) {
+         const auto& t = r.at("training");
+         if (!t.contains("injection") || t.at("injection").is_null()) return;
+         if (!t.contains("round_timeout_s") || t.at("round_timeout_s").is_null()) return;
+         throw ScenarioError(
+             "training.injection: not supported with training.round_timeout_s (a round that closes without some "
+             "devices would lose the samples handed to them); set one of them to null");
+       }},
   };
 }
 

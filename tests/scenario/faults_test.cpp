@@ -338,3 +338,15 @@ TEST_CASE("faults: describe summarises the faults") {
         std::string::npos);
   CHECK(describe(parse_in(dir, minimal_doc())).find("faults") == std::string::npos);
 }
+
+TEST_CASE("faults: data injection is refused with a round timeout") {
+  TempDir dir;
+  json doc = minimal_doc();
+  doc["stream"] = {{"rate", "S10"}};
+  doc["training"] = {{"mode", "scadles"}, {"injection", {{"alpha", 0.5}, {"beta", 0.25}}}, {"round_timeout_s", 10}};
+  CHECK(parse_error(dir, doc) ==
+        "training.injection: not supported with training.round_timeout_s (a round that closes without some devices "
+        "would lose the samples handed to them); set one of them to null");
+  doc["training"]["round_timeout_s"] = nullptr;
+  CHECK(parse_in(dir, doc).training.injection);
+}
