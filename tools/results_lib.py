@@ -16,7 +16,7 @@ def load_run(folder):
     run = {"name": os.path.basename(folder)}
     with open(os.path.join(folder, "summary.json")) as f:
         run["summary"] = json.load(f)
-    for table in ("devices", "metrics", "buffers", "links"):
+    for table in ("devices", "metrics", "buffers", "links", "staleness"):
         path = os.path.join(folder, table + ".csv")
         if os.path.exists(path):
             with open(path) as f:

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Runs scenarios/adacomp/ (unless --report-only) and writes results/adacomp/README.md and its plots.
+
+Every figure on that page comes from the runs' summary.json, devices.csv, metrics.csv and
+staleness.csv. Usage: tools/adacomp/report.py [--report-only] [NAME...]
+"""
+import os
+import sys
+from collections import Counter
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from results_lib import ROOT, run_and_load, time_to_accuracy  # noqa: E402
+
+SCENARIOS = os.path.join(ROOT, "scenarios", "adacomp")
+RESULTS = os.path.join(ROOT, "results", "adacomp")
+RUNS = os.path.join(RESULTS, "runs")
+TARGET = 0.78
+BASELINE = "async-plain"
+ORDER = ["async-plain", "async-inverse", "adacomp-1pct", "adacomp-0.5pct", "adacomp-1pct-churn"]
+
+
+def describe(name):
+    with open(os.path.join(SCENARIOS, name + ".json")) as f:
+        first = f.readline()
+    return first[2:].strip() if first.startswith("//") else ""
+
+
+def bytes_to_target(run, target):
+    """Cumulative bytes sent to the server (pulls and pushes) at the first evaluation >= target."""
+    for row in run["metrics"]:
+        if float(row["test_accuracy"]) >= target:
+            return int(row["bytes_up"])
+    return None
+
+
+def mb(b):
+    return f"{b / 1e6:,.1f}"
+
+
+def plots(runs):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report: matplotlib missing, no plots", file=sys.stderr)
+        return []
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name in ORDER:
+        if name not in runs:
+            continue
+        m = runs[name]["metrics"]
+        ax.plot([int(r["bytes_up"]) / 1e6 for r in m], [float(r["test_accuracy"]) for r in m], label=name)
+    ax.set_xscale("log")
+    ax.axhline(TARGET, color="grey", linestyle=":", linewidth=1)
+    ax.set_xlabel("bytes sent to the server (MB, log scale)")
+    ax.set_ylabel("test accuracy")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(RESULTS, "accuracy-vs-bytes.png"), dpi=90)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name in ORDER:
+        if name not in runs:
+            continue
+        counts = Counter(int(r["staleness"]) for r in runs[name]["staleness"])
+        total = sum(counts.values())
+        xs = sorted(counts)
+        ax.plot(xs, [counts[x] / total for x in xs], marker=".", label=name)
+    ax.set_xlabel("staleness d (updates applied between pull and push)")
+    ax.set_ylabel("fraction of applied pushes")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(RESULTS, "staleness.png"), dpi=90)
+    return ["accuracy-vs-bytes.png", "staleness.png"]
+
+
+def main():
+    runs = run_and_load(SCENARIOS, RUNS, sys.argv[1:])
+    if BASELINE not in runs:
+        sys.exit(f"report: the {BASELINE} baseline run is missing")
+    base = bytes_to_target(runs[BASELINE], TARGET)
+    out = ["# The AdaComp setting on edgetrain: results", "",
+           "Produced by `/usr/bin/python3 tools/adacomp/report.py` (runs every scenario of `scenarios/adacomp/`,",
+           "two at a time, then writes this page and its plots). Setting (`platforms/adacomp16.xml`): 16 devices",
+           "(5 GFLOP/s) on 4 Mbit/s up / 20 Mbit/s down access links (20 ms), all pushing to one parameter",
+           "server through a shared 10 Mbit/s ingress link; Fashion-MNIST, the AdaComp-style CNN (two 5x5",
+           "convolutions with 10 and 20 channels, a 50-unit hidden layer: 21,840 parameters), asynchronous SGD,",
+           "batch 10 per push, no momentum, devices starting within the first second, the same seed everywhere.",
+           "Bytes sent to the server count every pull request (a 64-byte header) and every push (its real",
+           "encoding plus the 64-byte header); the accuracy is measured on 2,000 test images every 5 simulated",
+           "seconds.", "",
+           f"| scenario | pushes | bytes per push | bytes to the server until {TARGET} (MB) | reduction vs plain async | "
+           f"sim time to {TARGET} (s) | final accuracy | best | staleness mean / p50 / p95 / max |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for name in [n for n in ORDER if n in runs]:
+        s = runs[name]["summary"]
+        pushes = sum(int(d["steps"]) for d in runs[name]["devices"])
+        per_push = (s["bytes_up"] - 64 * pushes) / pushes if pushes else 0  # without the pull requests
+        to_target = bytes_to_target(runs[name], TARGET)
+        ttt = time_to_accuracy(runs[name], TARGET)
+        reduction = f"{base / to_target:.1f}x" if base and to_target else "-"
+        out.append(f"| `{name}` | {pushes:,} | {per_push:,.0f} | {mb(to_target) if to_target else 'not reached'} | "
+                   f"{reduction} | {f'{ttt:,.0f}' if ttt is not None else '-'} | {s['final_test_accuracy']:.4f} | "
+                   f"{s['best_test_accuracy']:.4f} | {s['staleness_mean']:.1f} / {s['staleness_p50']} / "
+                   f"{s['staleness_p95']} / {s['staleness_max']} |")
+    out += ["", "What each scenario is:", ""]
+    out += [f"- `{n}`: {describe(n)}" for n in ORDER if n in runs]
+
+    if "adacomp-1pct-churn" in runs:
+        c = runs["adacomp-1pct-churn"]["summary"]
+        devices = runs["adacomp-1pct-churn"]["devices"]
+        alive = 1 - c["offline_s"] / (c["sim_time_s"] * len(devices))
+        out += ["", "## Training through device failures", "",
+                f"`adacomp-1pct-churn` switches devices off and on (seeded exponential times, MTBF 60 s, MTTR 15 s) "
+                f"and cuts the server's ingress link from 30 s to 40 s. The run completed ({c['status']}): "
+                f"{c['restarts']} restarts, devices on {100 * alive:.0f}% of the time "
+                f"({c['offline_s']:,.0f} device-seconds off), {c['failed_pushes']} pushes cut by a failure (counted "
+                f"as failed, not as sent), {c['samples_lost_in_faults']} samples lost with them; final accuracy "
+                f"{c['final_test_accuracy']:.4f} against {runs['adacomp-1pct']['summary']['final_test_accuracy']:.4f} "
+                f"without failures, after {c['sim_time_s']:,.0f} simulated seconds instead of "
+                f"{runs['adacomp-1pct']['summary']['sim_time_s']:,.0f}." if "adacomp-1pct" in runs else ""]
+
+    made = plots(runs)
+    if made:
+        out += ["", "## Plots", ""] + [f"![{p}]({p})" for p in made]
+    out += ["", "## Reading it", "",
+            "- The reduction is measured at the same accuracy, in bytes sent to the server until the first",
+            "  evaluation at or above the target; it depends on the target (a lower target favours the",
+            "  compressed runs less) and on the evaluation interval (5 s).",
+            "- The paper reports 191x on MNIST with its own CNN and training length. Here, per push, an AdaComp",
+            "  c = 1% update is about 45x smaller than a dense one (value + 32-bit index per kept entry, per layer),",
+            "  and it needs more pushes to reach the same accuracy; the figure above is what remains of that.",
+            "- Dense pushes contend on the 10 Mbit/s ingress (16 x 87 KB per round of pushes), so plain async",
+            "  takes far longer in simulated time; sparse pushes leave the ingress nearly idle and the devices",
+            "  compute-bound, which raises the staleness every push sees.", ""]
+    os.makedirs(RESULTS, exist_ok=True)
+    with open(os.path.join(RESULTS, "README.md"), "w") as f:
+        f.write("\n".join(out))
+    print(f"wrote {os.path.join(RESULTS, 'README.md')}")
+
+
+if __name__ == "__main__":
+    main()
