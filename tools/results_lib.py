@@ -4,6 +4,7 @@ import csv
 import json
 import os
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -57,6 +58,18 @@ def run_scenarios(scenario_dir, names, runs_dir, jobs=2):
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(one, names))
+
+
+def pyplot():
+    """matplotlib.pyplot with the file-only backend, or None (with a note) when matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report: matplotlib missing, no plots", file=sys.stderr)
+        return None
+    return plt
 
 
 def run_and_load(scenario_dir, runs_dir, argv):

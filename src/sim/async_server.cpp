@@ -61,13 +61,8 @@ void AsyncServer::operator()() {
   for (size_t i = 0; i < n; ++i) receives.push_back(inbox->get_async<AsyncInbound>(&slots[i]));
   while (!state_.should_stop(sg4::Engine::get_clock())) {
     const double timeout = deadline < 0 ? -1 : std::max(0.0, deadline - sg4::Engine::get_clock());
-    ssize_t done = -1;
-    try {
-      done = sg4::Comm::wait_any_for(receives, timeout);
-    } catch (const simgrid::NetworkFailureException&) {
-      repost_failed(inbox, receives, slots);  // the sender counts its failure
-      continue;
-    }
+    const ssize_t done = wait_receive(inbox, receives, slots, timeout);
+    if (done == kReceiveFailed) continue;
     if (done < 0) {
       state_.stop("completed", "stop.sim_time_s reached");
       break;

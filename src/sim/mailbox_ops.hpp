@@ -32,4 +32,19 @@ void repost_failed(simgrid::s4u::Mailbox* inbox, std::vector<simgrid::s4u::CommP
   }
 }
 
+// Comm::wait_any_for over `receives` for at most `timeout` s (-1: no limit). Returns the index of
+// a completed receive, -1 at the timeout, or kReceiveFailed when a fault failed some receives
+// (they are re-posted; the senders count their failures).
+inline constexpr ssize_t kReceiveFailed = -2;
+template <class T>
+ssize_t wait_receive(simgrid::s4u::Mailbox* inbox, std::vector<simgrid::s4u::CommPtr>& receives,
+                     std::vector<T*>& slots, double timeout) {
+  try {
+    return simgrid::s4u::Comm::wait_any_for(receives, timeout);
+  } catch (const simgrid::NetworkFailureException&) {
+    repost_failed(inbox, receives, slots);
+    return kReceiveFailed;
+  }
+}
+
 }  // namespace edgetrain::sim

@@ -85,13 +85,8 @@ void SyncServer::operator()() {
     // lasts until it closes: late pushes are received meanwhile, and time moves on.
     while (expected == 0 ? closes >= 0 : arrived < expected && owed()) {
       const double timeout = until < 0 ? -1 : std::max(0.0, until - sg4::Engine::get_clock());
-      ssize_t done = -1;
-      try {
-        done = sg4::Comm::wait_any_for(receives, timeout);
-      } catch (const simgrid::NetworkFailureException&) {
-        repost_failed(inbox, receives, slots);  // the sender counts its failure
-        continue;
-      }
+      const ssize_t done = wait_receive(inbox, receives, slots, timeout);
+      if (done == kReceiveFailed) continue;  // then checks again who still owes an update
       if (done < 0) {
         ended = deadline >= 0 && sg4::Engine::get_clock() >= deadline;
         break;  // the round closes with what arrived (or the run ends)

@@ -8,7 +8,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, run_and_load  # noqa: E402
+from results_lib import ROOT, pyplot, run_and_load  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "scadles")
 RESULTS = os.path.join(ROOT, "results", "scadles")
@@ -66,12 +66,8 @@ def fleet_buffer_series(run):
 
 
 def plots(runs):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("report: matplotlib missing, no plots", file=sys.stderr)
+    plt = pyplot()
+    if plt is None:
         return []
     made = []
     fig, ax = plt.subplots(figsize=(7, 4))
