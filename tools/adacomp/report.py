@@ -128,7 +128,7 @@ def main():
             "  evaluation at or above the target; it depends on the target (a lower target favours the",
             "  compressed runs less) and on the evaluation interval (5 s).",
             "- The paper reports 191x on MNIST with its own CNN and training length. Here, per push, an AdaComp",
-            "  c = 1% update is about 45x smaller than a dense one (value + 32-bit index per kept entry, per layer),",
+            "  c = 1% update is about 48x smaller than a dense one (value + 32-bit index per kept entry, per layer),",
             "  and it needs more pushes to reach the same accuracy; the figure above is what remains of that.",
             "- Dense pushes contend on the 10 Mbit/s ingress (16 x 87 KB per round of pushes), so plain async",
             "  takes far longer in simulated time; sparse pushes leave the ingress nearly idle and the devices",
