@@ -2,6 +2,7 @@
 // bounded staleness, and the staleness-aware step rules end to end.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "two_devices.hpp"
@@ -73,4 +74,39 @@ TEST_CASE("async: the staleness rules change the trajectory, and adacomp reads t
   const auto s = read_json(adacomp / "summary.json");
   CHECK(s["status"] == "completed");
   CHECK(s["compression_ratio"].get<double>() > 5.0);
+}
+
+TEST_CASE("async: staleness follows the hand-computed schedule of three devices") {
+  // tests/sim/data/async3.xml: device cycles of 3, 4.1 and 5.3 ms, all compute (transfers and
+  // the server's apply take nanoseconds to a microsecond). Device i pushes at k x cycle_i; it
+  // pulled right after its previous push was applied, so its staleness is the number of the
+  // others' pushes in between.
+  const fs::path out = fresh_dir("async-schedule");
+  const Result r = run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() +
+                               " --set platform=" + (kData / "async3.xml").string() +
+                               " --set 'devices=[\"c3\",\"c4\",\"c5\"]' --set training.mode=async --set stop.rounds=40",
+                           "async-schedule");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  struct Push {
+    double at;
+    std::string device;
+    double cycle;
+  };
+  std::vector<Push> pushes;
+  const std::pair<const char*, double> cycles[] = {{"c3", 3e-3}, {"c4", 4.1e-3}, {"c5", 5.3e-3}};
+  for (const auto& [name, cycle] : cycles)
+    for (int k = 1; k * cycle < 0.1; ++k) pushes.push_back({k * cycle, name, cycle});
+  std::sort(pushes.begin(), pushes.end(), [](const Push& a, const Push& b) { return a.at < b.at; });
+  const auto rows = read_csv(out / "staleness.csv");
+  REQUIRE(rows.size() == 40);
+  for (size_t n = 0; n < rows.size(); ++n) {
+    const Push& p = pushes[n];
+    int64_t others = 0;
+    for (const Push& q : pushes) others += q.device != p.device && q.at > p.at - p.cycle && q.at < p.at;
+    CAPTURE(n);
+    CHECK(rows[n].at("device") == p.device);
+    CHECK(std::stod(rows[n].at("sim_time_s")) == doctest::Approx(p.at).epsilon(1e-4));
+    CHECK(std::stoll(rows[n].at("staleness")) == others);
+  }
 }

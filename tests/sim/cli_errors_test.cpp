@@ -69,3 +69,24 @@ TEST_CASE("validate checks platform, data and model and runs nothing") {
       run_cli("validate " + (kData / "two-devices.json").string() + " --set devices.0=island", "validate-bad").status ==
       2);
 }
+
+TEST_CASE("faults naming an unknown link, a bad bandwidth trace or a shared host are input errors") {
+  const std::string timeout = " --set training.round_timeout_s=1";
+  Result r = run_with("--set 'faults={\"links\":[{\"link\":\"a-upp\",\"off_s\":[[1,2]]}]}'" + timeout, "fault-link");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("faults.links[0].link: no link \"a-upp\" in platform") != std::string::npos);
+  const fs::path dir = fresh_dir("fault-trace-file");
+  std::ofstream(dir / "late.csv") << "time_s,bandwidth_bps\n1,1e6\n";
+  r = run_with("--set 'faults={\"links\":[{\"link\":\"a-up\",\"trace\":\"" + (dir / "late.csv").string() + "\"}]}'" +
+                   timeout,
+               "fault-trace");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("faults.links[0].trace: ") != std::string::npos);
+  CHECK(r.err.find("late.csv:2: the first time must be 0, got 1") != std::string::npos);
+  r = run_with("--set 'devices=[\"dev-a\",{\"host\":\"dev-a\",\"name\":\"a2\"}]' "
+               "--set 'faults={\"devices\":[{\"device\":\"a2\",\"off_s\":[[1,2]]}]}'" +
+                   timeout,
+               "fault-shared-host");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("faults.devices: device \"a2\" shares host \"dev-a\" with device \"dev-a\"") != std::string::npos);
+}
