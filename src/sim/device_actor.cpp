@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <random>
 #include <simgrid/s4u.hpp>
 
 #include "learn/sgd.hpp"
 #include "sim/aggregation.hpp"
+#include "sim/downlink.hpp"
 #include "sim/wire.hpp"
 #include "util/seed.hpp"
 
@@ -43,9 +45,9 @@ std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& led
   return batch;
 }
 
-std::vector<float> DeviceActor::train(const ModelMessage& model, GradientMessage& message, TimeLedger& ledger) {
+std::vector<float> DeviceActor::train(const std::vector<float>& params, const ModelMessage& model,
+                                      GradientMessage& message, TimeLedger& ledger) {
   const scenario::TrainingSpec& training = state_.scenario.training;
-  const std::vector<float>& params = *model.params;
   const int64_t batch_size = state_.devices[index_].batch_size;
   const bool local_sgd = training.mode == "local-sgd";
   const int64_t steps = local_sgd ? training.local_steps : 1;
@@ -81,7 +83,7 @@ std::vector<float> DeviceActor::train(const ModelMessage& model, GradientMessage
   return local;
 }
 
-void DeviceActor::update_once(TimeLedger& ledger) {
+void DeviceActor::update_once(TimeLedger& ledger, DownlinkReplica* replica) {
   report::DeviceRecord& record = state_.devices[index_];
   DeviceLiveness& live = state_.live[index_];
   auto* inbox = sg4::Mailbox::by_name(mailbox_name(record.device));
@@ -104,11 +106,18 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   record.bytes_down += model->bytes;
   state_.bytes_down += model->bytes;
   state_.links.carried(state_.server_host, sg4::this_actor::get_host(), model->bytes);
+  if (replica) {
+    if (model->delta) {
+      replica->apply_delta(*model->delta, model->round);
+    } else {
+      replica->set(*model->params);
+    }
+  }
 
   auto message = std::make_unique<GradientMessage>();
   message->device = index_;
   message->round = model->round;
-  const std::vector<float> update = train(*model, *message, ledger);
+  const std::vector<float> update = train(replica ? replica->params() : *model->params, *model, *message, ledger);
   message->step = live.encoded++;
   message->update = state_.uplinks[index_]->encode(update, message->step);
   const int64_t shared_sample_bytes =
@@ -142,9 +151,14 @@ void DeviceActor::operator()() {
     const double delay = std::uniform_real_distribution<double>(0, training.start_jitter_s)(rng);
     sg4::this_actor::sleep_for(delay);  // charged as wait: the ledger's open bucket
   }
+  // With downlink compression the device keeps its own copy of the model, updated by the deltas.
+  std::optional<DownlinkReplica> replica;
+  if (const auto& down = state_.scenario.compression.downlink) {
+    replica.emplace(*down, state_.layers, state_.downlink_seeds[index_]);
+  }
   while (true) {
     try {
-      update_once(ledger);
+      update_once(ledger, replica ? &*replica : nullptr);
     } catch (const simgrid::NetworkFailureException&) {
       // At the end of the run the server cancels its receives: nothing failed, the run is over.
       if (state_.stopping()) return;

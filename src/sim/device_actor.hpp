@@ -20,6 +20,8 @@
 
 namespace edgetrain::sim {
 
+class DownlinkReplica;
+
 class DeviceActor {
  public:
   DeviceActor(RunState& state, size_t index) : state_(state), index_(index) {}
@@ -27,10 +29,13 @@ class DeviceActor {
   static std::string mailbox_name(const std::string& device) { return "device/" + device; }
 
  private:
-  // One update: (pull and) receive the model, train, push.
-  void update_once(TimeLedger& ledger);
-  // Trains on the received model; returns the update to push (not yet encoded) in `message`.
-  std::vector<float> train(const ModelMessage& model, GradientMessage& message, TimeLedger& ledger);
+  // One update: (pull and) receive the model, train, push. `replica`: the device's own model
+  // copy under downlink compression (null otherwise).
+  void update_once(TimeLedger& ledger, DownlinkReplica* replica);
+  // Trains on `params` (the received model, or the replica); returns the update to push (not
+  // yet encoded), and fills `message`'s sample counts, loss and shared samples.
+  std::vector<float> train(const std::vector<float>& params, const ModelMessage& model, GradientMessage& message,
+                           TimeLedger& ledger);
   // The own-stream samples of the next step: from the static partition, or from the stream
   // buffer after waiting (wait_s, data_wait_s) until enough samples arrived.
   std::vector<int64_t> next_batch(int64_t batch_size, TimeLedger& ledger);
