@@ -172,9 +172,13 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
   summary.model_params = model.num_params();
-  int64_t steps = 0, compressed_steps = 0, lost_offline = 0;
+  int64_t steps = 0, compressed_steps = 0, lost_offline = 0, restarts = 0, lost_in_faults = 0;
+  double offline_s = 0;
   for (size_t i = 0; i < state.devices.size(); ++i) {
     auto& d = state.devices[i];
+    offline_s += d.offline_s;
+    restarts += d.restarts;
+    lost_in_faults += d.samples_lost_in_faults;
     if (state.uplinks[i]->adaptive()) {
       d.cnc_ratio = d.steps > 0 ? static_cast<double>(state.uplinks[i]->compressed_steps()) / d.steps : 0.0;
       steps += d.steps;
@@ -196,13 +200,6 @@ report::RunSummary summarize(RunState& state, double end) {
   const nlohmann::json staleness = report::staleness_summary(state.staleness);
   for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
   summary.extra["stale_drops"] = state.stale_drops;
-  double offline_s = 0;
-  int64_t restarts = 0, lost_in_faults = 0;
-  for (const auto& d : state.devices) {
-    offline_s += d.offline_s;
-    restarts += d.restarts;
-    lost_in_faults += d.samples_lost_in_faults;
-  }
   summary.extra["failed_pushes"] = state.failed_pushes;
   summary.extra["late_pushes"] = state.late_pushes;
   summary.extra["missing_updates"] = state.missing_updates;

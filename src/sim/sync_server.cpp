@@ -56,6 +56,7 @@ void SyncServer::operator()() {
     injection_.plan_round(state_.rounds_done, models);
     // This round waits for the devices that are on and not still busy with an earlier round.
     size_t expected = 0;
+    std::vector<bool> waits_for(n, false);
     for (size_t i = 0; i < n; ++i) {
       DeviceLiveness& live = state_.live[i];
       if (!live.on || live.model_outstanding) continue;
@@ -65,25 +66,25 @@ void SyncServer::operator()() {
           m.delta ? static_cast<int64_t>(m.delta->size()) : dense_fp32_bytes(state_.model.num_params());
       m.bytes = message_bytes(payload + m.injected_bytes);
       live.model_outstanding = true;
+      waits_for[i] = true;
       expected += 1;
       const auto bytes = static_cast<uint64_t>(m.bytes);
       send_detached(DeviceActor::mailbox_name(state_.devices[i].device), std::move(models[i]), bytes);
     }
 
     std::vector<std::unique_ptr<GradientMessage>> by_device(n);
-    size_t arrived = 0;
     bool ended = false;
     const double closes = round_timeout ? started + *round_timeout : -1;
     const double until = closes < 0 ? deadline : (deadline < 0 ? closes : std::min(closes, deadline));
     // Wait for every expected push; a device whose update failed no longer owes one.
     auto owed = [&] {
       for (size_t i = 0; i < n; ++i)
-        if (!by_device[i] && state_.live[i].model_outstanding) return true;
+        if (waits_for[i] && !by_device[i] && state_.live[i].model_outstanding) return true;
       return false;
     };
     // With nobody to wait for (devices off, or busy with an earlier round), the round still
     // lasts until it closes: late pushes are received meanwhile, and time moves on.
-    while (expected == 0 ? closes >= 0 : arrived < expected && owed()) {
+    while (expected == 0 ? closes >= 0 : owed()) {
       const double timeout = until < 0 ? -1 : std::max(0.0, until - sg4::Engine::get_clock());
       const ssize_t done = wait_receive(inbox, receives, slots, timeout);
       if (done == kReceiveFailed) continue;  // then checks again who still owes an update
@@ -100,7 +101,6 @@ void SyncServer::operator()() {
         state_.devices[device].late_pushes += 1;
         continue;
       }
-      arrived += !by_device[device];
       by_device[device] = std::move(message);
     }
     if (ended) {
