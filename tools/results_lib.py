@@ -43,15 +43,16 @@ def time_to_accuracy(run, target):
     return None
 
 
-def run_scenarios(scenario_dir, names, runs_dir, jobs=2):
-    """Runs scenario_dir/<name>.json into runs_dir/<name>/ (log next to it), `jobs` at a time."""
+def run_scenarios(scenario_dir, names, runs_dir, jobs=2, extra=()):
+    """Runs scenario_dir/<name>.json into runs_dir/<name>/ (log next to it), `jobs` at a time,
+    with `extra` arguments for edgetrain run (--set overrides)."""
     os.makedirs(runs_dir, exist_ok=True)
 
     def one(name):
         out = os.path.join(runs_dir, name)
         with open(out + ".log", "w") as log:
             code = subprocess.call([os.path.join(ROOT, "build", "edgetrain"), "run",
-                                    os.path.join(scenario_dir, name + ".json"), "--quiet", "--out", out],
+                                    os.path.join(scenario_dir, name + ".json"), "--quiet", "--out", out, *extra],
                                    stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         if code != 0:
             print(f"{name}: exit {code} (see {out}.log)")
@@ -72,11 +73,12 @@ def pyplot():
     return plt
 
 
-def run_and_load(scenario_dir, runs_dir, argv):
+def run_and_load(scenario_dir, runs_dir, argv, extra=()):
     """The results scripts' command line: [--report-only] [NAME...]. Runs the named scenarios (all
-    of scenario_dir by default) unless --report-only, then loads every run of runs_dir."""
+    of scenario_dir by default, with `extra` edgetrain arguments) unless --report-only, then loads
+    every run of runs_dir."""
     names = [a for a in argv if a != "--report-only"]
     if "--report-only" not in argv:
         names = names or sorted(f[:-5] for f in os.listdir(scenario_dir) if f.endswith(".json"))
-        run_scenarios(scenario_dir, names, runs_dir)
+        run_scenarios(scenario_dir, names, runs_dir, extra=extra)
     return load_runs(runs_dir)

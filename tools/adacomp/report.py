@@ -2,7 +2,9 @@
 """Runs scenarios/adacomp/ (unless --report-only) and writes results/adacomp/README.md and its plots.
 
 Every figure on that page comes from the runs' summary.json, devices.csv, metrics.csv and
-staleness.csv. Usage: tools/adacomp/report.py [--report-only] [NAME...]
+staleness.csv. Usage: tools/adacomp/report.py [--mnist DIR] [--report-only] [NAME...]
+With --mnist DIR (a folder of the MNIST IDX files, not packaged by Debian) the same scenarios run
+on MNIST, into results/adacomp/mnist/.
 """
 import os
 import sys
@@ -13,7 +15,7 @@ from results_lib import ROOT, pyplot, run_and_load, time_to_accuracy  # noqa: E4
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "adacomp")
 RESULTS = os.path.join(ROOT, "results", "adacomp")
-RUNS = os.path.join(RESULTS, "runs")
+DATASET = "Fashion-MNIST"
 TARGETS = (0.75, 0.78)
 BASELINE = "async-plain"
 ORDER = ["async-plain", "async-inverse", "adacomp-1pct", "adacomp-0.5pct", "adacomp-1pct-churn"]
@@ -72,7 +74,16 @@ def plots(runs):
 
 
 def main():
-    runs = run_and_load(SCENARIOS, RUNS, sys.argv[1:])
+    global RESULTS, DATASET
+    argv, extra = sys.argv[1:], []
+    if "--mnist" in argv:
+        at = argv.index("--mnist")
+        if at + 1 >= len(argv):
+            sys.exit("report: --mnist needs the folder of the MNIST IDX files")
+        extra = ["--set", "dataset.name=mnist", "--set", "dataset.path=" + os.path.abspath(argv[at + 1])]
+        del argv[at:at + 2]
+        RESULTS, DATASET = os.path.join(RESULTS, "mnist"), "MNIST"
+    runs = run_and_load(SCENARIOS, os.path.join(RESULTS, "runs"), argv, extra)
     if BASELINE not in runs:
         sys.exit(f"report: the {BASELINE} baseline run is missing")
     base = {t: bytes_to_target(runs[BASELINE], t) for t in TARGETS}
@@ -80,7 +91,7 @@ def main():
            "Produced by `/usr/bin/python3 tools/adacomp/report.py` (runs every scenario of `scenarios/adacomp/`,",
            "two at a time, then writes this page and its plots). Setting (`platforms/adacomp16.xml`): 16 devices",
            "(5 GFLOP/s) on 4 Mbit/s up / 20 Mbit/s down access links (20 ms), all pushing to one parameter",
-           "server through a shared 10 Mbit/s ingress link; Fashion-MNIST, the AdaComp-style CNN (two 5x5",
+           f"server through a shared 10 Mbit/s ingress link; {DATASET}, the AdaComp-style CNN (two 5x5",
            "convolutions with 10 and 20 channels, a 50-unit hidden layer: 21,840 parameters), asynchronous SGD,",
            "batch 10 per push, no momentum, devices starting within the first second, the same seed everywhere.",
            "Bytes sent to the server count every pull request (a 64-byte header) and every push (its real",
