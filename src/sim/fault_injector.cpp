@@ -89,7 +89,7 @@ std::multimap<double, LinkEvent> link_events(const scenario::LinkFaultSpec& spec
   if (!spec.trace.empty()) {
     stream::RateProfile profile = stream::RateProfile::constant(1.0);
     try {
-      profile = stream::RateProfile::from_trace_csv(spec.trace);
+      profile = stream::RateProfile::from_trace_csv(spec.trace, "bandwidth_bps");
     } catch (const stream::StreamError& e) {
       throw PlatformError(at + ".trace: " + e.what());
     }

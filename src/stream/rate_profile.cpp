@@ -39,21 +39,23 @@ bool parse_double(std::string_view s, double& out) {
 
 void fail(const Row& row, const std::string& message) { throw StreamError(row.where + ": " + message); }
 
-void validate(const std::vector<Row>& rows, const std::string& source) {
-  if (rows.empty()) throw StreamError(source + ": no rate steps (expected rows \"time_s,rate\")");
+// `value`: what the second column holds, for messages ("rate", "bandwidth_bps").
+void validate(const std::vector<Row>& rows, const std::string& source, const std::string& value) {
+  if (rows.empty()) throw StreamError(source + ": no " + value + " steps (expected rows \"time_s," + value + "\")");
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     if (!std::isfinite(r.time)) fail(r, "time must be a finite number, got " + format_number(r.time));
-    if (!std::isfinite(r.rate)) fail(r, "rate must be a finite number, got " + format_number(r.rate));
+    if (!std::isfinite(r.rate)) fail(r, value + " must be a finite number, got " + format_number(r.rate));
     if (i == 0 && r.time != 0) fail(r, "the first time must be 0, got " + format_number(r.time));
     if (i > 0 && !(r.time > rows[i - 1].time))
       fail(r, "times must increase strictly (" + format_number(r.time) + " after " + format_number(rows[i - 1].time) +
                   ")");
-    if (r.rate < 0) fail(r, "rate must be >= 0, got " + format_number(r.rate));
+    if (r.rate < 0) fail(r, value + " must be >= 0, got " + format_number(r.rate));
   }
   if (!(rows.back().rate > 0))
     fail(rows.back(),
-         "the last rate must be > 0 (it holds forever after the last time), got " + format_number(rows.back().rate));
+         "the last " + value + " must be > 0 (it holds forever after the last time), got " +
+             format_number(rows.back().rate));
 }
 
 }  // namespace
@@ -71,7 +73,7 @@ RateProfile RateProfile::from_steps(std::vector<double> times_s, std::vector<dou
   std::vector<Row> rows;
   for (size_t i = 0; i < times_s.size(); ++i)
     rows.push_back({times_s[i], rates[i], "rate steps[" + std::to_string(i) + "]"});
-  validate(rows, "rate steps");
+  validate(rows, "rate steps", "rate");
 
   RateProfile p;
   p.times_ = std::move(times_s);
@@ -83,10 +85,10 @@ RateProfile RateProfile::from_steps(std::vector<double> times_s, std::vector<dou
   return p;
 }
 
-RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file) {
+RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file, const std::string& value) {
   const std::string name = file.string();
   std::ifstream in(file);
-  if (!in) throw StreamError(name + ": cannot open the rate trace (time_s,rate rows)");
+  if (!in) throw StreamError(name + ": cannot open the " + value + " trace (time_s," + value + " rows)");
   std::vector<Row> rows;
   std::string line;
   bool seen_content = false;
@@ -108,10 +110,10 @@ RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file) {
     const bool numbers = parse_double(text.substr(0, comma), ignored) ||
                          (comma != std::string_view::npos && parse_double(text.substr(comma + 1), ignored));
     if (first && !numbers) continue;
-    throw StreamError(where + ": expected \"time_s,rate\" (two numbers), got \"" + std::string(text) + "\"");
+    throw StreamError(where + ": expected \"time_s," + value + "\" (two numbers), got \"" + std::string(text) + "\"");
   }
   if (in.bad()) throw StreamError(name + ": read error");
-  validate(rows, name);
+  validate(rows, name, value);
 
   std::vector<double> times, rates;
   for (const Row& r : rows) times.push_back(r.time), rates.push_back(r.rate);

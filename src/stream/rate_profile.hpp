@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace edgetrain::stream {
@@ -16,7 +17,8 @@ class RateProfile {
   // rates >= 0, the last rate > 0 (a stream that stops forever would stall training). The last
   // rate holds after the last time. Blank lines and lines starting with '#' are skipped.
   // Throws StreamError naming the file and line ("trace.csv:3: times must increase strictly (2 after 5)").
-  static RateProfile from_trace_csv(const std::filesystem::path& file);
+  // `value` names the second column in messages (a link's bandwidth trace reads "bandwidth_bps").
+  static RateProfile from_trace_csv(const std::filesystem::path& file, const std::string& value = "rate");
   static RateProfile from_steps(std::vector<double> times_s, std::vector<double> rates);  // same checks
 
   // Times before 0 count as 0.

@@ -83,6 +83,12 @@ TEST_CASE("faults naming an unknown link, a bad bandwidth trace or a shared host
   CHECK(r.status == 2);
   CHECK(r.err.find("faults.links[0].trace: ") != std::string::npos);
   CHECK(r.err.find("late.csv:2: the first time must be 0, got 1") != std::string::npos);
+  std::ofstream(dir / "zero.csv") << "time_s,bandwidth_bps\n0,1e6\n5,0\n";
+  r = run_with("--set 'faults={\"links\":[{\"link\":\"a-up\",\"trace\":\"" + (dir / "zero.csv").string() + "\"}]}'" +
+                   timeout,
+               "fault-trace-zero");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("zero.csv:3: the last bandwidth_bps must be > 0") != std::string::npos);
   r = run_with("--set 'devices=[\"dev-a\",{\"host\":\"dev-a\",\"name\":\"a2\"}]' "
                "--set 'faults={\"devices\":[{\"device\":\"a2\",\"off_s\":[[1,2]]}]}'" +
                    timeout,
