@@ -149,6 +149,9 @@ void close_streams(RunState& state, double end) {
   for (size_t i = 0; i < state.streams.size(); ++i) {
     DeviceStream* stream = state.streams[i].get();
     if (!stream) continue;
+    if (!state.live[i].on && stream->loses_while_off()) {
+      state.devices[i].stream->samples_lost_offline += stream->lose_until(end);  // off until the end
+    }
     stream->catch_up(end);
     stream->fill(*state.devices[i].stream);
     state.devices[i].buffer_peak_bytes = state.devices[i].stream->buffer_peak_samples * stream->sample_bytes();

@@ -143,4 +143,12 @@ TEST_CASE("faults: stream.while_off lose counts what arrived while the device wa
   }
   CHECK(read_json(lose / "summary.json")["samples_lost_offline"] == 100);
   check_ledgers(lose);
+  // Still off when the run ends: what arrived since it went off is lost too.
+  const fs::path to_end = run_two_devices(
+      "faults-lose-to-end", "--set 'stream={\"rate\":100,\"while_off\":\"lose\"}' "
+                            "--set 'faults={\"devices\":[{\"device\":\"dev-a\",\"off_s\":[[1.5,9]]}]}' "
+                            "--set training.round_timeout_s=0.2 --set stop.rounds=null --set stop.sim_time_s=2");
+  const auto a = read_csv(to_end / "devices.csv")[0];
+  CHECK(count(a, "samples_lost_offline") == 50);
+  CHECK(count(a, "samples_arrived") == 150);
 }
