@@ -94,7 +94,7 @@ void DeviceActor::update_once(TimeLedger& ledger, DownlinkReplica* replica) {
     ledger.open(TimeLedger::Bucket::Comm);
     auto pull = std::make_unique<AsyncInbound>(AsyncInbound{index_, nullptr});
     server->put(pull.get(), static_cast<uint64_t>(kHeaderBytes));
-    pull.release();  // delivered: the server owns it
+    (void)pull.release();  // delivered: the server owns it
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
   }
   ledger.open(TimeLedger::Bucket::Wait);
@@ -135,10 +135,10 @@ void DeviceActor::update_once(TimeLedger& ledger, DownlinkReplica* replica) {
   if (on_arrival) {
     auto push = std::make_unique<AsyncInbound>(AsyncInbound{index_, std::move(message)});
     server->put(push.get(), bytes);
-    push.release();
+    (void)push.release();
   } else {
     server->put(message.get(), bytes);
-    message.release();
+    (void)message.release();
   }
   ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
 }
