@@ -23,6 +23,10 @@ struct Aggregation {
 // aggregation); false for round-based modes.
 bool applies_on_arrival(const scenario::TrainingSpec& training);
 
+// The server's step size on an update: training.server_lr for local-sgd's model deltas,
+// training.lr for gradients (before any ScaDLES scaling).
+double server_lr(const scenario::TrainingSpec& training);
+
 Aggregation aggregation_for(const scenario::TrainingSpec& training, int64_t base_global_batch,
                             const std::vector<int64_t>& samples_per_device);
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <simgrid/s4u.hpp>
 
+#include "sim/aggregation.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/mailbox_ops.hpp"
 #include "sim/messages.hpp"
@@ -21,7 +22,8 @@ AsyncServer::AsyncServer(RunState& state)
       sgd_(state.scenario.training.momentum, state.scenario.training.weight_decay),
       decoder_(state.scenario.compression, state.layers),
       rule_(state.scenario.training.staleness_lr, static_cast<size_t>(state.model.num_params()),
-            static_cast<size_t>(state.scenario.training.staleness_history)) {}
+            static_cast<size_t>(state.scenario.training.staleness_history)),
+      lr_(server_lr(state.scenario.training)) {}
 
 void AsyncServer::apply(const GradientMessage& push) {
   const int64_t staleness = state_.rounds_done - push.round;
@@ -36,11 +38,9 @@ void AsyncServer::apply(const GradientMessage& push) {
   // The touched coordinates: the sparse index sets, or every coordinate for a dense push.
   std::vector<int64_t> touched;
   for (const auto& layer : push.update.indices) touched.insert(touched.end(), layer.begin(), layer.end());
-  const std::vector<float> factors = rule_.factors(staleness, touched);
-  for (size_t k = 0; k < g.size(); ++k) g[k] *= factors[k];
+  rule_.scale(staleness, touched, g);
   sg4::this_actor::execute(5.0 * static_cast<double>(state_.model.num_params()));  // scale + SGD update
-  const auto& training = state_.scenario.training;
-  sgd_.step(state_.params, g, training.mode == "local-sgd" ? training.server_lr : training.lr);
+  sgd_.step(state_.params, g, lr_);
   rule_.applied(std::move(touched));
   state_.rounds_done += 1;
   state_.staleness.push_back({sg4::Engine::get_clock(), device, staleness});

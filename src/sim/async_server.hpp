@@ -26,6 +26,7 @@ class AsyncServer {
   learn::Sgd sgd_;
   UplinkDecoder decoder_;
   StalenessRule rule_;
+  double lr_;  // the server's step size (aggregation.hpp)
 };
 
 }  // namespace edgetrain::sim

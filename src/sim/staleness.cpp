@@ -13,12 +13,12 @@ StalenessRule::StalenessRule(std::string rule, size_t params, size_t history)
   }
 }
 
-std::vector<float> StalenessRule::factors(int64_t staleness, const std::vector<int64_t>& indices) const {
-  std::vector<float> f(params_, 1.0f);
-  if (rule_ == "none" || staleness <= 1) return f;
+void StalenessRule::scale(int64_t staleness, const std::vector<int64_t>& indices, std::vector<float>& step) const {
+  if (rule_ == "none" || staleness <= 1) return;
   if (rule_ == "inverse") {
-    std::fill(f.begin(), f.end(), 1.0f / static_cast<float>(staleness));
-    return f;
+    const float factor = 1.0f / static_cast<float>(staleness);
+    for (float& v : step) v *= factor;
+    return;
   }
   // adacomp: count, for each coordinate, the updates since the pull that touched it.
   std::vector<int32_t> sigma(params_, 0);
@@ -32,17 +32,16 @@ std::vector<float> StalenessRule::factors(int64_t staleness, const std::vector<i
       for (int64_t k : recent_[u]) ++sigma[static_cast<size_t>(k)];
     }
   }
-  auto scale = [&](size_t k) { f[k] = 1.0f / static_cast<float>(std::max(1, sigma[k] + everywhere)); };
+  auto scale_one = [&](size_t k) { step[k] *= 1.0f / static_cast<float>(std::max(1, sigma[k] + everywhere)); };
   if (indices.empty()) {
-    for (size_t k = 0; k < params_; ++k) scale(k);
+    for (size_t k = 0; k < params_; ++k) scale_one(k);
   } else {
-    for (int64_t k : indices) scale(static_cast<size_t>(k));
+    for (int64_t k : indices) scale_one(static_cast<size_t>(k));
   }
-  return f;
 }
 
 void StalenessRule::applied(std::vector<int64_t> indices) {
-  if (history_ == 0) return;
+  if (history_ == 0 || rule_ != "adacomp") return;
   recent_.push_front(std::move(indices));
   if (recent_.size() > history_) recent_.pop_back();
 }

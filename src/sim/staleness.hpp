@@ -19,10 +19,17 @@ namespace edgetrain::sim {
 class StalenessRule {
  public:
   StalenessRule(std::string rule, size_t params, size_t history);
-  // Per-coordinate factors for a push of staleness `d` touching `indices` (empty = dense).
-  // Only the touched coordinates matter; the others are left at 1.
-  std::vector<float> factors(int64_t staleness, const std::vector<int64_t>& indices) const;
-  // Records an applied update (its index set; empty = dense) as the newest in the history.
+  // Scales `step`, a push of staleness `d` touching `indices` (empty = dense), in place: only
+  // the touched coordinates change.
+  void scale(int64_t staleness, const std::vector<int64_t>& indices, std::vector<float>& step) const;
+  // The per-coordinate factors scale() applies (1 where it changes nothing).
+  std::vector<float> factors(int64_t staleness, const std::vector<int64_t>& indices) const {
+    std::vector<float> f(params_, 1.0f);
+    scale(staleness, indices, f);
+    return f;
+  }
+  // Records an applied update (its index set; empty = dense) as the newest in the history,
+  // which only the adacomp rule reads.
   void applied(std::vector<int64_t> indices);
 
  private:
