@@ -8,6 +8,14 @@
 #include "report/csv.hpp"
 
 namespace edgetrain::report {
+namespace {
+
+// What dense fp32 updates would have put on the uplink over what was sent (1 before any upload).
+double compression_ratio(int64_t uncompressed_bytes, int64_t sent_bytes) {
+  return sent_bytes > 0 ? static_cast<double>(uncompressed_bytes) / static_cast<double>(sent_bytes) : 1.0;
+}
+
+}  // namespace
 
 nlohmann::json summary_json(const RunSummary& s) {
   nlohmann::json j = nlohmann::json::object();
@@ -23,8 +31,7 @@ nlohmann::json summary_json(const RunSummary& s) {
   j["bytes_up"] = s.bytes_up;
   j["bytes_down"] = s.bytes_down;
   j["bytes_up_uncompressed"] = s.bytes_up_uncompressed;
-  j["compression_ratio"] =
-      s.bytes_up > 0 ? static_cast<double>(s.bytes_up_uncompressed) / static_cast<double>(s.bytes_up) : 1.0;
+  j["compression_ratio"] = compression_ratio(s.bytes_up_uncompressed, s.bytes_up);
   j["cnc_ratio"] = s.cnc_ratio ? nlohmann::json(*s.cnc_ratio) : nlohmann::json(nullptr);
   j["model_params"] = s.model_params;
   j["samples_trained"] = s.samples_trained;
@@ -96,7 +103,7 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
             .add(d.bytes_up)
             .add(d.bytes_down)
             .add(d.bytes_up_uncompressed)
-            .add(d.bytes_up > 0 ? static_cast<double>(d.bytes_up_uncompressed) / static_cast<double>(d.bytes_up) : 1.0);
+            .add(compression_ratio(d.bytes_up_uncompressed, d.bytes_up));
     row.add(d.cnc_ratio ? report::format_number(*d.cnc_ratio) : std::string());
     if (d.stream) {
       const StreamRecord& s = *d.stream;
@@ -180,10 +187,9 @@ nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows) {
 }
 
 void BufferTimeline::record(size_t device, const BufferPoint& point) {
-  if (last_time_.size() <= device) last_time_.resize(device + 1, -1.0);
-  if (last_time_[device] >= 0 && point.sim_time_s - last_time_[device] < every_s_) return;
-  last_time_[device] = point.sim_time_s;
-  rows_.push_back(point);
+  const bool seen = device < last_time_.size() && last_time_[device] >= 0;
+  if (seen && point.sim_time_s - last_time_[device] < every_s_) return;
+  finish(device, point);
 }
 
 void BufferTimeline::finish(size_t device, const BufferPoint& point) {

@@ -9,7 +9,6 @@
 #include <simgrid/s4u.hpp>
 
 #include "learn/sgd.hpp"
-#include "sim/aggregation.hpp"
 #include "sim/downlink.hpp"
 #include "sim/wire.hpp"
 #include "util/seed.hpp"
@@ -49,11 +48,10 @@ std::vector<float> DeviceActor::train(const std::vector<float>& params, const Mo
                                       GradientMessage& message, TimeLedger& ledger) {
   const scenario::TrainingSpec& training = state_.scenario.training;
   const int64_t batch_size = state_.devices[index_].batch_size;
-  const bool local_sgd = training.mode == "local-sgd";
-  const int64_t steps = local_sgd ? training.local_steps : 1;
+  const int64_t steps = local_sgd_ ? training.local_steps : 1;
   std::vector<float> local;  // local-sgd: the device's own copy, trained in place
   learn::Sgd local_optimizer(0.0, training.weight_decay);
-  if (local_sgd) local = params;
+  if (local_sgd_) local = params;
   double loss_sum = 0;
   for (int64_t s = 0; s < steps; ++s) {
     std::vector<int64_t> batch = next_batch(batch_size, ledger);
@@ -64,14 +62,14 @@ std::vector<float> DeviceActor::train(const std::vector<float>& params, const Mo
       batch.insert(batch.end(), model.injected.begin(), model.injected.end());
       state_.devices[index_].samples_injected_received += static_cast<int64_t>(model.injected.size());
     }
-    learn::StepResult step = state_.model.gradient(local_sgd ? local : params, state_.data.train, batch);
+    learn::StepResult step = state_.model.gradient(local_sgd_ ? local : params, state_.data.train, batch);
     ledger.open(TimeLedger::Bucket::Compute);
     sg4::this_actor::execute(state_.model.step_flops_per_sample() * static_cast<double>(batch.size()));
     ledger.charge(TimeLedger::Bucket::Compute, sg4::Engine::get_clock());
     loss_sum += step.loss;
     message.samples += static_cast<int64_t>(batch.size());
     message.own_samples += batch_size;
-    if (!local_sgd) {
+    if (!local_sgd_) {
       message.loss = step.loss;
       return std::move(step.gradient);
     }
@@ -88,8 +86,7 @@ void DeviceActor::update_once(TimeLedger& ledger, DownlinkReplica* replica) {
   DeviceLiveness& live = state_.live[index_];
   auto* inbox = sg4::Mailbox::by_name(mailbox_name(record.device));
   auto* server = sg4::Mailbox::by_name("server");
-  const bool on_arrival = applies_on_arrival(state_.scenario.training);
-  if (on_arrival) {
+  if (on_arrival_) {
     // Pull: a bare header asking for the current model (the server counts it on delivery).
     ledger.open(TimeLedger::Bucket::Comm);
     auto pull = std::make_unique<AsyncInbound>(AsyncInbound{index_, nullptr});
@@ -132,7 +129,7 @@ void DeviceActor::update_once(TimeLedger& ledger, DownlinkReplica* replica) {
   ledger.open(TimeLedger::Bucket::Comm);
   live.pushing = true;
   // The message stays ours until the transfer completes: a failed or killed transfer frees it.
-  if (on_arrival) {
+  if (on_arrival_) {
     auto push = std::make_unique<AsyncInbound>(AsyncInbound{index_, std::move(message)});
     server->put(push.get(), bytes);
     (void)push.release();
@@ -146,7 +143,7 @@ void DeviceActor::update_once(TimeLedger& ledger, DownlinkReplica* replica) {
 void DeviceActor::operator()() {
   TimeLedger& ledger = state_.ledgers[index_];
   const scenario::TrainingSpec& training = state_.scenario.training;
-  if (applies_on_arrival(training) && training.start_jitter_s > 0 && state_.devices[index_].restarts == 0) {
+  if (on_arrival_ && training.start_jitter_s > 0 && state_.devices[index_].restarts == 0) {
     std::mt19937_64 rng(util::derive_seed(state_.scenario.seed, "start-jitter", index_));
     const double delay = std::uniform_real_distribution<double>(0, training.start_jitter_s)(rng);
     sg4::this_actor::sleep_for(delay);  // charged as wait: the ledger's open bucket

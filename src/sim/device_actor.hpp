@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/aggregation.hpp"
 #include "sim/messages.hpp"
 #include "sim/run_state.hpp"
 
@@ -24,7 +25,11 @@ class DownlinkReplica;
 
 class DeviceActor {
  public:
-  DeviceActor(RunState& state, size_t index) : state_(state), index_(index) {}
+  DeviceActor(RunState& state, size_t index)
+      : state_(state),
+        index_(index),
+        on_arrival_(applies_on_arrival(state.scenario.training)),
+        local_sgd_(state.scenario.training.mode == "local-sgd") {}
   void operator()();
   static std::string mailbox_name(const std::string& device) { return "device/" + device; }
 
@@ -41,6 +46,8 @@ class DeviceActor {
   std::vector<int64_t> next_batch(int64_t batch_size, TimeLedger& ledger);
   RunState& state_;
   size_t index_;
+  bool on_arrival_;  // the server applies updates on arrival: pull the model first
+  bool local_sgd_;   // push a model delta after local steps, not a gradient
 };
 
 }  // namespace edgetrain::sim

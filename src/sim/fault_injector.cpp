@@ -166,10 +166,9 @@ void check_link_faults(const sg4::Engine& engine, const scenario::Scenario& scen
 void start_fault_actors(RunState& state, sg4::Host* where) {
   const scenario::Scenario& sc = state.scenario;
   if (!sc.faults) return;
-  const auto specs = device_faults(sc, state.device_hosts);
-  for (size_t i = 0; i < specs.size(); ++i) {
-    if (!specs[i]) continue;
-    const scenario::DeviceFaultSpec* spec = specs[i];
+  for (size_t i = 0; i < state.faults.size(); ++i) {
+    const scenario::DeviceFaultSpec* spec = state.faults[i];
+    if (!spec) continue;
     sg4::Actor::create("faults/" + sc.devices[i].name, where,
                        [&state, i, spec] { device_churn(state, i, *spec); })
         ->daemonize();

@@ -89,24 +89,30 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
   const size_t n = sc.devices.size();
   state.devices.resize(n);
   state.buffer_timeline = report::BufferTimeline(sc.report.buffer_every_s);
+  state.layers = compress_layers(state.model.layers());
+  state.server_host = hosts.server;
+  state.device_hosts = hosts.devices;
+  state.live.resize(n);
+  state.faults = device_faults(sc, hosts.devices);
+  const int64_t model_memory_bytes = model_memory_vectors(sc) * dense_fp32_bytes(state.model.num_params());
   for (size_t i = 0; i < n; ++i) {
     const scenario::DeviceSpec& spec = sc.devices[i];
     auto& record = state.devices[i];
     record.device = spec.name;
     record.host = hosts.devices[i]->get_name();
     record.host_speed_flops = hosts.devices[i]->get_speed();
+    record.model_memory_bytes = model_memory_bytes;
     state.ledgers.emplace_back(&record, 0.0);
     int64_t batch = sc.training.batch_size;
+    stream::SampleOrder order(parts[i], util::derive_seed(sc.seed, "sample-order", i));
     std::unique_ptr<DeviceStream> stream;
     if (spec.stream) {
       const stream::RateDistribution dist = rate_distribution(spec.stream->rate);
       const double rate = stream::draw_rate(dist, sc.seed, i);
       const int64_t sample_bytes =
           spec.stream->sample_bytes > 0 ? spec.stream->sample_bytes : state.data.train.raw_sample_bytes;
-      stream =
-          std::make_unique<DeviceStream>(*spec.stream, rate, sample_bytes,
-                                         stream::SampleOrder(parts[i], util::derive_seed(sc.seed, "sample-order", i)),
-                                         util::derive_seed(sc.seed, "arrivals", i));
+      stream = std::make_unique<DeviceStream>(*spec.stream, rate, sample_bytes, std::move(order),
+                                              util::derive_seed(sc.seed, "arrivals", i));
       record.stream = report::StreamRecord{};
       stream->fill(*record.stream);  // the rate, for validate's description
       if (sc.training.mode == "scadles") {
@@ -122,19 +128,8 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
       }
     }
     record.batch_size = batch;
-    state.static_orders.push_back(
-        stream ? nullptr
-               : std::make_unique<stream::SampleOrder>(parts[i], util::derive_seed(sc.seed, "sample-order", i)));
+    state.static_orders.push_back(stream ? nullptr : std::make_unique<stream::SampleOrder>(std::move(order)));
     state.streams.push_back(std::move(stream));
-  }
-  state.layers = compress_layers(state.model.layers());
-  state.server_host = hosts.server;
-  state.device_hosts = hosts.devices;
-  state.live.resize(n);
-  device_faults(sc, hosts.devices);  // checks that devices with faults have hosts of their own
-  const int64_t model_bytes = dense_fp32_bytes(state.model.num_params());
-  for (auto& record : state.devices) record.model_memory_bytes = model_memory_vectors(sc) * model_bytes;
-  for (size_t i = 0; i < n; ++i) {
     state.uplink_seeds.push_back(util::derive_seed(sc.seed, "uplink", i));
     state.downlink_seeds.push_back(util::derive_seed(sc.seed, "downlink", i));
     state.uplinks.push_back(std::make_unique<UplinkEncoder>(sc.compression, state.layers, state.uplink_seeds[i]));

@@ -89,6 +89,7 @@ struct RunState {
 
   // Faults (faults.*) and round timeouts: per-device liveness and the fleet's counters.
   std::vector<DeviceLiveness> live;
+  std::vector<const scenario::DeviceFaultSpec*> faults;  // per device, its availability entry (null: always on)
   int64_t failed_pushes = 0, late_pushes = 0;
   int64_t missing_updates = 0;  // sync rounds: devices whose update was not aggregated in a round
   int64_t empty_rounds = 0;     // sync rounds that closed with no update at all
