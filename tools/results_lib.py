@@ -35,12 +35,22 @@ def load_runs(runs_dir):
     return runs
 
 
+def first_at_accuracy(run, target):
+    """The first metrics.csv row (evaluation) whose test accuracy reached `target`, or None."""
+    return next((row for row in run["metrics"] if float(row["test_accuracy"]) >= target), None)
+
+
 def time_to_accuracy(run, target):
     """First evaluation time at which the test accuracy reached `target`, or None."""
-    for row in run["metrics"]:
-        if float(row["test_accuracy"]) >= target:
-            return float(row["sim_time_s"])
-    return None
+    row = first_at_accuracy(run, target)
+    return float(row["sim_time_s"]) if row else None
+
+
+def describe(scenario_dir, name):
+    """The scenario's one-line description: its first line when that is a // comment, else ""."""
+    with open(os.path.join(scenario_dir, name + ".json")) as f:
+        first = f.readline()
+    return first[2:].strip() if first.startswith("//") else ""
 
 
 def run_scenarios(scenario_dir, names, runs_dir, jobs=2, extra=()):

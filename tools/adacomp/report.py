@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, pyplot, run_and_load, time_to_accuracy  # noqa: E402
+from results_lib import ROOT, describe, first_at_accuracy, pyplot, run_and_load  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "adacomp")
 RESULTS = os.path.join(ROOT, "results", "adacomp")
@@ -21,18 +21,10 @@ BASELINE = "async-plain"
 ORDER = ["async-plain", "async-inverse", "adacomp-1pct", "adacomp-0.5pct", "adacomp-1pct-churn"]
 
 
-def describe(name):
-    with open(os.path.join(SCENARIOS, name + ".json")) as f:
-        first = f.readline()
-    return first[2:].strip() if first.startswith("//") else ""
-
-
 def bytes_to_target(run, target):
     """Cumulative bytes sent to the server (pulls and pushes) at the first evaluation >= target."""
-    for row in run["metrics"]:
-        if float(row["test_accuracy"]) >= target:
-            return int(row["bytes_up"])
-    return None
+    row = first_at_accuracy(run, target)
+    return int(row["bytes_up"]) if row else None
 
 
 def mb(b):
@@ -107,15 +99,15 @@ def main():
         per_push = (s["bytes_up"] - 64 * pushes) / pushes if pushes else 0  # without the pull requests
         cells = []
         for t in TARGETS:
-            to_target = bytes_to_target(runs[name], t)
-            ttt = time_to_accuracy(runs[name], t)
-            cells.append(f"{mb(to_target)} ({base[t] / to_target:.1f}x) | {ttt:,.0f}" if to_target and base[t]
-                         else "not reached | -")
+            hit = first_at_accuracy(runs[name], t)
+            to_target = int(hit["bytes_up"]) if hit else None
+            cells.append(f"{mb(to_target)} ({base[t] / to_target:.1f}x) | {float(hit['sim_time_s']):,.0f}"
+                         if to_target and base[t] else "not reached | -")
         out.append(f"| `{name}` | {pushes:,} | {per_push:,.0f} | {' | '.join(cells)} | {s['final_test_accuracy']:.4f} | "
                    f"{s['best_test_accuracy']:.4f} | {s['staleness_mean']:.1f} / {s['staleness_p50']} / "
                    f"{s['staleness_p95']} / {s['staleness_max']} |")
     out += ["", "What each scenario is:", ""]
-    out += [f"- `{n}`: {describe(n)}" for n in ORDER if n in runs]
+    out += [f"- `{n}`: {describe(SCENARIOS, n)}" for n in ORDER if n in runs]
 
     if "adacomp-1pct-churn" in runs:
         c = runs["adacomp-1pct-churn"]["summary"]
