@@ -5,7 +5,6 @@ buffers.csv. Usage: tools/scadles/report.py [--report-only] [NAME...]
 """
 import os
 import sys
-from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from results_lib import ROOT, pyplot, run_and_load  # noqa: E402
@@ -46,23 +45,12 @@ RULE = "|---|---|---|---|---|---|---|---|---|"
 
 
 def fleet_buffer_series(run):
-    """Sum over devices of buffered samples, on the union of the devices' sample times."""
-    per_device = defaultdict(list)
-    for r in run["buffers"]:
-        per_device[r["device"]].append((float(r["sim_time_s"]), int(r["buffered_samples"])))
-    times = sorted({t for rows in per_device.values() for t, _ in rows})
-    series = []
-    for t in times:
-        total = 0
-        for rows in per_device.values():
-            last = 0
-            for rt, v in rows:
-                if rt > t:
-                    break
-                last = v
-            total += last
-        series.append((t, total))
-    return series
+    """Sum over devices of buffered samples (each device's latest report), at every report time."""
+    latest, fleet = {}, {}
+    for r in sorted(run["buffers"], key=lambda r: float(r["sim_time_s"])):
+        latest[r["device"]] = int(r["buffered_samples"])
+        fleet[float(r["sim_time_s"])] = sum(latest.values())
+    return list(fleet.items())
 
 
 def plots(runs):
