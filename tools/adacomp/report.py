@@ -31,14 +31,12 @@ def mb(b):
     return f"{b / 1e6:,.1f}"
 
 
-def plots(runs):
+def plots(runs, names):
     plt = pyplot()
     if plt is None:
         return []
     fig, ax = plt.subplots(figsize=(7, 4))
-    for name in ORDER:
-        if name not in runs:
-            continue
+    for name in names:
         m = runs[name]["metrics"]
         ax.plot([int(r["bytes_up"]) / 1e6 for r in m], [float(r["test_accuracy"]) for r in m], label=name)
     ax.set_xscale("log")
@@ -50,9 +48,7 @@ def plots(runs):
     fig.tight_layout()
     fig.savefig(os.path.join(RESULTS, "accuracy-vs-bytes.png"), dpi=90)
     fig, ax = plt.subplots(figsize=(7, 4))
-    for name in ORDER:
-        if name not in runs:
-            continue
+    for name in names:
         counts = Counter(int(r["staleness"]) for r in runs[name]["staleness"])
         total = sum(counts.values())
         xs = sorted(counts)
@@ -78,6 +74,7 @@ def main():
     runs = run_and_load(SCENARIOS, os.path.join(RESULTS, "runs"), argv, extra)
     if BASELINE not in runs:
         sys.exit(f"report: the {BASELINE} baseline run is missing")
+    names = [n for n in ORDER if n in runs]
     base = {t: bytes_to_target(runs[BASELINE], t) for t in TARGETS}
     out = ["# The AdaComp setting on edgetrain: results", "",
            "Produced by `/usr/bin/python3 tools/adacomp/report.py` (runs every scenario of `scenarios/adacomp/`,",
@@ -93,10 +90,11 @@ def main():
            + " | ".join(f"MB to the server until {t} (reduction vs plain async) | sim s to {t}" for t in TARGETS)
            + " | final accuracy | best | staleness mean / p50 / p95 / max |",
            "|---|---|---|" + "---|---|" * len(TARGETS) + "---|---|---|"]
-    for name in [n for n in ORDER if n in runs]:
+    for name in names:
         s = runs[name]["summary"]
         pushes = sum(int(d["steps"]) for d in runs[name]["devices"])
-        per_push = (s["bytes_up"] - 64 * pushes) / pushes if pushes else 0  # without the pull requests
+        # Without the pull requests (a bare header each).
+        per_push = (s["bytes_up"] - s["message_header_bytes"] * pushes) / pushes if pushes else 0
         cells = []
         for t in TARGETS:
             hit = first_at_accuracy(runs[name], t)
@@ -107,7 +105,7 @@ def main():
                    f"{s['best_test_accuracy']:.4f} | {s['staleness_mean']:.1f} / {s['staleness_p50']} / "
                    f"{s['staleness_p95']} / {s['staleness_max']} |")
     out += ["", "What each scenario is:", ""]
-    out += [f"- `{n}`: {describe(SCENARIOS, n)}" for n in ORDER if n in runs]
+    out += [f"- `{n}`: {describe(SCENARIOS, n)}" for n in names]
 
     if "adacomp-1pct-churn" in runs:
         c = runs["adacomp-1pct-churn"]["summary"]
@@ -123,7 +121,7 @@ def main():
                 f"without failures, after {c['sim_time_s']:,.0f} simulated seconds instead of "
                 f"{runs['adacomp-1pct']['summary']['sim_time_s']:,.0f}." if "adacomp-1pct" in runs else ""]
 
-    made = plots(runs)
+    made = plots(runs, names)
     if made:
         out += ["", "## Plots", ""] + [f"![{p}]({p})" for p in made]
     out += ["", "## Reading it", "",
