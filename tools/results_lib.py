@@ -92,3 +92,11 @@ def run_and_load(scenario_dir, runs_dir, argv, extra=()):
         names = names or sorted(f[:-5] for f in os.listdir(scenario_dir) if f.endswith(".json"))
         run_scenarios(scenario_dir, names, runs_dir, extra=extra)
     return load_runs(runs_dir)
+
+
+def write_page(results_dir, lines):
+    """Writes the study's page, results_dir/README.md, from its lines."""
+    path = os.path.join(results_dir, "README.md")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    print(f"report: wrote {os.path.relpath(path, ROOT)}")

@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, describe, first_at_accuracy, pyplot, run_and_load  # noqa: E402
+from results_lib import ROOT, describe, first_at_accuracy, pyplot, run_and_load, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "adacomp")
 RESULTS = os.path.join(ROOT, "results", "adacomp")
@@ -134,10 +134,7 @@ def main():
             "- Dense pushes contend on the 10 Mbit/s ingress (16 x 87 KB per round of pushes), so plain async",
             "  takes far longer in simulated time; sparse pushes leave the ingress nearly idle and the devices",
             "  compute-bound, which raises the staleness every push sees.", ""]
-    os.makedirs(RESULTS, exist_ok=True)
-    with open(os.path.join(RESULTS, "README.md"), "w") as f:
-        f.write("\n".join(out))
-    print(f"wrote {os.path.join(RESULTS, 'README.md')}")
+    write_page(RESULTS, out)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, describe, run_and_load, time_to_accuracy  # noqa: E402
+from results_lib import ROOT, describe, run_and_load, time_to_accuracy, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "compression")
 RESULTS = os.path.join(ROOT, "results", "compression")
@@ -77,10 +77,7 @@ def main():
                 " mean utilisation: the Raspberry-Pi-class DSL uplinks are the bottleneck, which is what"
                 " uplink compression relieves."]
     out.append("")
-    os.makedirs(RESULTS, exist_ok=True)
-    with open(os.path.join(RESULTS, "README.md"), "w") as f:
-        f.write("\n".join(out))
-    print("report: wrote results/compression/README.md")
+    write_page(RESULTS, out)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, pyplot, run_and_load  # noqa: E402
+from results_lib import ROOT, pyplot, run_and_load, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "scadles")
 RESULTS = os.path.join(ROOT, "results", "scadles")
@@ -152,9 +152,7 @@ def main():
             "costs little here because every synchronous round averages all devices' gradients, so all labels",
             "contribute to each step; injection moves samples between devices (their bytes are in the table) but",
             "changes little in this setting. Skew would matter with local steps or asynchronous updates.", ""]
-    with open(os.path.join(RESULTS, "README.md"), "w") as f:
-        f.write("\n".join(out))
-    print("report: wrote results/scadles/README.md")
+    write_page(RESULTS, out)
 
 
 if __name__ == "__main__":
