@@ -35,12 +35,22 @@ def load_runs(runs_dir):
     return runs
 
 
+def first_at_accuracy(run, target):
+    """The first metrics.csv row (evaluation) whose test accuracy reached `target`, or None."""
+    return next((row for row in run["metrics"] if float(row["test_accuracy"]) >= target), None)
+
+
 def time_to_accuracy(run, target):
     """First evaluation time at which the test accuracy reached `target`, or None."""
-    for row in run["metrics"]:
-        if float(row["test_accuracy"]) >= target:
-            return float(row["sim_time_s"])
-    return None
+    row = first_at_accuracy(run, target)
+    return float(row["sim_time_s"]) if row else None
+
+
+def describe(scenario_dir, name):
+    """The scenario's one-line description: its first line when that is a // comment, else ""."""
+    with open(os.path.join(scenario_dir, name + ".json")) as f:
+        first = f.readline()
+    return first[2:].strip() if first.startswith("//") else ""
 
 
 def run_scenarios(scenario_dir, names, runs_dir, jobs=2, extra=()):
@@ -82,3 +92,11 @@ def run_and_load(scenario_dir, runs_dir, argv, extra=()):
         names = names or sorted(f[:-5] for f in os.listdir(scenario_dir) if f.endswith(".json"))
         run_scenarios(scenario_dir, names, runs_dir, extra=extra)
     return load_runs(runs_dir)
+
+
+def write_page(results_dir, lines):
+    """Writes the study's page, results_dir/README.md, from its lines."""
+    path = os.path.join(results_dir, "README.md")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    print(f"report: wrote {os.path.relpath(path, ROOT)}")

@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, pyplot, run_and_load, time_to_accuracy  # noqa: E402
+from results_lib import ROOT, describe, first_at_accuracy, pyplot, run_and_load, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "adacomp")
 RESULTS = os.path.join(ROOT, "results", "adacomp")
@@ -21,32 +21,22 @@ BASELINE = "async-plain"
 ORDER = ["async-plain", "async-inverse", "adacomp-1pct", "adacomp-0.5pct", "adacomp-1pct-churn"]
 
 
-def describe(name):
-    with open(os.path.join(SCENARIOS, name + ".json")) as f:
-        first = f.readline()
-    return first[2:].strip() if first.startswith("//") else ""
-
-
 def bytes_to_target(run, target):
     """Cumulative bytes sent to the server (pulls and pushes) at the first evaluation >= target."""
-    for row in run["metrics"]:
-        if float(row["test_accuracy"]) >= target:
-            return int(row["bytes_up"])
-    return None
+    row = first_at_accuracy(run, target)
+    return int(row["bytes_up"]) if row else None
 
 
 def mb(b):
     return f"{b / 1e6:,.1f}"
 
 
-def plots(runs):
+def plots(runs, names):
     plt = pyplot()
     if plt is None:
         return []
     fig, ax = plt.subplots(figsize=(7, 4))
-    for name in ORDER:
-        if name not in runs:
-            continue
+    for name in names:
         m = runs[name]["metrics"]
         ax.plot([int(r["bytes_up"]) / 1e6 for r in m], [float(r["test_accuracy"]) for r in m], label=name)
     ax.set_xscale("log")
@@ -58,9 +48,7 @@ def plots(runs):
     fig.tight_layout()
     fig.savefig(os.path.join(RESULTS, "accuracy-vs-bytes.png"), dpi=90)
     fig, ax = plt.subplots(figsize=(7, 4))
-    for name in ORDER:
-        if name not in runs:
-            continue
+    for name in names:
         counts = Counter(int(r["staleness"]) for r in runs[name]["staleness"])
         total = sum(counts.values())
         xs = sorted(counts)
@@ -86,6 +74,7 @@ def main():
     runs = run_and_load(SCENARIOS, os.path.join(RESULTS, "runs"), argv, extra)
     if BASELINE not in runs:
         sys.exit(f"report: the {BASELINE} baseline run is missing")
+    names = [n for n in ORDER if n in runs]
     base = {t: bytes_to_target(runs[BASELINE], t) for t in TARGETS}
     out = ["# The AdaComp setting on edgetrain: results", "",
            "Produced by `/usr/bin/python3 tools/adacomp/report.py` (runs every scenario of `scenarios/adacomp/`,",
@@ -101,21 +90,22 @@ def main():
            + " | ".join(f"MB to the server until {t} (reduction vs plain async) | sim s to {t}" for t in TARGETS)
            + " | final accuracy | best | staleness mean / p50 / p95 / max |",
            "|---|---|---|" + "---|---|" * len(TARGETS) + "---|---|---|"]
-    for name in [n for n in ORDER if n in runs]:
+    for name in names:
         s = runs[name]["summary"]
         pushes = sum(int(d["steps"]) for d in runs[name]["devices"])
-        per_push = (s["bytes_up"] - 64 * pushes) / pushes if pushes else 0  # without the pull requests
+        # Without the pull requests (a bare header each).
+        per_push = (s["bytes_up"] - s["message_header_bytes"] * pushes) / pushes if pushes else 0
         cells = []
         for t in TARGETS:
-            to_target = bytes_to_target(runs[name], t)
-            ttt = time_to_accuracy(runs[name], t)
-            cells.append(f"{mb(to_target)} ({base[t] / to_target:.1f}x) | {ttt:,.0f}" if to_target and base[t]
-                         else "not reached | -")
+            hit = first_at_accuracy(runs[name], t)
+            to_target = int(hit["bytes_up"]) if hit else None
+            cells.append(f"{mb(to_target)} ({base[t] / to_target:.1f}x) | {float(hit['sim_time_s']):,.0f}"
+                         if to_target and base[t] else "not reached | -")
         out.append(f"| `{name}` | {pushes:,} | {per_push:,.0f} | {' | '.join(cells)} | {s['final_test_accuracy']:.4f} | "
                    f"{s['best_test_accuracy']:.4f} | {s['staleness_mean']:.1f} / {s['staleness_p50']} / "
                    f"{s['staleness_p95']} / {s['staleness_max']} |")
     out += ["", "What each scenario is:", ""]
-    out += [f"- `{n}`: {describe(n)}" for n in ORDER if n in runs]
+    out += [f"- `{n}`: {describe(SCENARIOS, n)}" for n in names]
 
     if "adacomp-1pct-churn" in runs:
         c = runs["adacomp-1pct-churn"]["summary"]
@@ -131,7 +121,7 @@ def main():
                 f"without failures, after {c['sim_time_s']:,.0f} simulated seconds instead of "
                 f"{runs['adacomp-1pct']['summary']['sim_time_s']:,.0f}." if "adacomp-1pct" in runs else ""]
 
-    made = plots(runs)
+    made = plots(runs, names)
     if made:
         out += ["", "## Plots", ""] + [f"![{p}]({p})" for p in made]
     out += ["", "## Reading it", "",
@@ -144,10 +134,7 @@ def main():
             "- Dense pushes contend on the 10 Mbit/s ingress (16 x 87 KB per round of pushes), so plain async",
             "  takes far longer in simulated time; sparse pushes leave the ingress nearly idle and the devices",
             "  compute-bound, which raises the staleness every push sees.", ""]
-    os.makedirs(RESULTS, exist_ok=True)
-    with open(os.path.join(RESULTS, "README.md"), "w") as f:
-        f.write("\n".join(out))
-    print(f"wrote {os.path.join(RESULTS, 'README.md')}")
+    write_page(RESULTS, out)
 
 
 if __name__ == "__main__":

@@ -8,18 +8,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, run_and_load, time_to_accuracy  # noqa: E402
+from results_lib import ROOT, describe, run_and_load, time_to_accuracy, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "compression")
 RESULTS = os.path.join(ROOT, "results", "compression")
 RUNS = os.path.join(RESULTS, "runs")
 TARGET = 0.84
-
-
-def describe(name):
-    with open(os.path.join(SCENARIOS, name + ".json")) as f:
-        first = f.readline()
-    return first[2:].strip().split(" Quickstart fleet")[0] if first.startswith("//") else ""
 
 
 def main():
@@ -48,7 +42,8 @@ def main():
                    f"{f'{ttt:,.0f}' if ttt is not None else 'not reached'} | {s['final_test_accuracy']:.4f} | "
                    f"{gap:+.2f} | {cnc} |")
     out += ["", "What each scenario is:", ""]
-    out += [f"- `{n}`: {describe(n)}" for n in order]
+    # Every description ends on the common setting (" Quickstart fleet ..."), given above the table.
+    out += [f"- `{n}`: {describe(SCENARIOS, n).split(' Quickstart fleet')[0]}" for n in order]
     def acc(name):
         return runs[name]["summary"]["final_test_accuracy"] if name in runs else float("nan")
 
@@ -82,10 +77,7 @@ def main():
                 " mean utilisation: the Raspberry-Pi-class DSL uplinks are the bottleneck, which is what"
                 " uplink compression relieves."]
     out.append("")
-    os.makedirs(RESULTS, exist_ok=True)
-    with open(os.path.join(RESULTS, "README.md"), "w") as f:
-        f.write("\n".join(out))
-    print("report: wrote results/compression/README.md")
+    write_page(RESULTS, out)
 
 
 if __name__ == "__main__":
