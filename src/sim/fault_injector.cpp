@@ -77,11 +77,6 @@ std::vector<sg4::Link*> links_named(const sg4::Engine& engine, const std::string
   return both;
 }
 
-struct LinkEvent {
-  enum class Kind { Bandwidth, Off, On } kind;
-  double bandwidth_bps = 0;
-};
-
 // Bandwidth steps and outages of one entry, merged by time (at equal times: bandwidth first,
 // then off, then on, as listed).
 std::multimap<double, LinkEvent> link_events(const scenario::LinkFaultSpec& spec, const std::string& at) {
@@ -148,24 +143,27 @@ std::vector<const scenario::DeviceFaultSpec*> device_faults(const scenario::Scen
   return out;
 }
 
-void check_link_faults(const sg4::Engine& engine, const scenario::Scenario& scenario) {
-  if (!scenario.faults) return;
+std::vector<LinkFaultPlan> plan_link_faults(const sg4::Engine& engine, const scenario::Scenario& scenario) {
+  std::vector<LinkFaultPlan> plans;
+  if (!scenario.faults) return plans;
   const auto& entries = scenario.faults->links;
   for (size_t k = 0; k < entries.size(); ++k) {
     const std::string at = "faults.links[" + std::to_string(k) + "]";
-    if (links_named(engine, entries[k].link).empty()) {
+    LinkFaultPlan plan{entries[k].link, links_named(engine, entries[k].link), {}};
+    if (plan.links.empty()) {
       std::string names;
       for (const auto* l : engine.get_all_links()) names += (names.empty() ? "" : ", ") + l->get_name();
       throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " +
                           scenario.platform.string() + " (links: " + names + ")");
     }
-    link_events(entries[k], at);  // reads and checks the trace
+    plan.events = link_events(entries[k], at);  // reads and checks the trace
+    plans.push_back(std::move(plan));
   }
+  return plans;
 }
 
-void start_fault_actors(RunState& state, sg4::Host* where) {
+void start_fault_actors(RunState& state, sg4::Host* where, const std::vector<LinkFaultPlan>& link_plans) {
   const scenario::Scenario& sc = state.scenario;
-  if (!sc.faults) return;
   for (size_t i = 0; i < state.faults.size(); ++i) {
     const scenario::DeviceFaultSpec* spec = state.faults[i];
     if (!spec) continue;
@@ -173,13 +171,8 @@ void start_fault_actors(RunState& state, sg4::Host* where) {
                        [&state, i, spec] { device_churn(state, i, *spec); })
         ->daemonize();
   }
-  const auto* engine = sg4::Engine::get_instance();
-  for (size_t k = 0; k < sc.faults->links.size(); ++k) {
-    const auto& entry = sc.faults->links[k];
-    auto links = links_named(*engine, entry.link);
-    auto events = link_events(entry, "faults.links[" + std::to_string(k) + "]");
-    sg4::Actor::create("faults/link/" + entry.link, where,
-                       [links, events] { link_faults(links, events); })
+  for (const LinkFaultPlan& plan : link_plans) {
+    sg4::Actor::create("faults/link/" + plan.name, where, [&plan] { link_faults(plan.links, plan.events); })
         ->daemonize();
   }
 }

@@ -10,6 +10,8 @@
 // Availability given as mtbf_s/mttr_s is drawn from exponential distributions, seeded per device.
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "scenario/scenario.hpp"
@@ -18,6 +20,7 @@
 namespace simgrid::s4u {
 class Engine;
 class Host;
+class Link;
 }  // namespace simgrid::s4u
 
 namespace edgetrain::sim {
@@ -27,11 +30,25 @@ namespace edgetrain::sim {
 std::vector<const scenario::DeviceFaultSpec*> device_faults(const scenario::Scenario& scenario,
                                                             const std::vector<simgrid::s4u::Host*>& hosts);
 
-// Checks every faults.links entry against the platform (PlatformError naming the entry),
-// so that validate reports it too.
-void check_link_faults(const simgrid::s4u::Engine& engine, const scenario::Scenario& scenario);
+struct LinkEvent {
+  enum class Kind { Bandwidth, Off, On } kind;
+  double bandwidth_bps = 0;
+};
 
-// Starts the fault actors (none without a faults section). Call before the engine runs.
-void start_fault_actors(RunState& state, simgrid::s4u::Host* where);
+// A faults.links entry resolved against the platform: the links it names and its events
+// (bandwidth steps, outages) by time.
+struct LinkFaultPlan {
+  std::string name;
+  std::vector<simgrid::s4u::Link*> links;
+  std::multimap<double, LinkEvent> events;
+};
+
+// Resolves every faults.links entry (its links, its trace read and checked), or throws
+// PlatformError naming the entry; validate calls it too.
+std::vector<LinkFaultPlan> plan_link_faults(const simgrid::s4u::Engine& engine, const scenario::Scenario& scenario);
+
+// Starts the fault actors: per device with an availability entry (state.faults), and per
+// planned link (`link_plans` must outlive the run). Call before the engine runs.
+void start_fault_actors(RunState& state, simgrid::s4u::Host* where, const std::vector<LinkFaultPlan>& link_plans);
 
 }  // namespace edgetrain::sim

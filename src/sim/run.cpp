@@ -222,13 +222,14 @@ struct Prepared {
   learn::DatasetPair data;
   std::unique_ptr<learn::Model> model;
   std::vector<std::vector<int64_t>> parts;
+  std::vector<LinkFaultPlan> link_faults;
 };
 
 Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
   Prepared p;
   p.engine = make_engine(options);
   p.hosts = load_and_check_platform(*p.engine, scenario);
-  check_link_faults(*p.engine, scenario);
+  p.link_faults = plan_link_faults(*p.engine, scenario);
   p.data = load_data(scenario);
   p.model = std::make_unique<learn::Model>(model_config(scenario, p.data.train));
   p.parts = partition_data(scenario, p.data.train);
@@ -239,7 +240,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const Prepared p = prepare(scenario, options);
-  const auto& [engine, hosts, data, model_ptr, parts] = p;
+  const auto& [engine, hosts, data, model_ptr, parts, link_faults] = p;
   const learn::Model& model = *model_ptr;
   RunState state(scenario, model, data);
   setup_devices(state, hosts, parts);
@@ -270,7 +271,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
 int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   const Prepared p = prepare(scenario, options);
-  const auto& [engine, hosts, data, model_ptr, parts] = p;
+  const auto& [engine, hosts, data, model_ptr, parts, link_faults] = p;
   const learn::Model& model = *model_ptr;
   RunState state(scenario, model, data);
   state.params = model.init_params(util::derive_seed(scenario.seed, "model-init"));
@@ -293,7 +294,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], DeviceActor(state, i))->daemonize();
   }
-  start_fault_actors(state, hosts.server);
+  start_fault_actors(state, hosts.server, link_faults);
 
   if (!options.quiet) {
     std::fprintf(stderr, "edgetrain: %s: %zu devices, %s, %ld parameters\n", scenario.name.c_str(),
