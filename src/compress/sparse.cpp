@@ -20,11 +20,11 @@
 #include <limits>
 #include <numeric>
 #include <random>
-#include <sstream>
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
 #include "compress/wire.hpp"
+#include "util/format.hpp"
 #include "util/seed.hpp"
 
 namespace edgetrain::compress {
@@ -56,15 +56,9 @@ void check_update_size(size_t size, int64_t expected) {
   }
 }
 
-std::string format_number(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
-}
-
 void check_ratio(double ratio) {
   if (!(ratio > 0 && ratio <= 1)) {
-    throw CompressError("compression.ratio: must be in (0, 1], got " + format_number(ratio));
+    throw CompressError("compression.ratio: must be in (0, 1], got " + util::format_number(ratio));
   }
 }
 
@@ -308,7 +302,7 @@ class Threshold final : public Sparse {
  public:
   Threshold(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers) {
     if (!(config.threshold >= 0)) {
-      throw CompressError("compression.threshold: must be >= 0, got " + detail::format_number(config.threshold));
+      throw CompressError("compression.threshold: must be >= 0, got " + util::format_number(config.threshold));
     }
   }
 
