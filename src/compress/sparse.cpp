@@ -62,6 +62,12 @@ void check_ratio(double ratio) {
   }
 }
 
+void check_scope(const std::string& scope) {
+  if (scope != "layer" && scope != "global") {
+    throw CompressError("compression.scope: must be \"layer\" or \"global\", got \"" + scope + "\"");
+  }
+}
+
 // k = max(1, floor(ratio n)), capped at n (0 for an empty layer). The product gets a 1e-12
 // relative allowance: in doubles 0.29 x 100 = 28.999999999999996, which must keep 29.
 int64_t keep_count(double ratio, int64_t n) {
@@ -184,9 +190,7 @@ class TopK final : public Sparse {
  public:
   TopK(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers) {
     detail::check_ratio(config.ratio);
-    if (config.scope != "layer" && config.scope != "global") {
-      throw CompressError("compression.scope: must be \"layer\" or \"global\", got \"" + config.scope + "\"");
-    }
+    detail::check_scope(config.scope);
     if (config.scope == "global" && !config.packed_indices && size_ > int64_t{std::numeric_limits<uint32_t>::max()}) {
       throw CompressError("compression.scope: global indices over " + std::to_string(size_) +
                           " entries do not fit 32 bits (use packed indices)");
