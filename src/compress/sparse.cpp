@@ -359,29 +359,25 @@ class AdaCompBins final : public Sparse {
 
   Encoded encode(std::span<const float> update, const Context&) override {
     detail::check_update_size(update.size(), size_);
-    std::vector<float> g_acc(size_), h(size_);
-    for (int64_t i = 0; i < size_; ++i) {
-      g_acc[i] = residual_[i] + update[i];
-      h[i] = g_acc[i] + update[i];
-    }
+    // G = r + g in place: the residual becomes G, minus what is sent (zeroed below).
+    for (int64_t i = 0; i < size_; ++i) residual_[i] += update[i];
     Encoded e;
     ByteWriter w(e.payload);
     for (const Layer& l : layers_) {
-      const std::span<const float> gl = layer_of(std::span<const float>(g_acc), l);
+      const std::span<const float> gl = layer_of(residual_, l), ul = layer_of(update, l);
       std::vector<int64_t> sent;
       for (int64_t start = 0; start < l.numel; start += config_.bin_size) {
         const int64_t end = std::min(l.numel, start + config_.bin_size);
         float bin_max = 0;
         for (int64_t i = start; i < end; ++i) bin_max = std::max(bin_max, std::fabs(gl[i]));
         for (int64_t i = start; i < end; ++i) {
-          if (gl[i] != 0 && std::fabs(h[l.offset + i]) >= bin_max) sent.push_back(i);
+          if (gl[i] != 0 && std::fabs(gl[i] + ul[i]) >= bin_max) sent.push_back(i);  // |H_i| = |G_i + g_i|
         }
       }
       w.u32(static_cast<uint32_t>(sent.size()));
       write_entries(w, gl, sent, l.numel, config_.packed_indices);
       e.indices.push_back(shifted(sent, l.offset));
     }
-    residual_ = std::move(g_acc);
     for (const std::vector<int64_t>& layer : e.indices) {
       for (int64_t i : layer) residual_[i] = 0;
     }
