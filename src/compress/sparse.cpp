@@ -180,6 +180,18 @@ class Sparse : public Compressor {
   }
   std::span<float> layer_out(std::span<float> x, const Layer& l) const { return x.subspan(l.offset, l.numel); }
 
+  // The threshold and adacomp-bins format: per layer, u32 count, values, positions.
+  std::vector<float> decode_counted(std::span<const uint8_t> payload) const {
+    std::vector<float> out(size_, 0.0f);
+    ByteReader r(payload);
+    for (const Layer& l : layers_) {
+      const size_t count = read_count(r, l.numel);
+      read_entries(r, layer_out(out, l), count, config_.packed_indices);
+    }
+    r.expect_end();
+    return out;
+  }
+
   Config config_;
   std::vector<Layer> layers_;
   int64_t size_;
@@ -328,20 +340,7 @@ class Threshold final : public Sparse {
   }
 
   std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    return decode_counted(payload, layers_, size_, config_.packed_indices);
-  }
-
-  // Per layer: u32 count, values, positions (shared with adacomp-bins).
-  static std::vector<float> decode_counted(std::span<const uint8_t> payload, const std::vector<Layer>& layers,
-                                           int64_t size, bool packed) {
-    std::vector<float> out(size, 0.0f);
-    ByteReader r(payload);
-    for (const Layer& l : layers) {
-      const size_t count = read_count(r, l.numel);
-      read_entries(r, std::span<float>(out).subspan(l.offset, l.numel), count, packed);
-    }
-    r.expect_end();
-    return out;
+    return decode_counted(payload);
   }
 };
 
@@ -385,7 +384,7 @@ class AdaCompBins final : public Sparse {
   }
 
   std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    return Threshold::decode_counted(payload, layers_, size_, config_.packed_indices);
+    return decode_counted(payload);
   }
 
  private:
