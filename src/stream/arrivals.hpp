@@ -46,7 +46,6 @@ class ArrivalProcess {
   double clock() const { return clock_; }
   int64_t total_arrived() const { return next_seq_; }
   const RateProfile& profile() const { return profile_; }
-  Kind kind() const { return kind_; }
 
  private:
   // Poisson commitment: `n` points in intensity (previous u, u], the last one exactly at u,
