@@ -146,11 +146,14 @@ double RateProfile::cumulative(double t) const {
 double RateProfile::inverse(double u) const {
   if (std::isnan(u)) throw StreamError("rate profile: inverse of an intensity that is not a number");
   if (u <= 0) return 0;
-  const size_t i = step_reaching(u);
+  return step_inverse(step_reaching(u), u);
+}
+
+double RateProfile::step_inverse(size_t i, double u) const {
   double t = times_[i] + (u - cumulative_[i]) / rates_[i];
   // Rounding must not push the time past the step's end: keeps the inverse monotone across steps.
   if (i + 1 < times_.size()) t = std::min(t, times_[i + 1]);
-  return t;
+  return std::max(t, times_[i]);
 }
 
 double RateProfile::nominal_rate() const {

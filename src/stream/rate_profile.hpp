@@ -39,6 +39,8 @@ class RateProfile {
   double step_cumulative(size_t i) const { return cumulative_[i]; }
   size_t step_at(double t) const;        // the step holding time t (t >= 0)
   size_t step_reaching(double u) const;  // the step in which Lambda first reaches u > 0
+  // The time at which Lambda reaches u within step i (rate > 0), kept inside the step.
+  double step_inverse(size_t i, double u) const;
 
  private:
   RateProfile() = default;
