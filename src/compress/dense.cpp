@@ -61,67 +61,54 @@ float half_to_float(uint16_t h) {
   return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
 }
 
-class Dense : public Compressor {
+// Every entry travels, one after another, each through the same fixed-width Codec.
+template <typename Codec>
+class Dense final : public Compressor {
  public:
   explicit Dense(const std::vector<Layer>& layers) : size_(detail::layout_size(layers)) {}
 
- protected:
+  Encoded encode(std::span<const float> update, const Context&) override {
+    detail::check_update_size(update.size(), size_);
+    Encoded e;
+    e.payload.reserve(Codec::bytes * update.size());
+    ByteWriter w(e.payload);
+    for (float v : update) Codec::write(w, v);
+    return e;
+  }
+
+  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
+    std::vector<float> out(size_);
+    ByteReader r(payload);
+    for (float& v : out) v = Codec::read(r);
+    r.expect_end();
+    return out;
+  }
+
+ private:
   int64_t size_;
 };
 
-class None final : public Dense {
- public:
-  using Dense::Dense;
-
-  Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
-    Encoded e;
-    e.payload.reserve(4 * update.size());
-    ByteWriter w(e.payload);
-    for (float v : update) w.f32(v);
-    return e;
-  }
-
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    std::vector<float> out(size_);
-    ByteReader r(payload);
-    for (float& v : out) v = r.f32();
-    r.expect_end();
-    return out;
-  }
+struct Fp32Codec {
+  static constexpr size_t bytes = 4;
+  static void write(ByteWriter& w, float v) { w.f32(v); }
+  static float read(ByteReader& r) { return r.f32(); }
 };
 
-class Fp16 final : public Dense {
- public:
-  using Dense::Dense;
-
-  Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
-    Encoded e;
-    e.payload.reserve(2 * update.size());
-    ByteWriter w(e.payload);
-    for (float v : update) w.u16(float_to_half(v));
-    return e;
-  }
-
-  // Every 16-bit pattern is a valid half (inf and NaN included), so only the length can be wrong.
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    std::vector<float> out(size_);
-    ByteReader r(payload);
-    for (float& v : out) v = half_to_float(r.u16());
-    r.expect_end();
-    return out;
-  }
+// Every 16-bit pattern is a valid half (inf and NaN included), so only the length can be wrong.
+struct Fp16Codec {
+  static constexpr size_t bytes = 2;
+  static void write(ByteWriter& w, float v) { w.u16(float_to_half(v)); }
+  static float read(ByteReader& r) { return half_to_float(r.u16()); }
 };
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_none(const Config&, const std::vector<Layer>& layers) {
-  return std::make_unique<None>(layers);
+  return std::make_unique<Dense<Fp32Codec>>(layers);
 }
 
 std::unique_ptr<Compressor> make_fp16(const Config&, const std::vector<Layer>& layers) {
-  return std::make_unique<Fp16>(layers);
+  return std::make_unique<Dense<Fp16Codec>>(layers);
 }
 
 }  // namespace edgetrain::compress

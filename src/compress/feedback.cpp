@@ -50,9 +50,7 @@ void ErrorFeedback::remember(std::span<const float> corrected, std::span<const f
 double topk_norm_gap(std::span<const float> update, const std::vector<Layer>& layers, double ratio,
                      const std::string& scope) {
   detail::check_ratio(ratio);
-  if (scope != "layer" && scope != "global") {
-    throw CompressError("compression.scope: must be \"layer\" or \"global\", got \"" + scope + "\"");
-  }
+  detail::check_scope(scope);
   const int64_t size = detail::layout_size(layers);
   detail::check_update_size(update.size(), size);
   double total = 0;

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "compress/compressor.hpp"
@@ -32,6 +33,8 @@ namespace detail {
 int64_t layout_size(const std::vector<Layer>& layers);
 void check_update_size(size_t size, int64_t expected);
 void check_ratio(double ratio);
+// Top-k selection scope: "layer" or "global".
+void check_scope(const std::string& scope);
 int64_t keep_count(double ratio, int64_t n);
 // Quantisers and PowerSGD reject NaN/Inf input (their scales would be meaningless).
 void check_finite(std::span<const float> update);

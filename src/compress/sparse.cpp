@@ -20,11 +20,11 @@
 #include <limits>
 #include <numeric>
 #include <random>
-#include <sstream>
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
 #include "compress/wire.hpp"
+#include "util/format.hpp"
 #include "util/seed.hpp"
 
 namespace edgetrain::compress {
@@ -56,15 +56,15 @@ void check_update_size(size_t size, int64_t expected) {
   }
 }
 
-std::string format_number(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
-}
-
 void check_ratio(double ratio) {
   if (!(ratio > 0 && ratio <= 1)) {
-    throw CompressError("compression.ratio: must be in (0, 1], got " + format_number(ratio));
+    throw CompressError("compression.ratio: must be in (0, 1], got " + util::format_number(ratio));
+  }
+}
+
+void check_scope(const std::string& scope) {
+  if (scope != "layer" && scope != "global") {
+    throw CompressError("compression.scope: must be \"layer\" or \"global\", got \"" + scope + "\"");
   }
 }
 
@@ -180,6 +180,18 @@ class Sparse : public Compressor {
   }
   std::span<float> layer_out(std::span<float> x, const Layer& l) const { return x.subspan(l.offset, l.numel); }
 
+  // The threshold and adacomp-bins format: per layer, u32 count, values, positions.
+  std::vector<float> decode_counted(std::span<const uint8_t> payload) const {
+    std::vector<float> out(size_, 0.0f);
+    ByteReader r(payload);
+    for (const Layer& l : layers_) {
+      const size_t count = read_count(r, l.numel);
+      read_entries(r, layer_out(out, l), count, config_.packed_indices);
+    }
+    r.expect_end();
+    return out;
+  }
+
   Config config_;
   std::vector<Layer> layers_;
   int64_t size_;
@@ -190,9 +202,7 @@ class TopK final : public Sparse {
  public:
   TopK(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers) {
     detail::check_ratio(config.ratio);
-    if (config.scope != "layer" && config.scope != "global") {
-      throw CompressError("compression.scope: must be \"layer\" or \"global\", got \"" + config.scope + "\"");
-    }
+    detail::check_scope(config.scope);
     if (config.scope == "global" && !config.packed_indices && size_ > int64_t{std::numeric_limits<uint32_t>::max()}) {
       throw CompressError("compression.scope: global indices over " + std::to_string(size_) +
                           " entries do not fit 32 bits (use packed indices)");
@@ -308,7 +318,7 @@ class Threshold final : public Sparse {
  public:
   Threshold(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers) {
     if (!(config.threshold >= 0)) {
-      throw CompressError("compression.threshold: must be >= 0, got " + detail::format_number(config.threshold));
+      throw CompressError("compression.threshold: must be >= 0, got " + util::format_number(config.threshold));
     }
   }
 
@@ -330,20 +340,7 @@ class Threshold final : public Sparse {
   }
 
   std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    return decode_counted(payload, layers_, size_, config_.packed_indices);
-  }
-
-  // Per layer: u32 count, values, positions (shared with adacomp-bins).
-  static std::vector<float> decode_counted(std::span<const uint8_t> payload, const std::vector<Layer>& layers,
-                                           int64_t size, bool packed) {
-    std::vector<float> out(size, 0.0f);
-    ByteReader r(payload);
-    for (const Layer& l : layers) {
-      const size_t count = read_count(r, l.numel);
-      read_entries(r, std::span<float>(out).subspan(l.offset, l.numel), count, packed);
-    }
-    r.expect_end();
-    return out;
+    return decode_counted(payload);
   }
 };
 
@@ -361,29 +358,25 @@ class AdaCompBins final : public Sparse {
 
   Encoded encode(std::span<const float> update, const Context&) override {
     detail::check_update_size(update.size(), size_);
-    std::vector<float> g_acc(size_), h(size_);
-    for (int64_t i = 0; i < size_; ++i) {
-      g_acc[i] = residual_[i] + update[i];
-      h[i] = g_acc[i] + update[i];
-    }
+    // G = r + g in place: the residual becomes G, minus what is sent (zeroed below).
+    for (int64_t i = 0; i < size_; ++i) residual_[i] += update[i];
     Encoded e;
     ByteWriter w(e.payload);
     for (const Layer& l : layers_) {
-      const std::span<const float> gl = layer_of(std::span<const float>(g_acc), l);
+      const std::span<const float> gl = layer_of(residual_, l), ul = layer_of(update, l);
       std::vector<int64_t> sent;
       for (int64_t start = 0; start < l.numel; start += config_.bin_size) {
         const int64_t end = std::min(l.numel, start + config_.bin_size);
         float bin_max = 0;
         for (int64_t i = start; i < end; ++i) bin_max = std::max(bin_max, std::fabs(gl[i]));
         for (int64_t i = start; i < end; ++i) {
-          if (gl[i] != 0 && std::fabs(h[l.offset + i]) >= bin_max) sent.push_back(i);
+          if (gl[i] != 0 && std::fabs(gl[i] + ul[i]) >= bin_max) sent.push_back(i);  // |H_i| = |G_i + g_i|
         }
       }
       w.u32(static_cast<uint32_t>(sent.size()));
       write_entries(w, gl, sent, l.numel, config_.packed_indices);
       e.indices.push_back(shifted(sent, l.offset));
     }
-    residual_ = std::move(g_acc);
     for (const std::vector<int64_t>& layer : e.indices) {
       for (int64_t i : layer) residual_[i] = 0;
     }
@@ -391,7 +384,7 @@ class AdaCompBins final : public Sparse {
   }
 
   std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    return Threshold::decode_counted(payload, layers_, size_, config_.packed_indices);
+    return decode_counted(payload);
   }
 
  private:

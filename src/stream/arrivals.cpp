@@ -55,12 +55,6 @@ ArrivalProcess::Kind parse_arrival_kind(const std::string& name) {
 ArrivalProcess::ArrivalProcess(RateProfile profile, Kind kind, uint64_t seed)
     : profile_(std::move(profile)), kind_(kind), rng_(seed) {}
 
-double ArrivalProcess::step_time(size_t step, double u) const {
-  double t = profile_.step_start(step) + (u - profile_.step_cumulative(step)) / profile_.step_rate(step);
-  if (step + 1 < profile_.step_count()) t = std::min(t, profile_.step_start(step + 1));
-  return std::max(t, profile_.step_start(step));
-}
-
 void ArrivalProcess::push(std::vector<ArrivalChunk>& out, int64_t count, double t_first, double t_last) {
   out.push_back({next_seq_, count, t_first, t_last});
   next_seq_ += count;
@@ -114,12 +108,12 @@ void ArrivalProcess::emit_uniform(double ua, double ub, int64_t n, const Commitm
     }
     rest -= w;
     left -= k;
-    const double ta = step_time(p.step, p.ua);
+    const double ta = profile_.step_inverse(p.step, p.ua);
     if (end && j + 1 == ps.size()) {
       // The committed point closes the last step's chunk at exactly the committed time.
       push(out, k + 1, ta + (end->t - ta) / static_cast<double>(k + 1), end->t);
     } else if (k > 0) {
-      const double tb = step_time(p.step, p.ub), gap = (tb - ta) / static_cast<double>(k + 1);
+      const double tb = profile_.step_inverse(p.step, p.ub), gap = (tb - ta) / static_cast<double>(k + 1);
       push(out, k, ta + gap, ta + gap * static_cast<double>(k));
     }
   }
@@ -130,7 +124,7 @@ void ArrivalProcess::emit_fresh(double ua, double ub, std::vector<ArrivalChunk>&
     const int64_t k = std::poisson_distribution<int64_t>(p.ub - p.ua)(rng_);
     if (k == 0) continue;
     // Expected positions of k uniform points: (j / (k + 1)) of the way through the step's stretch.
-    const double ta = step_time(p.step, p.ua), tb = step_time(p.step, p.ub);
+    const double ta = profile_.step_inverse(p.step, p.ua), tb = profile_.step_inverse(p.step, p.ub);
     const double gap = (tb - ta) / static_cast<double>(k + 1);
     push(out, k, ta + gap, ta + gap * static_cast<double>(k));
   }

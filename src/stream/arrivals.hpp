@@ -46,7 +46,6 @@ class ArrivalProcess {
   double clock() const { return clock_; }
   int64_t total_arrived() const { return next_seq_; }
   const RateProfile& profile() const { return profile_; }
-  Kind kind() const { return kind_; }
 
  private:
   // Poisson commitment: `n` points in intensity (previous u, u], the last one exactly at u,
@@ -62,7 +61,6 @@ class ArrivalProcess {
   void emit_uniform(double ua, double ub, int64_t n, const Commitment* end, std::vector<ArrivalChunk>& out);
   void emit_fresh(double ua, double ub, std::vector<ArrivalChunk>& out);
   void push(std::vector<ArrivalChunk>& out, int64_t count, double t_first, double t_last);
-  double step_time(size_t step, double u) const;  // time at which Lambda reaches u within `step`
 
   RateProfile profile_;
   Kind kind_;

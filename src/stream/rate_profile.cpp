@@ -74,14 +74,16 @@ RateProfile RateProfile::from_steps(std::vector<double> times_s, std::vector<dou
   for (size_t i = 0; i < times_s.size(); ++i)
     rows.push_back({times_s[i], rates[i], "rate steps[" + std::to_string(i) + "]"});
   validate(rows, "rate steps", "rate");
+  return from_valid_steps(std::move(times_s), std::move(rates));
+}
 
+RateProfile RateProfile::from_valid_steps(std::vector<double> times_s, std::vector<double> rates) {
   RateProfile p;
   p.times_ = std::move(times_s);
   p.rates_ = std::move(rates);
   p.cumulative_.assign(p.times_.size(), 0.0);
   for (size_t i = 1; i < p.times_.size(); ++i)
     p.cumulative_[i] = p.cumulative_[i - 1] + p.rates_[i - 1] * (p.times_[i] - p.times_[i - 1]);
-  p.breakpoints_.assign(p.times_.begin() + 1, p.times_.end());
   return p;
 }
 
@@ -117,7 +119,7 @@ RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file, const
 
   std::vector<double> times, rates;
   for (const Row& r : rows) times.push_back(r.time), rates.push_back(r.rate);
-  return from_steps(std::move(times), std::move(rates));
+  return from_valid_steps(std::move(times), std::move(rates));
 }
 
 size_t RateProfile::step_at(double t) const {
@@ -144,11 +146,14 @@ double RateProfile::cumulative(double t) const {
 double RateProfile::inverse(double u) const {
   if (std::isnan(u)) throw StreamError("rate profile: inverse of an intensity that is not a number");
   if (u <= 0) return 0;
-  const size_t i = step_reaching(u);
+  return step_inverse(step_reaching(u), u);
+}
+
+double RateProfile::step_inverse(size_t i, double u) const {
   double t = times_[i] + (u - cumulative_[i]) / rates_[i];
   // Rounding must not push the time past the step's end: keeps the inverse monotone across steps.
   if (i + 1 < times_.size()) t = std::min(t, times_[i + 1]);
-  return t;
+  return std::max(t, times_[i]);
 }
 
 double RateProfile::nominal_rate() const {

@@ -28,8 +28,8 @@ class RateProfile {
   // The nominal rate used to size batches: the time-average over the trace's span (its last
   // step counted for the same length as the mean step), or the constant rate.
   double nominal_rate() const;
-  // Times at which the rate changes (after 0), for splitting arrival chunks.
-  const std::vector<double>& breakpoints() const { return breakpoints_; }
+  // Times at which the rate changes (after 0): the step starts but the first.
+  std::vector<double> breakpoints() const { return {times_.begin() + 1, times_.end()}; }
 
   // The steps themselves: step i has rate step_rate(i) on [step_start(i), step_start(i + 1)),
   // the last one forever; step_cumulative(i) = Lambda(step_start(i)).
@@ -39,13 +39,15 @@ class RateProfile {
   double step_cumulative(size_t i) const { return cumulative_[i]; }
   size_t step_at(double t) const;        // the step holding time t (t >= 0)
   size_t step_reaching(double u) const;  // the step in which Lambda first reaches u > 0
+  // The time at which Lambda reaches u within step i (rate > 0), kept inside the step.
+  double step_inverse(size_t i, double u) const;
 
  private:
   RateProfile() = default;
-  std::vector<double> times_;        // step start times, times_[0] == 0
-  std::vector<double> rates_;        // rate on [times_[i], times_[i+1])
-  std::vector<double> cumulative_;   // Lambda(times_[i])
-  std::vector<double> breakpoints_;  // times_ without the leading 0
+  static RateProfile from_valid_steps(std::vector<double> times_s, std::vector<double> rates);  // checks done
+  std::vector<double> times_;       // step start times, times_[0] == 0
+  std::vector<double> rates_;       // rate on [times_[i], times_[i+1])
+  std::vector<double> cumulative_;  // Lambda(times_[i])
 };
 
 }  // namespace edgetrain::stream
