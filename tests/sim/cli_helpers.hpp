@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -46,6 +47,14 @@ inline Result run_cli(const std::string& args, const std::string& tag) {
       std::string(EDGETRAIN_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
   const int raw = std::system(cmd.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+// One cell of a read_csv row, as a number.
+inline double num(const std::map<std::string, std::string>& row, const std::string& key) {
+  return std::stod(row.at(key));
+}
+inline int64_t count(const std::map<std::string, std::string>& row, const std::string& key) {
+  return std::stoll(row.at(key));
 }
 
 // A CSV file as rows of name -> cell.

@@ -10,11 +10,6 @@ using namespace test;
 
 namespace {
 
-double num(const std::map<std::string, std::string>& row, const std::string& key) { return std::stod(row.at(key)); }
-int64_t count(const std::map<std::string, std::string>& row, const std::string& key) {
-  return std::stoll(row.at(key));
-}
-
 // Every device's time splits exactly into compute, communication, waiting and offline time,
 // and the devices' uploads add up to the summary's.
 void check_ledgers(const fs::path& out) {

@@ -19,8 +19,6 @@ const double kCompute = compute_s(kDevices[0]), kApply = apply_s(1);
 constexpr double kMessageBytes = kDenseMessage;
 const auto& run_ok = run_two_devices;
 
-double num(const std::map<std::string, std::string>& row, const std::string& key) { return std::stod(row.at(key)); }
-
 void check_conservation(const fs::path& out) {
   const auto devices = read_csv(out / "devices.csv");
   const auto summary = read_json(out / "summary.json");
