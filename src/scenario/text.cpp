@@ -59,4 +59,14 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+std::vector<std::string> split(std::string_view s, char separator) {
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    const size_t end = s.find(separator, start);
+    parts.emplace_back(s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
 }  // namespace edgetrain::scenario::text

@@ -20,20 +20,9 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::vector<std::string> split_dots(std::string_view s) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t dot = s.find('.', start);
-    parts.emplace_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) return parts;
-    start = dot + 1;
-  }
-}
-
 const json* get_dotted(const json& obj, std::string_view rel) {
   const json* node = &obj;
-  for (const auto& part : split_dots(rel)) {
+  for (const auto& part : text::split(rel, '.')) {
     if (!node->is_object()) return nullptr;
     auto it = node->find(part);
     if (it == node->end()) return nullptr;
@@ -44,12 +33,12 @@ const json* get_dotted(const json& obj, std::string_view rel) {
 
 void set_dotted(json& obj, std::string_view rel, json value) {
   json* node = &obj;
-  for (const auto& part : split_dots(rel)) node = &(*node)[part];
+  for (const auto& part : text::split(rel, '.')) node = &(*node)[part];
   *node = std::move(value);
 }
 
 void erase_dotted(json& obj, std::string_view rel) {
-  const auto parts = split_dots(rel);
+  const auto parts = text::split(rel, '.');
   json* node = &obj;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     if (!node->is_object() || !node->contains(parts[i])) return;
