@@ -903,12 +903,18 @@ std::string condition_text_at(const Condition& c, const std::string& section, co
 
 std::string range_text(const KeySpec& key) {
   const Range& r = key.range;
+  std::string t;
   if (r.lo && r.hi) {
-    return "in " + std::string(r.lo_open ? "(" : "[") + bound(*r.lo) + ", " + bound(*r.hi) + (r.hi_open ? ")" : "]");
+    t = "in " + std::string(r.lo_open ? "(" : "[") + bound(*r.lo) + ", " + bound(*r.hi) + (r.hi_open ? ")" : "]");
+  } else if (r.lo) {
+    t = std::string(r.lo_open ? "> " : ">= ") + bound(*r.lo);
+  } else if (r.hi) {
+    t = std::string(r.hi_open ? "< " : "<= ") + bound(*r.hi);
+  } else {
+    return "";
   }
-  if (r.lo) return std::string(r.lo_open ? "> " : ">= ") + bound(*r.lo);
-  if (r.hi) return std::string(r.hi_open ? "< " : "<= ") + bound(*r.hi);
-  return "";
+  if (key.type == ValueType::Quantity && !unit_symbol(key.unit).empty()) t += " " + std::string(unit_symbol(key.unit));
+  return t;
 }
 
 std::string integer_text(const KeySpec& key) {
@@ -1005,9 +1011,7 @@ std::string schema_markdown() {
     } else if (k.type == ValueType::IntList) {
       d += " Each entry must be " + integer_text(k) + ".";
     } else if (!range_text(k).empty()) {
-      d += std::string(" Must be ") + (k.whole ? "a whole number " : "") + range_text(k);
-      if (k.type == ValueType::Quantity && !unit_symbol(k.unit).empty()) d += " " + std::string(unit_symbol(k.unit));
-      d += ".";
+      d += std::string(" Must be ") + (k.whole ? "a whole number " : "") + range_text(k) + ".";
     }
     if (k.type == ValueType::Quantity) {
       d += " Accepts a number in " + std::string(unit_symbol(k.unit)) + " or a string like `\"" +

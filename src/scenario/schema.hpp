@@ -174,7 +174,7 @@ std::string condition_text(const Condition& c);  // "dataset.name is fashion-mni
 // The same, with a key inside `section` ("devices[]") named by its JSON path (`at_prefix`,
 // "devices[2]."): "devices[2].stream.buffer.policy is drop-oldest or drop-newest".
 std::string condition_text_at(const Condition& c, const std::string& section, const std::string& at_prefix);
-std::string range_text(const KeySpec& key);     // "> 0", "in [0, 1)", "" if unbounded
+std::string range_text(const KeySpec& key);     // "> 0", "in [0, 1)", "> 0 s" (Quantity), "" if unbounded
 std::string integer_text(const KeySpec& key);   // "a positive integer", "an integer in [2, 1000]"
 std::string type_text(const KeySpec& key);      // "duration (s)", "enum", "list of integers"
 std::string literals_text(const KeySpec& key);  // Literal: "32 or \"packed\""

@@ -264,12 +264,6 @@ json check_intervals(const json& v, const std::string& at) {
   return out;
 }
 
-std::string range_with_unit(const KeySpec& k) {
-  std::string r = range_text(k);
-  if (k.type == ValueType::Quantity && !unit_symbol(k.unit).empty()) r += " " + std::string(unit_symbol(k.unit));
-  return r;
-}
-
 json check_path(const KeySpec& k, const json& v, const std::string& at, const ResolveContext& ctx, bool check_exists) {
   if (!v.is_string()) throw ScenarioError(at + ": expected a path (string), got " + text::show(v));
   const auto& s = v.get_ref<const std::string&>();
@@ -548,7 +542,7 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     case ValueType::Quantity: {
       const double d = parse_quantity(v, k.unit, at);
       if (!in_range(d, k.range)) {
-        throw ScenarioError(at + ": must be " + range_with_unit(k) + ", got " + text::show(v));
+        throw ScenarioError(at + ": must be " + range_text(k) + ", got " + text::show(v));
       }
       if (k.whole) {
         if (d != std::floor(d) || !(std::fabs(d) < 9e15)) {
