@@ -894,10 +894,14 @@ std::string condition_text(const Condition& c) {
   return c.key + (c.negated ? " is not " : " is ") + values;
 }
 
+std::string key_at(const std::string& key, const std::string& section, const std::string& at_prefix) {
+  const std::string prefix = section + ".";
+  return !section.empty() && key.rfind(prefix, 0) == 0 ? at_prefix + key.substr(prefix.size()) : key;
+}
+
 std::string condition_text_at(const Condition& c, const std::string& section, const std::string& at_prefix) {
   Condition moved = c;
-  const std::string prefix = section + ".";
-  if (!section.empty() && c.key.rfind(prefix, 0) == 0) moved.key = at_prefix + c.key.substr(prefix.size());
+  moved.key = key_at(c.key, section, at_prefix);
   return condition_text(moved);
 }
 

@@ -174,6 +174,9 @@ std::string condition_text(const Condition& c);  // "dataset.name is fashion-mni
 // The same, with a key inside `section` ("devices[]") named by its JSON path (`at_prefix`,
 // "devices[2]."): "devices[2].stream.buffer.policy is drop-oldest or drop-newest".
 std::string condition_text_at(const Condition& c, const std::string& section, const std::string& at_prefix);
+// The JSON path of the schema key `key` seen from `section` as above: "devices[].stream.rate"
+// is "devices[2].stream.rate"; a key outside the section keeps its schema path.
+std::string key_at(const std::string& key, const std::string& section, const std::string& at_prefix);
 std::string range_text(const KeySpec& key);     // "> 0", "in [0, 1)", "> 0 s" (Quantity), "" if unbounded
 std::string integer_text(const KeySpec& key);   // "a positive integer", "an integer in [2, 1000]"
 std::string type_text(const KeySpec& key);      // "duration (s)", "enum", "list of integers"

@@ -73,11 +73,8 @@ bool holds(const Condition& c, const json& top, const std::string& section, cons
                               const std::string& at_prefix, const json& top, const json& scope) {
   const Condition& c = *k.applies_when;
   const json* v = lookup(c.key, top, section, scope);
-  const std::string prefix = section + ".";
-  const std::string key_name =
-      !section.empty() && c.key.rfind(prefix, 0) == 0 ? at_prefix + c.key.substr(prefix.size()) : c.key;
-  throw ScenarioError(at + ": allowed only when " + condition_text_at(c, section, at_prefix) + " (here " + key_name +
-                      " is " + (v ? text::show(*v) : std::string("not set")) + ")");
+  throw ScenarioError(at + ": allowed only when " + condition_text_at(c, section, at_prefix) + " (here " +
+                      key_at(c.key, section, at_prefix) + " is " + (v ? text::show(*v) : std::string("not set")) + ")");
 }
 
 bool in_range(double x, const Range& r) {
