@@ -310,12 +310,7 @@ void apply_override(json& doc, const std::string& override_text) {
     }
     if (leaf && !element && leaf->type == ValueType::Rate) {
       // Into a rate object: --set stream.rate.mean=40.
-      const auto fields = rate_keys();
-      if (std::find(fields.begin(), fields.end(), seg) == fields.end()) {
-        std::string msg = at + "." + seg + ": unknown key";
-        if (auto near = text::closest(seg, fields)) throw ScenarioError(msg + " (did you mean \"" + *near + "\"?)");
-        throw ScenarioError(msg + " (expected one of: " + text::join(fields, ", ") + ")");
-      }
+      check_rate_key(at, seg);
       if (node->is_null()) *node = json::object();
       if (!node->is_object()) fail_override(shown, at + " is " + text::show(*node) + ", not an object");
       node = &(*node)[seg];

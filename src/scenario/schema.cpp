@@ -799,13 +799,16 @@ const RatePreset* find_rate_preset(std::string_view name) {
   return nullptr;
 }
 
-std::vector<std::string> rate_keys() {
-  std::vector<std::string> keys{"dist"};
-  for (const auto& f : rate_forms()) {
-    for (const auto& p : f.params) {
-      if (std::find(keys.begin(), keys.end(), p) == keys.end()) keys.push_back(p);
+const std::vector<std::string>& rate_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k{"dist"};
+    for (const auto& f : rate_forms()) {
+      for (const auto& p : f.params) {
+        if (std::find(k.begin(), k.end(), p) == k.end()) k.push_back(p);
+      }
     }
-  }
+    return k;
+  }();
   return keys;
 }
 

@@ -153,7 +153,7 @@ const std::vector<RateForm>& rate_forms();
 const std::vector<RatePreset>& rate_presets();
 const RatePreset* find_rate_preset(std::string_view name);
 // Every key a rate object may hold ("dist" first), for messages and --set.
-std::vector<std::string> rate_keys();
+const std::vector<std::string>& rate_keys();
 // A resolved rate in words: "uniform, mean 38, spread 24"; a preset: "S1 (uniform, mean 38,
 // spread 24)"; a constant: "10".
 std::string rate_text(const nlohmann::json& resolved_rate);

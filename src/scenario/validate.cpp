@@ -120,9 +120,11 @@ json check_integer(const KeySpec& k, const json& v, const std::string& at) {
 // Resolved: a preset stays its name; anything else becomes its object form with every
 // parameter a number, e.g. 5 -> {"dist": "constant", "value": 5.0}.
 json check_rate(const json& v, const std::string& at) {
-  std::vector<std::string> preset_names;
-  for (const auto& p : rate_presets()) preset_names.push_back(p.name);
-  const std::string presets = text::join(preset_names, ", ");
+  auto presets = [] {  // for messages
+    std::vector<std::string> names;
+    for (const auto& p : rate_presets()) names.push_back(p.name);
+    return text::join(names, ", ");
+  };
   auto positive = [](const json& x) { return x.is_number() && x.get<double>() > 0 && std::isfinite(x.get<double>()); };
   if (v.is_number()) {
     if (!positive(v)) throw ScenarioError(at + ": must be > 0, got " + text::show(v));
@@ -131,9 +133,9 @@ json check_rate(const json& v, const std::string& at) {
   if (v.is_string()) {
     const auto& name = v.get_ref<const std::string&>();
     if (find_rate_preset(name)) return v;
-    std::string msg = at + ": unknown preset " + text::show(v) + " (presets: " + presets;
-    for (const auto& p : preset_names) {
-      if (text::edit_distance(name, p) == 0) msg += "; did you mean \"" + p + "\"?";  // only the case differs
+    std::string msg = at + ": unknown preset " + text::show(v) + " (presets: " + presets();
+    for (const auto& p : rate_presets()) {
+      if (text::edit_distance(name, p.name) == 0) msg += "; did you mean \"" + p.name + "\"?";  // only the case differs
     }
     char* end = nullptr;
     (void)std::strtod(name.c_str(), &end);
@@ -141,16 +143,10 @@ json check_rate(const json& v, const std::string& at) {
     throw ScenarioError(msg + ")");
   }
   if (!v.is_object()) {
-    throw ScenarioError(at + ": expected a rate: a number of samples/s, a preset (" + presets +
+    throw ScenarioError(at + ": expected a rate: a number of samples/s, a preset (" + presets() +
                         ") or an object {\"dist\": ...}, got " + text::show(v));
   }
-  const auto keys = rate_keys();
-  for (const auto& [key, value] : v.items()) {
-    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
-    std::string msg = at + "." + key + ": unknown key";
-    if (auto near = text::closest(key, keys)) throw ScenarioError(msg + " (did you mean \"" + *near + "\"?)");
-    throw ScenarioError(msg + " (expected one of: " + text::join(keys, ", ") + ")");
-  }
+  for (const auto& [key, value] : v.items()) check_rate_key(at, key);
   std::vector<std::string> dists;
   for (const auto& f : rate_forms()) dists.push_back(f.dist);
   if (!v.contains("dist")) {
@@ -585,6 +581,14 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     case ValueType::Section: break;    // resolved by resolve_scope
   }
   throw ScenarioError(at + ": internal error: no checker for this key type");
+}
+
+void check_rate_key(const std::string& at_rate, const std::string& key) {
+  const auto& keys = rate_keys();
+  if (std::find(keys.begin(), keys.end(), key) != keys.end()) return;
+  std::string msg = at_rate + "." + key + ": unknown key";
+  if (auto near = text::closest(key, keys)) throw ScenarioError(msg + " (did you mean \"" + *near + "\"?)");
+  throw ScenarioError(msg + " (expected one of: " + text::join(keys, ", ") + ")");
 }
 
 std::string unknown_key_message(std::string_view section, const std::string& at_parent, const std::string& key) {
