@@ -377,14 +377,10 @@ void merge_over(json& base, const json& over, const std::string& path) {
 
 // An inheriting section (k.inherits, e.g. "devices[].stream" from "stream"): whether it is on
 // for this entry and, if so, its raw keys (the global raw keys with the entry's own over them).
-std::optional<json> inherited_section(const KeySpec& k, const json* own, const std::string& at, const Scope& sc) {
+std::optional<json> inherited_section(const KeySpec& k, const json* own, const Scope& sc) {
   const json* global = get_dotted(sc.top, k.inherits);
   const bool global_on = global && global->is_object();
-  if (own && own->is_null()) return std::nullopt;  // the entry opts out
-  if (own && !own->is_object()) {
-    throw ScenarioError(at + ": expected an object (with keys " + text::join(child_names(k.path), ", ") +
-                        ") or null, got " + text::show(*own));
-  }
+  if (own && own->is_null()) return std::nullopt;  // the entry opts out; else `own` is an object (check_keys)
   if (!own && !global_on) return std::nullopt;
   json merged = json::object();
   if (global_on) {
@@ -427,21 +423,18 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
     if (rel.find("[]") != std::string::npos) continue;  // belongs to a list's entries
     const std::string at = at_prefix + rel;
     const json* raw = get_dotted(src, rel);
-    const bool applies = !under_any(rel, off) && (!k.applies_when || holds(*k.applies_when, top, section, out));
-    if (!applies && k.error_unless_applies && raw && !raw->is_null() && !under_any(rel, off)) {
+    const bool section_on = !under_any(rel, off);
+    const bool applies = section_on && (!k.applies_when || holds(*k.applies_when, top, section, out));
+    if (!applies && k.error_unless_applies && raw && !raw->is_null() && section_on) {
       not_allowed(k, at, section, at_prefix, top, out);
     }
     if (k.type == ValueType::Section) {
       std::optional<json> on;
       if (applies && !k.inherits.empty()) {
-        on = inherited_section(k, raw, at, sc);
+        on = inherited_section(k, raw, sc);
         if (on) set_dotted(src, rel, *on);
       } else if (applies && raw && !raw->is_null()) {
-        if (!raw->is_object()) {
-          throw ScenarioError(at + ": expected an object (with keys " + text::join(child_names(k.path), ", ") +
-                              ") or null, got " + text::show(*raw));
-        }
-        on = *raw;
+        on = *raw;  // an object: pass 1 (check_keys) rejected anything else
       }
       if (!on) {
         off.push_back(rel);
