@@ -206,29 +206,42 @@ std::vector<KeySpec> compressor_rows(const std::string& section, std::string kin
   };
 }
 
+// Copies of the rows of `table` at or below `from` ("compression", "stream") moved to `to`
+// ("compression.downlink", "devices[].stream"): same types, ranges and defaults, conditions on
+// keys at or below `from` moved along. Callers adjust descriptions and defaults.
+std::vector<KeySpec> moved_rows(const std::vector<KeySpec>& table, const std::string& from, const std::string& to) {
+  auto inside = [&](const std::string& key) { return key == from || key.rfind(from + ".", 0) == 0; };
+  auto moved = [&](std::optional<Condition> c) {
+    if (c && inside(c->key)) c->key = to + c->key.substr(from.size());
+    return c;
+  };
+  std::vector<KeySpec> rows;
+  for (const auto& k : table) {
+    if (!inside(k.path)) continue;
+    KeySpec r = k;
+    r.path = to + k.path.substr(from.size());
+    r.applies_when = moved(k.applies_when);
+    for (auto& d : r.defaults) d.when = moved(d.when);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 // The rows of `to` ("compression.downlink") copied from the compressor rows of `from`
 // ("compression"): same types, ranges, defaults and rules, conditions on the copied kind;
 // the kind itself is required there.
 std::vector<KeySpec> nested_compressor(const std::vector<KeySpec>& from_rows, const std::string& from,
                                        const std::string& to) {
-  auto moved = [&](std::optional<Condition> c) {
-    if (c && c->key.rfind(from + ".", 0) == 0) c->key = to + c->key.substr(from.size());
-    return c;
-  };
-  std::vector<KeySpec> rows;
-  for (const auto& k : from_rows) {
-    KeySpec r = k;
-    r.path = to + k.path.substr(from.size());
-    r.applies_when = moved(k.applies_when);
-    for (auto& d : r.defaults) d.when = moved(d.when);
-    if (k.path == from + ".kind") {
+  std::vector<KeySpec> rows = moved_rows(from_rows, from, to);
+  for (auto& r : rows) {
+    const std::string original = from + r.path.substr(to.size());
+    if (original == from + ".kind") {
       r.defaults.clear();
       r.required();
-      r.description = "Downlink compressor: the kinds of `" + k.path + "`.";
+      r.description = "Downlink compressor: the kinds of `" + original + "`.";
     } else {
-      r.description = "Downlink `" + k.path + "`.";
+      r.description = "Downlink `" + original + "`.";
     }
-    rows.push_back(std::move(r));
   }
   return rows;
 }
@@ -238,26 +251,15 @@ std::vector<KeySpec> nested_compressor(const std::vector<KeySpec>& from_rows, co
 // moved into the entry; `section_doc` describes the entry's section row.
 std::vector<KeySpec> per_entry_overrides(const std::vector<KeySpec>& table, const std::string& section,
                                          const std::string& entry, std::string section_doc, std::string null_means) {
-  auto inside = [&](const std::string& key) { return key == section || key.rfind(section + ".", 0) == 0; };
-  auto moved = [&](std::optional<Condition> c) {
-    if (c && inside(c->key)) c->key = entry + "." + c->key;
-    return c;
-  };
-  std::vector<KeySpec> rows;
-  for (const auto& k : table) {
-    if (!inside(k.path)) continue;
-    KeySpec r = k;
-    r.path = entry + "." + k.path;
-    r.inherits = k.path;
-    r.applies_when = moved(k.applies_when);
-    for (auto& d : r.defaults) d.when = moved(d.when);
-    if (k.path == section) {
+  std::vector<KeySpec> rows = moved_rows(table, section, entry + "." + section);
+  for (auto& r : rows) {
+    r.inherits = r.path.substr(entry.size() + 1);
+    if (r.inherits == section) {
       r.description = section_doc;
       r.null_means = null_means;
     } else {
-      r.description = "This device's `" + k.path + "`.";
+      r.description = "This device's `" + r.inherits + "`.";
     }
-    rows.push_back(std::move(r));
   }
   return rows;
 }
