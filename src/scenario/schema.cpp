@@ -632,7 +632,7 @@ std::vector<Rule> build_rules() {
          const auto& server = r.at("server").get_ref<const std::string&>();
          std::map<std::string, size_t> seen;
          for (size_t i = 0; i < devices.size(); ++i) {
-           const std::string at = "devices[" + std::to_string(i) + "]";
+           const std::string at = entry_at("devices", i);
            const auto& name = devices[i].at("name").get_ref<const std::string&>();
            const auto& host = devices[i].at("host").get_ref<const std::string&>();
            if (!seen.emplace(name, i).second) {
@@ -650,7 +650,7 @@ std::vector<Rule> build_rules() {
          const auto& devices = r.at("devices");
          for (size_t i = 0; i < devices.size(); ++i) {
            if (devices[i].at("stream").is_null()) {
-             const std::string at = "devices[" + std::to_string(i) + "]";
+             const std::string at = entry_at("devices", i);
              throw ScenarioError("training.mode: scadles needs a stream for every device (" + at +
                                  " has none: add a global stream section or " + at + ".stream)");
            }
@@ -891,12 +891,7 @@ std::vector<std::string> child_names(std::string_view section) {
 }
 
 std::string condition_text(const Condition& c) {
-  std::string values;
-  for (size_t i = 0; i < c.values.size(); ++i) {
-    if (i) values += (i + 1 == c.values.size()) ? " or " : ", ";
-    values += c.values[i];
-  }
-  return c.key + (c.negated ? " is not " : " is ") + values;
+  return c.key + (c.negated ? " is not " : " is ") + text::or_list(c.values);
 }
 
 std::string key_at(const std::string& key, const std::string& section, const std::string& at_prefix) {
@@ -976,12 +971,9 @@ std::string type_text(const KeySpec& key) {
 }
 
 std::string literals_text(const KeySpec& key) {
-  std::string out;
-  for (size_t i = 0; i < key.literals.size(); ++i) {
-    if (i) out += (i + 1 == key.literals.size()) ? " or " : ", ";
-    out += key.literals[i].dump();
-  }
-  return out;
+  std::vector<std::string> dumped;
+  for (const auto& l : key.literals) dumped.push_back(l.dump());
+  return text::or_list(dumped);
 }
 
 std::string default_text(const KeySpec& key) {

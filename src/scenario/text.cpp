@@ -59,6 +59,15 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+std::string or_list(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += (i + 1 == parts.size()) ? " or " : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
 std::vector<std::string> split(std::string_view s, char separator) {
   std::vector<std::string> parts;
   for (size_t start = 0;;) {
