@@ -263,13 +263,7 @@ void apply_override(json& doc, const std::string& override_text) {
   if (eq == std::string::npos || eq == 0) fail_override(shown, "expected key.path=value (for example training.lr=0.1)");
   const std::string key = override_text.substr(0, eq);
   const std::string value_text = override_text.substr(eq + 1);
-  std::vector<std::string> segments;
-  for (size_t start = 0;;) {
-    const size_t dot = key.find('.', start);
-    segments.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
+  const std::vector<std::string> segments = text::split(key, '.');
   for (const auto& seg : segments) {
     if (seg.empty()) fail_override(shown, "empty name in key path \"" + key + "\"");
   }
@@ -316,12 +310,7 @@ void apply_override(json& doc, const std::string& override_text) {
     }
     if (leaf && !element && leaf->type == ValueType::Rate) {
       // Into a rate object: --set stream.rate.mean=40.
-      const auto fields = rate_keys();
-      if (std::find(fields.begin(), fields.end(), seg) == fields.end()) {
-        std::string msg = at + "." + seg + ": unknown key";
-        if (auto near = text::closest(seg, fields)) throw ScenarioError(msg + " (did you mean \"" + *near + "\"?)");
-        throw ScenarioError(msg + " (expected one of: " + text::join(fields, ", ") + ")");
-      }
+      check_rate_key(at, seg);
       if (node->is_null()) *node = json::object();
       if (!node->is_object()) fail_override(shown, at + " is " + text::show(*node) + ", not an object");
       node = &(*node)[seg];

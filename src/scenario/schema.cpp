@@ -206,29 +206,42 @@ std::vector<KeySpec> compressor_rows(const std::string& section, std::string kin
   };
 }
 
+// Copies of the rows of `table` at or below `from` ("compression", "stream") moved to `to`
+// ("compression.downlink", "devices[].stream"): same types, ranges and defaults, conditions on
+// keys at or below `from` moved along. Callers adjust descriptions and defaults.
+std::vector<KeySpec> moved_rows(const std::vector<KeySpec>& table, const std::string& from, const std::string& to) {
+  auto inside = [&](const std::string& key) { return key == from || key.rfind(from + ".", 0) == 0; };
+  auto moved = [&](std::optional<Condition> c) {
+    if (c && inside(c->key)) c->key = to + c->key.substr(from.size());
+    return c;
+  };
+  std::vector<KeySpec> rows;
+  for (const auto& k : table) {
+    if (!inside(k.path)) continue;
+    KeySpec r = k;
+    r.path = to + k.path.substr(from.size());
+    r.applies_when = moved(k.applies_when);
+    for (auto& d : r.defaults) d.when = moved(d.when);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 // The rows of `to` ("compression.downlink") copied from the compressor rows of `from`
 // ("compression"): same types, ranges, defaults and rules, conditions on the copied kind;
 // the kind itself is required there.
 std::vector<KeySpec> nested_compressor(const std::vector<KeySpec>& from_rows, const std::string& from,
                                        const std::string& to) {
-  auto moved = [&](std::optional<Condition> c) {
-    if (c && c->key.rfind(from + ".", 0) == 0) c->key = to + c->key.substr(from.size());
-    return c;
-  };
-  std::vector<KeySpec> rows;
-  for (const auto& k : from_rows) {
-    KeySpec r = k;
-    r.path = to + k.path.substr(from.size());
-    r.applies_when = moved(k.applies_when);
-    for (auto& d : r.defaults) d.when = moved(d.when);
-    if (k.path == from + ".kind") {
+  std::vector<KeySpec> rows = moved_rows(from_rows, from, to);
+  for (auto& r : rows) {
+    const std::string original = from + r.path.substr(to.size());
+    if (original == from + ".kind") {
       r.defaults.clear();
       r.required();
-      r.description = "Downlink compressor: the kinds of `" + k.path + "`.";
+      r.description = "Downlink compressor: the kinds of `" + original + "`.";
     } else {
-      r.description = "Downlink `" + k.path + "`.";
+      r.description = "Downlink `" + original + "`.";
     }
-    rows.push_back(std::move(r));
   }
   return rows;
 }
@@ -238,26 +251,15 @@ std::vector<KeySpec> nested_compressor(const std::vector<KeySpec>& from_rows, co
 // moved into the entry; `section_doc` describes the entry's section row.
 std::vector<KeySpec> per_entry_overrides(const std::vector<KeySpec>& table, const std::string& section,
                                          const std::string& entry, std::string section_doc, std::string null_means) {
-  auto inside = [&](const std::string& key) { return key == section || key.rfind(section + ".", 0) == 0; };
-  auto moved = [&](std::optional<Condition> c) {
-    if (c && inside(c->key)) c->key = entry + "." + c->key;
-    return c;
-  };
-  std::vector<KeySpec> rows;
-  for (const auto& k : table) {
-    if (!inside(k.path)) continue;
-    KeySpec r = k;
-    r.path = entry + "." + k.path;
-    r.inherits = k.path;
-    r.applies_when = moved(k.applies_when);
-    for (auto& d : r.defaults) d.when = moved(d.when);
-    if (k.path == section) {
+  std::vector<KeySpec> rows = moved_rows(table, section, entry + "." + section);
+  for (auto& r : rows) {
+    r.inherits = r.path.substr(entry.size() + 1);
+    if (r.inherits == section) {
       r.description = section_doc;
       r.null_means = null_means;
     } else {
-      r.description = "This device's `" + k.path + "`.";
+      r.description = "This device's `" + r.inherits + "`.";
     }
-    rows.push_back(std::move(r));
   }
   return rows;
 }
@@ -630,7 +632,7 @@ std::vector<Rule> build_rules() {
          const auto& server = r.at("server").get_ref<const std::string&>();
          std::map<std::string, size_t> seen;
          for (size_t i = 0; i < devices.size(); ++i) {
-           const std::string at = "devices[" + std::to_string(i) + "]";
+           const std::string at = entry_at("devices", i);
            const auto& name = devices[i].at("name").get_ref<const std::string&>();
            const auto& host = devices[i].at("host").get_ref<const std::string&>();
            if (!seen.emplace(name, i).second) {
@@ -648,7 +650,7 @@ std::vector<Rule> build_rules() {
          const auto& devices = r.at("devices");
          for (size_t i = 0; i < devices.size(); ++i) {
            if (devices[i].at("stream").is_null()) {
-             const std::string at = "devices[" + std::to_string(i) + "]";
+             const std::string at = entry_at("devices", i);
              throw ScenarioError("training.mode: scadles needs a stream for every device (" + at +
                                  " has none: add a global stream section or " + at + ".stream)");
            }
@@ -799,13 +801,16 @@ const RatePreset* find_rate_preset(std::string_view name) {
   return nullptr;
 }
 
-std::vector<std::string> rate_keys() {
-  std::vector<std::string> keys{"dist"};
-  for (const auto& f : rate_forms()) {
-    for (const auto& p : f.params) {
-      if (std::find(keys.begin(), keys.end(), p) == keys.end()) keys.push_back(p);
+const std::vector<std::string>& rate_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k{"dist"};
+    for (const auto& f : rate_forms()) {
+      for (const auto& p : f.params) {
+        if (std::find(k.begin(), k.end(), p) == k.end()) k.push_back(p);
+      }
     }
-  }
+    return k;
+  }();
   return keys;
 }
 
@@ -886,29 +891,34 @@ std::vector<std::string> child_names(std::string_view section) {
 }
 
 std::string condition_text(const Condition& c) {
-  std::string values;
-  for (size_t i = 0; i < c.values.size(); ++i) {
-    if (i) values += (i + 1 == c.values.size()) ? " or " : ", ";
-    values += c.values[i];
-  }
-  return c.key + (c.negated ? " is not " : " is ") + values;
+  return c.key + (c.negated ? " is not " : " is ") + text::or_list(c.values);
+}
+
+std::string key_at(const std::string& key, const std::string& section, const std::string& at_prefix) {
+  const std::string prefix = section + ".";
+  return !section.empty() && key.rfind(prefix, 0) == 0 ? at_prefix + key.substr(prefix.size()) : key;
 }
 
 std::string condition_text_at(const Condition& c, const std::string& section, const std::string& at_prefix) {
   Condition moved = c;
-  const std::string prefix = section + ".";
-  if (!section.empty() && c.key.rfind(prefix, 0) == 0) moved.key = at_prefix + c.key.substr(prefix.size());
+  moved.key = key_at(c.key, section, at_prefix);
   return condition_text(moved);
 }
 
 std::string range_text(const KeySpec& key) {
   const Range& r = key.range;
+  std::string t;
   if (r.lo && r.hi) {
-    return "in " + std::string(r.lo_open ? "(" : "[") + bound(*r.lo) + ", " + bound(*r.hi) + (r.hi_open ? ")" : "]");
+    t = "in " + std::string(r.lo_open ? "(" : "[") + bound(*r.lo) + ", " + bound(*r.hi) + (r.hi_open ? ")" : "]");
+  } else if (r.lo) {
+    t = std::string(r.lo_open ? "> " : ">= ") + bound(*r.lo);
+  } else if (r.hi) {
+    t = std::string(r.hi_open ? "< " : "<= ") + bound(*r.hi);
+  } else {
+    return "";
   }
-  if (r.lo) return std::string(r.lo_open ? "> " : ">= ") + bound(*r.lo);
-  if (r.hi) return std::string(r.hi_open ? "< " : "<= ") + bound(*r.hi);
-  return "";
+  if (key.type == ValueType::Quantity && !unit_symbol(key.unit).empty()) t += " " + std::string(unit_symbol(key.unit));
+  return t;
 }
 
 std::string integer_text(const KeySpec& key) {
@@ -961,12 +971,9 @@ std::string type_text(const KeySpec& key) {
 }
 
 std::string literals_text(const KeySpec& key) {
-  std::string out;
-  for (size_t i = 0; i < key.literals.size(); ++i) {
-    if (i) out += (i + 1 == key.literals.size()) ? " or " : ", ";
-    out += key.literals[i].dump();
-  }
-  return out;
+  std::vector<std::string> dumped;
+  for (const auto& l : key.literals) dumped.push_back(l.dump());
+  return text::or_list(dumped);
 }
 
 std::string default_text(const KeySpec& key) {
@@ -1005,9 +1012,7 @@ std::string schema_markdown() {
     } else if (k.type == ValueType::IntList) {
       d += " Each entry must be " + integer_text(k) + ".";
     } else if (!range_text(k).empty()) {
-      d += std::string(" Must be ") + (k.whole ? "a whole number " : "") + range_text(k);
-      if (k.type == ValueType::Quantity && !unit_symbol(k.unit).empty()) d += " " + std::string(unit_symbol(k.unit));
-      d += ".";
+      d += std::string(" Must be ") + (k.whole ? "a whole number " : "") + range_text(k) + ".";
     }
     if (k.type == ValueType::Quantity) {
       d += " Accepts a number in " + std::string(unit_symbol(k.unit)) + " or a string like `\"" +

@@ -153,7 +153,7 @@ const std::vector<RateForm>& rate_forms();
 const std::vector<RatePreset>& rate_presets();
 const RatePreset* find_rate_preset(std::string_view name);
 // Every key a rate object may hold ("dist" first), for messages and --set.
-std::vector<std::string> rate_keys();
+const std::vector<std::string>& rate_keys();
 // A resolved rate in words: "uniform, mean 38, spread 24"; a preset: "S1 (uniform, mean 38,
 // spread 24)"; a constant: "10".
 std::string rate_text(const nlohmann::json& resolved_rate);
@@ -174,7 +174,10 @@ std::string condition_text(const Condition& c);  // "dataset.name is fashion-mni
 // The same, with a key inside `section` ("devices[]") named by its JSON path (`at_prefix`,
 // "devices[2]."): "devices[2].stream.buffer.policy is drop-oldest or drop-newest".
 std::string condition_text_at(const Condition& c, const std::string& section, const std::string& at_prefix);
-std::string range_text(const KeySpec& key);     // "> 0", "in [0, 1)", "" if unbounded
+// The JSON path of the schema key `key` seen from `section` as above: "devices[].stream.rate"
+// is "devices[2].stream.rate"; a key outside the section keeps its schema path.
+std::string key_at(const std::string& key, const std::string& section, const std::string& at_prefix);
+std::string range_text(const KeySpec& key);     // "> 0", "in [0, 1)", "> 0 s" (Quantity), "" if unbounded
 std::string integer_text(const KeySpec& key);   // "a positive integer", "an integer in [2, 1000]"
 std::string type_text(const KeySpec& key);      // "duration (s)", "enum", "list of integers"
 std::string literals_text(const KeySpec& key);  // Literal: "32 or \"packed\""

@@ -59,4 +59,23 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+std::string or_list(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += (i + 1 == parts.size()) ? " or " : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+std::vector<std::string> split(std::string_view s, char separator) {
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    const size_t end = s.find(separator, start);
+    parts.emplace_back(s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
 }  // namespace edgetrain::scenario::text

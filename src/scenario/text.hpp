@@ -28,4 +28,10 @@ std::optional<std::string> closest(std::string_view word, const std::vector<std:
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
+// "a", "a or b", "a, b or c".
+std::string or_list(const std::vector<std::string>& parts);
+
+// The parts between separators, empty ones kept: split("a..b", '.') is {"a", "", "b"}.
+std::vector<std::string> split(std::string_view s, char separator);
+
 }  // namespace edgetrain::scenario::text

@@ -20,20 +20,9 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::vector<std::string> split_dots(std::string_view s) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t dot = s.find('.', start);
-    parts.emplace_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) return parts;
-    start = dot + 1;
-  }
-}
-
 const json* get_dotted(const json& obj, std::string_view rel) {
   const json* node = &obj;
-  for (const auto& part : split_dots(rel)) {
+  for (const auto& part : text::split(rel, '.')) {
     if (!node->is_object()) return nullptr;
     auto it = node->find(part);
     if (it == node->end()) return nullptr;
@@ -44,12 +33,12 @@ const json* get_dotted(const json& obj, std::string_view rel) {
 
 void set_dotted(json& obj, std::string_view rel, json value) {
   json* node = &obj;
-  for (const auto& part : split_dots(rel)) node = &(*node)[part];
+  for (const auto& part : text::split(rel, '.')) node = &(*node)[part];
   *node = std::move(value);
 }
 
 void erase_dotted(json& obj, std::string_view rel) {
-  const auto parts = split_dots(rel);
+  const auto parts = text::split(rel, '.');
   json* node = &obj;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     if (!node->is_object() || !node->contains(parts[i])) return;
@@ -84,11 +73,8 @@ bool holds(const Condition& c, const json& top, const std::string& section, cons
                               const std::string& at_prefix, const json& top, const json& scope) {
   const Condition& c = *k.applies_when;
   const json* v = lookup(c.key, top, section, scope);
-  const std::string prefix = section + ".";
-  const std::string key_name =
-      !section.empty() && c.key.rfind(prefix, 0) == 0 ? at_prefix + c.key.substr(prefix.size()) : c.key;
-  throw ScenarioError(at + ": allowed only when " + condition_text_at(c, section, at_prefix) + " (here " + key_name +
-                      " is " + (v ? text::show(*v) : std::string("not set")) + ")");
+  throw ScenarioError(at + ": allowed only when " + condition_text_at(c, section, at_prefix) + " (here " +
+                      key_at(c.key, section, at_prefix) + " is " + (v ? text::show(*v) : std::string("not set")) + ")");
 }
 
 bool in_range(double x, const Range& r) {
@@ -134,9 +120,11 @@ json check_integer(const KeySpec& k, const json& v, const std::string& at) {
 // Resolved: a preset stays its name; anything else becomes its object form with every
 // parameter a number, e.g. 5 -> {"dist": "constant", "value": 5.0}.
 json check_rate(const json& v, const std::string& at) {
-  std::vector<std::string> preset_names;
-  for (const auto& p : rate_presets()) preset_names.push_back(p.name);
-  const std::string presets = text::join(preset_names, ", ");
+  auto presets = [] {  // for messages
+    std::vector<std::string> names;
+    for (const auto& p : rate_presets()) names.push_back(p.name);
+    return text::join(names, ", ");
+  };
   auto positive = [](const json& x) { return x.is_number() && x.get<double>() > 0 && std::isfinite(x.get<double>()); };
   if (v.is_number()) {
     if (!positive(v)) throw ScenarioError(at + ": must be > 0, got " + text::show(v));
@@ -145,9 +133,9 @@ json check_rate(const json& v, const std::string& at) {
   if (v.is_string()) {
     const auto& name = v.get_ref<const std::string&>();
     if (find_rate_preset(name)) return v;
-    std::string msg = at + ": unknown preset " + text::show(v) + " (presets: " + presets;
-    for (const auto& p : preset_names) {
-      if (text::edit_distance(name, p) == 0) msg += "; did you mean \"" + p + "\"?";  // only the case differs
+    std::string msg = at + ": unknown preset " + text::show(v) + " (presets: " + presets();
+    for (const auto& p : rate_presets()) {
+      if (text::edit_distance(name, p.name) == 0) msg += "; did you mean \"" + p.name + "\"?";  // only the case differs
     }
     char* end = nullptr;
     (void)std::strtod(name.c_str(), &end);
@@ -155,16 +143,10 @@ json check_rate(const json& v, const std::string& at) {
     throw ScenarioError(msg + ")");
   }
   if (!v.is_object()) {
-    throw ScenarioError(at + ": expected a rate: a number of samples/s, a preset (" + presets +
+    throw ScenarioError(at + ": expected a rate: a number of samples/s, a preset (" + presets() +
                         ") or an object {\"dist\": ...}, got " + text::show(v));
   }
-  const auto keys = rate_keys();
-  for (const auto& [key, value] : v.items()) {
-    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
-    std::string msg = at + "." + key + ": unknown key";
-    if (auto near = text::closest(key, keys)) throw ScenarioError(msg + " (did you mean \"" + *near + "\"?)");
-    throw ScenarioError(msg + " (expected one of: " + text::join(keys, ", ") + ")");
-  }
+  for (const auto& [key, value] : v.items()) check_rate_key(at, key);
   std::vector<std::string> dists;
   for (const auto& f : rate_forms()) dists.push_back(f.dist);
   if (!v.contains("dist")) {
@@ -273,12 +255,6 @@ json check_intervals(const json& v, const std::string& at) {
     prev_on = on;
   }
   return out;
-}
-
-std::string range_with_unit(const KeySpec& k) {
-  std::string r = range_text(k);
-  if (k.type == ValueType::Quantity && !unit_symbol(k.unit).empty()) r += " " + std::string(unit_symbol(k.unit));
-  return r;
 }
 
 json check_path(const KeySpec& k, const json& v, const std::string& at, const ResolveContext& ctx, bool check_exists) {
@@ -401,14 +377,10 @@ void merge_over(json& base, const json& over, const std::string& path) {
 
 // An inheriting section (k.inherits, e.g. "devices[].stream" from "stream"): whether it is on
 // for this entry and, if so, its raw keys (the global raw keys with the entry's own over them).
-std::optional<json> inherited_section(const KeySpec& k, const json* own, const std::string& at, const Scope& sc) {
+std::optional<json> inherited_section(const KeySpec& k, const json* own, const Scope& sc) {
   const json* global = get_dotted(sc.top, k.inherits);
   const bool global_on = global && global->is_object();
-  if (own && own->is_null()) return std::nullopt;  // the entry opts out
-  if (own && !own->is_object()) {
-    throw ScenarioError(at + ": expected an object (with keys " + text::join(child_names(k.path), ", ") +
-                        ") or null, got " + text::show(*own));
-  }
+  if (own && own->is_null()) return std::nullopt;  // the entry opts out; else `own` is an object (check_keys)
   if (!own && !global_on) return std::nullopt;
   json merged = json::object();
   if (global_on) {
@@ -451,21 +423,18 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
     if (rel.find("[]") != std::string::npos) continue;  // belongs to a list's entries
     const std::string at = at_prefix + rel;
     const json* raw = get_dotted(src, rel);
-    const bool applies = !under_any(rel, off) && (!k.applies_when || holds(*k.applies_when, top, section, out));
-    if (!applies && k.error_unless_applies && raw && !raw->is_null() && !under_any(rel, off)) {
+    const bool section_on = !under_any(rel, off);
+    const bool applies = section_on && (!k.applies_when || holds(*k.applies_when, top, section, out));
+    if (!applies && k.error_unless_applies && raw && !raw->is_null() && section_on) {
       not_allowed(k, at, section, at_prefix, top, out);
     }
     if (k.type == ValueType::Section) {
       std::optional<json> on;
       if (applies && !k.inherits.empty()) {
-        on = inherited_section(k, raw, at, sc);
+        on = inherited_section(k, raw, sc);
         if (on) set_dotted(src, rel, *on);
       } else if (applies && raw && !raw->is_null()) {
-        if (!raw->is_object()) {
-          throw ScenarioError(at + ": expected an object (with keys " + text::join(child_names(k.path), ", ") +
-                              ") or null, got " + text::show(*raw));
-        }
-        on = *raw;
+        on = *raw;  // an object: pass 1 (check_keys) rejected anything else
       }
       if (!on) {
         off.push_back(rel);
@@ -559,7 +528,7 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     case ValueType::Quantity: {
       const double d = parse_quantity(v, k.unit, at);
       if (!in_range(d, k.range)) {
-        throw ScenarioError(at + ": must be " + range_with_unit(k) + ", got " + text::show(v));
+        throw ScenarioError(at + ": must be " + range_text(k) + ", got " + text::show(v));
       }
       if (k.whole) {
         if (d != std::floor(d) || !(std::fabs(d) < 9e15)) {
@@ -605,6 +574,14 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     case ValueType::Section: break;    // resolved by resolve_scope
   }
   throw ScenarioError(at + ": internal error: no checker for this key type");
+}
+
+void check_rate_key(const std::string& at_rate, const std::string& key) {
+  const auto& keys = rate_keys();
+  if (std::find(keys.begin(), keys.end(), key) != keys.end()) return;
+  std::string msg = at_rate + "." + key + ": unknown key";
+  if (auto near = text::closest(key, keys)) throw ScenarioError(msg + " (did you mean \"" + *near + "\"?)");
+  throw ScenarioError(msg + " (expected one of: " + text::join(keys, ", ") + ")");
 }
 
 std::string unknown_key_message(std::string_view section, const std::string& at_parent, const std::string& key) {

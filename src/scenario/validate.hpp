@@ -30,4 +30,8 @@ nlohmann::json check_value(const KeySpec& key, const nlohmann::json& value, cons
 // "devices[]"), whose JSON path is `at_parent`; suggests the nearest declared key.
 std::string unknown_key_message(std::string_view section, const std::string& at_parent, const std::string& key);
 
+// Throws the unknown-key error unless `key` may appear in a rate object (rate_keys()) whose
+// JSON path is `at_rate`.
+void check_rate_key(const std::string& at_rate, const std::string& key);
+
 }  // namespace edgetrain::scenario
