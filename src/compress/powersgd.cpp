@@ -27,6 +27,7 @@
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
 #include "compress/wire.hpp"
+#include "util/format.hpp"
 #include "util/seed.hpp"
 
 namespace edgetrain::compress {
@@ -152,7 +153,12 @@ class PowerSgd final : public Compressor {
         for (int64_t j = 0; j < mat.n; ++j) {
           double s = 0;
           for (int64_t k = 0; k < mat.rank; ++k) s += p.at(i, k) * q.at(j, k);
-          dst[i * mat.n + j] = static_cast<float>(s);
+          // Finite factors can still multiply past fp32; an encoder's orthonormal P never does.
+          const auto f = static_cast<float>(s);
+          if (!std::isfinite(f))
+            throw CompressError("compressed payload: powersgd factors of layer \"" + layer.name +
+                                "\" rebuild an entry beyond fp32 (" + util::format_number(s) + ")");
+          dst[i * mat.n + j] = f;
         }
       }
     }

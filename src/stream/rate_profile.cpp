@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -53,9 +54,8 @@ void validate(const std::vector<Row>& rows, const std::string& source, const std
     if (r.rate < 0) fail(r, value + " must be >= 0, got " + format_number(r.rate));
   }
   if (!(rows.back().rate > 0))
-    fail(rows.back(),
-         "the last " + value + " must be > 0 (it holds forever after the last time), got " +
-             format_number(rows.back().rate));
+    fail(rows.back(), "the last " + value + " must be > 0 (it holds forever after the last time), got " +
+                          format_number(rows.back().rate));
 }
 
 }  // namespace
@@ -89,12 +89,22 @@ RateProfile RateProfile::from_valid_steps(std::vector<double> times_s, std::vect
 
 RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file, const std::string& value) {
   const std::string name = file.string();
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw StreamError(name + ": cannot open the " + value + " trace (time_s," + value + " rows)");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw StreamError(name + ": read error");
+  return from_trace_text(text, name, value);
+}
+
+RateProfile RateProfile::from_trace_text(std::string_view content, const std::string& name, const std::string& value) {
   std::vector<Row> rows;
-  std::string line;
   bool seen_content = false;
-  for (int line_no = 1; std::getline(in, line); ++line_no) {
+  int line_no = 0;
+  while (!content.empty()) {
+    const size_t end = content.find('\n');
+    const std::string_view line = content.substr(0, end);
+    content.remove_prefix(end == std::string_view::npos ? content.size() : end + 1);
+    ++line_no;
     const std::string_view text = trim(line);
     if (text.empty() || text.front() == '#') continue;
     const std::string where = name + ":" + std::to_string(line_no);
@@ -114,7 +124,6 @@ RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file, const
     if (first && !numbers) continue;
     throw StreamError(where + ": expected \"time_s," + value + "\" (two numbers), got \"" + std::string(text) + "\"");
   }
-  if (in.bad()) throw StreamError(name + ": read error");
   validate(rows, name, value);
 
   std::vector<double> times, rates;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace edgetrain::stream {
@@ -19,6 +20,8 @@ class RateProfile {
   // Throws StreamError naming the file and line ("trace.csv:3: times must increase strictly (2 after 5)").
   // `value` names the second column in messages (a link's bandwidth trace reads "bandwidth_bps").
   static RateProfile from_trace_csv(const std::filesystem::path& file, const std::string& value = "rate");
+  // The same rules on a trace's text; `name` stands for the file in messages.
+  static RateProfile from_trace_text(std::string_view text, const std::string& name, const std::string& value = "rate");
   static RateProfile from_steps(std::vector<double> times_s, std::vector<double> rates);  // same checks
 
   // Times before 0 count as 0.

@@ -258,3 +258,21 @@ TEST_CASE("powersgd: malformed payloads and bad updates are rejected") {
   inf[3] = std::numeric_limits<float>::infinity();
   CHECK_THROWS_AS(c->encode(inf, {}), CompressError);
 }
+
+// Found by fuzz/compress_fuzz: finite factors whose product is beyond fp32 decoded to inf.
+TEST_CASE("powersgd: factors whose product overflows fp32 are rejected") {
+  const auto layers = layout({{2, 2}});
+  auto c = make_powersgd(with_rank(1), layers);
+  std::vector<uint8_t> payload;
+  for (const float v : {0x1p100f, 1.0f, 0x1p100f, 1.0f}) {  // P = (2^100, 1), Q = (2^100, 1): M(0, 0) = 2^200
+    uint8_t bytes[4];
+    std::memcpy(bytes, &v, 4);
+    payload.insert(payload.end(), bytes, bytes + 4);
+  }
+  CHECK_THROWS_WITH_AS(
+      c->decode(payload, {}),
+      "compressed payload: powersgd factors of layer \"layer0\" rebuild an entry beyond fp32 (1.6069380442589903e+60)",
+      CompressError);
+  std::memcpy(payload.data(), &payload[4], 4);  // P = (1, 1): every entry is finite
+  CHECK(c->decode(payload, {}) == std::vector<float>{0x1p100f, 1.0f, 0x1p100f, 1.0f});
+}
