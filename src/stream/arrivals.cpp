@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "stream/rates.hpp"
 #include "util/format.hpp"
@@ -22,8 +23,14 @@ using util::format_number;
 
 namespace {
 
-// Counts are converted between double and int64: beyond 2^53 samples they stop being exact.
+// Counts are converted between double and int64: beyond 2^53 samples they stop being exact. Poisson
+// draws need the same bound: std::poisson_distribution runs for ever on means near the double range.
 constexpr double kMaxExactCount = 9007199254740992.0;
+
+StreamError too_many(std::optional<double> by_time) {
+  return StreamError("stream: more than 2^53 samples" + (by_time ? " by time " + format_number(*by_time) : "") +
+                     ", too many to count exactly");
+}
 
 struct Piece {
   size_t step;
@@ -62,13 +69,25 @@ void ArrivalProcess::push(std::vector<ArrivalChunk>& out, int64_t count, double 
 
 int64_t ArrivalProcess::fluid_count_by(double t) const {
   const double lambda = profile_.cumulative(t);
-  if (lambda >= kMaxExactCount)
-    throw StreamError("stream: more than 2^53 samples by time " + format_number(t) + ", too many to count exactly");
-  auto k = static_cast<int64_t>(std::floor(lambda));
-  // floor(Lambda(t)) is right up to rounding: settle on the definition, inverse(k) <= t < inverse(k + 1).
-  while (profile_.inverse(static_cast<double>(k + 1)) <= t) ++k;
-  while (k > 0 && profile_.inverse(static_cast<double>(k)) > t) --k;
-  return k;
+  if (lambda >= kMaxExactCount) throw too_many(t);
+  // floor(Lambda(t)) is right up to rounding: settle on the definition, the largest k with
+  // inverse(k) <= t. Where samples come faster than the clock resolves (rate x ulp(t) > 1), many
+  // share one instant and floor(Lambda) can be that many off: search in doubling steps, then bisect.
+  auto arrived = [&](int64_t k) { return k <= 0 || profile_.inverse(static_cast<double>(k)) <= t; };
+  int64_t lo = static_cast<int64_t>(std::floor(lambda)), hi = lo;  // arrived(lo), not arrived(hi)
+  if (arrived(lo)) {
+    for (int64_t step = 1; arrived(hi = lo + step); step *= 2) {
+      if (hi >= kMaxExactCount) throw too_many(t);
+      lo = hi;
+    }
+  } else {
+    for (int64_t step = 1; !arrived(lo = std::max<int64_t>(0, hi - step)); step *= 2) hi = lo;
+  }
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    (arrived(mid) ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 void ArrivalProcess::emit_fluid(int64_t k_to, std::vector<ArrivalChunk>& out) {
@@ -142,6 +161,7 @@ std::vector<ArrivalChunk> ArrivalProcess::advance_to(double t) {
   }
 
   const double u_t = std::max(u_clock_, profile_.cumulative(t));
+  if (u_t >= kMaxExactCount) throw too_many(t);
   poisson_advance(t, u_t, out);
   // Expected positions computed in intensity space may round a hair outside (clock, t]: keep them inside.
   for (ArrivalChunk& c : out) {
@@ -178,7 +198,7 @@ double ArrivalProcess::time_of_next(int64_t count) {
   if (count <= 0) throw StreamError("stream: time_of_next needs a count > 0, got " + std::to_string(count));
   if (kind_ == Kind::Fluid) {
     const double k = static_cast<double>(next_seq_) + static_cast<double>(count);
-    if (k >= kMaxExactCount) throw StreamError("stream: more than 2^53 samples, too many to count exactly");
+    if (k >= kMaxExactCount) throw too_many(std::nullopt);
     return std::max(clock_, profile_.inverse(k));
   }
 
@@ -204,6 +224,7 @@ double ArrivalProcess::time_of_next(int64_t count) {
   // Beyond every commitment the process starts afresh: the gap to the next `rest` points is Gamma(rest, 1).
   const int64_t rest = count - before;
   const double u = prev_u + std::gamma_distribution<double>(static_cast<double>(rest), 1.0)(rng_);
+  if (u >= kMaxExactCount) throw too_many(std::nullopt);
   const double floor_t = commitments_.empty() ? clock_ : commitments_.back().t;
   const double t = std::max(floor_t, profile_.inverse(u));
   commitments_.push_back({u, t, rest});
