@@ -6,11 +6,12 @@
 // ../platform.xml, two-devices.xml, ../platforms/*.xml, ../../platforms/*.xml, trace.csv,
 // traces/wan.csv, ../traces/wan.csv, bw.csv, data/), so that the path checks can pass.
 // FUZZ_VERBOSE=1 prints why each input was rejected (to check that a seed is accepted).
-// The loader may only throw ScenarioError, with one line of text and never its "internal error"
+// The loader may only throw ScenarioError, one line of printable text and never its "internal error"
 // fallback (which says some other exception escaped a check); an accepted scenario must describe().
 // fuzz.sh: -max_len=16384
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -42,8 +43,23 @@ void remove_root() {
   fs::remove_all(g_root, ec);
 }
 
+// The message with control bytes as \xNN, so that what was wrong with it shows.
+std::string escaped(const std::string& message) {
+  std::string out;
+  for (const char c : message) {
+    if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) {
+      out += c;
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(c));
+      out += hex;
+    }
+  }
+  return out;
+}
+
 [[noreturn]] void violated(const char* what, const std::string& message) {
-  std::fprintf(stderr, "scenario_fuzz: %s:\n%s\n", what, message.c_str());
+  std::fprintf(stderr, "scenario_fuzz: %s: %s\n", what, escaped(message).c_str());
   std::abort();
 }
 
@@ -96,9 +112,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)edgetrain::scenario::describe(scenario);
   } catch (const edgetrain::scenario::ScenarioError& e) {
     const std::string message = e.what();
-    if (g_verbose) std::fprintf(stderr, "scenario_fuzz: rejected: %s\n", message.c_str());
+    if (g_verbose) std::fprintf(stderr, "scenario_fuzz: rejected: %s\n", escaped(message).c_str());
     if (message.find("internal error") != std::string::npos) violated("an exception escaped the checks", message);
-    if (message.empty() || message.find('\n') != std::string::npos) violated("not one line", message);
+    const bool control = std::any_of(message.begin(), message.end(), [](char c) { return c >= 0 && c < 0x20; });
+    if (message.empty() || control) violated("not one printable line", message);
   }
   return 0;
 }

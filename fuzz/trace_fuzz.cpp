@@ -115,6 +115,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const StreamError& e) {
     const std::string_view message = e.what();
     if (message.substr(0, 10) != "trace.csv:") violated("errors name the file");
+    for (const char c : message) {
+      if (c >= 0 && c < 0x20) violated("errors are one printable line", c);
+    }
     return 0;
   }
   check_profile(*profile);

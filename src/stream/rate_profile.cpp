@@ -122,7 +122,9 @@ RateProfile RateProfile::from_trace_text(std::string_view content, const std::st
     const bool numbers = parse_double(text.substr(0, comma), ignored) ||
                          (comma != std::string_view::npos && parse_double(text.substr(comma + 1), ignored));
     if (first && !numbers) continue;
-    throw StreamError(where + ": expected \"time_s," + value + "\" (two numbers), got \"" + std::string(text) + "\"");
+    // Quote at most 80 bytes of the line: a binary file's "line" can be megabytes long.
+    const std::string shown = text.size() > 80 ? std::string(text.substr(0, 80)) + "..." : std::string(text);
+    throw StreamError(where + ": expected \"time_s," + value + "\" (two numbers), got \"" + shown + "\"");
   }
   validate(rows, name, value);
 

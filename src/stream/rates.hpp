@@ -8,11 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "util/printable.hpp"
+
 namespace edgetrain::stream {
 
+// Its message is one line: control bytes quoted from a trace are escaped (util::printable).
 class StreamError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit StreamError(const std::string& message) : std::runtime_error(util::printable(message)) {}
 };
 
 struct RateDistribution {

@@ -171,3 +171,15 @@ TEST_CASE("overrides: apply_override edits the raw document") {
                                "devices": [{"host": "pi-1", "name": "a"}],
                                "model": {"conv_channels": [4, 8]}})"));
 }
+
+// Found by fuzz/scenario_fuzz: a --set key with a NUL printed as an empty message (what() ends at
+// the NUL), and an escape sequence in a key went to the terminal. Every ScenarioError escapes them.
+TEST_CASE("overrides: control bytes in a key or value are escaped in the message") {
+  using namespace std::string_literals;
+  TempDir dir;
+  const std::string key = parse_error(dir, minimal_doc(), {"\0ab\x1b[2J=1"s});
+  CHECK(key.rfind("\\x00ab\\x1b[2J: unknown key (expected one of: ", 0) == 0);
+  const std::string msg = parse_error(dir, minimal_doc(), {"platform=a\tb\x7f"s});
+  CHECK(msg.find("a\\x09b\\x7f") != std::string::npos);
+  CHECK(msg.find('\t') == std::string::npos);
+}

@@ -164,3 +164,17 @@ TEST_CASE("trace CSV errors name the file and line") {
   CHECK(error_of([&] { RateProfile::from_trace_csv(missing); }) ==
         missing.string() + ": cannot open the rate trace (time_s,rate rows)");
 }
+
+// Found by fuzz/trace_fuzz: a binary file's line went into the message whole, control bytes
+// included (a NUL cut the printed message short, an escape sequence reached the terminal).
+TEST_CASE("trace CSV errors quote a bad line as one short printable line") {
+  using namespace std::string_literals;
+  CHECK(error_of([] { RateProfile::from_trace_text("0,1\n1,\x1b[31m\0x\r\n"s, "t.csv"); }) ==
+        "t.csv:2: expected \"time_s,rate\" (two numbers), got \"1,\\x1b[31m\\x00x\"");
+  const std::string shown =
+      error_of([] { RateProfile::from_trace_text("0,1\n" + std::string(1000, '7') + "\n", "t.csv"); });
+  CHECK(shown == "t.csv:2: expected \"time_s,rate\" (two numbers), got \"" + std::string(80, '7') + "...\"");
+  // The text reader and the file reader agree (from_trace_csv reads the file, then the text).
+  CHECK(RateProfile::from_trace_text("time_s,rate\n0,10\n2,0\r\n5,3.7", "t.csv").breakpoints() ==
+        std::vector<double>{2, 5});
+}
