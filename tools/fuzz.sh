@@ -86,7 +86,10 @@ for t in "${targets[@]}"; do
   new=$(find "$scratch" -type f | wc -l)
   if ((status != 0)); then
     failed+=("$t")
-    grep -E -A30 '^==[0-9]+==|^SUMMARY|deadly signal|ERROR: libFuzzer|runtime error|scenario_fuzz:|_fuzz:' "$log" | head -60 >&2 || tail -40 "$log" >&2
+    # The report: from the first sanitizer, libFuzzer or target line to the summary, without
+    # the fuzzer's and the standard library's own stack frames.
+    sed -n '/runtime error\|^==[0-9]*==\|^[a-z]*_fuzz: /,/^SUMMARY/p' "$log" | grep -a -v ' in fuzzer::\| in std::\| in __' |
+      cut -c1-300 | head -40 >&2
     artifact=$(sed -n 's/.*Test unit written to //p' "$log" | tail -1)
     echo "fuzz $t: FAILED (exit $status) after ${runs:-?} executions; log: $log" >&2
     [[ -n $artifact ]] && echo "fuzz $t: reproduce with: $bin $artifact" >&2
