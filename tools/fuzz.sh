@@ -6,7 +6,7 @@
 # missing. Prints each target's executions.
 #
 #   tools/fuzz.sh [--merge] [--build-only] [SECONDS] [TARGET...]
-#     --merge       afterwards, add the scratch inputs that reach new coverage to fuzz/corpus/<target>/
+#     --merge       afterwards, add the scratch inputs that reach new code to fuzz/corpus/<target>/
 #     --build-only  configure and build build-fuzz/, run nothing
 #   FUZZ_FLAGS      extra libFuzzer flags, e.g. FUZZ_FLAGS="-fork=2" or "-only_ascii=1"
 #   FUZZ_JOBS       build parallelism (default: nproc)
@@ -97,7 +97,8 @@ for t in "${targets[@]}"; do
   fi
   echo "fuzz $t: ${runs:-?} executions in ${seconds} s, $(find "$corpus" -type f | wc -l) corpus inputs, $new new"
   if ((merge && new > 0)); then
-    "$bin" -merge=1 "${flags[@]}" "$corpus" "$scratch" >"$build/logs/$t.merge.log" 2>&1
+    # Edges only (no hit counts): the committed corpus stays small.
+    "$bin" -merge=1 -use_counters=0 "${flags[@]}" "$corpus" "$scratch" >"$build/logs/$t.merge.log" 2>&1
     echo "fuzz $t: merged; fuzz/corpus/$t now holds $(find "$corpus" -type f | wc -l) inputs ($(du -sk "$corpus" | cut -f1) KB)"
   fi
 done

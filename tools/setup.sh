@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what edgetrain needs from Debian 12's packages (only what is missing; with sudo
-# when not root), then configures and builds it in build/. Safe to run again: a rebuild after
+# when not root), then configures and builds it in build/ and the fuzz targets in build-fuzz/. Safe to run again: a rebuild after
 # a one-file change is incremental (ccache + a precompiled LibTorch header).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,8 @@ packages=(
   libopenblas0-serial
   dataset-fashion-mnist
   python3 python3-matplotlib
+  # The fuzz targets (tools/fuzz.sh): clang with libFuzzer and the sanitizers (compiler-rt).
+  clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -30,3 +32,6 @@ fi
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"
+# The fuzz targets, so that the timed fuzz tests do not compile (skipped without clang: the
+# tests then report themselves skipped).
+tools/fuzz.sh --build-only || [[ $? -eq 77 ]]
