@@ -1,5 +1,6 @@
-"""Shared helpers of the results scripts (tools/*/report.py): load a run folder written by
-`edgetrain run` and run a list of scenarios two at a time."""
+"""Shared helpers of the results scripts (tools/*/report.py, tools/readme/examples.py): load a run
+folder written by `edgetrain run`, run a list of scenarios two at a time, and write the pages and the
+README paragraphs whose figures come from those runs."""
 import csv
 import json
 import os
@@ -100,3 +101,26 @@ def write_page(results_dir, lines):
     with open(path, "w") as f:
         f.write("\n".join(lines))
     print(f"report: wrote {os.path.relpath(path, ROOT)}")
+
+
+README = os.path.join(ROOT, "README.md")
+
+
+def readme_block(name, text=None):
+    """The README's block `name` (between `<!-- figures:name -->` and `<!-- /figures:name -->`, each
+    on its own line): returns its current text, or replaces it with `text`. The figures a README
+    paragraph quotes live in such blocks so the script that measured them rewrites them."""
+    begin, end = f"<!-- figures:{name} -->\n", f"<!-- /figures:{name} -->"
+    with open(README) as f:
+        page = f.read()
+    start = page.find(begin)
+    stop = page.find(end, start)
+    if start < 0 or stop < 0:
+        raise SystemExit(f"README.md has no block {begin.strip()} ... {end}")
+    start += len(begin)
+    if text is None:
+        return page[start:stop]
+    with open(README, "w") as f:
+        f.write(page[:start] + text.rstrip("\n") + "\n" + page[stop:])
+    print(f"report: wrote the README's {name} figures")
+    return text
