@@ -18,6 +18,8 @@ def load_run(folder):
     run = {"name": os.path.basename(folder)}
     with open(os.path.join(folder, "summary.json")) as f:
         run["summary"] = json.load(f)
+    with open(os.path.join(folder, "scenario.json")) as f:
+        run["scenario"] = json.load(f)  # resolved: every default filled in
     for table in ("devices", "metrics", "buffers", "links", "staleness"):
         path = os.path.join(folder, table + ".csv")
         if os.path.exists(path):
