@@ -4,8 +4,10 @@ README paragraphs whose figures come from those runs."""
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
+import textwrap
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -108,9 +110,17 @@ def write_page(results_dir, lines):
 README = os.path.join(ROOT, "README.md")
 
 
+def wrapped(text):
+    """Prose paragraphs filled to the README's width; fenced code stays as it is."""
+    parts = re.split(r"(```.*?```)", text, flags=re.S)
+    return "".join(p if p.startswith("```") else "\n\n".join(
+        textwrap.fill(para, 105, break_long_words=False, break_on_hyphens=False) if para.strip() else para
+        for para in p.split("\n\n")) for p in parts)
+
+
 def readme_block(name, text=None):
     """The README's block `name` (between `<!-- figures:name -->` and `<!-- /figures:name -->`, each
-    on its own line): returns its current text, or replaces it with `text`. The figures a README
+    on its own line): returns its current text, or replaces it with `text` (its prose refilled). The figures a README
     paragraph quotes live in such blocks so the script that measured them rewrites them."""
     begin, end = f"<!-- figures:{name} -->\n", f"<!-- /figures:{name} -->"
     with open(README) as f:
@@ -123,6 +133,6 @@ def readme_block(name, text=None):
     if text is None:
         return page[start:stop]
     with open(README, "w") as f:
-        f.write(page[:start] + text.rstrip("\n") + "\n" + page[stop:])
+        f.write(page[:start] + wrapped(text).rstrip("\n") + "\n" + page[stop:])
     print(f"report: wrote the README's {name} figures")
     return text

@@ -13,10 +13,9 @@ import re
 import subprocess
 import sys
 import tempfile
-import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, load_run, readme_block  # noqa: E402
+from results_lib import ROOT, load_run, readme_block, wrapped  # noqa: E402
 
 QUICKSTART = "scenarios/quickstart.json"
 ASYNC = ["--set", "training.mode=async", "--set", "training.momentum=0", "--set", "stop.rounds=1200"]
@@ -117,14 +116,6 @@ def faults(run):
 
 
 BLOCKS = {"quickstart": quickstart, "async": async_, "local-sgd": local_sgd, "faults": faults}
-
-
-def wrapped(text):
-    """Prose paragraphs filled to the README's width; fenced code stays as it is."""
-    parts = re.split(r"(```.*?```)", text, flags=re.S)
-    return "".join(p if p.startswith("```") else "\n\n".join(
-        textwrap.fill(para, 105, break_long_words=False, break_on_hyphens=False) if para.strip() else para
-        for para in p.split("\n\n")) for p in parts)
 
 
 def comparable(text):
