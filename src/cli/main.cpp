@@ -13,6 +13,7 @@
 #include "report/atomic_file.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
+#include "sim/memory_estimate.hpp"
 #include "sim/platform.hpp"
 #include "sim/run.hpp"
 #include "stream/rates.hpp"
@@ -146,6 +147,10 @@ int main(int argc, char** argv) {
     return fail(e.what());
   } catch (const report::OutputError& e) {
     return fail(e.what());
+  } catch (const sim::MemoryError& e) {
+    return fail(e.what());
+  } catch (const std::bad_alloc&) {  // set-up phases name themselves (sim::MemoryError); this is the rest
+    return fail("out of memory");
   } catch (const std::exception& e) {
     return fail(std::string("internal error: ") + e.what(), 1);
   }

@@ -4,10 +4,15 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
 #include <memory>
 #include <random>
+#include <utility>
 
 #include "util/seed.hpp"
 
@@ -15,6 +20,10 @@ namespace edgetrain::learn {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The IDX datasets read here (MNIST, Fashion-MNIST) have ten classes, labelled 0-9.
+constexpr int64_t kIdxClasses = 10;
+constexpr uint32_t kImagesMagic = 0x803, kLabelsMagic = 0x801;  // uint8 data, 3 and 1 dimensions
 
 // Finds `stem` or `stem.gz` in dir.
 fs::path find_idx(const fs::path& dir, const std::string& stem) {
@@ -24,61 +33,151 @@ fs::path find_idx(const fs::path& dir, const std::string& stem) {
   throw DataError("dataset: " + (dir / stem).string() + "[.gz] not found");
 }
 
-struct IdxFile {
-  std::vector<uint32_t> dims;
-  std::vector<uint8_t> data;
+// An open IDX file (gzread also reads uncompressed files as they are) and its checked header.
+class IdxReader {
+ public:
+  IdxReader(const fs::path& path, uint32_t expected_magic) : path_(path), file_(gzopen(path.c_str(), "rb"), gzclose) {
+    if (!file_) throw DataError("dataset: cannot open " + path.string());
+    const uint32_t magic = read_be32();
+    if (magic != expected_magic) {
+      throw error("has IDX magic " + hex(magic) + ", expected " + hex(expected_magic) + " (" +
+                  (expected_magic == kImagesMagic ? "uint8 images" : "uint8 labels") + ")");
+    }
+    for (uint32_t i = 0; i < (magic & 0xff); ++i) dims_.push_back(read_be32());
+    for (size_t i = 0; i < dims_.size(); ++i) {
+      if (dims_[i] == 0) throw error("IDX header has dimension " + std::to_string(i) + " = 0 (" + shape() + ")");
+    }
+  }
+
+  const std::vector<uint32_t>& dims() const { return dims_; }
+  uint64_t count() const { return dims_[0]; }
+  uint64_t item_bytes() const {  // at most 2^64: two uint32 dimensions
+    uint64_t n = 1;
+    for (size_t i = 1; i < dims_.size(); ++i) n *= dims_[i];
+    return n;
+  }
+  std::string shape() const {
+    std::string s;
+    for (uint32_t d : dims_) s += (s.empty() ? "" : "x") + std::to_string(d);
+    return s;
+  }
+  const fs::path& path() const { return path_; }
+  // How many items the file can hold, from its size without reading it: the data length of an
+  // uncompressed file, or gzip's trailer (the uncompressed length modulo 2^32). A hint for
+  // estimates only: read_items checks the real length.
+  uint64_t count_hint() const {
+    const uint64_t header = 4 * (1 + dims_.size());
+    uint64_t length = fs::file_size(path_);
+    if (!gzdirect(file_.get())) {
+      std::ifstream in(path_, std::ios::binary);
+      std::array<unsigned char, 4> b{};
+      in.seekg(-4, std::ios::end);
+      in.read(reinterpret_cast<char*>(b.data()), 4);
+      length = uint64_t{b[0]} | (uint64_t{b[1]} << 8) | (uint64_t{b[2]} << 16) | (uint64_t{b[3]} << 24);
+    }
+    return length > header ? std::min(count(), (length - header) / item_bytes()) : 0;
+  }
+  DataError error(const std::string& what) const { return DataError("dataset: " + path_.string() + " " + what); }
+
+  // The first `keep` items. The header is never trusted for allocation: data is read in chunks
+  // and kept as it comes, and the rest of the file is read (not kept) to check that it holds
+  // exactly the claimed count x item bytes, gzipped or not.
+  std::vector<uint8_t> read_items(uint64_t keep) {
+    const uint64_t max = std::numeric_limits<uint64_t>::max();
+    const uint64_t keep_bytes = keep > max / item_bytes() ? max : keep * item_bytes();  // an upper bound, not a size
+    std::vector<uint8_t> data;
+    std::vector<char> chunk(1 << 20);
+    uint64_t total = 0;
+    while (true) {
+      const int got = gzread(file_.get(), chunk.data(), static_cast<unsigned>(chunk.size()));
+      if (got < 0) throw error("is not a readable IDX file (corrupt gzip data?)");
+      if (got == 0) break;
+      const uint64_t n = static_cast<uint64_t>(got);
+      if (total < keep_bytes) {
+        const uint64_t take = std::min(n, keep_bytes - total);
+        data.insert(data.end(), chunk.data(), chunk.data() + take);
+      }
+      total += n;
+    }
+    // count x item bytes, compared without overflow: the header claims up to 2^96 bytes.
+    const bool exact = total % item_bytes() == 0 && total / item_bytes() == count();
+    if (!exact) {
+      throw error("holds " + std::to_string(total) + " bytes of data, but its header (" + shape() + ") claims " +
+                  std::to_string(count()) + " items of " + std::to_string(item_bytes()) + " bytes");
+    }
+    return data;
+  }
+
+ private:
+  uint32_t read_be32() {
+    std::array<unsigned char, 4> b{};
+    if (gzread(file_.get(), b.data(), 4) != 4) throw error("is truncated or not an IDX file (short header)");
+    return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) | (uint32_t{b[2]} << 8) | uint32_t{b[3]};
+  }
+  static std::string hex(uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%x", v);
+    return buf;
+  }
+
+  fs::path path_;
+  std::unique_ptr<gzFile_s, int (*)(gzFile)> file_;
+  std::vector<uint32_t> dims_;
 };
 
-IdxFile read_idx(const fs::path& path, uint32_t expected_magic, int64_t limit) {
-  std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(path.c_str(), "rb"), gzclose);
-  if (!file) throw DataError("dataset: cannot open " + path.string());
-  auto read_exact = [&](void* dst, size_t n) {
-    size_t done = 0;
-    while (done < n) {
-      const unsigned chunk = static_cast<unsigned>(std::min<size_t>(n - done, 1u << 30));
-      const int got = gzread(file.get(), static_cast<char*>(dst) + done, chunk);
-      if (got <= 0) throw DataError("dataset: " + path.string() + " is truncated or not an IDX file");
-      done += static_cast<size_t>(got);
-    }
-  };
-  auto read_be32 = [&] {
-    std::array<unsigned char, 4> b{};
-    read_exact(b.data(), 4);
-    return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) | (uint32_t{b[2]} << 8) | uint32_t{b[3]};
-  };
-  const uint32_t magic = read_be32();
-  if (magic != expected_magic) {
-    throw DataError("dataset: " + path.string() + " has IDX magic " + std::to_string(magic) + ", expected " +
-                    std::to_string(expected_magic));
+// One split's two files, headers read and checked against each other.
+struct Split {
+  IdxReader images, labels;
+};
+
+Split open_split(const fs::path& dir, const std::string& prefix) {
+  Split s{IdxReader(find_idx(dir, prefix + "-images-idx3-ubyte"), kImagesMagic),
+          IdxReader(find_idx(dir, prefix + "-labels-idx1-ubyte"), kLabelsMagic)};
+  if (s.images.count() != s.labels.count()) {
+    throw DataError("dataset: " + s.images.path().string() + " holds " + std::to_string(s.images.count()) +
+                    " images but " + s.labels.path().string() + " " + std::to_string(s.labels.count()) + " labels");
   }
-  IdxFile idx;
-  for (uint32_t i = 0; i < (magic & 0xff); ++i) idx.dims.push_back(read_be32());
-  if (limit > 0 && idx.dims[0] > limit) idx.dims[0] = static_cast<uint32_t>(limit);
-  size_t total = 1;
-  for (uint32_t d : idx.dims) total *= d;
-  idx.data.resize(total);
-  read_exact(idx.data.data(), total);
-  return idx;
+  return s;
 }
 
-Dataset read_split(const fs::path& dir, const std::string& prefix, int64_t limit) {
-  const IdxFile images = read_idx(find_idx(dir, prefix + "-images-idx3-ubyte"), 0x803, limit);
-  const IdxFile labels = read_idx(find_idx(dir, prefix + "-labels-idx1-ubyte"), 0x801, limit);
-  if (images.dims[0] != labels.dims[0]) {
-    throw DataError("dataset: " + dir.string() + ": " + prefix + " images and labels differ in count");
+uint64_t kept(const IdxReader& images, int64_t limit) {
+  return limit > 0 ? std::min<uint64_t>(images.count(), static_cast<uint64_t>(limit)) : images.count();
+}
+
+// Reads the first `limit` samples of a split (0 = all). Every label of the file must be a class
+// (0-9), used or not: a file with others is not the dataset it claims to be.
+Dataset read_split(Split& split, int64_t limit) {
+  const uint64_t keep = kept(split.images, limit);
+  const std::vector<uint8_t> pixels = split.images.read_items(keep);
+  std::vector<uint8_t> label_bytes = split.labels.read_items(split.labels.count());  // one byte each: small
+  for (size_t i = 0; i < label_bytes.size(); ++i) {
+    if (label_bytes[i] >= kIdxClasses) {
+      throw split.labels.error("has label " + std::to_string(label_bytes[i]) + " at index " + std::to_string(i) +
+                               ", outside 0-" + std::to_string(kIdxClasses - 1));
+    }
   }
   Dataset d;
   d.channels = 1;
-  d.height = images.dims[1];
-  d.width = images.dims[2];
+  d.height = split.images.dims()[1];
+  d.width = split.images.dims()[2];
+  d.classes = kIdxClasses;
   d.raw_sample_bytes = d.height * d.width;
-  d.features.resize(images.data.size());
-  for (size_t i = 0; i < images.data.size(); ++i) d.features[i] = images.data[i] / 255.0f;
-  d.labels.assign(labels.data.begin(), labels.data.end());
-  int64_t max_label = 0;
-  for (int64_t l : d.labels) max_label = std::max(max_label, l);
-  d.classes = std::max<int64_t>(10, max_label + 1);
+  d.features.resize(pixels.size());
+  for (size_t i = 0; i < pixels.size(); ++i) d.features[i] = pixels[i] / 255.0f;
+  d.labels.assign(label_bytes.begin(), label_bytes.begin() + static_cast<std::ptrdiff_t>(keep));
   return d;
+}
+
+// Both splits' headers, checked before any data is read: test images have the training shape.
+std::pair<Split, Split> open_splits(const fs::path& dir) {
+  if (!fs::is_directory(dir)) throw DataError("dataset: " + dir.string() + " is not a directory");
+  std::pair<Split, Split> splits{open_split(dir, "train"), open_split(dir, "t10k")};
+  const IdxReader &train = splits.first.images, &test = splits.second.images;
+  if (train.dims()[1] != test.dims()[1] || train.dims()[2] != test.dims()[2]) {
+    throw DataError("dataset: " + test.path().string() + " holds " + test.shape() + " images but " +
+                    train.path().string() + " " + train.shape() + ": the image sizes differ");
+  }
+  return splits;
 }
 
 // Standardises both splits with the training set's statistics (computed in double, in a
@@ -100,11 +199,31 @@ void standardise(DatasetPair& pair) {
 }  // namespace
 
 DatasetPair load_idx_dataset(const fs::path& dir, int64_t train_limit, int64_t test_limit) {
-  if (!fs::is_directory(dir)) throw DataError("dataset: " + dir.string() + " is not a directory");
-  DatasetPair pair{read_split(dir, "train", train_limit), read_split(dir, "t10k", test_limit)};
-  if (pair.train.size() == 0) throw DataError("dataset: " + dir.string() + " holds no training samples");
+  auto [train, test] = open_splits(dir);
+  DatasetPair pair{read_split(train, train_limit), read_split(test, test_limit)};
   standardise(pair);
   return pair;
+}
+
+DatasetShape idx_dataset_shape(const fs::path& dir, int64_t train_limit, int64_t test_limit) {
+  auto [train, test] = open_splits(dir);
+  DatasetShape shape;
+  shape.train_samples = static_cast<int64_t>(std::min(kept(train.images, train_limit), train.images.count_hint()));
+  shape.test_samples = static_cast<int64_t>(std::min(kept(test.images, test_limit), test.images.count_hint()));
+  shape.channels = 1;
+  shape.height = train.images.dims()[1];
+  shape.width = train.images.dims()[2];
+  shape.classes = kIdxClasses;
+  return shape;
+}
+
+DatasetShape synthetic_shape(const SyntheticSpec& spec) {
+  return {spec.train_samples, spec.test_samples, spec.channels, spec.height, spec.width, spec.classes};
+}
+
+DatasetShape shape_of(const DatasetPair& data) {
+  const Dataset& t = data.train;
+  return {t.size(), data.test.size(), t.channels, t.height, t.width, t.classes};
 }
 
 DatasetPair make_synthetic_dataset(const SyntheticSpec& spec) {

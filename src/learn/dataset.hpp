@@ -36,8 +36,21 @@ struct DatasetPair {
 
 // Reads train-*/t10k-* IDX files from `dir`, keeping the first `train_limit` training samples
 // (0 = all) and the first `test_limit` test samples (0 = all). Features are scaled to [0,1]
-// and standardised with the training set's mean and standard deviation.
+// and standardised with the training set's mean and standard deviation. Every header is checked
+// before data is kept (magic, dimensions > 0, image and label counts equal, train and test images
+// of one size), each file's data length against its header, and labels against the ten classes.
 DatasetPair load_idx_dataset(const std::filesystem::path& dir, int64_t train_limit, int64_t test_limit);
+
+// What a dataset will hold, known before loading it (for the memory estimate).
+struct DatasetShape {
+  int64_t train_samples = 0, test_samples = 0;
+  int64_t channels = 1, height = 28, width = 28;
+  int64_t classes = 10;
+  int64_t sample_floats() const { return channels * height * width; }
+};
+DatasetShape shape_of(const DatasetPair& data);
+// From the IDX headers and file sizes only (headers checked as load_idx_dataset does).
+DatasetShape idx_dataset_shape(const std::filesystem::path& dir, int64_t train_limit, int64_t test_limit);
 
 struct SyntheticSpec {
   int64_t channels = 1, height = 28, width = 28, classes = 10;
@@ -48,5 +61,6 @@ struct SyntheticSpec {
 
 // Gaussian clusters, one centre per class: learnable but not trivially separable.
 DatasetPair make_synthetic_dataset(const SyntheticSpec& spec);
+DatasetShape synthetic_shape(const SyntheticSpec& spec);
 
 }  // namespace edgetrain::learn

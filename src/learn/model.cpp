@@ -3,10 +3,28 @@
 #include "learn/model.hpp"
 
 #include <algorithm>
+#include <new>
+#include <string_view>
 
 #include "learn/torch_pch.hpp"
 
 namespace edgetrain::learn {
+namespace {
+
+// LibTorch reports a failed allocation as a c10::Error with a backtrace; callers see it as
+// std::bad_alloc, the one kind of out-of-memory the rest of the program handles.
+template <class F>
+auto allocating(F&& f) {
+  try {
+    return f();
+  } catch (const c10::Error& e) {
+    if (std::string_view(e.what_without_backtrace()).find("can't allocate memory") != std::string_view::npos)
+      throw std::bad_alloc();
+    throw;
+  }
+}
+
+}  // namespace
 
 struct Model::Impl {
   ModelConfig config;
@@ -127,7 +145,7 @@ Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>()) {
   // One intra-op thread: OpenMP reductions would otherwise change the low digits between runs.
   at::set_num_threads(1);
   impl_->config = config;
-  impl_->scratch = impl_->build(true);
+  impl_->scratch = allocating([&] { return impl_->build(true); });
 }
 
 Model::~Model() = default;
@@ -139,7 +157,7 @@ double Model::forward_flops_per_sample() const { return impl_->forward_flops; }
 
 std::vector<float> Model::init_params(uint64_t seed) const {
   torch::manual_seed(seed);
-  auto net = impl_->build(false);
+  auto net = allocating([&] { return impl_->build(false); });
   std::vector<float> flat;
   flat.reserve(static_cast<size_t>(impl_->num_params));
   for (const auto& p : net->parameters()) {

@@ -129,7 +129,7 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
 }
 
 std::string buffers_csv(const std::vector<BufferPoint>& rows) {
-  CsvTable t({"sim_time_s", "device", "buffered_samples", "buffered_bytes", "arrived", "trained", "dropped"});
+  CsvTable t({"sim_time_s", "device", "buffered_samples", "buffered_bytes", "arrived", "taken", "dropped"});
   for (const auto& p : rows) {
     t.row()
         .add(p.sim_time_s)
@@ -137,7 +137,7 @@ std::string buffers_csv(const std::vector<BufferPoint>& rows) {
         .add(p.buffered_samples)
         .add(p.buffered_bytes)
         .add(p.arrived)
-        .add(p.trained)
+        .add(p.taken)
         .add(p.dropped);
   }
   return t.str();

@@ -77,11 +77,12 @@ struct StalenessRow {
   int64_t staleness = 0;
 };
 
-// One row of buffers.csv.
+// One row of buffers.csv. `taken` counts samples taken from the buffer for a step, including
+// those a fault then lost or still held at the end: not the same as samples_trained.
 struct BufferPoint {
   double sim_time_s = 0;
   std::string device;
-  int64_t buffered_samples = 0, buffered_bytes = 0, arrived = 0, trained = 0, dropped = 0;
+  int64_t buffered_samples = 0, buffered_bytes = 0, arrived = 0, taken = 0, dropped = 0;
 };
 
 // Keeps buffers.csv small on long runs: at most one row per device per `every_s` of

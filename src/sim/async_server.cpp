@@ -67,8 +67,7 @@ void AsyncServer::operator()() {
       state_.stop("completed", "stop.sim_time_s reached");
       break;
     }
-    std::unique_ptr<AsyncInbound> message(slots[done]);
-    receives[done] = inbox->get_async<AsyncInbound>(&slots[done]);
+    const std::unique_ptr<AsyncInbound> message = take_received(inbox, receives, slots, static_cast<size_t>(done));
     const size_t device = message->device;
     if (!message->push) {
       // A pull: reply with the dense current model and its version (the device owns the reply).

@@ -73,7 +73,7 @@ report::BufferPoint DeviceStream::point(double now, const std::string& device) c
           buffer_.size(),
           buffer_.size() * sample_bytes_,
           buffer_.arrived(),
-          buffer_.trained(),
+          buffer_.taken(),
           buffer_.dropped()};
 }
 

@@ -6,32 +6,45 @@
 
 namespace edgetrain::sim {
 
+namespace {
+
+learn::SyntheticSpec synthetic_spec(const scenario::Scenario& s) {
+  const auto& d = s.dataset;
+  learn::SyntheticSpec spec;
+  spec.channels = d.shape.at(0);
+  spec.height = d.shape.at(1);
+  spec.width = d.shape.at(2);
+  spec.classes = d.classes;
+  spec.train_samples = d.train_samples;
+  spec.test_samples = s.eval.test_samples;
+  spec.noise = d.noise;
+  spec.seed = util::derive_seed(s.seed, "synthetic-data");
+  return spec;
+}
+
+}  // namespace
+
 learn::DatasetPair load_data(const scenario::Scenario& s) {
   const auto& d = s.dataset;
-  if (d.name == "synthetic") {
-    learn::SyntheticSpec spec;
-    spec.channels = d.shape.at(0);
-    spec.height = d.shape.at(1);
-    spec.width = d.shape.at(2);
-    spec.classes = d.classes;
-    spec.train_samples = d.train_samples;
-    spec.test_samples = s.eval.test_samples;
-    spec.noise = d.noise;
-    spec.seed = util::derive_seed(s.seed, "synthetic-data");
-    return learn::make_synthetic_dataset(spec);
-  }
+  if (d.name == "synthetic") return learn::make_synthetic_dataset(synthetic_spec(s));
   return learn::load_idx_dataset(d.path, d.train_samples, s.eval.test_samples);
 }
 
-learn::ModelConfig model_config(const scenario::Scenario& s, const learn::Dataset& train) {
+learn::DatasetShape data_shape(const scenario::Scenario& s) {
+  const auto& d = s.dataset;
+  if (d.name == "synthetic") return learn::synthetic_shape(synthetic_spec(s));
+  return learn::idx_dataset_shape(d.path, d.train_samples, s.eval.test_samples);
+}
+
+learn::ModelConfig model_config(const scenario::Scenario& s, const learn::DatasetShape& data) {
   learn::ModelConfig c;
   c.name = s.model.name;
   c.hidden = s.model.hidden;
   c.conv_channels = s.model.conv_channels;
-  c.channels = train.channels;
-  c.height = train.height;
-  c.width = train.width;
-  c.classes = train.classes;
+  c.channels = data.channels;
+  c.height = data.height;
+  c.width = data.width;
+  c.classes = data.classes;
   return c;
 }
 

@@ -11,7 +11,9 @@
 namespace edgetrain::sim {
 
 learn::DatasetPair load_data(const scenario::Scenario& scenario);
-learn::ModelConfig model_config(const scenario::Scenario& scenario, const learn::Dataset& train);
+// What load_data will return, from the scenario and the IDX headers only (nothing loaded).
+learn::DatasetShape data_shape(const scenario::Scenario& scenario);
+learn::ModelConfig model_config(const scenario::Scenario& scenario, const learn::DatasetShape& data);
 std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& scenario, const learn::Dataset& train);
 
 }  // namespace edgetrain::sim

@@ -6,6 +6,7 @@
 #include <memory>
 #include <simgrid/s4u.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace edgetrain::sim {
@@ -32,19 +33,53 @@ void repost_failed(simgrid::s4u::Mailbox* inbox, std::vector<simgrid::s4u::CommP
   }
 }
 
-// Comm::wait_any_for over `receives` for at most `timeout` s (-1: no limit). Returns the index of
-// a completed receive, -1 at the timeout, or kReceiveFailed when a fault failed some receives
-// (they are re-posted; the senders count their failures).
+// Of the receives completed by now, the one delivered first. Comm::wait_any returns the completed
+// receive with the lowest index, which is not the order of arrival when several completed while
+// the server was busy (a device's pull could then be answered before its own earlier push is
+// applied). Deliveries at the same instant are ordered by arrival_rank (device index, a push
+// before a pull). A receive that a fault failed meanwhile is re-posted (its sender counts it).
+template <class T>
+size_t earliest_delivered(simgrid::s4u::Mailbox* inbox, std::vector<simgrid::s4u::CommPtr>& receives,
+                          std::vector<T*>& slots, size_t completed) {
+  auto key = [&](size_t k) { return std::pair{receives[k]->get_finish_time(), arrival_rank(*slots[k])}; };
+  size_t best = completed;
+  for (size_t k = 0; k < receives.size(); ++k) {
+    if (k == best || !receives[k]->test()) continue;
+    if (!slots[k]) {
+      receives[k] = inbox->get_async<T>(&slots[k]);  // failed: nothing was delivered
+    } else if (key(k) < key(best)) {
+      best = k;
+    }
+  }
+  return best;
+}
+
+// Waits at most `timeout` s (-1: no limit) for a receive to complete. Returns the index of the
+// earliest delivered message (see earliest_delivered), -1 at the timeout, or kReceiveFailed when
+// a fault failed some receives (they are re-posted; the senders count their failures).
 inline constexpr ssize_t kReceiveFailed = -2;
 template <class T>
-ssize_t wait_receive(simgrid::s4u::Mailbox* inbox, std::vector<simgrid::s4u::CommPtr>& receives,
-                     std::vector<T*>& slots, double timeout) {
+ssize_t wait_receive(simgrid::s4u::Mailbox* inbox, std::vector<simgrid::s4u::CommPtr>& receives, std::vector<T*>& slots,
+                     double timeout) {
+  ssize_t completed;
   try {
-    return simgrid::s4u::Comm::wait_any_for(receives, timeout);
+    completed = simgrid::s4u::Comm::wait_any_for(receives, timeout);
   } catch (const simgrid::NetworkFailureException&) {
     repost_failed(inbox, receives, slots);
     return kReceiveFailed;
   }
+  if (completed < 0) return completed;
+  return static_cast<ssize_t>(earliest_delivered(inbox, receives, slots, static_cast<size_t>(completed)));
+}
+
+// Takes the message of completed receive `k` and posts a fresh receive in its place.
+template <class T>
+std::unique_ptr<T> take_received(simgrid::s4u::Mailbox* inbox, std::vector<simgrid::s4u::CommPtr>& receives,
+                                 std::vector<T*>& slots, size_t k) {
+  std::unique_ptr<T> message(slots[k]);
+  slots[k] = nullptr;  // a null slot marks a receive that delivered nothing (see earliest_delivered)
+  receives[k] = inbox->get_async<T>(&slots[k]);
+  return message;
 }
 
 }  // namespace edgetrain::sim

@@ -48,4 +48,9 @@ struct AsyncInbound {
   std::unique_ptr<GradientMessage> push;  // null: a pull request
 };
 
+// Order among messages delivered at the same simulated instant (see earliest_delivered): by device
+// index, and a device's push before its pull (it posts the pull only once the push is delivered).
+inline size_t arrival_rank(const GradientMessage& m) { return 2 * m.device; }
+inline size_t arrival_rank(const AsyncInbound& m) { return 2 * m.device + (m.push ? 0 : 1); }
+
 }  // namespace edgetrain::sim

@@ -12,11 +12,12 @@
 
 #include "report/progress.hpp"
 #include "report/run_record.hpp"
-#include "sim/async_server.hpp"
 #include "sim/aggregation.hpp"
+#include "sim/async_server.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/fault_injector.hpp"
 #include "sim/learning_setup.hpp"
+#include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
 #include "sim/platform.hpp"
 #include "sim/stop_signal.hpp"
@@ -67,18 +68,6 @@ std::string describe_model(const learn::Model& model) {
   return "model: " + model.config().name + ", " + std::to_string(model.num_params()) + " parameters, " +
          std::to_string(static_cast<long long>(model.step_flops_per_sample())) + " training FLOPs per sample\n" +
          layers;
-}
-
-// How many model-sized fp32 vectors a device holds while training: the pulled parameters and
-// the gradient (or update), plus the local copy (local-sgd), the compressor's residual
-// (error feedback, adacomp-bins) and the downlink replica.
-int64_t model_memory_vectors(const scenario::Scenario& sc) {
-  const auto& up = sc.compression.uplink;
-  int64_t vectors = 2;
-  if (sc.training.mode == "local-sgd") vectors += 1;
-  if (up.error_feedback || up.kind == "adacomp-bins") vectors += 1;
-  if (sc.compression.downlink) vectors += 1;
-  return vectors;
 }
 
 // Per device: its record, time ledger, batch size and stream. The stream's samples come from
@@ -214,11 +203,24 @@ report::RunSummary summarize(RunState& state, double end) {
   return summary;
 }
 
+// Runs one set-up phase; an allocation that fails in it (the memory estimate is only an
+// estimate) ends the run with one line naming the phase.
+template <class F>
+auto during(const char* phase, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw MemoryError(std::string("out of memory while ") + phase);
+  }
+}
+
 // Everything a run or a validation loads before simulating, in the order that reports the
-// cheapest errors first: platform and hosts, then data, model and partition.
+// cheapest errors first: platform and hosts, the memory estimate (from the scenario and the
+// dataset's headers, before anything large is allocated), then data, model and partition.
 struct Prepared {
   std::unique_ptr<sg4::Engine> engine;
   PlatformHosts hosts;
+  MemoryEstimate memory;
   learn::DatasetPair data;
   std::unique_ptr<learn::Model> model;
   std::vector<std::vector<int64_t>> parts;
@@ -230,9 +232,13 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.engine = make_engine(options);
   p.hosts = load_and_check_platform(*p.engine, scenario);
   p.link_faults = plan_link_faults(*p.engine, scenario);
-  p.data = load_data(scenario);
-  p.model = std::make_unique<learn::Model>(model_config(scenario, p.data.train));
-  p.parts = partition_data(scenario, p.data.train);
+  const learn::DatasetShape shape = data_shape(scenario);
+  p.memory = estimate_memory(scenario, shape, learn::model_shape(model_config(scenario, shape)));
+  check_memory(p.memory, available_memory());
+  p.data = during("loading the dataset", [&] { return load_data(scenario); });
+  p.model = during("building the model",
+                   [&] { return std::make_unique<learn::Model>(model_config(scenario, learn::shape_of(p.data))); });
+  p.parts = during("partitioning the data", [&] { return partition_data(scenario, p.data.train); });
   return p;
 }
 
@@ -240,10 +246,10 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const Prepared p = prepare(scenario, options);
-  const auto& [engine, hosts, data, model_ptr, parts, link_faults] = p;
+  const auto& [engine, hosts, memory, data, model_ptr, parts, link_faults] = p;
   const learn::Model& model = *model_ptr;
   RunState state(scenario, model, data);
-  setup_devices(state, hosts, parts);
+  during("setting up the devices", [&] { setup_devices(state, hosts, parts); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(engine->get_host_count()) +
                     " hosts), server " + hosts.server->get_name() + "\n";
   char line[256];
@@ -265,17 +271,22 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   out += describe_model(model);
   out += "dense message size: " + std::to_string(message_bytes(dense_fp32_bytes(model.num_params()))) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
+  const std::optional<double> available = available_memory();
+  out += "memory: needs " + memory.describe() +
+         (available ? ", " + format_bytes(*available) + " available" : std::string(", available memory unknown")) +
+         "\n";
   return out;
 }
 
 int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   const Prepared p = prepare(scenario, options);
-  const auto& [engine, hosts, data, model_ptr, parts, link_faults] = p;
+  const auto& [engine, hosts, memory, data, model_ptr, parts, link_faults] = p;
   const learn::Model& model = *model_ptr;
   RunState state(scenario, model, data);
-  state.params = model.init_params(util::derive_seed(scenario.seed, "model-init"));
-  setup_devices(state, hosts, parts);
+  state.params = during("initialising the model",
+                        [&] { return model.init_params(util::derive_seed(scenario.seed, "model-init")); });
+  during("setting up the devices", [&] { setup_devices(state, hosts, parts); });
 
   report::Progress progress(options.quiet);
   state.on_eval = [&progress](const report::EvalPoint& p) { progress.on_eval(p); };
@@ -307,7 +318,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   }
   if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
   const double end = sg4::Engine::get_clock();
-  for (auto& ledger : state.ledgers) ledger.finish(end);
+  for (auto& ledger : state.ledgers) ledger.close(end);
   for (size_t i = 0; i < state.devices.size(); ++i) state.devices[i].samples_held_at_end = state.live[i].held_samples;
   close_streams(state, end);
   if (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done) {

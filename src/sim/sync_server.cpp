@@ -92,8 +92,7 @@ void SyncServer::operator()() {
         ended = deadline >= 0 && sg4::Engine::get_clock() >= deadline;
         break;  // the round closes with what arrived (or the run ends)
       }
-      std::unique_ptr<GradientMessage> message(slots[done]);
-      receives[done] = inbox->get_async<GradientMessage>(&slots[done]);
+      std::unique_ptr<GradientMessage> message = take_received(inbox, receives, slots, static_cast<size_t>(done));
       state_.count_delivered(*message);
       const size_t device = message->device;
       if (message->round != state_.rounds_done) {

@@ -1,7 +1,12 @@
 // Splits a device's simulated time exactly into compute_s, comm_s (its own transfers), wait_s
-// (idle) and offline_s (switched off by a fault). Each charge covers [mark, until) and moves the mark; the bucket still open
-// when the simulation ends is closed by finish(), so the buckets add up to the run's length.
+// (idle) and offline_s (switched off by a fault). Each charge covers [mark, until) and moves the
+// mark; at the end of the run close() charges the bucket still open and makes the four buckets
+// add up to the run's length exactly, as doubles, in whatever order a reader adds them.
 #pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "report/run_record.hpp"
 
@@ -25,6 +30,24 @@ class TimeLedger {
   void open(Bucket bucket) { open_ = bucket; }
   // Charges the open bucket up to `end` (the end of the run, a fault, a failed transfer).
   void finish(double end) { charge(open_, end); }
+  // At the end of the run. Summing spans leaves rounding errors of a few ulp, so compute_s, comm_s
+  // and offline_s are rounded to multiples of ulp(end) (a change below 1e-16 relative) and wait_s,
+  // the idle remainder, is what is left of `end`. Every partial sum of such multiples up to `end`
+  // is a double, so any order of addition gives `end` exactly (the values print as they are).
+  void close(double end) {
+    finish(end);
+    const double quantum = std::nextafter(end, std::numeric_limits<double>::infinity()) - end;
+    double* buckets[] = {&record_->compute_s, &record_->comm_s, &record_->offline_s};
+    for (double* b : buckets) *b = std::round(*b / quantum) * quantum;
+    double rest = end - record_->compute_s - record_->comm_s - record_->offline_s;  // exact: multiples of quantum
+    if (rest < 0) {  // the rounded buckets overshoot by a few quanta: the largest gives them back
+      double* largest = *std::max_element(std::begin(buckets), std::end(buckets),
+                                          [](const double* a, const double* b) { return *a < *b; });
+      *largest += rest;
+      rest = 0;
+    }
+    record_->wait_s = rest;
+  }
   double mark() const { return mark_; }
 
  private:

@@ -100,7 +100,7 @@ TakenSamples StreamBuffer::take(int64_t count, double now) {
     s.begin += n;
     count -= n;
     size_ -= n;
-    trained_ += n;
+    taken_ += n;
     if (s.begin == s.end) chunks_.pop_front();
   }
   return out;

@@ -1,6 +1,7 @@
-// A device's stream buffer: the samples that arrived and are not yet trained or dropped, held
+// A device's stream buffer: the samples that arrived and are not yet taken (for training) or dropped, held
 // as chunks of consecutive sequence numbers (no per-sample storage for fluid streams).
-// Every sample is accounted for, exactly: arrived == trained + dropped + size().
+// Every sample is accounted for, exactly: arrived == taken + dropped + size(). Taken samples leave the buffer
+// for a training step; the step may still be lost to a fault (see DeviceRecord).
 #pragma once
 
 #include <cstdint>
@@ -42,7 +43,7 @@ class StreamBuffer {
 
   int64_t size() const { return size_; }
   int64_t arrived() const { return arrived_; }
-  int64_t trained() const { return trained_; }
+  int64_t taken() const { return taken_; }
   int64_t dropped() const { return dropped_; }
   int64_t peak() const { return peak_; }
   BufferPolicy policy() const { return policy_; }
@@ -60,7 +61,7 @@ class StreamBuffer {
   BufferPolicy policy_;
   int64_t capacity_;
   std::deque<Segment> chunks_;  // oldest first
-  int64_t size_ = 0, arrived_ = 0, trained_ = 0, dropped_ = 0, peak_ = 0;
+  int64_t size_ = 0, arrived_ = 0, taken_ = 0, dropped_ = 0, peak_ = 0;
 };
 
 }  // namespace edgetrain::stream

@@ -69,14 +69,95 @@ TEST_CASE("limits keep the first samples") {
 TEST_CASE("broken IDX inputs give a DataError naming the file") {
   const fs::path dir = make_idx_dir("broken", false);
   write_raw(dir / "train-labels-idx1-ubyte", be32(0x801) + be32(3) + "\x01");  // 1 of 3 labels
-  CHECK_THROWS_WITH_AS(load_idx_dataset(dir, 0, 0), doctest::Contains("train-labels-idx1-ubyte is truncated"),
+  CHECK_THROWS_WITH_AS(load_idx_dataset(dir, 0, 0),
+                       doctest::Contains("train-labels-idx1-ubyte holds 1 bytes of data, but its header (3) claims 3"),
                        DataError);
   write_raw(dir / "train-labels-idx1-ubyte", be32(0x999) + be32(3));
-  CHECK_THROWS_WITH_AS(load_idx_dataset(dir, 0, 0), doctest::Contains("IDX magic"), DataError);
+  CHECK_THROWS_WITH_AS(load_idx_dataset(dir, 0, 0), doctest::Contains("IDX magic 0x999, expected 0x801"), DataError);
   fs::remove(dir / "train-labels-idx1-ubyte");
   CHECK_THROWS_WITH_AS(load_idx_dataset(dir, 0, 0), doctest::Contains("train-labels-idx1-ubyte[.gz] not found"),
                        DataError);
   CHECK_THROWS_AS(load_idx_dataset(dir / "nowhere", 0, 0), DataError);
+}
+
+namespace {
+
+// A fresh copy of the good 3-image folder with `file` replaced by `bytes` (and `other` by
+// `other_bytes`, if given), gzipped or not; the DataError must name `file` and say `what`.
+// Checked with and without a limit, and for the shape read without loading (the memory
+// estimate's) where the headers alone are wrong.
+void check_broken(const std::string& name, const std::string& file, const std::string& bytes, const std::string& what,
+                  bool header_error, const std::string& other = "", const std::string& other_bytes = "") {
+  for (bool gz : {false, true}) {
+    CAPTURE(gz);
+    const fs::path dir = make_idx_dir(name + (gz ? "-gz" : "-raw"), gz);
+    const std::string ext = gz ? ".gz" : "";
+    const fs::path path = dir / (file + ext);
+    (gz ? write_gz : write_raw)(path, bytes);
+    if (!other.empty()) (gz ? write_gz : write_raw)(dir / (other + ext), other_bytes);
+    const std::string expected = path.string() + " " + what;
+    for (int64_t limit : {0, 1}) {
+      CAPTURE(limit);
+      CHECK_THROWS_WITH_AS(load_idx_dataset(dir, limit, limit), doctest::Contains(expected.c_str()), DataError);
+    }
+    if (header_error) CHECK_THROWS_AS(idx_dataset_shape(dir, 0, 0), DataError);
+  }
+}
+
+std::string images(uint32_t count, uint32_t rows, uint32_t cols, size_t pixels) {
+  return be32(0x803) + be32(count) + be32(rows) + be32(cols) + std::string(pixels, '\x07');
+}
+
+}  // namespace
+
+TEST_CASE("IDX headers are checked against the data before anything is allocated") {
+  // 2^32 - 1 images and labels claimed, twelve bytes of pixels present: refused, not allocated
+  // (no out-of-memory abort).
+  check_broken("huge-count", "train-images-idx3-ubyte", images(0xffffffff, 2, 2, 12),
+               "holds 12 bytes of data, but its header (4294967295x2x2) claims 4294967295 items of 4 bytes", false,
+               "train-labels-idx1-ubyte", be32(0x801) + be32(0xffffffff) + std::string(3, '\x01'));
+  // Each dimension at its maximum: 2^96 bytes claimed, computed without overflow.
+  // (test images of the same size: sizes are compared before any data is read)
+  check_broken("huge-dims", "train-images-idx3-ubyte", images(3, 0xffffffff, 0xffffffff, 12),
+               "holds 12 bytes of data, but its header (3x4294967295x4294967295) claims 3 items of "
+               "18446744065119617025 bytes",
+               false, "t10k-images-idx3-ubyte", images(3, 0xffffffff, 0xffffffff, 12));
+  check_broken("more-data", "train-images-idx3-ubyte", images(3, 2, 2, 13), "holds 13 bytes of data", false);
+  check_broken("zero-rows", "train-images-idx3-ubyte", images(3, 0, 2, 0), "IDX header has dimension 1 = 0 (3x0x2)",
+               true);
+  check_broken("zero-count", "t10k-images-idx3-ubyte", images(0, 2, 2, 0), "IDX header has dimension 0 = 0", true);
+  check_broken("short-header", "t10k-labels-idx1-ubyte", be32(0x801) + "\x00\x00", "is truncated or not an IDX file",
+               true);
+}
+
+TEST_CASE("IDX labels must be classes 0-9, counts must agree, and train and test images must have one size") {
+  const std::string labels = be32(0x801) + be32(3);
+  check_broken("label-10", "train-labels-idx1-ubyte", labels + std::string("\x00\x0a\x01", 3),
+               "has label 10 at index 1, outside 0-9", false);
+  check_broken("label-255", "t10k-labels-idx1-ubyte", labels + std::string("\x00\x01\xff", 3),
+               "has label 255 at index 2, outside 0-9", false);
+  const fs::path dir = make_idx_dir("label-count-message", false);
+  write_raw(dir / "train-labels-idx1-ubyte", be32(0x801) + be32(2) + std::string("\x00\x01", 2));
+  const std::string counts =
+      "train-images-idx3-ubyte holds 3 images but " + (dir / "train-labels-idx1-ubyte").string() + " 2 labels";
+  CHECK_THROWS_WITH_AS(load_idx_dataset(dir, 0, 0), doctest::Contains(counts.c_str()), DataError);
+  // Test images 3x3 where training images are 2x2.
+  check_broken("sizes", "t10k-images-idx3-ubyte", images(3, 3, 3, 27), "holds 3x3x3 images but", true);
+}
+
+TEST_CASE("the shape read from IDX headers matches what loading returns") {
+  for (bool gz : {false, true}) {
+    const fs::path dir = make_idx_dir(gz ? "shape-gz" : "shape-raw", gz);
+    for (int64_t limit : {0, 2}) {
+      const DatasetShape s = idx_dataset_shape(dir, limit, limit);
+      const DatasetShape loaded = shape_of(load_idx_dataset(dir, limit, limit));
+      CHECK(s.train_samples == loaded.train_samples);
+      CHECK(s.test_samples == loaded.test_samples);
+      CHECK(s.height == 2);
+      CHECK(s.sample_floats() == loaded.sample_floats());
+      CHECK(s.classes == 10);
+    }
+  }
 }
 
 TEST_CASE("Debian's Fashion-MNIST files load") {

@@ -86,6 +86,6 @@ TEST_CASE("buffer timeline keeps at most one row per device per interval plus th
     if (r.device == "a") times_a.push_back(r.sim_time_s);
   }
   CHECK(times_a == std::vector<double>{0, 1, 2, 2.3});
-  CHECK(buffers_csv(t.rows()).rfind("sim_time_s,device,buffered_samples,buffered_bytes,arrived,trained,dropped\n", 0) ==
+  CHECK(buffers_csv(t.rows()).rfind("sim_time_s,device,buffered_samples,buffered_bytes,arrived,taken,dropped\n", 0) ==
         0);
 }

@@ -110,3 +110,34 @@ TEST_CASE("async: staleness follows the hand-computed schedule of three devices"
     CHECK(std::stoll(rows[n].at("staleness")) == others);
   }
 }
+
+TEST_CASE("async: a busy server takes messages in arrival order (staleness stays below N)") {
+  // tests/sim/data/lockstep3.xml: three identical devices (a step takes 3 ms), a server whose
+  // apply takes 5 ms, transfers of nanoseconds. Times in ms:
+  //   0      l1, l2, l3 pull and get version 0; they push at 3, all three at the same instant
+  //          (a tie: device order), and pull right after.
+  //   3-8    l1's push applied (staleness 0). Meanwhile l2's and l3's pushes and l1's pull wait.
+  //   8-13   l2's push (delivered at 3) before l1's pull (delivered just after 3): staleness 1.
+  //   13-18  l3's push: staleness 2.
+  //   18     the three pulls are answered with version 3: the cycle starts again, 18 ms later.
+  // So rows come at 8, 13, 18 (+ 18 k) from l1, l2, l3 with staleness 0, 1, 2. Taking the
+  // messages by slot instead answers l3's pull at 13 before its push delivered at 3 is applied,
+  // and staleness reaches 3 = N.
+  const fs::path out = fresh_dir("async-arrival-order");
+  const Result r = run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() +
+                               " --set platform=" + (kData / "lockstep3.xml").string() +
+                               " --set 'devices=[\"l1\",\"l2\",\"l3\"]' --set training.mode=async --set stop.rounds=12",
+                           "async-arrival-order");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto rows = read_csv(out / "staleness.csv");
+  REQUIRE(rows.size() == 12);
+  const char* devices[] = {"l1", "l2", "l3"};
+  for (size_t n = 0; n < rows.size(); ++n) {
+    CAPTURE(n);
+    const size_t k = n % 3;
+    CHECK(rows[n].at("device") == devices[k]);
+    CHECK(std::stoll(rows[n].at("staleness")) == static_cast<int64_t>(k));
+    CHECK(std::stod(rows[n].at("sim_time_s")) == doctest::Approx(0.018 * (n / 3) + 0.008 + 0.005 * k).epsilon(1e-4));
+  }
+}

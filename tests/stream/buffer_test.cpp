@@ -78,7 +78,7 @@ TEST_CASE("every sample is accounted for under long random operation sequences")
     StreamBuffer buffer(policy, capacity);
     ReferenceBuffer reference{policy, capacity, {}, 0};
     std::mt19937_64 rng(static_cast<uint64_t>(policy) + 1);
-    int64_t next_seq = 0, trained = 0, peak = 0;
+    int64_t next_seq = 0, taken_total = 0, peak = 0;
     double now = 0;
     for (int op = 0; op < 20000; ++op) {
       const uint64_t what = rng() % 10;
@@ -102,13 +102,13 @@ TEST_CASE("every sample is accounted for under long random operation sequences")
         CHECK(taken.seqs == reference.take(count));
         CHECK(taken.age_max_s >= 0);
         CHECK(taken.age_sum_s <= taken.age_max_s * static_cast<double>(count) + 1e-9);
-        trained += count;
+        taken_total += count;
       }
       peak = std::max(peak, buffer.size());
-      REQUIRE(buffer.arrived() == buffer.trained() + buffer.dropped() + buffer.size());
+      REQUIRE(buffer.arrived() == buffer.taken() + buffer.dropped() + buffer.size());
       CHECK(buffer.size() == static_cast<int64_t>(reference.seqs.size()));
       CHECK(buffer.dropped() == reference.dropped);
-      CHECK(buffer.trained() == trained);
+      CHECK(buffer.taken() == taken_total);
       CHECK(buffer.peak() >= peak);
       if (policy == BufferPolicy::DropOldest || policy == BufferPolicy::DropNewest) {
         CHECK(buffer.size() <= capacity);
@@ -182,7 +182,7 @@ TEST_CASE("take returns the oldest samples first across chunks") {
   CHECK(b.take(0, 1).seqs.empty());
   CHECK(b.take(4, 1).seqs == std::vector<int64_t>{8, 9, 10, 11});
   CHECK(b.size() == 0);
-  CHECK(b.trained() == 10);
+  CHECK(b.taken() == 10);
   CHECK_THROWS_WITH_AS(b.take(1, 2), "stream buffer: cannot take 1 samples from a buffer holding 0", StreamError);
   CHECK_THROWS_AS(b.truncate(-1), StreamError);
   CHECK_THROWS_AS(b.add(chunk(0, -1, 0, 0)), StreamError);
@@ -254,7 +254,7 @@ TEST_CASE("a truncation buffer stays bounded by its window") {
     b.truncate(40);
     b.take(20, 0.5 * k);
     CHECK(b.size() == (k == 1 ? 12 : 20));  // the first step only had 32 samples
-    CHECK(b.arrived() == b.trained() + b.dropped() + b.size());
+    CHECK(b.arrived() == b.taken() + b.dropped() + b.size());
   }
   CHECK(b.peak() <= 20 + 33);
 }

@@ -1,0 +1,22 @@
+// A model's size, known from its configuration alone (no LibTorch): parameters and the
+// activations one sample produces. The memory estimate needs these before any model is built;
+// tests/learn/model_shape_test.cpp checks them against the LibTorch model.
+#pragma once
+
+#include <cstdint>
+
+#include "learn/model.hpp"
+
+namespace edgetrain::learn {
+
+struct ModelShape {
+  double params = 0;  // as double: an absurd configuration must not overflow before it is refused
+  // Values one sample's forward pass produces: the input, every layer's output, activation and
+  // pooling outputs (what the backward pass keeps, and about as much again for its gradients).
+  double activation_floats_per_sample = 0;
+};
+
+// Throws ModelError for an input too small for the convolutions, as Model does.
+ModelShape model_shape(const ModelConfig& config);
+
+}  // namespace edgetrain::learn

@@ -1,0 +1,57 @@
+// Estimates the memory a scenario needs before anything is loaded or built, and refuses a
+// scenario that needs more than the machine has available: a clear refusal up front instead of
+// an out-of-memory abort halfway through setting up. No LibTorch or SimGrid here: the estimate
+// works from the scenario, the dataset's headers and the model's configuration.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "learn/dataset.hpp"
+#include "learn/model_shape.hpp"
+#include "scenario/scenario.hpp"
+
+namespace edgetrain::sim {
+
+// Not enough memory for the scenario (refused by the estimate, or an allocation that failed
+// while setting it up): bad input, exit status 2.
+class MemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// How many model-sized fp32 vectors each device holds while training: the pulled parameters
+// and the gradient (or update), plus the local copy (local-sgd), the compressor's residual
+// (error feedback, adacomp-bins) and the downlink replica. Reported as model_memory_bytes.
+int64_t model_memory_vectors(const scenario::Scenario& sc);
+
+struct MemoryEstimate {
+  double params = 0;
+  double model_vectors = 0;     // model-sized fp32 vectors: every device's, the server's, LibTorch's
+  double model_bytes = 0;       // params x model_vectors x 4
+  double data_bytes = 0;        // features, labels and sample indices of both splits
+  double activation_bytes = 0;  // the largest training batch, or an evaluation chunk
+  double runtime_bytes = 0;     // the program and its libraries, measured
+  bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
+  double total() const { return model_bytes + data_bytes + activation_bytes + runtime_bytes; }
+  // "about 41.2 GB (model 1e+09 parameters x 12 vectors: 40 GB; data 1.1 GB; ...)"
+  std::string describe() const;
+};
+
+MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
+                               const learn::ModelShape& model);
+
+// What this process can still allocate: MemAvailable from /proc/meminfo, lowered to what the
+// memory cgroup (v2 memory.max or v1 memory.limit_in_bytes) leaves, if a limit applies. Empty
+// when neither can be read (the check is then skipped).
+std::optional<double> available_memory();
+
+// Throws MemoryError when the estimate exceeds `available`.
+void check_memory(const MemoryEstimate& estimate, std::optional<double> available);
+
+// "1.5 GB", "640 MB": decimal units, three significant digits.
+std::string format_bytes(double bytes);
+
+}  // namespace edgetrain::sim
