@@ -54,8 +54,9 @@ void validate(const std::vector<Row>& rows, const std::string& source, const std
     if (r.rate < 0) fail(r, value + " must be >= 0, got " + format_number(r.rate));
   }
   if (!(rows.back().rate > 0))
-    fail(rows.back(), "the last " + value + " must be > 0 (it holds forever after the last time), got " +
-                          format_number(rows.back().rate));
+    fail(rows.back(),
+         "the last " + value + " must be > 0 (it holds forever after the last time), got " +
+             format_number(rows.back().rate));
 }
 
 }  // namespace
