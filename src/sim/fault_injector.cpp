@@ -16,6 +16,10 @@ namespace sg4 = simgrid::s4u;
 namespace edgetrain::sim {
 namespace {
 
+// The fastest link a bandwidth trace may give: 1 Pbit/s, far above any real link and within
+// what SimGrid's solver handles in doubles.
+constexpr double kMaxBandwidthBps = 1e15;
+
 // Switches device i off at the current time (see the header for what that counts).
 void switch_off(RunState& state, size_t i) {
   const double now = sg4::Engine::get_clock();
@@ -84,7 +88,7 @@ std::multimap<double, LinkEvent> link_events(const scenario::LinkFaultSpec& spec
   if (!spec.trace.empty()) {
     stream::RateProfile profile = stream::RateProfile::constant(1.0);
     try {
-      profile = stream::RateProfile::from_trace_csv(spec.trace, "bandwidth_bps");
+      profile = stream::RateProfile::from_trace_csv(spec.trace, "bandwidth_bps", kMaxBandwidthBps);
     } catch (const stream::StreamError& e) {
       throw PlatformError(at + ".trace: " + e.what());
     }
