@@ -1,6 +1,7 @@
 // See fault_injector.hpp.
 #include "sim/fault_injector.hpp"
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <simgrid/s4u.hpp>
@@ -9,6 +10,7 @@
 #include "sim/platform.hpp"
 #include "stream/rate_profile.hpp"
 #include "stream/rates.hpp"
+#include "util/limits.hpp"
 #include "util/seed.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -65,9 +67,12 @@ void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& sp
   }
   std::mt19937_64 rng(util::derive_seed(state.scenario.seed, "churn", i));
   std::exponential_distribution<double> up(1.0 / *spec.mtbf_s), down(1.0 / *spec.mttr_s);
+  // Each draw lasts at least the clock resolution, so that the clock moves on between two state
+  // changes however small the means (mtbf_s and mttr_s are themselves at least that).
+  auto at_least_tick = [](double d) { return std::max(d, util::kClockResolutionS); };
   while (true) {
-    const double off_at = sg4::Engine::get_clock() + up(rng);
-    cycle(off_at, off_at + down(rng));
+    const double off_at = sg4::Engine::get_clock() + at_least_tick(up(rng));
+    cycle(off_at, off_at + at_least_tick(down(rng)));
   }
 }
 
