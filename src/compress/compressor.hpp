@@ -25,7 +25,9 @@ class CompressError : public std::runtime_error {
 class ConfigError : public CompressError {
  public:
   ConfigError(std::string setting, std::string detail, const std::string& section = "compression")
-      : CompressError(section + "." + setting + ": " + detail), setting_(std::move(setting)), detail_(std::move(detail)) {}
+      : CompressError(section + "." + setting + ": " + detail),
+        setting_(std::move(setting)),
+        detail_(std::move(detail)) {}
   const std::string& setting() const { return setting_; }
   const std::string& detail() const { return detail_; }
 

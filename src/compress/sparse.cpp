@@ -205,8 +205,8 @@ class TopK final : public Sparse {
     detail::check_ratio(config.ratio);
     detail::check_scope(config.scope);
     if (config.scope == "global" && !config.packed_indices && size_ > int64_t{std::numeric_limits<uint32_t>::max()}) {
-      throw ConfigError("scope",
-                        "global indices over " + std::to_string(size_) + " entries do not fit 32 bits (use packed indices)");
+      throw ConfigError(
+          "scope", "global indices over " + std::to_string(size_) + " entries do not fit 32 bits (use packed indices)");
     }
   }
 

@@ -15,8 +15,8 @@ using Position = TextPosition;
 // One open object or array.
 struct Frame {
   bool object = false;
-  bool expect_key = false;                   // object: the next string is a key
-  std::map<std::string, Position> keys;      // object: keys seen, where
+  bool expect_key = false;               // object: the next string is a key
+  std::map<std::string, Position> keys;  // object: keys seen, where
 };
 
 class Scanner {

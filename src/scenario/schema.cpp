@@ -365,8 +365,7 @@ std::vector<KeySpec> build_table() {
                      "Edge devices, one per entry: a host name, or an object with the keys below.")
           .required(),
       string_key("devices[].host", "Platform host the device runs on.").required(),
-      string_key("devices[].name",
-                 "Unique device name (several devices may share a host); written to the CSV files.")
+      string_key("devices[].name", "Unique device name (several devices may share a host); written to the CSV files.")
           .names(NameRule::Device)
           .same_as("host"),
   };
@@ -828,8 +827,9 @@ std::vector<Rule> build_rules() {
                              " when faults has device or link entries (without it a round waits for every device, "
                              "however long one is off or cut off)");
        }},
-      {"training.injection", "Not with `training.round_timeout_s`: a round that closes without some devices would "
-                             "lose the samples handed to them.",
+      {"training.injection",
+       "Not with `training.round_timeout_s`: a round that closes without some devices would "
+       "lose the samples handed to them.",
        [](const nlohmann::json& r) {
          const auto& t = r.at("training");
          if (!t.contains("injection") || t.at("injection").is_null()) return;

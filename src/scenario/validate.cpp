@@ -147,8 +147,8 @@ void check_name(NameRule rule, const std::string& s, const std::string& at) {
   }
   for (size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
-    const bool ok = run ? (std::isalnum(c) || c == '.' || c == '_' || c == '-')
-                        : (c >= 0x20 && c < 0x7f && c != ',' && c != '"');
+    const bool ok =
+        run ? (std::isalnum(c) || c == '.' || c == '_' || c == '-') : (c >= 0x20 && c < 0x7f && c != ',' && c != '"');
     if (ok) continue;
     char code[8];
     std::snprintf(code, sizeof code, "0x%02x", c);
@@ -159,7 +159,8 @@ void check_name(NameRule rule, const std::string& s, const std::string& at) {
                         "), got " + text::show(s));
   }
   if (run && (s == "." || s == "..")) {
-    throw ScenarioError(at + ": " + text::show(s) + " is not a folder name of its own (the results go to results/<name>)");
+    throw ScenarioError(at + ": " + text::show(s) +
+                        " is not a folder name of its own (the results go to results/<name>)");
   }
   if (!run && (s.front() == ' ' || s.back() == ' ')) {
     throw ScenarioError(at + ": no space at either end, got " + text::show(s));
@@ -323,8 +324,10 @@ json check_intervals(const json& v, const std::string& at) {
         throw ScenarioError(e_at + ": " + shown(off, on) + " starts where " + prev + " ends; merge them into one");
       }
       if (off - prev_on < util::kClockResolutionS) {
-        throw ScenarioError(e_at + ": " + shown(off, on) + " starts less than 1us (the simulator's clock resolution) "
-                            "after " + prev + " ends; merge them into one");
+        throw ScenarioError(e_at + ": " + shown(off, on) +
+                            " starts less than 1us (the simulator's clock resolution) "
+                            "after " +
+                            prev + " ends; merge them into one");
       }
     }
     out.push_back(json::array({off, on}));
@@ -372,7 +375,8 @@ struct Scope {
 // then `k` may be left out of the global section, and each entry must have it once its own
 // keys are merged over the global ones.
 bool inherited_by_entries(const KeySpec& k) {
-  return std::any_of(schema_keys().begin(), schema_keys().end(), [&](const KeySpec& r) { return r.inherits == k.path; });
+  return std::any_of(schema_keys().begin(), schema_keys().end(),
+                     [&](const KeySpec& r) { return r.inherits == k.path; });
 }
 
 // A required key missing from an entry that inherits it: which entry, and that neither it nor

@@ -28,10 +28,10 @@ inline constexpr double kMinNormalRate = 1.0;
 
 // The rate of device `device_index`: constant -> value; uniform -> U[mean-spread, mean+spread];
 // normal -> N(mean, std); list -> values[device_index % size]. Draws are clipped to
-// [kMinNormalRate, util::kMaxRate]; a constant or listed rate above util::kMaxRate is an error. Each device draws from its own generator
-// (derive_seed(seed, "stream-rate", device index)), so adding a device changes no other rate.
-// Throws StreamError for an unknown distribution or bad parameters (rates <= 0, mean <= 0,
-// negative spread or std, an empty list, non-finite numbers).
+// [kMinNormalRate, util::kMaxRate]; a constant or listed rate above util::kMaxRate is an error. Each device draws from
+// its own generator (derive_seed(seed, "stream-rate", device index)), so adding a device changes no other rate. Throws
+// StreamError for an unknown distribution or bad parameters (rates <= 0, mean <= 0, negative spread or std, an empty
+// list, non-finite numbers).
 double draw_rate(const RateDistribution& dist, uint64_t seed, size_t device_index);
 
 }  // namespace edgetrain::stream

@@ -56,7 +56,7 @@ TEST_CASE("json text: a key given twice in one object names both places") {
         R"(--set stream={"rate": 5, "rate": 6}: column 13 of the value: duplicate key "rate" in one object )"
         "(first at column 2 of the value)");
   // Malformed text is left to the parser, which names the position itself.
-  CHECK(file_error(dir, "{\"a\": \"unterminated}") .find("malformed JSON") != std::string::npos);
+  CHECK(file_error(dir, "{\"a\": \"unterminated}").find("malformed JSON") != std::string::npos);
 }
 
 TEST_CASE("seed option: --seed follows the seed key's rule") {

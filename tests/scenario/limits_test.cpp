@@ -62,7 +62,8 @@ TEST_CASE("limits: sizes beyond their limit are input errors naming the limit") 
                  "compression.levels: must be at most 2147483648 ("));
   CHECK(contains(err("compression={\"downlink\":{\"kind\":\"qsgd\",\"levels\":4611686018427387904}}"),
                  "compression.downlink.levels: must be at most 2147483648 ("));
-  CHECK(contains(err("compression={\"kind\":\"powersgd\",\"rank\":100000}"), "compression.rank: must be at most 4096 ("));
+  CHECK(
+      contains(err("compression={\"kind\":\"powersgd\",\"rank\":100000}"), "compression.rank: must be at most 4096 ("));
   // At the limit is fine.
   CHECK(parse_in(dir, minimal_doc(), {"training.batch_size=1000000"}).training.batch_size == 1000000);
   CHECK(parse_in(dir, minimal_doc(), {"dataset.shape=[1,4096,4096]"}).dataset.shape[2] == 4096);
@@ -105,8 +106,9 @@ TEST_CASE("limits: off intervals last at least the clock resolution and end by t
     return parse_error(dir, minimal_doc(),
                        {"training.round_timeout_s=5", R"(faults={"devices":[{"off_s":)" + off + "}]}"});
   };
-  CHECK(err("[[10, 10.0000000001]]") ==
-        "faults.devices[0].off_s[0]: must last at least 1us (the simulator's clock resolution), got [10, 10.0000000001]");
+  CHECK(
+      err("[[10, 10.0000000001]]") ==
+      "faults.devices[0].off_s[0]: must last at least 1us (the simulator's clock resolution), got [10, 10.0000000001]");
   CHECK(contains(err("[[10, 20], [20.0000000001, 30]]"), "starts less than 1us (the simulator's clock resolution)"));
   CHECK(err("[[10, 2e9]]") ==
         "faults.devices[0].off_s[0]: on_s must be at most 1e+09 s (the longest simulated time), got [10, 2e+09]");

@@ -152,7 +152,8 @@ TEST_CASE("streams: rate errors name the path") {
   CHECK(err({{"dist", "list"}, {"values", 5}}) == "stream.rate.values: expected a list of numbers > 0, got 5");
   // Required unless a trace gives the rate; null counts as not given.
   // Checked per device, once its own keys are merged over the defaults (a device may set its own).
-  const std::string none = "devices[0].stream.rate: required unless devices[0].stream.trace is set" + std::string(" (device \"pi-1\" sets no rate and the defaults in stream give none)");
+  const std::string none = "devices[0].stream.rate: required unless devices[0].stream.trace is set" +
+                           std::string(" (device \"pi-1\" sets no rate and the defaults in stream give none)");
   CHECK(stream_error(dir, json::object()) == none);
   CHECK(err(nullptr) == none);
 }
@@ -300,7 +301,8 @@ TEST_CASE("streams: per-device errors name the device entry") {
         "null, got 7");
   // A device's own null rate leaves it with neither rate nor trace.
   CHECK(device_error({{"rate", nullptr}}) ==
-        "devices[2].stream.rate: required unless devices[2].stream.trace is set (device \"pi-3\" sets no rate and the defaults in stream give none)");
+        "devices[2].stream.rate: required unless devices[2].stream.trace is set (device \"pi-3\" sets no rate and the "
+        "defaults in stream give none)");
   // The global section is checked first, under its own path.
   doc = with_stream({{"rate", -1}});
   doc["devices"] = json::parse(R"([{"host": "pi-1", "stream": {"rate": 5}}])");
@@ -325,10 +327,12 @@ TEST_CASE("streams: a device stream without a global stream") {
 
   doc["devices"][1]["stream"] = {{"arrivals", "poisson"}};
   CHECK(parse_error(dir, doc) ==
-        "devices[1].stream.rate: required unless devices[1].stream.trace is set (device \"pi-2\" sets no rate and the defaults in stream give none)");
+        "devices[1].stream.rate: required unless devices[1].stream.trace is set (device \"pi-2\" sets no rate and the "
+        "defaults in stream give none)");
   doc["devices"][1]["stream"] = json::object();
   CHECK(parse_error(dir, doc) ==
-        "devices[1].stream.rate: required unless devices[1].stream.trace is set (device \"pi-2\" sets no rate and the defaults in stream give none)");
+        "devices[1].stream.rate: required unless devices[1].stream.trace is set (device \"pi-2\" sets no rate and the "
+        "defaults in stream give none)");
 }
 
 TEST_CASE("streams: trace paths resolve against the scenario file") {
@@ -380,7 +384,8 @@ TEST_CASE("streams: trace paths resolve against the scenario file") {
   CHECK(s.devices[3].stream->arrivals == "poisson");
   doc["devices"][3]["stream"] = {{"trace", nullptr}};  // no trace and no rate left
   CHECK(parse_error(dir, doc) ==
-        "devices[3].stream.rate: required unless devices[3].stream.trace is set (device \"pi-4\" sets no rate and the defaults in stream give none)");
+        "devices[3].stream.rate: required unless devices[3].stream.trace is set (device \"pi-4\" sets no rate and the "
+        "defaults in stream give none)");
 }
 
 TEST_CASE("streams: while_off, globally and per device") {

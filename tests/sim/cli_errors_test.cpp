@@ -77,22 +77,23 @@ TEST_CASE("faults naming an unknown link, a bad bandwidth trace or a shared host
   CHECK(r.err.find("faults.links[0].link: no link \"a-upp\" in platform") != std::string::npos);
   const fs::path dir = fresh_dir("fault-trace-file");
   std::ofstream(dir / "late.csv") << "time_s,bandwidth_bps\n1,1e6\n";
-  r = run_with("--set 'faults={\"links\":[{\"link\":\"a-up\",\"trace\":\"" + (dir / "late.csv").string() + "\"}]}'" +
-                   timeout,
-               "fault-trace");
+  r = run_with(
+      "--set 'faults={\"links\":[{\"link\":\"a-up\",\"trace\":\"" + (dir / "late.csv").string() + "\"}]}'" + timeout,
+      "fault-trace");
   CHECK(r.status == 2);
   CHECK(r.err.find("faults.links[0].trace: ") != std::string::npos);
   CHECK(r.err.find("late.csv:2: the first time must be 0, got 1") != std::string::npos);
   std::ofstream(dir / "zero.csv") << "time_s,bandwidth_bps\n0,1e6\n5,0\n";
-  r = run_with("--set 'faults={\"links\":[{\"link\":\"a-up\",\"trace\":\"" + (dir / "zero.csv").string() + "\"}]}'" +
-                   timeout,
-               "fault-trace-zero");
+  r = run_with(
+      "--set 'faults={\"links\":[{\"link\":\"a-up\",\"trace\":\"" + (dir / "zero.csv").string() + "\"}]}'" + timeout,
+      "fault-trace-zero");
   CHECK(r.status == 2);
   CHECK(r.err.find("zero.csv:3: the last bandwidth_bps must be > 0") != std::string::npos);
-  r = run_with("--set 'devices=[\"dev-a\",{\"host\":\"dev-a\",\"name\":\"a2\"}]' "
-               "--set 'faults={\"devices\":[{\"device\":\"a2\",\"off_s\":[[1,2]]}]}'" +
-                   timeout,
-               "fault-shared-host");
+  r = run_with(
+      "--set 'devices=[\"dev-a\",{\"host\":\"dev-a\",\"name\":\"a2\"}]' "
+      "--set 'faults={\"devices\":[{\"device\":\"a2\",\"off_s\":[[1,2]]}]}'" +
+          timeout,
+      "fault-shared-host");
   CHECK(r.status == 2);
   CHECK(r.err.find("faults.devices: device \"a2\" shares host \"dev-a\" with device \"dev-a\"") != std::string::npos);
 }
@@ -149,7 +150,8 @@ TEST_CASE("validate and run refuse an out-of-range stream rate alike") {
     CHECK(run.err.find("must be at most 1e+09 samples/s") != std::string::npos);
   }
   // A huge std cannot draw a huge rate: clipped, and the run goes on.
-  const Result r = run_cli("validate " + scenario + " --set 'stream.rate={\"dist\":\"normal\",\"mean\":50,\"std\":1e8}'",
-                           "rate-wide-normal");
+  const Result r =
+      run_cli("validate " + scenario + " --set 'stream.rate={\"dist\":\"normal\",\"mean\":50,\"std\":1e8}'",
+              "rate-wide-normal");
   CHECK(r.status == 0);
 }

@@ -178,11 +178,13 @@ TEST_CASE("stream: a rate given only by a trace, or only by each device, runs as
                               "--set 'devices=[{\"host\":\"dev-a\",\"stream\":{\"rate\":8}}]' --set stop.rounds=5");
   CHECK(read_json(out / "summary.json")["sim_time_s"].get<double>() == doctest::Approx(expected).epsilon(1e-12));
   // A device left without one is named.
-  const Result r = run_cli("validate " + (kData / "two-devices.json").string() +
-                               " --set 'stream={\"arrivals\":\"fluid\"}' --set 'devices=[{\"host\":\"dev-a\",\"stream\":"
-                               "{\"rate\":8}},{\"host\":\"dev-b\",\"name\":\"pi-3\"}]'",
-                           "stream-no-rate");
+  const Result r =
+      run_cli("validate " + (kData / "two-devices.json").string() +
+                  " --set 'stream={\"arrivals\":\"fluid\"}' --set 'devices=[{\"host\":\"dev-a\",\"stream\":"
+                  "{\"rate\":8}},{\"host\":\"dev-b\",\"name\":\"pi-3\"}]'",
+              "stream-no-rate");
   CHECK(r.status == 2);
-  CHECK(r.err == "edgetrain: devices[1].stream.rate: required unless devices[1].stream.trace is set (device \"pi-3\" "
-                 "sets no rate and the defaults in stream give none)\n");
+  CHECK(r.err ==
+        "edgetrain: devices[1].stream.rate: required unless devices[1].stream.trace is set (device \"pi-3\" "
+        "sets no rate and the defaults in stream give none)\n");
 }

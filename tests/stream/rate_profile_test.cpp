@@ -162,8 +162,9 @@ TEST_CASE("trace CSV errors name the file and line") {
 
   // Rates above the maximum, steps shorter than the clock resolution, times past the longest run.
   CHECK(ends_with(error("0,1\n1,1e17\n"), "trace.csv:2: rate must be at most 1e+09, got 1e+17"));
-  CHECK(ends_with(error("0,1\n1e-10,2\n"),
-                  "trace.csv:2: times must be at least 1us apart (the simulator's clock resolution), got 1e-10 after 0"));
+  CHECK(
+      ends_with(error("0,1\n1e-10,2\n"),
+                "trace.csv:2: times must be at least 1us apart (the simulator's clock resolution), got 1e-10 after 0"));
   CHECK(ends_with(error("0,1\n2e9,2\n"),
                   "trace.csv:2: time must be at most 1e+09 s (the longest simulated time), got 2e+09"));
   const fs::path fast = dir.write("fast.csv", "0,1e12\n");

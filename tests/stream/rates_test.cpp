@@ -111,8 +111,8 @@ TEST_CASE("drawn rates never exceed the maximum rate; constant and listed ones a
   for (double r : draw_all(uniform, 7, 50)) CHECK(r == edgetrain::util::kMaxRate);
   RateDistribution constant = make("constant");
   constant.value = 1e17;
-  CHECK_THROWS_WITH_AS(draw_rate(constant, 1, 0), "stream rate: a constant rate must be at most 1e+09 samples/s, got 1e+17",
-                       StreamError);
+  CHECK_THROWS_WITH_AS(draw_rate(constant, 1, 0),
+                       "stream rate: a constant rate must be at most 1e+09 samples/s, got 1e+17", StreamError);
   RateDistribution list = make("list");
   list.values = {5, 1e17};
   CHECK_THROWS_AS(draw_rate(list, 1, 0), StreamError);
