@@ -418,12 +418,12 @@ std::vector<KeySpec> build_table() {
       int_list_key("model.hidden", "Hidden layer widths; [] = the model's default (mlp [128], cnn [50]).")
           .at_least(1)
           .limit(65536, kWhyWidth)
-          .entries_limit(64, "deeper MLPs do not train with plain SGD")
+          .entries_limit(64, "far deeper than the models edge devices train; each layer holds its own tensors")
           .def(json::array()),
       int_list_key("model.conv_channels", "Output channels of the convolution layers (cnn).")
           .at_least(1)
           .limit(4096, "a 4096 x 4096 5x5 convolution is already 1.6 GiB of fp32 weights")
-          .entries_limit(16, "each 5x5 convolution with 2x2 pooling halves the input; 16 need a 2^16-wide one")
+          .entries_limit(16, "each 5x5 convolution with 2x2 pooling more than halves the input: the widest allows 14")
           .def(json::array({10, 20})),
 
       enum_key("training.mode", {"sync", "scadles", "async", "local-sgd"},
@@ -827,9 +827,8 @@ std::vector<Rule> build_rules() {
                              " when faults has device or link entries (without it a round waits for every device, "
                              "however long one is off or cut off)");
        }},
-      {"training.injection",
-       "Not with `training.round_timeout_s`: a round that closes without some devices would "
-       "lose the samples handed to them.",
+      {"training.injection", "Not with `training.round_timeout_s`: a round that closes without some devices would "
+                             "lose the samples handed to them.",
        [](const nlohmann::json& r) {
          const auto& t = r.at("training");
          if (!t.contains("injection") || t.at("injection").is_null()) return;

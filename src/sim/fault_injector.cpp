@@ -162,8 +162,8 @@ std::vector<LinkFaultPlan> plan_link_faults(const sg4::Engine& engine, const sce
     if (plan.links.empty()) {
       std::string names;
       for (const auto* l : engine.get_all_links()) names += (names.empty() ? "" : ", ") + l->get_name();
-      throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " + scenario.platform.string() +
-                          " (links: " + names + ")");
+      throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " +
+                          scenario.platform.string() + " (links: " + names + ")");
     }
     plan.events = link_events(entries[k], at);  // reads and checks the trace
     plans.push_back(std::move(plan));
@@ -176,14 +176,13 @@ void start_fault_actors(RunState& state, sg4::Host* where, const std::vector<Lin
   for (size_t i = 0; i < state.faults.size(); ++i) {
     const scenario::DeviceFaultSpec* spec = state.faults[i];
     if (!spec) continue;
-    sg4::Actor::create("faults/" + sc.devices[i].name, where, [&state, i, spec] {
-      device_churn(state, i, *spec);
-    })->daemonize();
+    sg4::Actor::create("faults/" + sc.devices[i].name, where,
+                       [&state, i, spec] { device_churn(state, i, *spec); })
+        ->daemonize();
   }
   for (const LinkFaultPlan& plan : link_plans) {
-    sg4::Actor::create("faults/link/" + plan.name, where, [&plan] {
-      link_faults(plan.links, plan.events);
-    })->daemonize();
+    sg4::Actor::create("faults/link/" + plan.name, where, [&plan] { link_faults(plan.links, plan.events); })
+        ->daemonize();
   }
 }
 

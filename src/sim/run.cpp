@@ -12,8 +12,8 @@
 
 #include "report/progress.hpp"
 #include "report/run_record.hpp"
-#include "sim/aggregation.hpp"
 #include "sim/async_server.hpp"
+#include "sim/aggregation.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/fault_injector.hpp"
 #include "sim/learning_setup.hpp"

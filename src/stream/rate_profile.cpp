@@ -64,8 +64,9 @@ void validate(const std::vector<Row>& rows, const std::string& source, const std
       fail(r, value + " must be at most " + format_number(max_value) + ", got " + format_number(r.rate));
   }
   if (!(rows.back().rate > 0))
-    fail(rows.back(), "the last " + value + " must be > 0 (it holds forever after the last time), got " +
-                          format_number(rows.back().rate));
+    fail(rows.back(),
+         "the last " + value + " must be > 0 (it holds forever after the last time), got " +
+             format_number(rows.back().rate));
 }
 
 }  // namespace

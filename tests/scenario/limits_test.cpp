@@ -52,7 +52,8 @@ TEST_CASE("limits: sizes beyond their limit are input errors naming the limit") 
   json doc = minimal_doc();
   doc["model"] = {{"hidden", json(std::vector<int>(200000, 8))}};
   CHECK(parse_error(dir, doc) ==
-        "model.hidden: at most 64 entries (deeper MLPs do not train with plain SGD), got 200000");
+        "model.hidden: at most 64 entries (far deeper than the models edge devices train; each layer holds its own "
+        "tensors), got 200000");
   // Each entry of a shape is bounded, and so is their product.
   CHECK(err("dataset.shape=[1000,1000,1000]") ==
         "dataset.shape: 1000000000 values per sample; at most 16777216 (2^24, 64 MiB of fp32) are allowed");
