@@ -1,10 +1,13 @@
-"""Shared helpers of the results scripts (tools/*/report.py): load a run folder written by
-`edgetrain run` and run a list of scenarios two at a time."""
+"""Shared helpers of the results scripts (tools/*/report.py, tools/readme/examples.py): load a run
+folder written by `edgetrain run`, run a list of scenarios two at a time, and write the pages and the
+README paragraphs whose figures come from those runs."""
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
+import textwrap
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -17,6 +20,8 @@ def load_run(folder):
     run = {"name": os.path.basename(folder)}
     with open(os.path.join(folder, "summary.json")) as f:
         run["summary"] = json.load(f)
+    with open(os.path.join(folder, "scenario.json")) as f:
+        run["scenario"] = json.load(f)  # resolved: every default filled in
     for table in ("devices", "metrics", "buffers", "links", "staleness"):
         path = os.path.join(folder, table + ".csv")
         if os.path.exists(path):
@@ -100,3 +105,34 @@ def write_page(results_dir, lines):
     with open(path, "w") as f:
         f.write("\n".join(lines))
     print(f"report: wrote {os.path.relpath(path, ROOT)}")
+
+
+README = os.path.join(ROOT, "README.md")
+
+
+def wrapped(text):
+    """Prose paragraphs filled to the README's width; fenced code stays as it is."""
+    parts = re.split(r"(```.*?```)", text, flags=re.S)
+    return "".join(p if p.startswith("```") else "\n\n".join(
+        textwrap.fill(para, 105, break_long_words=False, break_on_hyphens=False) if para.strip() else para
+        for para in p.split("\n\n")) for p in parts)
+
+
+def readme_block(name, text=None):
+    """The README's block `name` (between `<!-- figures:name -->` and `<!-- /figures:name -->`, each
+    on its own line): returns its current text, or replaces it with `text` (its prose refilled). The figures a README
+    paragraph quotes live in such blocks so the script that measured them rewrites them."""
+    begin, end = f"<!-- figures:{name} -->\n", f"<!-- /figures:{name} -->"
+    with open(README) as f:
+        page = f.read()
+    start = page.find(begin)
+    stop = page.find(end, start)
+    if start < 0 or stop < 0:
+        raise SystemExit(f"README.md has no block {begin.strip()} ... {end}")
+    start += len(begin)
+    if text is None:
+        return page[start:stop]
+    with open(README, "w") as f:
+        f.write(page[:start] + wrapped(text).rstrip("\n") + "\n" + page[stop:])
+    print(f"report: wrote the README's {name} figures")
+    return text

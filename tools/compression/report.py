@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, describe, run_and_load, time_to_accuracy, write_page  # noqa: E402
+from results_lib import ROOT, describe, readme_block, run_and_load, time_to_accuracy, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "compression")
 RESULTS = os.path.join(ROOT, "results", "compression")
@@ -21,11 +21,14 @@ def main():
     if "dense" not in runs:
         sys.exit("report: the dense baseline run is missing")
     dense = runs["dense"]["summary"]
+    t = runs["dense"]["scenario"]["training"]
+    rounds = runs["dense"]["scenario"]["stop"]["rounds"]
     out = ["# Gradient compression on edgetrain: results", "",
            "Produced by `tools/compression/report.py` (runs every scenario of `scenarios/compression/`, then",
            "writes this page). Setting: the quickstart fleet (`platforms/quickstart.xml`: 8 devices behind",
            "2-8 Mbit/s uplinks sharing a 100 Mbit/s cloud ingress), Fashion-MNIST, 784-128-10 MLP, synchronous",
-           "SGD (batch 32 per device, lr 0.05, momentum 0.9), 600 rounds, the same seed everywhere. Uplink",
+           f"SGD (batch {t['batch_size']} per device, lr {t['lr']:g}, momentum {t['momentum']:g} unless stated), "
+           f"{rounds} rounds, the same seed everywhere. Uplink",
            "bytes are the real encodings' lengths plus the 64-byte header; the downlink is the dense model",
            "unless stated.", "",
            f"| scenario | uplink bytes per step | compression ratio | sim time for 600 rounds (s) | time to {TARGET} (sim s) | final accuracy | vs dense (points) | CNC ratio |",
@@ -78,6 +81,16 @@ def main():
                 " uplink compression relieves."]
     out.append("")
     write_page(RESULTS, out)
+    pi_up = next(r for r in links if r["link"] == "pi-1-up")
+    readme_block("compression", (
+        f"There, top-k 1% with error feedback sends {runs['topk-1pct-ef']['summary']['compression_ratio']:.1f}x fewer "
+        f"uplink bytes, finishes {rounds} rounds\n{sim('dense') / sim('topk-1pct-ef'):.1f}x sooner in simulated time "
+        f"({sim('topk-1pct-ef'):,.0f} s against {sim('dense'):,.0f} s: the Raspberry-Pi-class "
+        f"{float(pi_up['bandwidth_bps']) / 1e6:g} Mbit/s uplinks were\n"
+        f"{100 * float(pi_up['mean_utilization']):.0f}% busy) and ends "
+        f"{100 * abs(acc('topk-1pct-ef') - acc('dense')):.2f} points from the dense model's final accuracy (lr "
+        f"{t['lr']:g}, plain SGD;\nwith server momentum 0.9, error feedback loses "
+        f"{100 * (acc('dense-momentum') - acc('topk-1pct-ef-momentum')):.2f} points)."))
 
 
 if __name__ == "__main__":

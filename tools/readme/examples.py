@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+"""Runs the README's quick examples (quickstart, async, local-sgd, faults) and writes the figures
+the README quotes for them into its `<!-- figures:NAME -->` blocks, so no figure there is typed by
+hand. With --check it rewrites nothing: it reruns the examples and fails (exit 1, with a diff) when
+a block no longer matches what the code gives; the test suite runs it that way.
+
+Usage: tools/readme/examples.py [--check] [--binary PATH] [NAME...]   (NAME: quickstart, async,
+local-sgd, faults; all by default)
+"""
+import difflib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from results_lib import ROOT, load_run, readme_block, wrapped  # noqa: E402
+
+QUICKSTART = "scenarios/quickstart.json"
+ASYNC = ["--set", "training.mode=async", "--set", "training.momentum=0", "--set", "stop.rounds=1200"]
+LOCAL_SGD = ["--set", "training.mode=local-sgd", "--set", "training.local_steps=5", "--set", "training.momentum=0"]
+FAULTS = ["--set", "training.round_timeout_s=10",
+          "--set", 'faults={"devices":[{"device":"*","mtbf_s":120,"mttr_s":30}]}']
+
+
+class Runner:
+    """Runs `edgetrain run QUICKSTART ARGS` once per distinct ARGS, into a scratch folder."""
+
+    def __init__(self, binary, scratch):
+        self.binary, self.scratch, self.cache = binary, scratch, {}
+
+    def __call__(self, *args):
+        if args not in self.cache:
+            out = os.path.join(self.scratch, f"run{len(self.cache)}")
+            done = subprocess.run([self.binary, "run", QUICKSTART, "--quiet", "--out", out, *args], cwd=ROOT,
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                raise SystemExit(f"examples: edgetrain run {' '.join(args)} exited {done.returncode}:\n{done.stderr}")
+            run = load_run(out)
+            # The printed summary, with the folder the README's command writes to.
+            run["stdout"] = done.stdout.replace(out, "results/quickstart")
+            self.cache[args] = run
+        return self.cache[args]
+
+
+def mb(b):
+    return f"{b / 1e6:.1f} MB"
+
+
+def pct(x):
+    return f"{100 * x:.1f}".rstrip("0").rstrip(".") + "%"
+
+
+def devices_of(run, prefix):
+    return [d for d in run["devices"] if d["device"].startswith(prefix)]
+
+
+def share(run, prefix, column):
+    """The smallest share of the run's simulated time that the devices named prefix* spent in `column`."""
+    total = run["summary"]["sim_time_s"]
+    return min(float(d[column]) for d in devices_of(run, prefix)) / total
+
+
+def link(run, name):
+    return next(row for row in run["links"] if row["link"] == name)
+
+
+def quickstart(run):
+    r = run()
+    pi = devices_of(r, "pi-")[0]
+    message = int(pi["bytes_up"]) // int(pi["steps"])
+    uplink = link(r, "pi-1-up")
+    seconds = message * 8 / float(uplink["bandwidth_bps"])
+    return (f"```\n{r['stdout'].rstrip()}\n```\n\n"
+            f"Measured with `build/edgetrain run {QUICKSTART}` on the 2-core development machine (wall time varies "
+            f"with the machine). The Raspberry-Pi-class devices set the pace: a {message:,}-byte gradient takes "
+            f"{seconds:.2f} s on their {float(uplink['bandwidth_bps']) / 1e6:g} Mbit/s uplink, so `devices.csv` shows "
+            f"them communicating {pct(share(r, 'pi-', 'comm_s'))} of the time while the Jetsons wait "
+            f"{pct(share(r, 'jetson-', 'wait_s'))} of it.")
+
+
+def async_(run):
+    plain = run(*ASYNC)
+    inverse = run(*ASYNC, "--set", "training.staleness_lr=inverse")
+    momentum = run(*ASYNC[:2], *ASYNC[4:])  # the quickstart's own momentum, 0.9
+    s = plain["summary"]
+    return (f"On the quickstart fleet, `build/edgetrain run {QUICKSTART} {' '.join(ASYNC)}` applies "
+            f"{s['rounds']:,} pushes in {s['sim_time_s']:.2f} simulated seconds (the fast devices push far more "
+            f"often than the Raspberry-Pi-class ones) and ends at {s['final_test_accuracy']:.4f} test accuracy; with "
+            f"`--set training.staleness_lr=inverse` {inverse['summary']['final_test_accuracy']:.4f}. With the "
+            f"quickstart's momentum 0.9 the same run ends at {momentum['summary']['final_test_accuracy']:.4f}: stale "
+            f"gradients and heavy-ball momentum do not mix (staleness up to {momentum['summary']['staleness_max']} "
+            f"there).")
+
+
+def local_sgd(run):
+    local, sync = run(*LOCAL_SGD)["summary"], run()["summary"]
+    return (f"```sh\nbuild/edgetrain run {QUICKSTART} {' '.join(LOCAL_SGD)}\n```\n\n"
+            f"reaches the quickstart's 0.84 target at {local['time_to_target_s']:.0f} simulated s after "
+            f"{local['rounds']} rounds of 5 local steps ({mb(local['bytes_up'])} up, {mb(local['bytes_down'])} down), "
+            f"against {sync['time_to_target_s']:.0f} s and {sync['rounds']} rounds for synchronous SGD: the slow "
+            f"uplinks, not compute, set the pace, so five times more local computation per round buys little time "
+            f"here.")
+
+
+def faults(run):
+    s = run(*FAULTS)["summary"]
+    shown = " \\\n  ".join(f"--set '{v}'" if "{" in v else f"--set {v}" for v in FAULTS[1::2])
+    target = (f"still reaches 0.84 (at {s['time_to_target_s']:.0f} simulated s, {s['rounds']} rounds)"
+              if s["time_to_target_s"] is not None else f"does not reach 0.84 within {s['rounds']} rounds")
+    return (f"```sh\nbuild/edgetrain run {QUICKSTART} {shown}\n```\n\n"
+            f"{target} with {s['restarts']} restarts, {s['offline_s']:.0f} device-seconds off, "
+            f"{s['failed_pushes']} failed pushes and {s['missing_updates']} updates missing from their rounds: "
+            f"rounds without the slowest devices close sooner.")
+
+
+BLOCKS = {"quickstart": quickstart, "async": async_, "local-sgd": local_sgd, "faults": faults}
+
+
+def comparable(text):
+    """Wall time is the one figure that is not the code's: leave it out of the comparison."""
+    return re.sub(r"wall time: [0-9.]+ s", "wall time: ... s", text)
+
+
+def main(argv):
+    check = "--check" in argv
+    binary = os.path.join(ROOT, "build", "edgetrain")
+    if "--binary" in argv:
+        binary = argv[argv.index("--binary") + 1]
+    names = [a for a in argv if a in BLOCKS] or list(BLOCKS)
+    unknown = [a for a in argv if a not in BLOCKS and a not in ("--check", "--binary", binary)]
+    if unknown:
+        raise SystemExit(f"examples: unknown argument {unknown[0]} (blocks: {', '.join(BLOCKS)})")
+    stale = 0
+    with tempfile.TemporaryDirectory(prefix="edgetrain-readme-") as scratch:
+        run = Runner(binary, scratch)
+        for name in names:
+            text = wrapped(BLOCKS[name](run)) + "\n"
+            if not check:
+                readme_block(name, text)
+                continue
+            have = readme_block(name)
+            if comparable(have) != comparable(text):
+                stale += 1
+                diff = difflib.unified_diff(have.splitlines(), text.splitlines(), "README.md", "the code gives",
+                                            lineterm="")
+                print(f"README block {name} does not match the code (rerun tools/readme/examples.py):")
+                print("\n".join(diff))
+            else:
+                print(f"README block {name}: matches")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
