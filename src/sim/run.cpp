@@ -97,7 +97,8 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
     std::unique_ptr<DeviceStream> stream;
     if (spec.stream) {
       const stream::RateDistribution dist = rate_distribution(spec.stream->rate);
-      const double rate = stream::draw_rate(dist, sc.seed, i);
+      // A trace gives the rate itself (and the scenario may then have none to draw).
+      const double rate = spec.stream->trace.empty() ? stream::draw_rate(dist, sc.seed, i) : 0.0;
       const int64_t sample_bytes =
           spec.stream->sample_bytes > 0 ? spec.stream->sample_bytes : state.data.train.raw_sample_bytes;
       stream = std::make_unique<DeviceStream>(*spec.stream, rate, sample_bytes, std::move(order),
