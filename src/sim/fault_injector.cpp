@@ -5,6 +5,7 @@
 #include <random>
 #include <simgrid/s4u.hpp>
 
+#include "sim/actor_guard.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/platform.hpp"
 #include "stream/rate_profile.hpp"
@@ -44,7 +45,7 @@ void switch_on(RunState& state, size_t i) {
   sg4::Mailbox::by_name(DeviceActor::mailbox_name(record.device))->clear();
   state.live[i].on = true;
   record.restarts += 1;
-  sg4::Actor::create(record.device, state.device_hosts[i], DeviceActor(state, i))->daemonize();
+  sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i)))->daemonize();
 }
 
 void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& spec) {
@@ -153,8 +154,8 @@ std::vector<LinkFaultPlan> plan_link_faults(const sg4::Engine& engine, const sce
     if (plan.links.empty()) {
       std::string names;
       for (const auto* l : engine.get_all_links()) names += (names.empty() ? "" : ", ") + l->get_name();
-      throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " +
-                          scenario.platform.string() + " (links: " + names + ")");
+      throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " + scenario.platform.string() +
+                          " (links: " + names + ")");
     }
     plan.events = link_events(entries[k], at);  // reads and checks the trace
     plans.push_back(std::move(plan));
@@ -168,11 +169,12 @@ void start_fault_actors(RunState& state, sg4::Host* where, const std::vector<Lin
     const scenario::DeviceFaultSpec* spec = state.faults[i];
     if (!spec) continue;
     sg4::Actor::create("faults/" + sc.devices[i].name, where,
-                       [&state, i, spec] { device_churn(state, i, *spec); })
+                       guarded(state, [&state, i, spec] { device_churn(state, i, *spec); }))
         ->daemonize();
   }
   for (const LinkFaultPlan& plan : link_plans) {
-    sg4::Actor::create("faults/link/" + plan.name, where, [&plan] { link_faults(plan.links, plan.events); })
+    sg4::Actor::create("faults/link/" + plan.name, where,
+                       guarded(state, [&plan] { link_faults(plan.links, plan.events); }))
         ->daemonize();
   }
 }
