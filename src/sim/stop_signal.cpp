@@ -13,27 +13,50 @@ namespace edgetrain::sim {
 namespace {
 
 volatile sig_atomic_t interrupted = 0;
+constexpr int kSignals[2] = {SIGINT, SIGTERM};
+bool ignored_at_start[2] = {false, false};
 
-// SA_RESETHAND: the first signal sets the flag, a second one takes the default action.
-extern "C" void on_signal(int) { interrupted = 1; }
+void set_disposition(int sig, void (*handler)(int)) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(sig, &action, nullptr);
+}
+
+// The first signal sets the flag; after it, the next one takes the default action: it ends the
+// process at once.
+extern "C" void on_signal(int) {
+  interrupted = 1;
+  for (int k = 0; k < 2; ++k)
+    if (!ignored_at_start[k]) set_disposition(kSignals[k], SIG_DFL);
+}
 
 sigset_t interrupt_signals() {
   sigset_t set;
   sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
+  for (int sig : kSignals) sigaddset(&set, sig);
   return set;
+}
+
+bool signal_ignored(int sig) {
+  struct sigaction current {};
+  return sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_IGN;
 }
 
 }  // namespace
 
 void install_interrupt_handler() {
-  struct sigaction action {};
-  action.sa_handler = interrupted ? SIG_DFL : on_signal;  // after a first signal, the next one ends the process
-  action.sa_flags = SA_RESETHAND | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  // A signal the process was started ignoring (a background job of a script) stays ignored, also
+  // after SimGrid's Engine installed its handler.
+  static const bool checked = [] {
+    for (int k = 0; k < 2; ++k) ignored_at_start[k] = signal_ignored(kSignals[k]);
+    return true;
+  }();
+  (void)checked;
+  for (int k = 0; k < 2; ++k) {
+    set_disposition(kSignals[k], ignored_at_start[k] ? SIG_IGN : interrupted ? SIG_DFL : on_signal);
+  }
 }
 
 bool interrupt_requested() { return interrupted != 0; }

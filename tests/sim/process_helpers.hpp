@@ -22,7 +22,15 @@ struct Child {
   pid_t pid = -1;
   fs::path dir;  // its stdout and stderr: dir/out, dir/err
   std::chrono::steady_clock::time_point started;
+  bool ended = false;  // reaped: `raw` holds its wait status
+  int raw = 0;
 };
+
+// Whether the child still runs (reaps it once it has ended).
+inline bool running(Child& c) {
+  if (!c.ended && ::waitpid(c.pid, &c.raw, WNOHANG) == c.pid) c.ended = true;
+  return !c.ended;
+}
 
 // Starts `edgetrain ARGS` (one argument per element); `in_child` runs in the child before exec
 // (limits, signal dispositions).
@@ -70,23 +78,26 @@ struct Ended {
   Result result;
   bool timed_out = false;
 };
-inline Ended wait_cli(const Child& c, double timeout_s) {
+inline Ended wait_cli(Child& c, double timeout_s) {
   Ended e;
-  int raw = 0;
-  const bool ended = wait_until([&] { return ::waitpid(c.pid, &raw, WNOHANG) == c.pid; }, timeout_s);
-  if (!ended) {
+  if (!wait_until([&] { return !running(c); }, timeout_s)) {
     e.timed_out = true;
     ::kill(c.pid, SIGKILL);
-    ::waitpid(c.pid, &raw, 0);
+    ::waitpid(c.pid, &c.raw, 0);
+    c.ended = true;
   }
+  const int raw = c.raw;
   e.result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
   e.result.out = slurp(c.dir / "out");
   e.result.err = slurp(c.dir / "err");
   return e;
 }
 
-// Whether process `pid` has a handler installed for `sig` (the SigCgt mask of /proc/PID/status).
+// Whether process `pid`, once it runs the edgetrain binary, has a handler installed for `sig` (the SigCgt mask of /proc/PID/status).
 inline bool catches(pid_t pid, int sig) {
+  // Between fork and exec the child still has the test's own handlers: only the binary's count.
+  std::error_code ec;
+  if (fs::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec) != fs::canonical(EDGETRAIN_BINARY)) return false;
   std::istringstream in(slurp("/proc/" + std::to_string(pid) + "/status"));
   std::string line;
   while (std::getline(in, line)) {
@@ -100,6 +111,11 @@ inline bool catches(pid_t pid, int sig) {
 // Whether the child's stderr holds `text` yet.
 inline bool err_has(const Child& c, const std::string& text) {
   return slurp(c.dir / "err").find(text) != std::string::npos;
+}
+
+// Waits (at most `timeout_s`) until the running child's stderr holds `text`; false if it ended first.
+inline bool wait_for_err(Child& c, const std::string& text, double timeout_s) {
+  return wait_until([&] { return err_has(c, text) || !running(c); }, timeout_s) && running(c) && err_has(c, text);
 }
 
 }  // namespace test
