@@ -3,6 +3,7 @@
 // (results_dir.hpp), so a single file needs no rename of its own.
 #pragma once
 
+#include <cerrno>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
