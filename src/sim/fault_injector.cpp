@@ -154,8 +154,8 @@ std::vector<LinkFaultPlan> plan_link_faults(const sg4::Engine& engine, const sce
     if (plan.links.empty()) {
       std::string names;
       for (const auto* l : engine.get_all_links()) names += (names.empty() ? "" : ", ") + l->get_name();
-      throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " + scenario.platform.string() +
-                          " (links: " + names + ")");
+      throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " +
+                          scenario.platform.string() + " (links: " + names + ")");
     }
     plan.events = link_events(entries[k], at);  // reads and checks the trace
     plans.push_back(std::move(plan));

@@ -93,7 +93,8 @@ inline Ended wait_cli(Child& c, double timeout_s) {
   return e;
 }
 
-// Whether process `pid`, once it runs the edgetrain binary, has a handler installed for `sig` (the SigCgt mask of /proc/PID/status).
+// Whether process `pid`, once it runs the edgetrain binary, has a handler installed for `sig` (the SigCgt mask of
+// /proc/PID/status).
 inline bool catches(pid_t pid, int sig) {
   // Between fork and exec the child still has the test's own handlers: only the binary's count.
   std::error_code ec;
