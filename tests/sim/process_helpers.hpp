@@ -21,7 +21,6 @@ namespace test {
 struct Child {
   pid_t pid = -1;
   fs::path dir;  // its stdout and stderr: dir/out, dir/err
-  std::chrono::steady_clock::time_point started;
   bool ended = false;  // reaped: `raw` holds its wait status
   int raw = 0;
 };
@@ -44,7 +43,6 @@ inline Child start_cli(const std::vector<std::string>& args, const std::string& 
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   const std::string out = (c.dir / "out").string(), err = (c.dir / "err").string();
-  c.started = std::chrono::steady_clock::now();
   c.pid = ::fork();
   if (c.pid == 0) {
     ::dup2(::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
