@@ -11,12 +11,13 @@
 #include "learn/dataset.hpp"
 #include "learn/model.hpp"
 #include "learn/partition.hpp"
-#include "report/atomic_file.hpp"
+#include "report/output_file.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
 #include "sim/memory_estimate.hpp"
 #include "sim/platform.hpp"
 #include "sim/run.hpp"
+#include "sim/stop_signal.hpp"
 #include "stream/rates.hpp"
 
 namespace po = boost::program_options;
@@ -102,6 +103,7 @@ int fail(const std::string& message, int status = 2) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
   Cli cli;
   try {
     cli = parse(argc, argv);
@@ -132,7 +134,9 @@ int main(int argc, char** argv) {
     options.out_dir =
         cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : std::filesystem::path(cli.out_dir);
     if (cli.command == "validate") {
-      std::cout << scenario::describe(sc) << sim::check_scenario(sc, options) << "scenario is valid\n";
+      const std::string checked = sim::check_scenario(sc, options);
+      if (sim::interrupt_requested()) return fail("interrupted", 130);
+      std::cout << scenario::describe(sc) << checked << "scenario is valid\n";
       return 0;
     }
     return sim::run_scenario(sc, options);

@@ -6,6 +6,7 @@
 #include <random>
 #include <simgrid/s4u.hpp>
 
+#include "sim/actor_guard.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/platform.hpp"
 #include "stream/rate_profile.hpp"
@@ -50,7 +51,7 @@ void switch_on(RunState& state, size_t i) {
   sg4::Mailbox::by_name(DeviceActor::mailbox_name(record.device))->clear();
   state.live[i].on = true;
   record.restarts += 1;
-  sg4::Actor::create(record.device, state.device_hosts[i], DeviceActor(state, i))->daemonize();
+  sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i)))->daemonize();
 }
 
 void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& spec) {
@@ -177,11 +178,12 @@ void start_fault_actors(RunState& state, sg4::Host* where, const std::vector<Lin
     const scenario::DeviceFaultSpec* spec = state.faults[i];
     if (!spec) continue;
     sg4::Actor::create("faults/" + sc.devices[i].name, where,
-                       [&state, i, spec] { device_churn(state, i, *spec); })
+                       guarded(state, [&state, i, spec] { device_churn(state, i, *spec); }))
         ->daemonize();
   }
   for (const LinkFaultPlan& plan : link_plans) {
-    sg4::Actor::create("faults/link/" + plan.name, where, [&plan] { link_faults(plan.links, plan.events); })
+    sg4::Actor::create("faults/link/" + plan.name, where,
+                       guarded(state, [&plan] { link_faults(plan.links, plan.events); }))
         ->daemonize();
   }
 }

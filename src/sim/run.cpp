@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
 #include "report/progress.hpp"
+#include "report/results_dir.hpp"
 #include "report/run_record.hpp"
+#include "sim/actor_guard.hpp"
 #include "sim/aggregation.hpp"
 #include "sim/async_server.hpp"
 #include "sim/device_actor.hpp"
@@ -144,6 +147,20 @@ void close_streams(RunState& state, double end) {
   }
 }
 
+// The end of the run: every device's time and stream accounting closed, and the final model
+// evaluated, unless the run was interrupted (it ends with the evaluations so far: one more could
+// take long).
+void close_run(RunState& state, double end) {
+  for (auto& ledger : state.ledgers) ledger.close(end);
+  for (size_t i = 0; i < state.devices.size(); ++i) state.devices[i].samples_held_at_end = state.live[i].held_samples;
+  close_streams(state, end);
+  const bool interrupted = state.status == "interrupted" && !state.evals.empty();
+  if (!interrupted &&
+      (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done)) {
+    Observer::evaluate_now(state, end);
+  }
+}
+
 // summary.json's content (all but wall time), and each adaptive device's CNC ratio.
 report::RunSummary summarize(RunState& state, double end) {
   report::RunSummary summary;
@@ -153,8 +170,10 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.status_reason = state.status_reason;
   summary.rounds = state.rounds_done;
   summary.sim_time_s = end;
-  summary.final_test_accuracy = state.evals.back().test_accuracy;
-  summary.final_test_loss = state.evals.back().test_loss;
+  // No evaluation at all only when a failure prevented it: null in summary.json.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  summary.final_test_accuracy = state.evals.empty() ? nan : state.evals.back().test_accuracy;
+  summary.final_test_loss = state.evals.empty() ? nan : state.evals.back().test_loss;
   summary.best_test_accuracy = state.best_accuracy;
   summary.time_to_target_s = state.time_to_target_s;
   summary.bytes_up = state.bytes_up;
@@ -230,7 +249,7 @@ struct Prepared {
 
 Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
   Prepared p;
-  p.engine = make_engine(options);
+  p.engine = keeping_interrupt_handler([&] { return make_engine(options); });
   p.hosts = load_and_check_platform(*p.engine, scenario);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   const learn::DatasetShape shape = data_shape(scenario);
@@ -281,6 +300,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
 
 int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
+  report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
   const Prepared p = prepare(scenario, options);
   const auto& [engine, hosts, memory, data, model_ptr, parts, link_faults] = p;
   const learn::Model& model = *model_ptr;
@@ -297,16 +317,17 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   // The server holds move-only codecs; SimGrid copies actor functors, so share it instead.
   if (applies_on_arrival(scenario.training)) {
     auto server = std::make_shared<AsyncServer>(state);
-    sg4::Actor::create("server", hosts.server, [server] { (*server)(); });
+    sg4::Actor::create("server", hosts.server, guarded(state, [server] { (*server)(); }));
   } else {
     auto server = std::make_shared<SyncServer>(state);
-    sg4::Actor::create("server", hosts.server, [server] { (*server)(); });
+    sg4::Actor::create("server", hosts.server, guarded(state, [server] { (*server)(); }));
   }
-  sg4::Actor::create("observer", hosts.server, Observer(state))->daemonize();
+  sg4::Actor::create("observer", hosts.server, guarded(state, Observer(state)))->daemonize();
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], DeviceActor(state, i))->daemonize();
+    sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], guarded(state, DeviceActor(state, i)))->daemonize();
   }
   start_fault_actors(state, hosts.server, link_faults);
+  end_run_on_interrupt([&state] { state.stop("interrupted", "interrupted by a signal"); });
 
   if (!options.quiet) {
     std::fprintf(stderr, "edgetrain: %s: %zu devices, %s, %ld parameters\n", scenario.name.c_str(),
@@ -319,19 +340,21 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   }
   if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
   const double end = sg4::Engine::get_clock();
-  for (auto& ledger : state.ledgers) ledger.close(end);
-  for (size_t i = 0; i < state.devices.size(); ++i) state.devices[i].samples_held_at_end = state.live[i].held_samples;
-  close_streams(state, end);
-  if (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done) {
-    Observer::evaluate_now(state, end);
+  try {
+    close_run(state, end);
+  } catch (...) {
+    state.fail("end of the run", std::current_exception());  // most often what already failed in an actor
   }
   state.stop("completed", "all stop conditions checked");
 
   report::RunSummary summary = summarize(state, end);
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  report::write_run_outputs(options.out_dir, scenario.resolved, summary, state.evals, state.devices,
+  report::write_run_outputs(results, scenario.resolved, summary, state.evals, state.devices,
                             state.buffer_timeline.rows(), state.links.records(), state.staleness);
+  results.commit();
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
+  // An exception an actor threw: the CLI turns it into its message and exit status (2 for bad input).
+  if (state.failure) std::rethrow_exception(state.failure);
 
   if (summary.status == "diverged") return 3;
   if (summary.status == "interrupted") return 130;
