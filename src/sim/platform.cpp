@@ -1,7 +1,11 @@
 // See platform.hpp.
 #include "sim/platform.hpp"
 
+#include <deque>
+#include <map>
+#include <set>
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 
 namespace sg4 = simgrid::s4u;
 
@@ -39,12 +43,87 @@ void check_route(const sg4::Host* from, const sg4::Host* to, const std::string& 
   }
 }
 
+// A zone with routing="None" has no routes: SimGrid aborts on any transfer to or from its hosts.
+void check_not_in_empty_zone(const platform::PlatformInfo& info, const std::string& path, const std::string& host) {
+  const auto it = info.hosts.find(host);
+  if (it == info.hosts.end()) return;  // reported by find_host, with the platform's hosts
+  for (const platform::ZoneRef& z : it->second.zones) {
+    if (z.routing == platform::Routing::None) {
+      throw PlatformError(path + ": host \"" + host + "\" is in zone \"" + z.id +
+                          "\" with routing=\"None\", which has no routes: edgetrain needs a route to the server");
+    }
+  }
+}
+
+// SimGrid's ns-3 binding builds its network from routes of exactly one link (and flat clusters);
+// it ignores longer routes and aborts on a transfer between hosts they alone connect.
+void check_ns3_mapping(const platform::PlatformInfo& info, const scenario::Scenario& scenario) {
+  const std::string why = "--cfg=network/model:ns-3: ";
+  if (!info.wifi_zones.empty()) {
+    throw PlatformError(why + "edgetrain does not support Wi-Fi zones under ns-3 (zone \"" + info.wifi_zones[0].id +
+                        "\"); use the default network model");
+  }
+  if (info.has_hierarchical_cluster) {
+    throw PlatformError(why + "SimGrid's ns-3 binding supports only FLAT clusters, and " + scenario.platform.string() +
+                        " has a TORUS, FAT_TREE or DRAGONFLY one");
+  }
+  std::map<std::string, std::vector<std::string>> next;
+  for (const auto& [a, b] : info.one_link_pairs) {
+    next[a].push_back(b);
+    next[b].push_back(a);
+  }
+  std::set<std::string> reached = {scenario.server};
+  std::deque<std::string> todo = {scenario.server};
+  while (!todo.empty()) {
+    const std::string at = todo.front();
+    todo.pop_front();
+    for (const std::string& n : next[at])
+      if (reached.insert(n).second) todo.push_back(n);
+  }
+  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+    const std::string& host = scenario.devices[i].host;
+    if (!reached.count(host) && info.hosts.count(host)) {
+      throw PlatformError("devices[" + std::to_string(i) + "]: " + why + "host \"" + host + "\" is not joined to \"" +
+                          scenario.server +
+                          "\" by routes of exactly one link between hosts and routers, the only routes SimGrid's "
+                          "ns-3 binding uses (declare each hop as its own <route>, through <router>s)");
+    }
+  }
+}
+
+// SimGrid 3.32 needs each Wi-Fi station's rate level set before its first transfer. The link's
+// top rate is kept as a property: SimGrid's get_bandwidth() of a Wi-Fi link is not a rate.
+void set_wifi_rates(const sg4::Engine& engine, const platform::PlatformInfo& info) {
+  for (const platform::WifiZone& zone : info.wifi_zones) {
+    sg4::Link* link = engine.link_by_name(zone.link);
+    link->set_property(kWifiTopRateProperty, std::to_string(zone.rates_Bps.front()));
+    for (const auto& [host, level] : zone.stations) link->set_host_wifi_rate(engine.host_by_name(host), level);
+  }
+}
+
 }  // namespace
 
-PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scenario& scenario) {
+platform::PlatformInfo read_platform(const scenario::Scenario& scenario) {
+  try {
+    return platform::check_platform_file(scenario.platform);
+  } catch (const platform::PlatformFileError& e) {
+    throw PlatformError(e.what());
+  }
+}
+
+PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scenario& scenario,
+                                      const platform::PlatformInfo& info) {
+  check_not_in_empty_zone(info, "server", scenario.server);
+  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+    check_not_in_empty_zone(info, "devices[" + std::to_string(i) + "]", scenario.devices[i].host);
+  }
+  if (simgrid::config::get_value<std::string>("network/model") == "ns-3" && info.hosts.count(scenario.server)) {
+    check_ns3_mapping(info, scenario);
+  }
   try {
     engine.load_platform(scenario.platform.string());
     engine.seal_platform();
+    set_wifi_rates(engine, info);
   } catch (const std::exception& e) {
     throw PlatformError("platform: cannot load " + scenario.platform.string() + ": " + e.what());
   }
