@@ -68,7 +68,6 @@ struct ZoneState {
   std::map<std::string, std::string> props;
   std::vector<std::string> hosts;       // declared directly in this zone
   std::vector<std::string> routers;     // declared directly in this zone
-  std::vector<std::string> subzones;    // zones and clusters directly inside
   std::set<std::string> linked_hosts;   // Cluster zones: hosts given a <host_link> or a <cabinet>
   std::vector<std::string> wifi_links;  // Wifi zones
   std::vector<double> wifi_rates;
@@ -171,10 +170,7 @@ class Checker {
     return *v;
   }
 
-  double attr_quantity(const pugi::xml_node& node, const char* attribute, Quantity kind, bool zero_allowed,
-                       const char* fallback = nullptr) const {
-    const pugi::xml_attribute a = node.attribute(attribute);
-    if (!a && fallback) return quantity(node, attribute, fallback, kind, zero_allowed);
+  double attr_quantity(const pugi::xml_node& node, const char* attribute, Quantity kind, bool zero_allowed) const {
     return quantity(node, attribute, required(node, attribute), kind, zero_allowed);
   }
 
@@ -334,17 +330,15 @@ class Checker {
                      in_quotes(routing_text));
     }
     if (!zones_.empty() && zones_.back().ref.routing == Routing::Wifi) {
-      fail(node, what(node) + ": a zone with routing=\"Wifi\" cannot contain zones");
+      fail(node, what(node) + ": a zone with routing=\"Wifi\" (one Wi-Fi cell) cannot contain zones");
     }
     new_netpoint(node, id);
-    if (!zones_.empty()) zones_.back().subzones.push_back(id);
     zones_.push_back(open_zone(node, id, *routing));
     zones_.back().props = props(node);
     for (const pugi::xml_node& child : node.children()) {
       if (child.type() == pugi::node_element) element(child);
     }
     if (*routing == Routing::Wifi) close_wifi_zone(node);
-    if (*routing == Routing::Vivaldi) close_vivaldi_zone(node);
     if (*routing == Routing::Cluster) {
       for (const std::string& h : zones_.back().hosts) {
         if (!zones_.back().linked_hosts.count(h)) {
@@ -360,17 +354,6 @@ class Checker {
     z.ref = ZoneRef{id, routing};
     z.line = line_at(node.offset_debug());
     return z;
-  }
-
-  // A Vivaldi zone reaches a sub-zone through its router named "router_<zone id>", placed by
-  // its coordinates: SimGrid aborts on a route to a sub-zone without one.
-  void close_vivaldi_zone(const pugi::xml_node& node) const {
-    for (const std::string& sub : zones_.back().subzones) {
-      if (!placed_routers_.count("router_" + sub)) {
-        fail(node, what(node) + ": sub-zone " + in_quotes(sub) + " of a Vivaldi zone needs a router \"router_" + sub +
-                       "\" with coordinates");
-      }
-    }
   }
 
   void close_wifi_zone(const pugi::xml_node& node) {
@@ -389,7 +372,8 @@ class Checker {
     }
     WifiZone wifi{z.ref.id, z.wifi_links.front(), ap->second, z.wifi_rates, {}, z.line};
     for (const std::string& h : z.hosts) {
-      if (h == ap->second) continue;
+      // An access point that is a host needs a rate too: SimGrid takes a route's first link's
+      // rate from its source, and a route from the access point starts on the Wi-Fi link.
       wifi.stations.emplace_back(h, station_levels_.at(h));
       if (station_levels_.at(h) >= static_cast<int>(z.wifi_rates.size())) {
         throw PlatformFileError(name_ + ":" + std::to_string(info_.hosts.at(h).line) + ": host " + in_quotes(h) +
@@ -450,7 +434,6 @@ class Checker {
     coordinates(node, z.ref.routing == Routing::Vivaldi);
     new_netpoint(node, id);
     z.routers.push_back(id);
-    if (*node.attribute("coordinates").value()) placed_routers_.insert(id);
   }
 
   void read_link(const pugi::xml_node& node) {
@@ -478,7 +461,8 @@ class Checker {
     }
     std::vector<double> rates;
     for (const std::string& b : items) rates.push_back(quantity(node, "bandwidth", b, Quantity::Bandwidth, false));
-    const double latency = attr_quantity(node, "latency", Quantity::Time, true, "0");
+    const double latency =
+        attr_quantity(node, "latency", Quantity::Time, true);  // SimGrid 3.32 needs it despite its DTD
     if (wifi && latency != 0) {
       fail(node, what(node) + ": a WIFI link must have latency 0 (SimGrid 3.32 refuses any other), got " +
                      in_quotes(node.attribute("latency").value()));
@@ -632,7 +616,6 @@ class Checker {
       fail(node, what(node) + ": topology must be FLAT, TORUS, FAT_TREE or DRAGONFLY, got " + in_quotes(topology));
     }
     new_netpoint(node, id);
-    if (parent) parent->subzones.push_back(id);
     zones_.push_back(open_zone(node, id, Routing::Cluster));
     size_t host_count = numbers.size();
     if (topology != "FLAT") {
@@ -757,7 +740,6 @@ class Checker {
   std::set<std::string> netpoints_;
   std::map<std::string, Link> links_;
   std::map<std::string, int> station_levels_;
-  std::set<std::string> placed_routers_;  // routers with coordinates
   PlatformInfo info_;
 };
 

@@ -39,8 +39,9 @@ struct HostPlace {
   int line = 0;
 };
 
-// A Wi-Fi zone: its one WIFI link, its access point, and each station with its rate level
-// (the host property `wifi_rate_level`, an index into the link's list of bandwidths, default 0).
+// A Wi-Fi zone: its one WIFI link, its access point, and each station (every host of the zone,
+// the access point too if it is a host) with its rate level: the host property
+// `wifi_rate_level`, an index into the link's list of bandwidths, default 0.
 struct WifiZone {
   std::string id, link, access_point;
   std::vector<double> rates_Bps;  // one per rate level

@@ -43,15 +43,31 @@ void check_route(const sg4::Host* from, const sg4::Host* to, const std::string& 
   }
 }
 
-// A zone with routing="None" has no routes: SimGrid aborts on any transfer to or from its hosts.
-void check_not_in_empty_zone(const platform::PlatformInfo& info, const std::string& path, const std::string& host) {
-  const auto it = info.hosts.find(host);
-  if (it == info.hosts.end()) return;  // reported by find_host, with the platform's hosts
-  for (const platform::ZoneRef& z : it->second.zones) {
+// Routes SimGrid 3.32 aborts on instead of answering: to or from a host of a routing="None"
+// zone (it has no routes), and between a Vivaldi zone's sub-zones and anything else in it (it
+// asks the sub-zone itself for coordinates).
+void check_routable(const platform::PlatformInfo& info, const std::string& path, const std::string& host,
+                    const std::string& server) {
+  const auto at = info.hosts.find(host), to = info.hosts.find(server);
+  if (at == info.hosts.end()) return;  // reported by find_host, with the platform's hosts
+  for (const platform::ZoneRef& z : at->second.zones) {
     if (z.routing == platform::Routing::None) {
       throw PlatformError(path + ": host \"" + host + "\" is in zone \"" + z.id +
                           "\" with routing=\"None\", which has no routes: edgetrain needs a route to the server");
     }
+  }
+  if (to == info.hosts.end() || host == server) return;
+  const auto& a = at->second.zones;
+  const auto& b = to->second.zones;
+  size_t common = 0;
+  while (common < a.size() && common < b.size() && a[common].id == b[common].id) ++common;
+  if (common == 0) return;  // distinct top-level zones: find_host's route check reports it
+  const platform::ZoneRef& meet = a[common - 1];
+  if (meet.routing == platform::Routing::Vivaldi && (a.size() > common || b.size() > common)) {
+    throw PlatformError(path + ": the route from host \"" + host + "\" to \"" + server +
+                        "\" enters a zone inside Vivaldi zone \"" + meet.id +
+                        "\", which SimGrid 3.32 aborts on: put both hosts in the same sub-zone, or the Vivaldi zone "
+                        "itself");
   }
 }
 
@@ -113,9 +129,9 @@ platform::PlatformInfo read_platform(const scenario::Scenario& scenario) {
 
 PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scenario& scenario,
                                       const platform::PlatformInfo& info) {
-  check_not_in_empty_zone(info, "server", scenario.server);
+  check_routable(info, "server", scenario.server, scenario.server);
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    check_not_in_empty_zone(info, "devices[" + std::to_string(i) + "]", scenario.devices[i].host);
+    check_routable(info, "devices[" + std::to_string(i) + "]", scenario.devices[i].host, scenario.server);
   }
   if (simgrid::config::get_value<std::string>("network/model") == "ns-3" && info.hosts.count(scenario.server)) {
     check_ns3_mapping(info, scenario);

@@ -66,11 +66,12 @@ TEST_CASE("valid platforms of every routing kind pass") {
   CHECK(error_of(wrap(kTwoHosts, "Floyd")) == "");
   CHECK(error_of(wrap(kTwoHosts, "Dijkstra")) == "");
   CHECK(error_of(wrap(kTwoHosts, "DijkstraCache")) == "");
-  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf,500Mf\" pstate=\"1\" core=\"4\"/>\n<host id=\"b\" speed=\"1Gf\"/>\n"
-                      "<link id=\"la\" bandwidth=\"1Gbps\" sharing_policy=\"SPLITDUPLEX\"/>\n"
-                      "<link id=\"lb\" bandwidth=\"1Gbps\"/>\n<host_link id=\"a\" up=\"la_UP\" down=\"la_DOWN\"/>\n"
-                      "<host_link id=\"b\" up=\"lb\" down=\"lb\"/>\n",
-                      "Cluster")) == "");
+  CHECK(error_of(wrap(
+            "<host id=\"a\" speed=\"1Gf,500Mf\" pstate=\"1\" core=\"4\"/>\n<host id=\"b\" speed=\"1Gf\"/>\n"
+            "<link id=\"la\" bandwidth=\"1Gbps\" latency=\"0\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+            "<link id=\"lb\" bandwidth=\"1Gbps\" latency=\"0\"/>\n<host_link id=\"a\" up=\"la_UP\" down=\"la_DOWN\"/>\n"
+            "<host_link id=\"b\" up=\"lb\" down=\"lb\"/>\n",
+            "Cluster")) == "");
   CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\" coordinates=\"1 2 3\"/>\n"
                       "<peer id=\"p\" speed=\"1Gf\" bw_in=\"10Mbps\" bw_out=\"1Mbps\" coordinates=\"-1.5 2 0.5\"/>\n",
                       "Vivaldi")) == "");
@@ -134,8 +135,10 @@ TEST_CASE("link values SimGrid aborts on or misreads are refused") {
   CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps,2Mbps\"/>\n")).find("only a WIFI link") != std::string::npos);
   CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\" sharing_policy=\"LOOSE\"/>\n")).find("sharing_policy must") !=
         std::string::npos);
-  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\"/>\n<link id=\"l\" bandwidth=\"1Mbps\"/>\n")) ==
-        "p.xml:6: link \"l\": link \"l\" is declared twice");
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\"/>\n")) ==
+        "p.xml:5: link \"l\": attribute latency is required");  // SimGrid 3.32's parser fails without it
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\" latency=\"0\"/>\n<link id=\"l\" bandwidth=\"1Mbps\" "
+                      "latency=\"0\"/>\n")) == "p.xml:6: link \"l\": link \"l\" is declared twice");
   CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\" sharing_policy=\"WIFI\"/>\n"))
             .find("inside a routing=\"Wifi\"") != std::string::npos);
   CHECK(error_of(wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"0Bps\" "
@@ -158,6 +161,8 @@ TEST_CASE("zones and routes SimGrid aborts on are refused") {
   CHECK(error_of(wrap("", "Star")).find("routing must be one of") != std::string::npos);
   CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\"/>\n", "Vivaldi")) ==
         "p.xml:5: host \"a\": a host or router in Vivaldi zone \"z\" needs coordinates=\"x y h\"");
+  CHECK(error_of(wrap("<zone id=\"dc\" routing=\"Full\"/>\n", "Wifi")) ==
+        "p.xml:5: zone \"dc\": a zone with routing=\"Wifi\" (one Wi-Fi cell) cannot contain zones");
   CHECK(error_of(wrap("<peer id=\"p\" speed=\"1Gf\" bw_in=\"1Mbps\" bw_out=\"1Mbps\"/>\n"))
             .find("must be inside a routing=\"Vivaldi\" zone") != std::string::npos);
   CHECK(error_of(wrap(kTwoHosts + "<route src=\"b\" dst=\"a\"><link_ctn id=\"l\"/></route>\n")) ==
@@ -189,7 +194,7 @@ TEST_CASE("Wi-Fi zones: one WIFI link, latency 0, an access point, rate levels i
     return kHead + "<zone id=\"world\" routing=\"Full\">\n<zone id=\"cell\" routing=\"Wifi\">" + ap +
            "\n<router id=\"ap\"/>\n" + body + "</zone></zone></platform>\n";
   };
-  const std::string air = "<link id=\"air\" sharing_policy=\"WIFI\" bandwidth=\"54Mbps,24Mbps\"/>\n";
+  const std::string air = "<link id=\"air\" sharing_policy=\"WIFI\" bandwidth=\"54Mbps,24Mbps\" latency=\"0\"/>\n";
   CHECK(error_of(cell("<host id=\"s\" speed=\"1Gf\"/>\n" + air)) == "");
   CHECK(error_of(cell("<host id=\"s\" speed=\"1Gf\"/>\n")).find("exactly one link") != std::string::npos);
   CHECK(error_of(cell("<host id=\"s\" speed=\"1Gf\"/>\n" + air, "")).find("access_point") != std::string::npos);

@@ -89,6 +89,15 @@ TEST_CASE("platforms edgetrain cannot run are refused before SimGrid sees them")
                 "routing-vivaldi-hosts.xml:8: host \"dev-b\": a host or router in Vivaldi zone \"test\" needs "
                 "coordinates=\"x y h\"",
                 "vivaldi-no-coords");
+  // A Vivaldi zone holding a sub-zone (as SimGrid's cloud.xml): routes into the sub-zone abort in SimGrid 3.32.
+  const fs::path nested = write_platform(
+      "vivaldi-nested",
+      "<zone id=\"net\" routing=\"Vivaldi\">\n<zone id=\"dc\" routing=\"Full\"><host id=\"server\" speed=\"1Gf\"/>"
+      "</zone>\n<peer id=\"dev-a\" speed=\"1Gf\" bw_in=\"1Mbps\" bw_out=\"1Mbps\" coordinates=\"1 2 3\"/>\n"
+      "<peer id=\"dev-b\" speed=\"1Gf\" bw_in=\"1Mbps\" bw_out=\"1Mbps\" coordinates=\"3 2 1\"/>\n</zone>\n");
+  check_refused("--set platform=" + nested.string(),
+                "devices[0]: the route from host \"dev-a\" to \"server\" enters a zone inside Vivaldi zone \"net\"",
+                "vivaldi-nested");
 }
 
 TEST_CASE("platform values SimGrid aborts on or misreads exit 2 with file and line") {
