@@ -72,7 +72,8 @@ void check_ns3_message_size(const learn::Model& model) {
   if (bytes > kNs3MaxMessageBytes) {
     throw PlatformError("--cfg=network/model:ns-3: the model's messages are " + std::to_string(bytes) +
                         " bytes, and SimGrid 3.32's ns-3 binding aborts on messages over " +
-                        std::to_string(kNs3MaxMessageBytes) + " bytes (use a smaller model or the default network model)");
+                        std::to_string(kNs3MaxMessageBytes) +
+                        " bytes (use a smaller model or the default network model)");
   }
 }
 
