@@ -72,9 +72,15 @@ void check_routable(const platform::PlatformInfo& info, const std::string& path,
 }
 
 // SimGrid's ns-3 binding builds its network from routes of exactly one link (and flat clusters);
-// it ignores longer routes and aborts on a transfer between hosts they alone connect.
+// it ignores longer routes and aborts on a transfer between hosts they alone connect. It also
+// crashes (segmentation fault) when a host or link fails under a transfer.
 void check_ns3_mapping(const platform::PlatformInfo& info, const scenario::Scenario& scenario) {
   const std::string why = "--cfg=network/model:ns-3: ";
+  if (scenario.faults && (!scenario.faults->devices.empty() || !scenario.faults->links.empty())) {
+    throw PlatformError("faults: " + why +
+                        "edgetrain does not support faults under ns-3 (SimGrid 3.32's ns-3 binding crashes when a "
+                        "host or link fails, and ignores bandwidth changes); use the default network model");
+  }
   if (!info.wifi_zones.empty()) {
     throw PlatformError(why + "edgetrain does not support Wi-Fi zones under ns-3 (zone \"" + info.wifi_zones[0].id +
                         "\"); use the default network model");

@@ -155,6 +155,10 @@ TEST_CASE("ns-3: platforms and messages its SimGrid 3.32 binding cannot carry ar
   CHECK(std::count(quickstart.err.begin(), quickstart.err.end(), '\n') == 1);
   check_refused(platform("wifi.xml") + " --cfg=network/model:ns-3", "edgetrain does not support Wi-Fi zones under ns-3",
                 "ns3-wifi");
+  check_refused(
+      "--cfg=network/model:ns-3 --set training.round_timeout_s=1 "
+      "--set 'faults={\"links\":[{\"link\":\"a-up\",\"off_s\":[[0.1,0.2]]}]}'",
+      "faults: --cfg=network/model:ns-3: edgetrain does not support faults under ns-3", "ns3-faults");
   check_refused("--cfg=network/model:ns-3 --set 'model.hidden=[512]'",
                 "the model's messages are 141392 bytes, and SimGrid 3.32's ns-3 binding aborts on messages over 131072",
                 "ns3-big");
