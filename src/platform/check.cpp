@@ -94,15 +94,10 @@ class Checker {
       fail(root, "the root element must be <platform>, not <" + std::string(root.name()) + ">");
     }
     check_version(root);
-    // SimGrid's parser refuses anything but the XML declaration and the DOCTYPE before <platform>.
+    // SimGrid's parser needs the DOCTYPE (pugixml keeps no comment or declaration nodes here).
     bool doctype = false;
     for (pugi::xml_node n = doc.first_child(); n && n != root; n = n.next_sibling()) {
-      if (n.type() == pugi::node_doctype) doctype = true;
-      if (!doctype) {
-        fail(n,
-             "SimGrid needs <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> right after the "
-             "<?xml ...?> line, before anything else");
-      }
+      doctype = doctype || n.type() == pugi::node_doctype;
     }
     if (!doctype) {
       fail(root, "SimGrid needs <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> before <platform>");
