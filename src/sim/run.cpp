@@ -23,6 +23,7 @@
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
 #include "sim/platform.hpp"
+#include "sim/simgrid_flags.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/sync_server.hpp"
 #include "sim/uplink.hpp"
@@ -48,10 +49,17 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 
 // SimGrid reads its --cfg/--log flags from argv. Defaults go first so the user's flags win:
 // CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README),
-// and configuration chatter is silenced.
-std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options) {
+// and configuration chatter is silenced. The user's flags and the platform's <config> are
+// tried in a throw-away Engine first (check_engine_flags): SimGrid aborts on bad ones.
+std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info) {
   static std::vector<std::string> args;  // argv must outlive the engine
   args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--log=xbt_cfg.thres:warning"};
+  std::vector<EngineFlag> flags;
+  for (const std::string& a : options.simgrid_args) flags.push_back({a, a});
+  for (const auto& [key, value] : info.config) {
+    flags.push_back({"--cfg=" + key + ":" + value, "platform <config> property \"" + key + "\" = \"" + value + "\""});
+  }
+  check_engine_flags(args, flags);
   args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
   static std::vector<char*> argv;
   argv.clear();
@@ -59,6 +67,18 @@ std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options) {
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
   return std::make_unique<sg4::Engine>(&argc, argv.data());
+}
+
+// SimGrid 3.32's ns-3 binding aborts on large messages; every run sends the dense model.
+void check_ns3_message_size(const learn::Model& model) {
+  if (simgrid::config::get_value<std::string>("network/model") != "ns-3") return;
+  const int64_t bytes = message_bytes(dense_fp32_bytes(model.num_params()));
+  if (bytes > kNs3MaxMessageBytes) {
+    throw PlatformError("--cfg=network/model:ns-3: the model's messages are " + std::to_string(bytes) +
+                        " bytes, and SimGrid 3.32's ns-3 binding aborts on messages over " +
+                        std::to_string(kNs3MaxMessageBytes) +
+                        " bytes (use a smaller model or the default network model)");
+  }
 }
 
 std::string describe_model(const learn::Model& model) {
@@ -249,8 +269,9 @@ struct Prepared {
 
 Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
   Prepared p;
-  p.engine = keeping_interrupt_handler([&] { return make_engine(options); });
-  p.hosts = load_and_check_platform(*p.engine, scenario);
+  const platform::PlatformInfo info = read_platform(scenario);
+  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info); });
+  p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   const learn::DatasetShape shape = data_shape(scenario);
   p.memory = estimate_memory(scenario, shape, learn::model_shape(model_config(scenario, shape)));
@@ -258,6 +279,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.data = during("loading the dataset", [&] { return load_data(scenario); });
   p.model = during("building the model",
                    [&] { return std::make_unique<learn::Model>(model_config(scenario, learn::shape_of(p.data))); });
+  check_ns3_message_size(*p.model);
   p.parts = during("partitioning the data", [&] { return partition_data(scenario, p.data.train); });
   return p;
 }
