@@ -103,10 +103,10 @@ TEST_CASE("a write that fails keeps the previous results intact and says which f
   const fs::path out = parent / "run";
   REQUIRE(run_to_end(run_args(out), "file-limit-first").result.status == 0);
   const auto before = contents(out);
-  // A file size limit binds root too: writes past 1 KiB fail with EFBIG (SIGXFSZ ignored).
+  // A file size limit binds root too: writes past 512 bytes fail with EFBIG (SIGXFSZ ignored).
   const Ended e = run_to_end(run_args(out, {"seed=9"}), "file-limit-second", [] {
     ::signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{1024, 1024};
+    const rlimit limit{512, 512};
     ::setrlimit(RLIMIT_FSIZE, &limit);
   });
   CHECK(e.result.status == 2);
