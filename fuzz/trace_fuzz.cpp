@@ -109,9 +109,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view csv = rest.substr(0, nul);
   const std::string_view ops = nul == std::string_view::npos ? std::string_view{} : rest.substr(nul + 1);
   const std::string value = flags & 1 ? "bandwidth_bps" : "rate";
+  // A link trace's bound is the fault injector's kMaxBandwidthBps (src/sim, which this build lacks).
+  const double max_value = flags & 1 ? 1e15 : edgetrain::util::kMaxRate;
   std::optional<RateProfile> profile;
   try {
-    profile = RateProfile::from_trace_text(csv, "trace.csv", value);
+    profile = RateProfile::from_trace_text(csv, "trace.csv", value, max_value);
   } catch (const StreamError& e) {
     const std::string_view message = e.what();
     if (message.substr(0, 10) != "trace.csv:") violated("errors name the file");

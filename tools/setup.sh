@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake pkg-config ccache
   libsimgrid-dev libtorch-dev nlohmann-json3-dev libboost-program-options-dev doctest-dev zlib1g-dev
+  libpugixml-dev  # reads platform files before SimGrid does (src/platform)
   # LibTorch calls BLAS for every linear layer; Debian's default reference BLAS is about ten
   # times slower than OpenBLAS. The serial build keeps one thread (deterministic results).
   libopenblas0-serial

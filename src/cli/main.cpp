@@ -7,15 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "compress/compressor.hpp"
 #include "learn/dataset.hpp"
 #include "learn/model.hpp"
 #include "learn/partition.hpp"
-#include "report/atomic_file.hpp"
+#include "report/output_file.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
 #include "sim/memory_estimate.hpp"
 #include "sim/platform.hpp"
 #include "sim/run.hpp"
+#include "sim/stop_signal.hpp"
 #include "stream/rates.hpp"
 
 namespace po = boost::program_options;
@@ -33,7 +35,7 @@ constexpr const char* kUsage =
 struct Cli {
   std::string command, scenario_file, out_dir;
   std::vector<std::string> sets, simgrid_args;
-  std::optional<uint64_t> seed;
+  std::optional<std::string> seed;  // checked like the scenario's seed key (parse_seed_option)
   bool quiet = false, help = false;
 };
 
@@ -41,7 +43,7 @@ po::options_description run_options() {
   po::options_description o("options");
   o.add_options()("help,h", "this help")("out,o", po::value<std::string>(),
                                          "output folder (default: results/<scenario name>)")(
-      "seed", po::value<uint64_t>(), "override the scenario's seed")(
+      "seed", po::value<std::string>(), "override the scenario's seed")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "override a scenario key by its dotted path, e.g. --set training.lr=0.1 (repeatable)")(
       "quiet,q", "no progress lines, only the summary");
@@ -84,7 +86,7 @@ Cli parse(int argc, char** argv) {
   cli.help = vm.count("help") > 0;
   if (vm.count("scenario")) cli.scenario_file = vm["scenario"].as<std::string>();
   if (vm.count("out")) cli.out_dir = vm["out"].as<std::string>();
-  if (vm.count("seed")) cli.seed = vm["seed"].as<uint64_t>();
+  if (vm.count("seed")) cli.seed = vm["seed"].as<std::string>();
   if (vm.count("set")) cli.sets = vm["set"].as<std::vector<std::string>>();
   cli.quiet = vm.count("quiet") > 0;
   if (!cli.help && cli.command != "schema" && cli.scenario_file.empty()) {
@@ -101,6 +103,7 @@ int fail(const std::string& message, int status = 2) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
   Cli cli;
   try {
     cli = parse(argc, argv);
@@ -122,14 +125,18 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
-    const scenario::Scenario sc = scenario::load_scenario(cli.scenario_file, cli.sets, cli.seed);
+    std::optional<uint64_t> seed;
+    if (cli.seed) seed = scenario::parse_seed_option(*cli.seed);
+    const scenario::Scenario sc = scenario::load_scenario(cli.scenario_file, cli.sets, seed);
     sim::RunOptions options;
     options.quiet = cli.quiet;
     options.simgrid_args = cli.simgrid_args;
     options.out_dir =
         cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : std::filesystem::path(cli.out_dir);
     if (cli.command == "validate") {
-      std::cout << scenario::describe(sc) << sim::check_scenario(sc, options) << "scenario is valid\n";
+      const std::string checked = sim::check_scenario(sc, options);
+      if (sim::interrupt_requested()) return fail("interrupted", 130);
+      std::cout << scenario::describe(sc) << checked << "scenario is valid\n";
       return 0;
     }
     return sim::run_scenario(sc, options);
@@ -151,6 +158,8 @@ int main(int argc, char** argv) {
     return fail(e.what());
   } catch (const std::bad_alloc&) {  // set-up phases name themselves (sim::MemoryError); this is the rest
     return fail("out of memory");
+  } catch (const compress::ConfigError& e) {  // a compressor setting, named by its key
+    return fail(e.what());
   } catch (const std::exception& e) {
     return fail(std::string("internal error: ") + e.what(), 1);
   }

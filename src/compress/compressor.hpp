@@ -19,6 +19,22 @@ class CompressError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A setting the compressor cannot work with (a level count, a ratio, a model too large for its
+// indices): an input error, shown as "compression.levels: must be ...". `section` is the
+// scenario section the setting came from; the downlink rethrows with its own.
+class ConfigError : public CompressError {
+ public:
+  ConfigError(std::string setting, std::string detail, const std::string& section = "compression")
+      : CompressError(section + "." + setting + ": " + detail),
+        setting_(std::move(setting)),
+        detail_(std::move(detail)) {}
+  const std::string& setting() const { return setting_; }
+  const std::string& detail() const { return detail_; }
+
+ private:
+  std::string setting_, detail_;
+};
+
 struct Layer {
   std::string name;
   std::vector<int64_t> shape;
@@ -64,7 +80,7 @@ class Compressor {
   virtual std::vector<float> decode(std::span<const uint8_t> payload, const Context& context) const = 0;
 };
 
-// Throws CompressError naming the bad setting (unknown kind, ratio outside (0, 1], ...).
+// Throws ConfigError naming the bad setting (unknown kind, ratio outside (0, 1], ...).
 std::unique_ptr<Compressor> make_compressor(const Config& config, const std::vector<Layer>& layers);
 
 // Error feedback (residual memory), one per sender: p = g + e; send C(p); e = p - D(C(p)).

@@ -17,7 +17,7 @@ std::unique_ptr<Compressor> make_compressor(const Config& c, const std::vector<L
   if (c.kind == "signsgd") return make_signsgd(c, layers);
   if (c.kind == "onebit") return make_onebit(c, layers);
   if (c.kind == "powersgd") return make_powersgd(c, layers);
-  throw CompressError("compression.kind: unknown compressor \"" + c.kind + "\"");
+  throw ConfigError("kind", "unknown compressor \"" + c.kind + "\"");
 }
 
 }  // namespace edgetrain::compress

@@ -231,7 +231,7 @@ class PowerSgd final : public Compressor {
 }  // namespace
 
 std::unique_ptr<Compressor> make_powersgd(const Config& c, const std::vector<Layer>& layers) {
-  if (c.rank < 1) throw CompressError("compression.rank: must be >= 1, got " + std::to_string(c.rank));
+  if (c.rank < 1) throw ConfigError("rank", "must be >= 1, got " + std::to_string(c.rank));
   return std::make_unique<PowerSgd>(c, layers);
 }
 

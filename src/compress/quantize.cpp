@@ -232,12 +232,11 @@ class OneBit final : public LayerwiseQuantizer {
 }  // namespace
 
 std::unique_ptr<Compressor> make_qsgd(const Config& c, const std::vector<Layer>& layers) {
-  if (c.levels < 1) throw CompressError("compression.levels: must be >= 1, got " + std::to_string(c.levels));
+  if (c.levels < 1) throw ConfigError("levels", "must be >= 1, got " + std::to_string(c.levels));
   // Levels are computed in double and packed into at most 64 bits: keep them exact.
   constexpr int64_t max_levels = int64_t{1} << 31;
   if (c.levels > max_levels)
-    throw CompressError("compression.levels: must be <= " + std::to_string(max_levels) + ", got " +
-                        std::to_string(c.levels));
+    throw ConfigError("levels", "must be <= " + std::to_string(max_levels) + ", got " + std::to_string(c.levels));
   return std::make_unique<Qsgd>(c, layers);
 }
 

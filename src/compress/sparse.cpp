@@ -42,7 +42,8 @@ int64_t layout_size(const std::vector<Layer>& layers) {
                           std::to_string(end));
     }
     if (l.numel > int64_t{std::numeric_limits<uint32_t>::max()}) {
-      throw CompressError("compress: layer \"" + l.name + "\" has more entries than 32-bit counts address");
+      throw ConfigError("kind", "layer \"" + l.name + "\" has " + std::to_string(l.numel) +
+                                    " entries, more than the 32-bit counts of the wire format address");
     }
     end += l.numel;
   }
@@ -58,13 +59,13 @@ void check_update_size(size_t size, int64_t expected) {
 
 void check_ratio(double ratio) {
   if (!(ratio > 0 && ratio <= 1)) {
-    throw CompressError("compression.ratio: must be in (0, 1], got " + util::format_number(ratio));
+    throw ConfigError("ratio", "must be in (0, 1], got " + util::format_number(ratio));
   }
 }
 
 void check_scope(const std::string& scope) {
   if (scope != "layer" && scope != "global") {
-    throw CompressError("compression.scope: must be \"layer\" or \"global\", got \"" + scope + "\"");
+    throw ConfigError("scope", "must be \"layer\" or \"global\", got \"" + scope + "\"");
   }
 }
 
@@ -204,8 +205,8 @@ class TopK final : public Sparse {
     detail::check_ratio(config.ratio);
     detail::check_scope(config.scope);
     if (config.scope == "global" && !config.packed_indices && size_ > int64_t{std::numeric_limits<uint32_t>::max()}) {
-      throw CompressError("compression.scope: global indices over " + std::to_string(size_) +
-                          " entries do not fit 32 bits (use packed indices)");
+      throw ConfigError(
+          "scope", "global indices over " + std::to_string(size_) + " entries do not fit 32 bits (use packed indices)");
     }
   }
 
@@ -318,7 +319,7 @@ class Threshold final : public Sparse {
  public:
   Threshold(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers) {
     if (!(config.threshold >= 0)) {
-      throw CompressError("compression.threshold: must be >= 0, got " + util::format_number(config.threshold));
+      throw ConfigError("threshold", "must be >= 0, got " + util::format_number(config.threshold));
     }
   }
 
@@ -352,7 +353,7 @@ class AdaCompBins final : public Sparse {
  public:
   AdaCompBins(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers), residual_(size_, 0.0f) {
     if (config.bin_size < 1) {
-      throw CompressError("compression.bin_size: must be >= 1, got " + std::to_string(config.bin_size));
+      throw ConfigError("bin_size", "must be >= 1, got " + std::to_string(config.bin_size));
     }
   }
 

@@ -188,6 +188,11 @@ StepResult Model::gradient(std::span<const float> params, const Dataset& data, s
 }
 
 EvalResult Model::evaluate(std::span<const float> params, const Dataset& data, int64_t limit) const {
+  return *evaluate_unless(params, data, limit, [] { return false; });
+}
+
+std::optional<EvalResult> Model::evaluate_unless(std::span<const float> params, const Dataset& data, int64_t limit,
+                                                 const std::function<bool()>& cancelled) const {
   impl_->load(params);
   auto& net = impl_->scratch;
   net->eval();
@@ -198,6 +203,7 @@ EvalResult Model::evaluate(std::span<const float> params, const Dataset& data, i
   double loss_sum = 0;
   int64_t correct = 0;
   for (int64_t begin = 0; begin < n; begin += chunk) {
+    if (begin > 0 && cancelled()) return std::nullopt;
     const int64_t end = std::min(n, begin + chunk);
     indices.resize(static_cast<size_t>(end - begin));
     for (int64_t i = begin; i < end; ++i) indices[i - begin] = i;

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -68,6 +70,10 @@ class Model {
   StepResult gradient(std::span<const float> params, const Dataset& data, std::span<const int64_t> batch) const;
   // Accuracy and mean loss over the first `limit` samples of `data` (0 = all).
   EvalResult evaluate(std::span<const float> params, const Dataset& data, int64_t limit) const;
+  // The same, asking `cancelled` between batches of samples: nothing once it says so (a long
+  // evaluation must not hold up a Ctrl-C).
+  std::optional<EvalResult> evaluate_unless(std::span<const float> params, const Dataset& data, int64_t limit,
+                                            const std::function<bool()>& cancelled) const;
 
  private:
   struct Impl;

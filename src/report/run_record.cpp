@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "report/atomic_file.hpp"
 #include "report/csv.hpp"
+#include "report/results_dir.hpp"
 
 namespace edgetrain::report {
 namespace {
@@ -198,18 +198,18 @@ void BufferTimeline::finish(size_t device, const BufferPoint& point) {
   rows_.push_back(point);
 }
 
-void write_run_outputs(const std::filesystem::path& dir, const nlohmann::json& resolved_scenario,
-                       const RunSummary& summary, const std::vector<EvalPoint>& points,
-                       const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers,
-                       const std::vector<LinkRow>& links, const std::vector<StalenessRow>& staleness) {
-  write_file_atomically(dir / "scenario.json", resolved_scenario.dump(2) + "\n");
-  write_file_atomically(dir / "metrics.csv", metrics_csv(points));
-  write_file_atomically(dir / "devices.csv", devices_csv(devices));
-  write_file_atomically(dir / "buffers.csv", buffers_csv(buffers));
-  write_file_atomically(dir / "links.csv", links_csv(links, summary.sim_time_s));
-  write_file_atomically(dir / "staleness.csv", staleness_csv(staleness));  // header only unless async
-  // Last, so a summary.json present means the other files are complete.
-  write_file_atomically(dir / "summary.json", summary_json(summary).dump(2) + "\n");
+void write_run_outputs(ResultsDir& dir, const nlohmann::json& resolved_scenario, const RunSummary& summary,
+                       const std::vector<EvalPoint>& points, const std::vector<DeviceRecord>& devices,
+                       const std::vector<BufferPoint>& buffers, const std::vector<LinkRow>& links,
+                       const std::vector<StalenessRow>& staleness) {
+  dir.write("scenario.json", resolved_scenario.dump(2) + "\n");
+  dir.write("metrics.csv", metrics_csv(points));
+  dir.write("devices.csv", devices_csv(devices));
+  dir.write("buffers.csv", buffers_csv(buffers));
+  dir.write("links.csv", links_csv(links, summary.sim_time_s));
+  dir.write("staleness.csv", staleness_csv(staleness));  // header only unless async
+  // Last, so that a summary.json present means the other files are complete.
+  dir.write("summary.json", summary_json(summary).dump(2) + "\n");
 }
 
 }  // namespace edgetrain::report

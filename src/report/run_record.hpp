@@ -128,10 +128,12 @@ nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows);
 // mean_utilization = bytes / (bandwidth * sim_time): which link is the bottleneck.
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s);
 
-// Writes the four files into `dir` (created if missing), each atomically.
-void write_run_outputs(const std::filesystem::path& dir, const nlohmann::json& resolved_scenario,
-                       const RunSummary& summary, const std::vector<EvalPoint>& points,
-                       const std::vector<DeviceRecord>& devices, const std::vector<BufferPoint>& buffers,
-                       const std::vector<LinkRow>& links, const std::vector<StalenessRow>& staleness);
+class ResultsDir;
+// Writes every result file into the run's temporary folder (ResultsDir::commit() then moves it
+// into place).
+void write_run_outputs(ResultsDir& dir, const nlohmann::json& resolved_scenario, const RunSummary& summary,
+                       const std::vector<EvalPoint>& points, const std::vector<DeviceRecord>& devices,
+                       const std::vector<BufferPoint>& buffers, const std::vector<LinkRow>& links,
+                       const std::vector<StalenessRow>& staleness);
 
 }  // namespace edgetrain::report

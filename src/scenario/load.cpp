@@ -9,6 +9,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "scenario/json_text.hpp"
 #include "scenario/schema.hpp"
 #include "scenario/text.hpp"
 #include "scenario/validate.hpp"
@@ -258,7 +259,10 @@ std::string list_text(const std::vector<int64_t>& v) {
 }  // namespace
 
 void apply_override(json& doc, const std::string& override_text) {
-  const std::string shown = "--set " + override_text;
+  // A huge override must not make a huge message.
+  constexpr size_t kShown = 80;
+  const std::string shown =
+      "--set " + (override_text.size() > kShown ? override_text.substr(0, kShown - 3) + "..." : override_text);
   const size_t eq = override_text.find('=');
   if (eq == std::string::npos || eq == 0) fail_override(shown, "expected key.path=value (for example training.lr=0.1)");
   const std::string key = override_text.substr(0, eq);
@@ -354,6 +358,12 @@ void apply_override(json& doc, const std::string& override_text) {
   // so --set name=2024 names the run "2024" instead of failing on a number.
   json value;
   bool is_json = true;
+  if (const auto issue = find_json_text_issue(value_text, /*comments=*/false)) {
+    // Depth and duplicate keys are refused, not read as a plain string: the value was meant as JSON.
+    fail_override(shown, issue_text(*issue, [](const TextPosition& p) {
+                    return "column " + std::to_string(p.column) + " of the value";
+                  }));
+  }
   try {
     value = json::parse(value_text);
   } catch (const json::exception&) {
@@ -391,7 +401,9 @@ Scenario parse_scenario(json doc, const fs::path& file_for_relative_paths,
     if (!doc.is_object()) {
       throw ScenarioError("scenario: expected a JSON object at the top level, got " + text::show(doc));
     }
+    check_json_depth(doc, "scenario");
     for (const auto& o : set_overrides) apply_override(doc, o);
+    check_json_depth(doc, "scenario (after --set)");
     if (seed_override) doc["seed"] = *seed_override;
     Scenario s = to_typed(resolve_document(doc, ctx));
     s.file = file_abs;
@@ -404,6 +416,18 @@ Scenario parse_scenario(json doc, const fs::path& file_for_relative_paths,
   }
 }
 
+uint64_t parse_seed_option(const std::string& text, const std::string& option) {
+  json value;
+  try {
+    value = json::parse(text);
+  } catch (const json::exception&) {
+    value = text;  // not a number: the check below says so
+  }
+  const KeySpec* seed = find_key("seed");
+  if (!seed) throw ScenarioError(option + ": internal error: the schema has no seed key");
+  return check_value(*seed, value, option, ResolveContext{}).get<uint64_t>();
+}
+
 Scenario load_scenario(const fs::path& file, const std::vector<std::string>& set_overrides,
                        std::optional<uint64_t> seed_override) {
   const std::string shown = file.string();
@@ -414,6 +438,11 @@ Scenario load_scenario(const fs::path& file, const std::vector<std::string>& set
   if (!in) throw ScenarioError(shown + ": cannot open file (" + std::strerror(errno) + ")");
   std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) throw ScenarioError(shown + ": cannot read file");
+  if (const auto issue = find_json_text_issue(content, /*comments=*/true)) {
+    throw ScenarioError(issue_text(*issue, [&](const TextPosition& p) {
+      return shown + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+    }));
+  }
   json doc;
   try {
     doc = json::parse(content, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);

@@ -31,6 +31,10 @@ Scenario parse_scenario(nlohmann::json doc, const std::filesystem::path& file_fo
                         const std::vector<std::string>& set_overrides = {},
                         std::optional<uint64_t> seed_override = std::nullopt);
 
+// The text of a seed option (`--seed -1`), checked by the same rule as the scenario key `seed`;
+// messages name `option`: "--seed: must be a non-negative integer, got -1".
+uint64_t parse_seed_option(const std::string& text, const std::string& option = "--seed");
+
 // Applies one --set override to a raw document (before validation). Exposed for tests.
 void apply_override(nlohmann::json& doc, const std::string& override_text);
 

@@ -3,10 +3,12 @@
 #include "scenario/schema.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "scenario/error.hpp"
 #include "scenario/text.hpp"
+#include "util/limits.hpp"
 
 namespace edgetrain::scenario {
 
@@ -98,6 +100,20 @@ KeySpec& KeySpec::empty_allowed() {
   may_be_empty = true;
   return *this;
 }
+KeySpec& KeySpec::limit(double hi, std::string why) {
+  max = hi;
+  max_why = std::move(why);
+  return *this;
+}
+KeySpec& KeySpec::entries_limit(size_t n, std::string why) {
+  max_entries = n;
+  max_entries_why = std::move(why);
+  return *this;
+}
+KeySpec& KeySpec::names(NameRule rule) {
+  name_rule = rule;
+  return *this;
+}
 
 namespace {
 
@@ -156,6 +172,15 @@ Condition when_not(std::string key, std::vector<std::string> values) {
   return c;
 }
 
+// Why each size has its upper limit (the README's "Bad input" section quotes these). The limits
+// keep every product of sizes (samples x values x bytes, widths x widths) far within int64 and
+// every allocation they lead to sane; what fits this machine's memory is checked per run.
+constexpr const char* kWhyBatch = "a batch is held in memory at once; far beyond edge training batches";
+constexpr const char* kWhySamples = "sample counts and indices stay far within int64; the dataset is held in memory";
+constexpr const char* kWhyWidth = "one 65536 x 65536 layer is already 16 GiB of fp32 weights";
+constexpr int64_t kMaxSampleValues = int64_t{1} << 24;  // dataset.shape's product
+constexpr const char* kWhyCount = "a count no run reaches; stays exact in the double arithmetic of rates and means";
+
 // The compressor keys of `section` ("compression"): kind and its settings, each used only by
 // the kinds that read it. The downlink copies these rows (nested_compressor).
 std::vector<KeySpec> compressor_rows(const std::string& section, std::string kind_doc) {
@@ -194,14 +219,20 @@ std::vector<KeySpec> compressor_rows(const std::string& section, std::string kin
           .only_when(when(kind, {"threshold"}))
           .at_least(0)
           .required_if(when(kind, {"threshold"})),
-      integer_key(at + "levels", "QSGD quantisation levels.").only_when(when(kind, {"qsgd"})).at_least(1).def(16),
+      integer_key(at + "levels", "QSGD quantisation levels.")
+          .only_when(when(kind, {"qsgd"}))
+          .at_least(1)
+          .limit(2147483648.0, "a level and its sign are coded in at most 33 bits of the wire format, exact in double")
+          .def(16),
       integer_key(at + "rank", "PowerSGD rank (columns of P and Q).")
           .only_when(when(kind, {"powersgd"}))
           .at_least(1)
+          .limit(4096, "P and Q hold rank columns per matrix; the rank used is at most the matrix's smaller side")
           .def(2),
       integer_key(at + "bin_size", "AdaComp-bins bin size, in entries.")
           .only_when(when(kind, {"adacomp-bins"}))
           .at_least(1)
+          .limit(1e9, "a bin larger than a layer is the whole layer; entry counts are 32-bit on the wire")
           .def(50),
   };
 }
@@ -274,7 +305,9 @@ std::vector<KeySpec> build_table() {
   // looks at one key, so the descriptions say so).
   const Condition async_pushes = when("training.mode", {"async", "local-sgd"});
   std::vector<KeySpec> head = {
-      string_key("name", "Run name; names the results folder.").default_file_stem(),
+      string_key("name", "Run name; names the results folder (`results/<name>`).")
+          .names(NameRule::Run)
+          .default_file_stem(),
       integer_key("seed", "Seed from which every random stream of the run derives.").at_least(0).wide().def(1),
       path_key("platform", PathKind::File, "SimGrid platform XML file (hosts, links, routes).").required(),
       string_key("server", "Platform host of the aggregator (parameter server).").required(),
@@ -293,7 +326,9 @@ std::vector<KeySpec> build_table() {
                "(constant), a preset name, or an object: `{\"dist\": \"constant\", \"value\": v}` (v > 0); "
                "`{\"dist\": \"uniform\", \"mean\": m, \"spread\": s}`, uniform on [m - s, m + s] "
                "(m > 0, 0 <= s < m); `{\"dist\": \"normal\", \"mean\": m, \"std\": s}` (m > 0, s >= 0); "
-               "`{\"dist\": \"list\", \"values\": [...]}`, numbers > 0, device i gets values[i mod n].")
+               "`{\"dist\": \"list\", \"values\": [...]}`, numbers > 0, device i gets values[i mod n]. Every rate "
+               "and parameter is at most 1e9 samples/s (sample counts over a run stay within int64), and a draw is "
+               "clipped to [1, 1e9].")
           .or_null("none: `stream.trace` gives the rate")
           .required_unless("trace"),
       enum_key("stream.arrivals", {"fluid", "poisson"},
@@ -309,6 +344,7 @@ std::vector<KeySpec> build_table() {
       integer_key("stream.buffer.capacity_samples", "Buffer bound in samples (drop policies).")
           .only_when(bounded)
           .at_least(1)
+          .limit(1e10, "sample counts times sample_bytes (at most 64 MiB) stay within int64")
           .required_if(bounded),
       quantity_key("stream.buffer.window_s", Unit::Seconds,
                    "Truncation window: the buffer keeps the newest ceil(rate x window_s) samples, at least one "
@@ -317,6 +353,7 @@ std::vector<KeySpec> build_table() {
           .def(1.0),
       quantity_key("stream.sample_bytes", Unit::Bytes, "Size of one streamed sample.")
           .at_least(1)
+          .limit(67108864.0, "the largest sample dataset.shape allows, 2^24 fp32 values")
           .whole_number()
           .null_default("the dataset's sample size"),
       enum_key("stream.while_off", {"buffer", "lose"},
@@ -328,7 +365,9 @@ std::vector<KeySpec> build_table() {
                      "Edge devices, one per entry: a host name, or an object with the keys below.")
           .required(),
       string_key("devices[].host", "Platform host the device runs on.").required(),
-      string_key("devices[].name", "Unique device name (several devices may share a host).").same_as("host"),
+      string_key("devices[].name", "Unique device name (several devices may share a host); written to the CSV files.")
+          .names(NameRule::Device)
+          .same_as("host"),
   };
   const auto device_streams = per_entry_overrides(
       head, "stream", "devices[]",
@@ -348,12 +387,14 @@ std::vector<KeySpec> build_table() {
           .required_if(when("dataset.name", {"mnist"})),
       integer_key("dataset.train_samples", "Training samples to use; 0 = the whole training set.")
           .at_least(0)
+          .limit(1e8, kWhySamples)
           .def_if(synthetic, 2000)
           .def(0),
       int_list_key("dataset.shape", "Sample shape [channels, height, width].")
           .only_when(synthetic)
           .size(3)
           .at_least(1)
+          .limit(65536, "and their product at most 2^24 (64 MiB of fp32 per sample)")
           .def(json::array({1, 28, 28})),
       integer_key("dataset.classes", "Number of classes.").only_when(synthetic).at_least(2).at_most(1000).def(10),
       number_key("dataset.noise", "Spread of each class cluster around its centre.")
@@ -366,6 +407,7 @@ std::vector<KeySpec> build_table() {
       integer_key("dataset.partition.labels_per_device", "Distinct labels each device holds.")
           .only_when(when("dataset.partition.kind", {"shards"}))
           .at_least(1)
+          .limit(1000, "the largest number of classes")
           .def(2),
       number_key("dataset.partition.alpha", "Dirichlet concentration (smaller = more skewed).")
           .only_when(when("dataset.partition.kind", {"dirichlet"}))
@@ -375,9 +417,13 @@ std::vector<KeySpec> build_table() {
       enum_key("model.name", {"mlp", "cnn"}, "Model architecture.").def("mlp"),
       int_list_key("model.hidden", "Hidden layer widths; [] = the model's default (mlp [128], cnn [50]).")
           .at_least(1)
+          .limit(65536, kWhyWidth)
+          .entries_limit(64, "far deeper than the models edge devices train; each layer holds its own tensors")
           .def(json::array()),
       int_list_key("model.conv_channels", "Output channels of the convolution layers (cnn).")
           .at_least(1)
+          .limit(4096, "a 4096 x 4096 5x5 convolution is already 1.6 GiB of fp32 weights")
+          .entries_limit(16, "each 5x5 convolution with 2x2 pooling more than halves the input: the widest allows 14")
           .def(json::array({10, 20})),
 
       enum_key("training.mode", {"sync", "scadles", "async", "local-sgd"},
@@ -389,7 +435,7 @@ std::vector<KeySpec> build_table() {
                "`training.lr` on its own copy of the pulled model, then pushes the model delta, and the server "
                "aggregates the deltas (`training.aggregation`).")
           .def("sync"),
-      integer_key("training.batch_size", "Samples per device per step.").at_least(1).def(32),
+      integer_key("training.batch_size", "Samples per device per step.").at_least(1).limit(1e6, kWhyBatch).def(32),
       number_key("training.lr", "Learning rate.").above(0).def(0.05),
       number_key("training.momentum", "SGD momentum.").at_least(0).below(1).def(0.0),
       number_key("training.weight_decay", "L2 weight decay.").at_least(0).def(0.0),
@@ -398,13 +444,22 @@ std::vector<KeySpec> build_table() {
           .only_when(scadles)
           .above(0)
           .def(1.0),
-      integer_key("training.batch_min", "ScaDLES: smallest batch per device.").only_when(scadles).at_least(1).def(8),
-      integer_key("training.batch_max", "ScaDLES: largest batch per device.").only_when(scadles).at_least(1).def(1024),
+      integer_key("training.batch_min", "ScaDLES: smallest batch per device.")
+          .only_when(scadles)
+          .at_least(1)
+          .limit(1e6, kWhyBatch)
+          .def(8),
+      integer_key("training.batch_max", "ScaDLES: largest batch per device.")
+          .only_when(scadles)
+          .at_least(1)
+          .limit(1e6, kWhyBatch)
+          .def(1024),
       integer_key("training.base_global_batch",
                   "ScaDLES: the global batch at which the learning rate is `training.lr`; 0 means the same as "
                   "null.")
           .only_when(scadles)
           .at_least(0)
+          .limit(1e12, "a million devices at the largest batch")
           .null_default("`training.batch_size` times the number of devices"),
       enum_key("training.weighting", {"batch", "uniform"},
                "ScaDLES aggregation weights: batch = b_i / sum of b; uniform = 1 / number of devices.")
@@ -440,6 +495,7 @@ std::vector<KeySpec> build_table() {
                   "stale_drops), not applied.")
           .only_when(async_pushes)
           .at_least(0)
+          .limit(1e12, kWhyCount)
           .no_limit(),
       quantity_key("training.start_jitter_s", Unit::Seconds,
                    "Async, and local-sgd with aggregation async: each device starts after a seeded uniform delay "
@@ -453,11 +509,13 @@ std::vector<KeySpec> build_table() {
                   "last this many updates (older ones count as touching every coordinate).")
           .only_when(async_pushes)
           .at_least(1)
+          .limit(100000, "each kept index set may be as large as the model")
           .def(1000),
       integer_key("training.local_steps",
                   "Local SGD: SGD steps each device runs on its model copy between a pull and its push.")
           .only_when(local_sgd)
           .at_least(1)
+          .limit(1e6, kWhyCount)
           .def(5),
       enum_key("training.aggregation", {"sync", "async"},
                "Local SGD: sync = rounds like mode sync, deltas weighted by samples; async = each delta applied on "
@@ -558,10 +616,14 @@ std::vector<KeySpec> build_table() {
 
   std::vector<KeySpec> last = {
       quantity_key("eval.every_s", Unit::Seconds, "Simulated time between two test-set evaluations.").above(0).def(5.0),
-      integer_key("eval.test_samples", "Test samples per evaluation (capped at the test set).").at_least(1).def(10000),
+      integer_key("eval.test_samples", "Test samples per evaluation (capped at the test set).")
+          .at_least(1)
+          .limit(1e8, kWhySamples)
+          .def(10000),
 
       integer_key("stop.rounds", "Stop after this many aggregation rounds (async: applied pushes).")
           .at_least(1)
+          .limit(1e12, kWhyCount)
           .no_limit(),
       quantity_key("stop.sim_time_s", Unit::Seconds, "Stop at this simulated time.").above(0).no_limit(),
       number_key("stop.target_accuracy", "Stop once the test accuracy reaches this fraction.")
@@ -576,6 +638,9 @@ std::vector<KeySpec> build_table() {
   };
   for (const auto& part : {tail, uplink, compression_tail, faults, last})
     head.insert(head.end(), part.begin(), part.end());
+  for (auto& k : head) {
+    if (is_duration(k) && !k.max) k.limit(util::kMaxTimeS, "about 31.7 years: 1us stays above the clock's rounding");
+  }
   return head;
 }
 
@@ -619,6 +684,18 @@ void check_fault_device_names(const nlohmann::json& r) {
 
 std::vector<Rule> build_rules() {
   return {
+      {"dataset.shape",
+       "The product of the entries must be at most 2^24 = 16777216 values per sample (64 MiB of fp32).",
+       [](const nlohmann::json& r) {
+         const auto& ds = r.at("dataset");
+         if (!ds.contains("shape")) return;  // not synthetic
+         int64_t values = 1;                 // each entry <= 65536: three of them fit int64
+         for (const auto& e : ds.at("shape")) values *= e.get<int64_t>();
+         if (values > kMaxSampleValues) {
+           throw ScenarioError("dataset.shape: " + std::to_string(values) + " values per sample; at most " +
+                               std::to_string(kMaxSampleValues) + " (2^24, 64 MiB of fp32) are allowed");
+         }
+       }},
       {"stop", "At least one of `stop.rounds` and `stop.sim_time_s` must be set.",
        [](const nlohmann::json& r) {
          const auto& stop = r.at("stop");
@@ -763,7 +840,11 @@ std::vector<Rule> build_rules() {
   };
 }
 
-std::string bound(double v) { return text::format_number(v); }
+// A bound as written in the table: whole numbers in digits (1000000, not 1e+06).
+std::string bound(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e16) return std::to_string(static_cast<int64_t>(v));
+  return text::format_number(v);
+}
 
 std::string md_escape(std::string s) {
   std::string out;
@@ -921,6 +1002,20 @@ std::string range_text(const KeySpec& key) {
   return t;
 }
 
+bool is_duration(const KeySpec& key) { return key.type == ValueType::Quantity && key.unit == Unit::Seconds; }
+
+std::string clock_text(const KeySpec& key) {
+  if (!is_duration(key) || !key.range.lo || *key.range.lo != 0) return "";
+  return std::string(key.range.lo_open ? "" : "0 or ") + "at least 1us (the simulator's clock resolution)";
+}
+
+std::string limit_text(const KeySpec& key) {
+  if (!key.max) return "";
+  std::string t = "at most " + bound(*key.max);
+  if (key.type == ValueType::Quantity && !unit_symbol(key.unit).empty()) t += " " + std::string(unit_symbol(key.unit));
+  return t + (key.max_why.empty() ? "" : " (" + key.max_why + ")");
+}
+
 std::string integer_text(const KeySpec& key) {
   const Range& r = key.range;
   // Integer bounds: an open bound is the next integer inwards.
@@ -1007,12 +1102,26 @@ std::string schema_markdown() {
   md += "|---|---|---|---|\n";
   for (const auto& k : schema_keys()) {
     std::string d = k.description;
+    const std::string limit = limit_text(k).empty() ? "" : ", " + limit_text(k);
     if (k.type == ValueType::Integer) {
-      d += " Must be " + integer_text(k) + ".";
+      d += " Must be " + integer_text(k) + limit + ".";
     } else if (k.type == ValueType::IntList) {
-      d += " Each entry must be " + integer_text(k) + ".";
+      if (k.max_entries) {
+        d += " At most " + std::to_string(*k.max_entries) + " entries (" + k.max_entries_why + ").";
+      }
+      d += " Each entry must be " + integer_text(k) + limit + ".";
+    } else if (!clock_text(k).empty()) {
+      d += " Must be " + clock_text(k) + limit + ".";
     } else if (!range_text(k).empty()) {
-      d += std::string(" Must be ") + (k.whole ? "a whole number " : "") + range_text(k) + ".";
+      d += std::string(" Must be ") + (k.whole ? "a whole number " : "") + range_text(k) + limit + ".";
+    }
+    if (k.name_rule == NameRule::Run) {
+      d += " 1 to " + std::to_string(kMaxRunNameLength) +
+           " characters among letters, digits, `.`, `_` and `-`, not `.` or `..` (one folder name).";
+    }
+    if (k.name_rule == NameRule::Device) {
+      d += " 1 to " + std::to_string(kMaxDeviceNameLength) +
+           " printable ASCII characters, no comma or double quote, no space at either end.";
     }
     if (k.type == ValueType::Quantity) {
       d += " Accepts a number in " + std::string(unit_symbol(k.unit)) + " or a string like `\"" +
@@ -1045,7 +1154,8 @@ std::string schema_markdown() {
     if (k.type == ValueType::IntervalList) {
       d += " Each interval [off_s, on_s) in s (numbers, or strings like `\"";
       d += unit_example(Unit::Seconds);
-      d += "\"`): 0 <= off_s < on_s, in time order, neither overlapping nor touching.";
+      d += "\"`): 0 <= off_s < on_s <= 1000000000 s, in time order, neither overlapping nor touching; each "
+           "interval and each gap between two lasts at least 1us (the simulator's clock resolution).";
     }
     if (k.nullable) d += " `null` = " + k.null_means + ".";
     if (k.applies_when && k.error_unless_applies) {

@@ -52,6 +52,16 @@ enum class ValueType {
 
 enum class PathKind { File, Directory };
 
+// Extra rules for a String key whose value becomes a file name or a CSV cell.
+enum class NameRule {
+  Any,     // any non-empty string
+  Run,     // the results folder's name: 1..kMaxRunNameLength of [A-Za-z0-9._-], not "." or ".."
+  Device,  // a CSV cell and a mailbox name: 1..kMaxDeviceNameLength printable ASCII characters,
+           // no comma or double quote, no space at either end
+};
+inline constexpr size_t kMaxRunNameLength = 128;
+inline constexpr size_t kMaxDeviceNameLength = 64;
+
 // Holds when the (already resolved) key `key` is a string equal to one of `values` (negated:
 // a string equal to none of them).
 struct Condition {
@@ -88,10 +98,18 @@ struct KeySpec {
   std::vector<std::string> choices;      // Enum
   std::vector<nlohmann::json> literals;  // Literal
   PathKind path_kind = PathKind::File;
-  std::string shorthand;                  // EntryList; empty: no plain-string entries
-  std::string entry_doc;                  // EntryList: how an entry is written, for messages
-  bool may_be_empty = false;              // EntryList: [] is accepted
-  Range range;                            // Integer, Number, Quantity; IntList: every element
+  std::string shorthand;      // EntryList; empty: no plain-string entries
+  std::string entry_doc;      // EntryList: how an entry is written, for messages
+  bool may_be_empty = false;  // EntryList: [] is accepted
+  Range range;                // Integer, Number, Quantity; IntList: every element
+  // A documented upper limit (Integer, IntList elements, Quantity), with why it is there; kept
+  // apart from `range` so messages name the limit and its reason. Durations get one by default
+  // (util::kMaxTimeS), and a lower limit of util::kClockResolutionS for values > 0.
+  std::optional<double> max;
+  std::string max_why;
+  std::optional<size_t> max_entries;      // IntList: at most this many entries ...
+  std::string max_entries_why;            // ... because of this
+  NameRule name_rule = NameRule::Any;     // String
   std::optional<size_t> list_size;        // IntList: exact length
   bool nullable = false;                  // null is accepted; a given null counts as not given
   std::string null_means = "no limit";    // nullable: what null stands for, for documentation
@@ -130,7 +148,10 @@ struct KeySpec {
   KeySpec& below(double hi);
   KeySpec& size(size_t n);
   KeySpec& wide();
-  KeySpec& empty_allowed();  // EntryList: [] is accepted
+  KeySpec& empty_allowed();                           // EntryList: [] is accepted
+  KeySpec& limit(double hi, std::string why);         // `max`
+  KeySpec& entries_limit(size_t n, std::string why);  // `max_entries`
+  KeySpec& names(NameRule rule);                      // `name_rule`
 };
 
 // A check across keys (uniqueness, "at least one of"), run on the resolved document.
@@ -177,7 +198,14 @@ std::string condition_text_at(const Condition& c, const std::string& section, co
 // The JSON path of the schema key `key` seen from `section` as above: "devices[].stream.rate"
 // is "devices[2].stream.rate"; a key outside the section keeps its schema path.
 std::string key_at(const std::string& key, const std::string& section, const std::string& at_prefix);
-std::string range_text(const KeySpec& key);     // "> 0", "in [0, 1)", "> 0 s" (Quantity), "" if unbounded
+std::string range_text(const KeySpec& key);  // "> 0", "in [0, 1)", "> 0 s" (Quantity), "" if unbounded
+// A duration key's lower limit: "at least 1us (the simulator's clock resolution)", or "0 or at
+// least 1us (...)" when 0 is allowed; "" for other keys.
+std::string clock_text(const KeySpec& key);
+// The upper limit: "at most 1000000 (why)"; "" without one.
+std::string limit_text(const KeySpec& key);
+// True for the keys clock_text applies to (durations: Quantity in seconds).
+bool is_duration(const KeySpec& key);
 std::string integer_text(const KeySpec& key);   // "a positive integer", "an integer in [2, 1000]"
 std::string type_text(const KeySpec& key);      // "duration (s)", "enum", "list of integers"
 std::string literals_text(const KeySpec& key);  // Literal: "32 or \"packed\""

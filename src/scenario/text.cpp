@@ -38,6 +38,9 @@ std::optional<std::string> closest(std::string_view word, const std::vector<std:
   std::optional<std::string> best;
   size_t best_distance = 0;
   for (const auto& c : candidates) {
+    // The distance is at least the difference in length, and at most 3 edits count: this also
+    // keeps a 100 MB word from costing a 100 MB x |c| table.
+    if (word.size() > c.size() + 3 || c.size() > word.size() + 3) continue;
     const size_t d = edit_distance(word, c);
     // A third of the candidate's length (at least one edit, at most three) is still a typo;
     // beyond that a suggestion is more confusing than helpful.

@@ -4,8 +4,10 @@
 #include "scenario/validate.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <optional>
@@ -13,6 +15,7 @@
 
 #include "scenario/error.hpp"
 #include "scenario/text.hpp"
+#include "util/limits.hpp"
 
 namespace edgetrain::scenario {
 namespace {
@@ -85,7 +88,7 @@ bool in_range(double x, const Range& r) {
 
 std::string or_null(const KeySpec& k) { return k.nullable ? " or null" : ""; }
 
-json check_integer(const KeySpec& k, const json& v, const std::string& at) {
+json check_integer_range(const KeySpec& k, const json& v, const std::string& at) {
   auto type_error = [&]() -> json {
     throw ScenarioError(at + ": expected " + integer_text(k) + or_null(k) + ", got " + text::show(v));
   };
@@ -116,6 +119,59 @@ json check_integer(const KeySpec& k, const json& v, const std::string& at) {
   return type_error();
 }
 
+// The value against the key's documented upper limit (KeySpec::max).
+void check_limit(const KeySpec& k, double x, const json& v, const std::string& at) {
+  if (k.max && x > *k.max) throw ScenarioError(at + ": must be " + limit_text(k) + ", got " + text::show(v));
+}
+
+// A duration against the simulator's clock: 0 where the range allows it, else >= 1us.
+void check_clock(const KeySpec& k, double seconds, const json& v, const std::string& at) {
+  if (!is_duration(k) || seconds == 0 || seconds >= util::kClockResolutionS) return;
+  throw ScenarioError(at + ": must be " + clock_text(k) + ", got " + text::show(v) + (v.is_number() ? " s" : ""));
+}
+
+json check_integer(const KeySpec& k, const json& v, const std::string& at) {
+  json out = check_integer_range(k, v, at);
+  check_limit(k, out.is_number_unsigned() ? static_cast<double>(out.get<uint64_t>()) : out.get<double>(), v, at);
+  return out;
+}
+
+// Names that become a folder (NameRule::Run) or a CSV cell and a mailbox (NameRule::Device).
+void check_name(NameRule rule, const std::string& s, const std::string& at) {
+  if (rule == NameRule::Any) return;
+  const bool run = rule == NameRule::Run;
+  const size_t max = run ? kMaxRunNameLength : kMaxDeviceNameLength;
+  if (s.size() > max) {
+    throw ScenarioError(at + ": at most " + std::to_string(max) + " characters, got " + std::to_string(s.size()) +
+                        " (" + text::show(s) + ")");
+  }
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const bool ok =
+        run ? (std::isalnum(c) || c == '.' || c == '_' || c == '-') : (c >= 0x20 && c < 0x7f && c != ',' && c != '"');
+    if (ok) continue;
+    char code[8];
+    std::snprintf(code, sizeof code, "0x%02x", c);
+    const std::string shown = c >= 0x20 && c < 0x7f ? "'" + std::string(1, s[i]) + "'" : std::string("byte ") + code;
+    throw ScenarioError(at + ": " + shown + " at character " + std::to_string(i + 1) + " is not allowed (" +
+                        (run ? "a run name is one folder name: letters, digits, '.', '_' and '-'"
+                             : "a device name is printable ASCII without ',' or '\"', as it goes into CSV cells") +
+                        "), got " + text::show(s));
+  }
+  if (run && (s == "." || s == "..")) {
+    throw ScenarioError(at + ": " + text::show(s) +
+                        " is not a folder name of its own (the results go to results/<name>)");
+  }
+  if (!run && (s.front() == ' ' || s.back() == ' ')) {
+    throw ScenarioError(at + ": no space at either end, got " + text::show(s));
+  }
+}
+
+std::string max_rate_text() {
+  return "must be at most " + text::format_number(util::kMaxRate) +
+         " samples/s (sample counts over a whole run stay within int64)";
+}
+
 // A stream rate (ValueType::Rate): a number > 0, a preset name, or one of the object forms.
 // Resolved: a preset stays its name; anything else becomes its object form with every
 // parameter a number, e.g. 5 -> {"dist": "constant", "value": 5.0}.
@@ -126,8 +182,13 @@ json check_rate(const json& v, const std::string& at) {
     return text::join(names, ", ");
   };
   auto positive = [](const json& x) { return x.is_number() && x.get<double>() > 0 && std::isfinite(x.get<double>()); };
+  // Every rate, and every parameter that scales one, is at most util::kMaxRate.
+  auto bounded = [](const json& x, const std::string& x_at) {
+    if (x.get<double>() > util::kMaxRate) throw ScenarioError(x_at + ": " + max_rate_text() + ", got " + text::show(x));
+  };
   if (v.is_number()) {
     if (!positive(v)) throw ScenarioError(at + ": must be > 0, got " + text::show(v));
+    bounded(v, at);
     return json{{"dist", "constant"}, {"value", v.get<double>()}};
   }
   if (v.is_string()) {
@@ -185,6 +246,7 @@ json check_rate(const json& v, const std::string& at) {
         const std::string e_at = p_at + "[" + std::to_string(i) + "]";
         if (!x[i].is_number()) throw ScenarioError(e_at + ": expected a number, got " + text::show(x[i]));
         if (!positive(x[i])) throw ScenarioError(e_at + ": must be > 0, got " + text::show(x[i]));
+        bounded(x[i], e_at);
         list.push_back(x[i].get<double>());
       }
       out[p] = std::move(list);
@@ -196,12 +258,17 @@ json check_rate(const json& v, const std::string& at) {
     if (may_be_zero ? !(d >= 0 && std::isfinite(d)) : !positive(x)) {
       throw ScenarioError(p_at + ": must be " + (may_be_zero ? ">= 0" : "> 0") + ", got " + text::show(x));
     }
+    bounded(x, p_at);
     out[p] = d;
   }
   if (form->dist == "uniform" && !(out["spread"].get<double>() < out["mean"].get<double>())) {
     // Otherwise the low end of [mean - spread, mean + spread] is not a positive rate.
     throw ScenarioError(at + ".spread: must be < " + at + ".mean (" + text::show(v.at("mean")) + "), got " +
                         text::show(v.at("spread")));
+  }
+  if (form->dist == "uniform" && out["mean"].get<double>() + out["spread"].get<double>() > util::kMaxRate) {
+    throw ScenarioError(at + ": mean + spread (the fastest draw) " + max_rate_text() + ", got " +
+                        text::format_number(out["mean"].get<double>() + out["spread"].get<double>()));
   }
   return out;
 }
@@ -239,6 +306,13 @@ json check_intervals(const json& v, const std::string& at) {
     }
     if (off < 0) throw ScenarioError(e_at + ": off_s must be >= 0, got " + shown(off, on));
     if (!(on > off)) throw ScenarioError(e_at + ": on_s must be > off_s, got " + shown(off, on));
+    if (on - off < util::kClockResolutionS) {
+      throw ScenarioError(e_at + ": must last at least 1us (the simulator's clock resolution), got " + shown(off, on));
+    }
+    if (on > util::kMaxTimeS) {
+      throw ScenarioError(e_at + ": on_s must be at most " + text::format_number(util::kMaxTimeS) +
+                          " s (the longest simulated time), got " + shown(off, on));
+    }
     if (i > 0) {
       const std::string prev = at + "[" + std::to_string(i - 1) + "] " + shown(prev_off, prev_on);
       if (off < prev_off) {
@@ -248,6 +322,12 @@ json check_intervals(const json& v, const std::string& at) {
       if (off < prev_on) throw ScenarioError(e_at + ": " + shown(off, on) + " overlaps " + prev);
       if (off == prev_on) {
         throw ScenarioError(e_at + ": " + shown(off, on) + " starts where " + prev + " ends; merge them into one");
+      }
+      if (off - prev_on < util::kClockResolutionS) {
+        throw ScenarioError(e_at + ": " + shown(off, on) +
+                            " starts less than 1us (the simulator's clock resolution) "
+                            "after " +
+                            prev + " ends; merge them into one");
       }
     }
     out.push_back(json::array({off, on}));
@@ -291,6 +371,24 @@ struct Scope {
   const ResolveContext& ctx;
 };
 
+// True if list entries override `k` (a row "devices[].stream.rate" inherits "stream.rate"):
+// then `k` may be left out of the global section, and each entry must have it once its own
+// keys are merged over the global ones.
+bool inherited_by_entries(const KeySpec& k) {
+  return std::any_of(schema_keys().begin(), schema_keys().end(),
+                     [&](const KeySpec& r) { return r.inherits == k.path; });
+}
+
+// A required key missing from an entry that inherits it: which entry, and that neither it nor
+// the global section gives one, e.g. ` (device "pi-3" sets no rate and the defaults in stream give none)`.
+std::string inherited_note(const KeySpec& k, const std::string& rel, const json& out) {
+  if (k.inherits.empty()) return "";
+  const json* name = get_dotted(out, "name");
+  const std::string leaf = rel.substr(rel.rfind('.') + 1);
+  return " (device " + (name ? text::show(*name) : std::string("?")) + " sets no " + leaf + " and the defaults in " +
+         k.inherits.substr(0, k.inherits.find('.')) + " give none)";
+}
+
 json default_value(const KeySpec& k, const std::string& at, const std::string& rel, const json& out, const Scope& sc) {
   const DefaultRule* rule = nullptr;
   for (const auto& r : k.defaults) {
@@ -299,33 +397,41 @@ json default_value(const KeySpec& k, const std::string& at, const std::string& r
       break;
     }
   }
+  const bool required =
+      !rule || rule->kind == DefaultRule::Kind::Required || rule->kind == DefaultRule::Kind::RequiredUnless;
+  if (required && inherited_by_entries(k)) return nullptr;  // each entry is checked after merging
+  // Defaults go through the same check as user values: that makes a default path absolute, a
+  // default name checked, and says clearly when a default does not hold on this machine.
+  auto checked = [&](const json& v, const std::string& origin) {
+    try {
+      return check_value(k, v, at, sc.ctx);
+    } catch (const ScenarioError& e) {
+      throw ScenarioError(std::string(e.what()) + " (this is the default" + origin + "; set " + at + ")");
+    }
+  };
   if (!rule || rule->kind == DefaultRule::Kind::Required) {
     if (rule && rule->when) {
-      throw ScenarioError(at + ": required when " + condition_text_at(*rule->when, sc.section, sc.at_prefix));
+      throw ScenarioError(at + ": required when " + condition_text_at(*rule->when, sc.section, sc.at_prefix) +
+                          inherited_note(k, rel, out));
     }
-    throw ScenarioError(at + ": required key is missing");
+    throw ScenarioError(at + ": required key is missing" + inherited_note(k, rel, out));
   }
   switch (rule->kind) {
-    case DefaultRule::Kind::Value:
-      // Defaults go through the same check as user values: that makes a default path absolute
-      // and says clearly when it does not exist on this machine.
-      try {
-        return check_value(k, rule->value, at, sc.ctx);
-      } catch (const ScenarioError& e) {
-        throw ScenarioError(std::string(e.what()) + " (this is the default; set " + at + ")");
-      }
+    case DefaultRule::Kind::Value: return checked(rule->value, "");
     case DefaultRule::Kind::Null: return nullptr;
-    case DefaultRule::Kind::FileStem: return sc.ctx.file_stem.empty() ? std::string("scenario") : sc.ctx.file_stem;
+    case DefaultRule::Kind::FileStem:
+      return checked(sc.ctx.file_stem.empty() ? std::string("scenario") : sc.ctx.file_stem,
+                     ", the scenario file's name");
     case DefaultRule::Kind::SameAs: {
       const json* v = get_dotted(out, sibling_of(rel, rule->sibling));
       if (!v) throw ScenarioError(at + ": internal error: default refers to unresolved key " + rule->sibling);
-      return *v;
+      return checked(*v, ", " + sc.at_prefix + sibling_of(rel, rule->sibling));
     }
     case DefaultRule::Kind::RequiredUnless: {
       const std::string other = sibling_of(rel, rule->sibling);
       const json* v = get_dotted(out, other);
       if (v && !v->is_null()) return nullptr;
-      throw ScenarioError(at + ": required unless " + sc.at_prefix + other + " is set");
+      throw ScenarioError(at + ": required unless " + sc.at_prefix + other + " is set" + inherited_note(k, rel, out));
     }
     case DefaultRule::Kind::Required: break;
   }
@@ -501,6 +607,7 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     case ValueType::String:
       if (!v.is_string()) throw ScenarioError(at + ": expected a string, got " + text::show(v));
       if (v.get_ref<const std::string&>().empty()) throw ScenarioError(at + ": must not be empty");
+      check_name(k.name_rule, v.get_ref<const std::string&>(), at);
       return v;
     case ValueType::Integer: return check_integer(k, v, at);
     case ValueType::Number: {
@@ -530,6 +637,8 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
       if (!in_range(d, k.range)) {
         throw ScenarioError(at + ": must be " + range_text(k) + ", got " + text::show(v));
       }
+      check_clock(k, d, v, at);
+      check_limit(k, d, v, at);
       if (k.whole) {
         if (d != std::floor(d) || !(std::fabs(d) < 9e15)) {
           throw ScenarioError(at + ": must be a whole number of " + std::string(unit_symbol(k.unit)) + ", got " +
@@ -543,6 +652,10 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
       const std::string what =
           "a list of " + (k.list_size ? std::to_string(*k.list_size) + " " : std::string()) + "integers";
       if (!v.is_array()) throw ScenarioError(at + ": expected " + what + ", got " + text::show(v));
+      if (k.max_entries && v.size() > *k.max_entries) {
+        throw ScenarioError(at + ": at most " + std::to_string(*k.max_entries) + " entries (" + k.max_entries_why +
+                            "), got " + std::to_string(v.size()));
+      }
       if (k.list_size && v.size() != *k.list_size) {
         throw ScenarioError(at + ": must have " + std::to_string(*k.list_size) + " entries, got " +
                             std::to_string(v.size()) + " (" + text::show(v) + ")");
@@ -587,8 +700,9 @@ void check_rate_key(const std::string& at_rate, const std::string& key) {
 std::string unknown_key_message(std::string_view section, const std::string& at_parent, const std::string& key) {
   // Inside a list entry the path ends with "]": name the key in quotes after it.
   const bool in_entry = !at_parent.empty() && at_parent.back() == ']';
+  const std::string shown = key.size() > 60 ? text::show(key) : key;  // a huge key stays one short line
   std::string msg = in_entry ? at_parent + ": unknown key " + text::show(key)
-                             : (at_parent.empty() ? key : at_parent + "." + key) + ": unknown key";
+                             : (at_parent.empty() ? shown : at_parent + "." + shown) + ": unknown key";
   const auto siblings = child_names(section);
   if (key.find('.') != std::string::npos) {
     const std::string full = section.empty() ? key : std::string(section) + "." + key;

@@ -51,7 +51,6 @@ void AsyncServer::apply(const GradientMessage& push) {
 }
 
 void AsyncServer::operator()() {
-  install_interrupt_handler();  // see SyncServer: replaces SimGrid's own handler
   auto* inbox = sg4::Mailbox::by_name("server");
   const size_t n = state_.devices.size();
   const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);

@@ -4,10 +4,23 @@
 #include "sim/uplink.hpp"
 
 namespace edgetrain::sim {
+namespace {
+
+// The downlink's compressor; a bad setting names its key in compression.downlink.
+std::unique_ptr<compress::Compressor> make_downlink(const scenario::CompressorSpec& spec,
+                                                    const std::vector<compress::Layer>& layers) {
+  try {
+    return compress::make_compressor(compressor_config(spec), layers);
+  } catch (const compress::ConfigError& e) {
+    throw compress::ConfigError(e.setting(), e.detail(), "compression.downlink");
+  }
+}
+
+}  // namespace
 
 DownlinkEncoder::DownlinkEncoder(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers,
                                  uint64_t seed)
-    : compressor_(compress::make_compressor(compressor_config(spec), layers)), seed_(seed) {}
+    : compressor_(make_downlink(spec, layers)), seed_(seed) {}
 
 std::optional<std::vector<uint8_t>> DownlinkEncoder::next(const std::vector<float>& model, int64_t round) {
   if (replica_.empty()) {
@@ -25,7 +38,7 @@ std::optional<std::vector<uint8_t>> DownlinkEncoder::next(const std::vector<floa
 
 DownlinkReplica::DownlinkReplica(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers,
                                  uint64_t seed)
-    : decoder_(compress::make_compressor(compressor_config(spec), layers)), seed_(seed) {}
+    : decoder_(make_downlink(spec, layers)), seed_(seed) {}
 
 void DownlinkReplica::apply_delta(std::span<const uint8_t> payload, int64_t round) {
   const std::vector<float> decoded = decoder_->decode(payload, compress::Context{seed_, round});

@@ -1,20 +1,27 @@
 // See fault_injector.hpp.
 #include "sim/fault_injector.hpp"
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <simgrid/s4u.hpp>
 
+#include "sim/actor_guard.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/platform.hpp"
 #include "stream/rate_profile.hpp"
 #include "stream/rates.hpp"
+#include "util/limits.hpp"
 #include "util/seed.hpp"
 
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 namespace {
+
+// The fastest link a bandwidth trace may give: 1 Pbit/s, far above any real link and within
+// what SimGrid's solver handles in doubles.
+constexpr double kMaxBandwidthBps = 1e15;
 
 // Switches device i off at the current time (see the header for what that counts).
 void switch_off(RunState& state, size_t i) {
@@ -44,7 +51,7 @@ void switch_on(RunState& state, size_t i) {
   sg4::Mailbox::by_name(DeviceActor::mailbox_name(record.device))->clear();
   state.live[i].on = true;
   record.restarts += 1;
-  sg4::Actor::create(record.device, state.device_hosts[i], DeviceActor(state, i))->daemonize();
+  sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i)))->daemonize();
 }
 
 void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& spec) {
@@ -61,9 +68,12 @@ void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& sp
   }
   std::mt19937_64 rng(util::derive_seed(state.scenario.seed, "churn", i));
   std::exponential_distribution<double> up(1.0 / *spec.mtbf_s), down(1.0 / *spec.mttr_s);
+  // Each draw lasts at least the clock resolution, so that the clock moves on between two state
+  // changes however small the means (mtbf_s and mttr_s are themselves at least that).
+  auto at_least_tick = [](double d) { return std::max(d, util::kClockResolutionS); };
   while (true) {
-    const double off_at = sg4::Engine::get_clock() + up(rng);
-    cycle(off_at, off_at + down(rng));
+    const double off_at = sg4::Engine::get_clock() + at_least_tick(up(rng));
+    cycle(off_at, off_at + at_least_tick(down(rng)));
   }
 }
 
@@ -84,7 +94,7 @@ std::multimap<double, LinkEvent> link_events(const scenario::LinkFaultSpec& spec
   if (!spec.trace.empty()) {
     stream::RateProfile profile = stream::RateProfile::constant(1.0);
     try {
-      profile = stream::RateProfile::from_trace_csv(spec.trace, "bandwidth_bps");
+      profile = stream::RateProfile::from_trace_csv(spec.trace, "bandwidth_bps", kMaxBandwidthBps);
     } catch (const stream::StreamError& e) {
       throw PlatformError(at + ".trace: " + e.what());
     }
@@ -168,11 +178,12 @@ void start_fault_actors(RunState& state, sg4::Host* where, const std::vector<Lin
     const scenario::DeviceFaultSpec* spec = state.faults[i];
     if (!spec) continue;
     sg4::Actor::create("faults/" + sc.devices[i].name, where,
-                       [&state, i, spec] { device_churn(state, i, *spec); })
+                       guarded(state, [&state, i, spec] { device_churn(state, i, *spec); }))
         ->daemonize();
   }
   for (const LinkFaultPlan& plan : link_plans) {
-    sg4::Actor::create("faults/link/" + plan.name, where, [&plan] { link_faults(plan.links, plan.events); })
+    sg4::Actor::create("faults/link/" + plan.name, where,
+                       guarded(state, [&plan] { link_faults(plan.links, plan.events); }))
         ->daemonize();
   }
 }

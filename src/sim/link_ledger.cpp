@@ -2,6 +2,9 @@
 #include "sim/link_ledger.hpp"
 
 #include <simgrid/s4u.hpp>
+#include <string>
+
+#include "sim/platform.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -29,7 +32,9 @@ std::vector<report::LinkRow> LinkLedger::records() const {
   for (const auto* link : sg4::Engine::get_instance()->get_all_links()) {
     report::LinkRow r;
     r.link = link->get_name();
-    r.bandwidth_bps = link->get_bandwidth() * 8;  // SimGrid stores bytes per second
+    // SimGrid stores bytes per second; a Wi-Fi link's rate depends on the station (its top rate here).
+    const char* wifi_top = link->get_property(kWifiTopRateProperty);
+    r.bandwidth_bps = (wifi_top ? std::stod(wifi_top) : link->get_bandwidth()) * 8;
     r.latency_s = link->get_latency();
     all[r.link] = r;
   }

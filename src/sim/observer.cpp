@@ -8,8 +8,12 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-void Observer::evaluate_now(RunState& state, double now) {
-  const learn::EvalResult r = state.model.evaluate(state.params, state.data.test, state.scenario.eval.test_samples);
+void Observer::evaluate_now(RunState& state, double now, bool interruptible) {
+  const std::optional<learn::EvalResult> evaluated =
+      state.model.evaluate_unless(state.params, state.data.test, state.scenario.eval.test_samples,
+                                  [interruptible] { return interruptible && interrupt_requested(); });
+  if (!evaluated) return;  // a signal came: the run ends with the points so far
+  const learn::EvalResult& r = *evaluated;
   state.evals.push_back({now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down});
   if (state.on_eval) state.on_eval(state.evals.back());
   state.best_accuracy = std::max(state.best_accuracy, r.accuracy);
@@ -23,7 +27,8 @@ void Observer::evaluate_now(RunState& state, double now) {
 
 void Observer::operator()() {
   while (true) {
-    evaluate_now(state_, sg4::Engine::get_clock());
+    // The first point always completes, so that every run has one.
+    evaluate_now(state_, sg4::Engine::get_clock(), !state_.evals.empty());
     sg4::this_actor::sleep_for(state_.scenario.eval.every_s);
   }
 }

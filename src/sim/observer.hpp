@@ -11,8 +11,9 @@ class Observer {
  public:
   explicit Observer(RunState& state) : state_(state) {}
   void operator()();
-  // Evaluates the global model now and records the point; also used for the final point.
-  static void evaluate_now(RunState& state, double now);
+  // Evaluates the global model now and records the point; also used for the final point. An
+  // `interruptible` evaluation stops between batches when a signal comes, and records nothing.
+  static void evaluate_now(RunState& state, double now, bool interruptible = false);
 
  private:
   RunState& state_;

@@ -1,12 +1,16 @@
-// Loading the SimGrid platform and checking it against the scenario: every host named
-// exists, and every device has a route to the server and back. Problems are reported as
-// PlatformError with the scenario's JSON path, never as a SimGrid backtrace.
+// Loading the SimGrid platform and checking it against the scenario: the file passes
+// platform::check_platform_file first (SimGrid aborts on values it does not expect), every
+// host named exists, is reachable by the network model in use, and every device has a route
+// to the server and back. Wi-Fi stations get their rate level. Problems are reported as
+// PlatformError with the file and line or the scenario's JSON path, never as a SimGrid backtrace.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "platform/check.hpp"
 #include "scenario/scenario.hpp"
 
 namespace simgrid::s4u {
@@ -26,7 +30,19 @@ struct PlatformHosts {
   std::vector<simgrid::s4u::Host*> devices;  // in scenario order
 };
 
-// Loads and seals the platform into `engine`, then checks the scenario's hosts and routes.
-PlatformHosts load_and_check_platform(simgrid::s4u::Engine& engine, const scenario::Scenario& scenario);
+// Reads and checks the scenario's platform file without SimGrid.
+platform::PlatformInfo read_platform(const scenario::Scenario& scenario);
+
+// Loads and seals the platform (checked by read_platform) into `engine`, sets every Wi-Fi
+// station's rate, then checks the scenario's hosts and routes.
+PlatformHosts load_and_check_platform(simgrid::s4u::Engine& engine, const scenario::Scenario& scenario,
+                                      const platform::PlatformInfo& info);
+
+// Property of a Wi-Fi link holding its level-0 rate in bytes/s (links.csv reports that rate).
+constexpr const char* kWifiTopRateProperty = "edgetrain_wifi_top_rate_Bps";
+
+// SimGrid 3.32's ns-3 binding aborts on a message larger than this (an assert in
+// ns3_simulator.cpp once a flow outgrows ns-3's default TCP send buffer).
+constexpr int64_t kNs3MaxMessageBytes = 131072;
 
 }  // namespace edgetrain::sim

@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
 #include "report/progress.hpp"
+#include "report/results_dir.hpp"
 #include "report/run_record.hpp"
+#include "sim/actor_guard.hpp"
 #include "sim/aggregation.hpp"
 #include "sim/async_server.hpp"
 #include "sim/device_actor.hpp"
@@ -20,6 +23,7 @@
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
 #include "sim/platform.hpp"
+#include "sim/simgrid_flags.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/sync_server.hpp"
 #include "sim/uplink.hpp"
@@ -45,10 +49,17 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 
 // SimGrid reads its --cfg/--log flags from argv. Defaults go first so the user's flags win:
 // CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README),
-// and configuration chatter is silenced.
-std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options) {
+// and configuration chatter is silenced. The user's flags and the platform's <config> are
+// tried in a throw-away Engine first (check_engine_flags): SimGrid aborts on bad ones.
+std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info) {
   static std::vector<std::string> args;  // argv must outlive the engine
   args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--log=xbt_cfg.thres:warning"};
+  std::vector<EngineFlag> flags;
+  for (const std::string& a : options.simgrid_args) flags.push_back({a, a});
+  for (const auto& [key, value] : info.config) {
+    flags.push_back({"--cfg=" + key + ":" + value, "platform <config> property \"" + key + "\" = \"" + value + "\""});
+  }
+  check_engine_flags(args, flags);
   args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
   static std::vector<char*> argv;
   argv.clear();
@@ -56,6 +67,18 @@ std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options) {
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
   return std::make_unique<sg4::Engine>(&argc, argv.data());
+}
+
+// SimGrid 3.32's ns-3 binding aborts on large messages; every run sends the dense model.
+void check_ns3_message_size(const learn::Model& model) {
+  if (simgrid::config::get_value<std::string>("network/model") != "ns-3") return;
+  const int64_t bytes = message_bytes(dense_fp32_bytes(model.num_params()));
+  if (bytes > kNs3MaxMessageBytes) {
+    throw PlatformError("--cfg=network/model:ns-3: the model's messages are " + std::to_string(bytes) +
+                        " bytes, and SimGrid 3.32's ns-3 binding aborts on messages over " +
+                        std::to_string(kNs3MaxMessageBytes) +
+                        " bytes (use a smaller model or the default network model)");
+  }
 }
 
 std::string describe_model(const learn::Model& model) {
@@ -97,7 +120,8 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
     std::unique_ptr<DeviceStream> stream;
     if (spec.stream) {
       const stream::RateDistribution dist = rate_distribution(spec.stream->rate);
-      const double rate = stream::draw_rate(dist, sc.seed, i);
+      // A trace gives the rate itself (and the scenario may then have none to draw).
+      const double rate = spec.stream->trace.empty() ? stream::draw_rate(dist, sc.seed, i) : 0.0;
       const int64_t sample_bytes =
           spec.stream->sample_bytes > 0 ? spec.stream->sample_bytes : state.data.train.raw_sample_bytes;
       stream = std::make_unique<DeviceStream>(*spec.stream, rate, sample_bytes, std::move(order),
@@ -143,6 +167,20 @@ void close_streams(RunState& state, double end) {
   }
 }
 
+// The end of the run: every device's time and stream accounting closed, and the final model
+// evaluated, unless the run was interrupted (it ends with the evaluations so far: one more could
+// take long).
+void close_run(RunState& state, double end) {
+  for (auto& ledger : state.ledgers) ledger.close(end);
+  for (size_t i = 0; i < state.devices.size(); ++i) state.devices[i].samples_held_at_end = state.live[i].held_samples;
+  close_streams(state, end);
+  const bool interrupted = state.status == "interrupted" && !state.evals.empty();
+  if (!interrupted &&
+      (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done)) {
+    Observer::evaluate_now(state, end);
+  }
+}
+
 // summary.json's content (all but wall time), and each adaptive device's CNC ratio.
 report::RunSummary summarize(RunState& state, double end) {
   report::RunSummary summary;
@@ -152,8 +190,10 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.status_reason = state.status_reason;
   summary.rounds = state.rounds_done;
   summary.sim_time_s = end;
-  summary.final_test_accuracy = state.evals.back().test_accuracy;
-  summary.final_test_loss = state.evals.back().test_loss;
+  // No evaluation at all only when a failure prevented it: null in summary.json.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  summary.final_test_accuracy = state.evals.empty() ? nan : state.evals.back().test_accuracy;
+  summary.final_test_loss = state.evals.empty() ? nan : state.evals.back().test_loss;
   summary.best_test_accuracy = state.best_accuracy;
   summary.time_to_target_s = state.time_to_target_s;
   summary.bytes_up = state.bytes_up;
@@ -229,8 +269,9 @@ struct Prepared {
 
 Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
   Prepared p;
-  p.engine = make_engine(options);
-  p.hosts = load_and_check_platform(*p.engine, scenario);
+  const platform::PlatformInfo info = read_platform(scenario);
+  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info); });
+  p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   const learn::DatasetShape shape = data_shape(scenario);
   p.memory = estimate_memory(scenario, shape, learn::model_shape(model_config(scenario, shape)));
@@ -238,6 +279,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.data = during("loading the dataset", [&] { return load_data(scenario); });
   p.model = during("building the model",
                    [&] { return std::make_unique<learn::Model>(model_config(scenario, learn::shape_of(p.data))); });
+  check_ns3_message_size(*p.model);
   p.parts = during("partitioning the data", [&] { return partition_data(scenario, p.data.train); });
   return p;
 }
@@ -280,6 +322,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
 
 int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
+  report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
   const Prepared p = prepare(scenario, options);
   const auto& [engine, hosts, memory, data, model_ptr, parts, link_faults] = p;
   const learn::Model& model = *model_ptr;
@@ -296,16 +339,17 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   // The server holds move-only codecs; SimGrid copies actor functors, so share it instead.
   if (applies_on_arrival(scenario.training)) {
     auto server = std::make_shared<AsyncServer>(state);
-    sg4::Actor::create("server", hosts.server, [server] { (*server)(); });
+    sg4::Actor::create("server", hosts.server, guarded(state, [server] { (*server)(); }));
   } else {
     auto server = std::make_shared<SyncServer>(state);
-    sg4::Actor::create("server", hosts.server, [server] { (*server)(); });
+    sg4::Actor::create("server", hosts.server, guarded(state, [server] { (*server)(); }));
   }
-  sg4::Actor::create("observer", hosts.server, Observer(state))->daemonize();
+  sg4::Actor::create("observer", hosts.server, guarded(state, Observer(state)))->daemonize();
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], DeviceActor(state, i))->daemonize();
+    sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], guarded(state, DeviceActor(state, i)))->daemonize();
   }
   start_fault_actors(state, hosts.server, link_faults);
+  end_run_on_interrupt([&state] { state.stop("interrupted", "interrupted by a signal"); });
 
   if (!options.quiet) {
     std::fprintf(stderr, "edgetrain: %s: %zu devices, %s, %ld parameters\n", scenario.name.c_str(),
@@ -318,19 +362,21 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   }
   if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
   const double end = sg4::Engine::get_clock();
-  for (auto& ledger : state.ledgers) ledger.close(end);
-  for (size_t i = 0; i < state.devices.size(); ++i) state.devices[i].samples_held_at_end = state.live[i].held_samples;
-  close_streams(state, end);
-  if (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done) {
-    Observer::evaluate_now(state, end);
+  try {
+    close_run(state, end);
+  } catch (...) {
+    state.fail("end of the run", std::current_exception());  // most often what already failed in an actor
   }
   state.stop("completed", "all stop conditions checked");
 
   report::RunSummary summary = summarize(state, end);
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  report::write_run_outputs(options.out_dir, scenario.resolved, summary, state.evals, state.devices,
+  report::write_run_outputs(results, scenario.resolved, summary, state.evals, state.devices,
                             state.buffer_timeline.rows(), state.links.records(), state.staleness);
+  results.commit();
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
+  // An exception an actor threw: the CLI turns it into its message and exit status (2 for bad input).
+  if (state.failure) std::rethrow_exception(state.failure);
 
   if (summary.status == "diverged") return 3;
   if (summary.status == "interrupted") return 130;

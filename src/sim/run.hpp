@@ -18,7 +18,9 @@ struct RunOptions {
 
 // Exit status of a run: 0 completed or target reached, 3 diverged, 130 interrupted.
 // Bad input (platform, data, model shape) throws PlatformError, learn::DataError,
-// learn::ModelError or learn::PartitionError before anything is simulated.
+// learn::ModelError or learn::PartitionError before anything is simulated; an unusable
+// options.out_dir throws report::OutputError before that. An exception an actor threw is
+// rethrown once the results (status "failed") are written.
 int run_scenario(const scenario::Scenario& scenario, const RunOptions& options);
 
 // `edgetrain validate`: loads the platform, data and model as a run would, simulates nothing,

@@ -1,9 +1,17 @@
 // See run_state.hpp.
 #include "sim/run_state.hpp"
 
+#include "sim/actor_guard.hpp"
 #include "sim/messages.hpp"
 
 namespace edgetrain::sim {
+
+void RunState::fail(const std::string& actor, std::exception_ptr error) {
+  if (failure) return;  // the first failure is the cause; what follows from it is not
+  status = "failed";
+  status_reason = actor + ": " + error_message(error);
+  failure = std::move(error);
+}
 
 void RunState::count_upload(size_t device, int64_t bytes, int64_t dense_bytes) {
   report::DeviceRecord& record = devices[device];

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -73,6 +74,10 @@ struct RunState {
     }
   }
   bool stopping() const { return !status.empty(); }
+  // An exception caught by an actor's guard (actor_guard.hpp): the run fails with its message,
+  // whatever stopped it before, and run_scenario rethrows it once the results are written.
+  std::exception_ptr failure;
+  void fail(const std::string& actor, std::exception_ptr error);
   // The stop conditions a server checks between updates: Ctrl-C, stop.rounds (updates applied),
   // stop.sim_time_s.
   bool should_stop(double now) {

@@ -1,19 +1,86 @@
 // See stop_signal.hpp.
 #include "sim/stop_signal.hpp"
 
-#include <csignal>
+#include <signal.h>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/actor_guard.hpp"
+
+namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 namespace {
-volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_signal(int) { interrupted = 1; }
+
+volatile sig_atomic_t interrupted = 0;
+constexpr int kSignals[2] = {SIGINT, SIGTERM};
+bool ignored_at_start[2] = {false, false};
+
+void set_disposition(int sig, void (*handler)(int)) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(sig, &action, nullptr);
+}
+
+// The first signal sets the flag; after it, the next one takes the default action: it ends the
+// process at once.
+extern "C" void on_signal(int) {
+  interrupted = 1;
+  for (int k = 0; k < 2; ++k)
+    if (!ignored_at_start[k]) set_disposition(kSignals[k], SIG_DFL);
+}
+
+sigset_t interrupt_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : kSignals) sigaddset(&set, sig);
+  return set;
+}
+
+bool signal_ignored(int sig) {
+  struct sigaction current {};
+  return sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_IGN;
+}
+
 }  // namespace
 
 void install_interrupt_handler() {
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  // A signal the process was started ignoring (a background job of a script) stays ignored, also
+  // after SimGrid's Engine installed its handler.
+  static const bool checked = [] {
+    for (int k = 0; k < 2; ++k) ignored_at_start[k] = signal_ignored(kSignals[k]);
+    return true;
+  }();
+  (void)checked;
+  for (int k = 0; k < 2; ++k) {
+    set_disposition(kSignals[k], ignored_at_start[k] ? SIG_IGN : interrupted ? SIG_DFL : on_signal);
+  }
 }
 
 bool interrupt_requested() { return interrupted != 0; }
+
+InterruptHandlerKept::InterruptHandlerKept() {
+  const sigset_t set = interrupt_signals();
+  sigprocmask(SIG_BLOCK, &set, nullptr);
+}
+
+InterruptHandlerKept::~InterruptHandlerKept() {
+  install_interrupt_handler();
+  const sigset_t set = interrupt_signals();
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
+}
+
+void end_run_on_interrupt(std::function<void()> record) {
+  // Runs in SimGrid's maestro, between the actors' turns: each time the clock moves, which it does
+  // at least once per evaluation, per training step and per transfer.
+  sg4::Engine::on_time_advance_cb([record = std::move(record), done = false](double) mutable {
+    if (done || !interrupt_requested()) return;
+    done = true;
+    record();
+    end_simulation();
+  });
+}
 
 }  // namespace edgetrain::sim

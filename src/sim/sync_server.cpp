@@ -8,7 +8,6 @@
 #include "sim/device_actor.hpp"
 #include "sim/mailbox_ops.hpp"
 #include "sim/messages.hpp"
-#include "sim/stop_signal.hpp"
 #include "sim/wire.hpp"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_server, "edgetrain aggregation server");
@@ -29,9 +28,6 @@ SyncServer::SyncServer(RunState& state)
 }
 
 void SyncServer::operator()() {
-  // Installed here, once the simulation runs: SimGrid installs its own SIGINT handler (which
-  // aborts) when the engine starts running, and ours must replace it.
-  install_interrupt_handler();
   auto* inbox = sg4::Mailbox::by_name("server");
   const size_t n = state_.devices.size();
   const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);

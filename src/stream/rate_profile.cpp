@@ -11,6 +11,7 @@
 
 #include "stream/rates.hpp"
 #include "util/format.hpp"
+#include "util/limits.hpp"
 
 namespace edgetrain::stream {
 
@@ -40,8 +41,10 @@ bool parse_double(std::string_view s, double& out) {
 
 void fail(const Row& row, const std::string& message) { throw StreamError(row.where + ": " + message); }
 
-// `value`: what the second column holds, for messages ("rate", "bandwidth_bps").
-void validate(const std::vector<Row>& rows, const std::string& source, const std::string& value) {
+// `value`: what the second column holds, for messages ("rate", "bandwidth_bps"); `max_value` its bound.
+// Times step by at least the simulator's clock resolution and end by the longest simulated time,
+// so that every step is a point the clock can reach.
+void validate(const std::vector<Row>& rows, const std::string& source, const std::string& value, double max_value) {
   if (rows.empty()) throw StreamError(source + ": no " + value + " steps (expected rows \"time_s," + value + "\")");
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
@@ -51,7 +54,15 @@ void validate(const std::vector<Row>& rows, const std::string& source, const std
     if (i > 0 && !(r.time > rows[i - 1].time))
       fail(r, "times must increase strictly (" + format_number(r.time) + " after " + format_number(rows[i - 1].time) +
                   ")");
+    if (i > 0 && r.time - rows[i - 1].time < util::kClockResolutionS)
+      fail(r, "times must be at least 1us apart (the simulator's clock resolution), got " + format_number(r.time) +
+                  " after " + format_number(rows[i - 1].time));
+    if (r.time > util::kMaxTimeS)
+      fail(r, "time must be at most " + format_number(util::kMaxTimeS) + " s (the longest simulated time), got " +
+                  format_number(r.time));
     if (r.rate < 0) fail(r, value + " must be >= 0, got " + format_number(r.rate));
+    if (r.rate > max_value)
+      fail(r, value + " must be at most " + format_number(max_value) + ", got " + format_number(r.rate));
   }
   if (!(rows.back().rate > 0))
     fail(rows.back(),
@@ -64,6 +75,9 @@ void validate(const std::vector<Row>& rows, const std::string& source, const std
 RateProfile RateProfile::constant(double rate) {
   if (!std::isfinite(rate) || !(rate > 0))
     throw StreamError("stream rate: a constant rate must be a finite number > 0, got " + format_number(rate));
+  if (rate > util::kMaxRate)
+    throw StreamError("stream rate: a constant rate must be at most " + format_number(util::kMaxRate) + ", got " +
+                      format_number(rate));
   return from_steps({0.0}, {rate});
 }
 
@@ -74,7 +88,7 @@ RateProfile RateProfile::from_steps(std::vector<double> times_s, std::vector<dou
   std::vector<Row> rows;
   for (size_t i = 0; i < times_s.size(); ++i)
     rows.push_back({times_s[i], rates[i], "rate steps[" + std::to_string(i) + "]"});
-  validate(rows, "rate steps", "rate");
+  validate(rows, "rate steps", "rate", util::kMaxRate);
   return from_valid_steps(std::move(times_s), std::move(rates));
 }
 
@@ -88,16 +102,17 @@ RateProfile RateProfile::from_valid_steps(std::vector<double> times_s, std::vect
   return p;
 }
 
-RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file, const std::string& value) {
+RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file, const std::string& value, double max_value) {
   const std::string name = file.string();
   std::ifstream in(file, std::ios::binary);
   if (!in) throw StreamError(name + ": cannot open the " + value + " trace (time_s," + value + " rows)");
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) throw StreamError(name + ": read error");
-  return from_trace_text(text, name, value);
+  return from_trace_text(text, name, value, max_value);
 }
 
-RateProfile RateProfile::from_trace_text(std::string_view content, const std::string& name, const std::string& value) {
+RateProfile RateProfile::from_trace_text(std::string_view content, const std::string& name, const std::string& value,
+                                         double max_value) {
   std::vector<Row> rows;
   bool seen_content = false;
   int line_no = 0;
@@ -127,7 +142,7 @@ RateProfile RateProfile::from_trace_text(std::string_view content, const std::st
     const std::string shown = text.size() > 80 ? std::string(text.substr(0, 80)) + "..." : std::string(text);
     throw StreamError(where + ": expected \"time_s," + value + "\" (two numbers), got \"" + shown + "\"");
   }
-  validate(rows, name, value);
+  validate(rows, name, value, max_value);
 
   std::vector<double> times, rates;
   for (const Row& r : rows) times.push_back(r.time), rates.push_back(r.rate);

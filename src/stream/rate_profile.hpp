@@ -9,19 +9,24 @@
 #include <string_view>
 #include <vector>
 
+#include "util/limits.hpp"
+
 namespace edgetrain::stream {
 
 class RateProfile {
  public:
-  static RateProfile constant(double rate);  // rate > 0
-  // Rows "time_s,rate" (a header line is allowed), times starting at 0 and strictly increasing,
-  // rates >= 0, the last rate > 0 (a stream that stops forever would stall training). The last
-  // rate holds after the last time. Blank lines and lines starting with '#' are skipped.
-  // Throws StreamError naming the file and line ("trace.csv:3: times must increase strictly (2 after 5)").
-  // `value` names the second column in messages (a link's bandwidth trace reads "bandwidth_bps").
-  static RateProfile from_trace_csv(const std::filesystem::path& file, const std::string& value = "rate");
+  static RateProfile constant(double rate);  // 0 < rate <= util::kMaxRate
+  // Rows "time_s,rate" (a header line is allowed), times starting at 0 and increasing by at least
+  // util::kClockResolutionS, at most util::kMaxTimeS; rates in [0, max_value], the last rate > 0
+  // (a stream that stops forever would stall training). The last rate holds after the last time.
+  // Blank lines and lines starting with '#' are skipped. Throws StreamError naming the file and
+  // line ("trace.csv:3: times must increase strictly (2 after 5)"). `value` names the second
+  // column in messages (a link's bandwidth trace reads "bandwidth_bps", with its own max_value).
+  static RateProfile from_trace_csv(const std::filesystem::path& file, const std::string& value = "rate",
+                                    double max_value = util::kMaxRate);
   // The same rules on a trace's text; `name` stands for the file in messages.
-  static RateProfile from_trace_text(std::string_view text, const std::string& name, const std::string& value = "rate");
+  static RateProfile from_trace_text(std::string_view text, const std::string& name, const std::string& value = "rate",
+                                     double max_value = util::kMaxRate);
   static RateProfile from_steps(std::vector<double> times_s, std::vector<double> rates);  // same checks
 
   // Times before 0 count as 0.

@@ -29,12 +29,12 @@ struct RateDistribution {
 // draws are clipped at it too, which matters only if mean <= spread slipped past validation.
 inline constexpr double kMinNormalRate = 1.0;
 
-// The rate of device `device_index`: constant -> value; uniform -> max(kMinNormalRate,
-// U[mean-spread, mean+spread]); normal -> max(kMinNormalRate, N(mean, std)); list ->
-// values[device_index % size]. Each device draws from its own generator
-// (derive_seed(seed, "stream-rate", device index)), so adding a device changes no other rate.
-// Throws StreamError for an unknown distribution or bad parameters (rates <= 0, mean <= 0,
-// negative spread or std, an empty list, non-finite numbers).
+// The rate of device `device_index`: constant -> value; uniform -> U[mean-spread, mean+spread];
+// normal -> N(mean, std); list -> values[device_index % size]. Draws are clipped to
+// [kMinNormalRate, util::kMaxRate]; a constant or listed rate above util::kMaxRate is an error. Each device draws from
+// its own generator (derive_seed(seed, "stream-rate", device index)), so adding a device changes no other rate. Throws
+// StreamError for an unknown distribution or bad parameters (rates <= 0, mean <= 0, negative spread or std, an empty
+// list, non-finite numbers).
 double draw_rate(const RateDistribution& dist, uint64_t seed, size_t device_index);
 
 }  // namespace edgetrain::stream

@@ -146,6 +146,17 @@ TEST_CASE("qsgd: levels below 1 are rejected naming the key") {
   CHECK_THROWS_WITH_AS(make_qsgd(with_levels(0), layers), "compression.levels: must be >= 1, got 0", CompressError);
   CHECK_THROWS_AS(make_qsgd(with_levels(-3), layers), CompressError);
   CHECK_NOTHROW(make_qsgd(with_levels(1), layers));
+  // A setting the codec cannot work with is a ConfigError: an input error, naming its key.
+  CHECK_THROWS_WITH_AS(make_qsgd(with_levels(int64_t{1} << 62), layers),
+                       "compression.levels: must be <= 2147483648, got 4611686018427387904", ConfigError);
+  CHECK_THROWS_AS(make_compressor(Config{.kind = "nope"}, layers), ConfigError);
+  try {
+    make_qsgd(with_levels(0), layers);
+  } catch (const ConfigError& e) {
+    CHECK(e.setting() == "levels");
+    CHECK(ConfigError(e.setting(), e.detail(), "compression.downlink").what() ==
+          std::string("compression.downlink.levels: must be >= 1, got 0"));
+  }
 }
 
 TEST_CASE("terngrad: values are in -s_t, 0, s_t with s_t the largest magnitude") {

@@ -1,17 +1,11 @@
-// CSV formatting and atomic writing.
+// CSV formatting and the result tables.
 #include "report/csv.hpp"
 
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
-#include "report/atomic_file.hpp"
 #include "report/run_record.hpp"
 
 using namespace edgetrain::report;
-namespace fs = std::filesystem;
 
 TEST_CASE("numbers use the shortest form that reads back exactly") {
   CHECK(format_number(0.1) == "0.1");
@@ -28,19 +22,6 @@ TEST_CASE("cells with commas or quotes are quoted and widths are checked") {
   CHECK(t.str() == "a,b\n\"x,y\",3\n\"say \"\"hi\"\"\",0.5\n");
   t.row().add("short");
   CHECK_THROWS_AS(t.str(), std::logic_error);
-}
-
-TEST_CASE("atomic write replaces the file and leaves no temporary behind") {
-  const fs::path dir = fs::temp_directory_path() / "edgetrain-atomic";
-  fs::remove_all(dir);
-  write_file_atomically(dir / "sub" / "f.txt", "one");
-  write_file_atomically(dir / "sub" / "f.txt", "two");
-  std::ifstream in(dir / "sub" / "f.txt");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  CHECK(ss.str() == "two");
-  CHECK(std::distance(fs::directory_iterator(dir / "sub"), fs::directory_iterator{}) == 1);
-  CHECK_THROWS_AS(write_file_atomically("/proc/edgetrain-cannot-write/x", "y"), OutputError);
 }
 
 TEST_CASE("metrics.csv and devices.csv carry units in their headers") {

@@ -76,7 +76,7 @@ TEST_CASE("overrides: unknown keys and malformed overrides") {
   doc["training"] = 5;
   CHECK(parse_error(dir, doc, {"training.lr=0.1"}) == "--set training.lr=0.1: training is 5, not an object");
   // Only the first "=" splits: the value may contain more.
-  CHECK(parse_in(dir, minimal_doc(), {"name=a=b"}).name == "a=b");
+  CHECK(parse_in(dir, minimal_doc(), {"devices.0.name=a=b"}).devices[0].name == "a=b");
 }
 
 TEST_CASE("overrides: stream and ScaDLES keys") {

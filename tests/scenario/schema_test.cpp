@@ -33,7 +33,8 @@ TEST_CASE("schema: markdown rows carry type, default, range and choices") {
   CHECK(md.find("| `training.lr` | number | `0.05` | Learning rate. Must be > 0. |") != std::string::npos);
   CHECK(md.find("| `training.momentum` | number | `0.0` | SGD momentum. Must be in [0, 1). |") != std::string::npos);
   CHECK(md.find("| `training.batch_size` | integer | `32` | Samples per device per step. Must be a positive "
-                "integer. |") != std::string::npos);
+                "integer, at most 1000000 (a batch is held in memory at once; far beyond edge training batches). |") !=
+        std::string::npos);
   CHECK(md.find("| `stop.rounds` | integer or null | `null` (no limit) |") != std::string::npos);
   CHECK(md.find("| `eval.every_s` | duration (s) | `5.0` |") != std::string::npos);
   CHECK(md.find("One of `mlp`, `cnn`.") != std::string::npos);
@@ -60,7 +61,7 @@ TEST_CASE("schema: markdown rows of streams and ScaDLES") {
                 "drop-newest |") != std::string::npos);
   CHECK(md.find("| `stream.sample_bytes` | size (B) or null | `null` (the dataset's sample size) |") !=
         std::string::npos);
-  CHECK(md.find("Must be a whole number >= 1 B.") != std::string::npos);
+  CHECK(md.find("Must be a whole number >= 1 B, at most 67108864 B (") != std::string::npos);
   CHECK(md.find("| `devices[].stream.rate` | rate (samples/s) or null | inherited from `stream.rate` | This device's "
                 "`stream.rate`. Same forms as `stream.rate`.") != std::string::npos);
   CHECK(md.find("| `devices[].stream` | object or null | inherited from `stream` |") != std::string::npos);
@@ -93,7 +94,8 @@ TEST_CASE("schema: markdown rows of local SGD, round timeout and faults") {
   CHECK(md.find("| `faults.devices[].device` | string | `\"*\"` |") != std::string::npos);
   CHECK(md.find("| `faults.devices[].off_s` | list of [off_s, on_s] intervals (s) or null | `null` (no fixed off "
                 "intervals) |") != std::string::npos);
-  CHECK(md.find("0 <= off_s < on_s, in time order, neither overlapping nor touching.") != std::string::npos);
+  CHECK(md.find("0 <= off_s < on_s <= 1000000000 s, in time order, neither overlapping nor touching; each interval "
+                "and each gap between two lasts at least 1us") != std::string::npos);
   CHECK(md.find("| `faults.devices[].mtbf_s` | duration (s) or null | `null` (no random failures) |") !=
         std::string::npos);
   CHECK(md.find("| `faults.links[].link` | string | required |") != std::string::npos);

@@ -151,8 +151,11 @@ TEST_CASE("streams: rate errors name the path") {
   CHECK(err({{"dist", "list"}, {"values", {1, "x"}}}) == "stream.rate.values[1]: expected a number, got \"x\"");
   CHECK(err({{"dist", "list"}, {"values", 5}}) == "stream.rate.values: expected a list of numbers > 0, got 5");
   // Required unless a trace gives the rate; null counts as not given.
-  CHECK(stream_error(dir, json::object()) == "stream.rate: required unless stream.trace is set");
-  CHECK(err(nullptr) == "stream.rate: required unless stream.trace is set");
+  // Checked per device, once its own keys are merged over the defaults (a device may set its own).
+  const std::string none = "devices[0].stream.rate: required unless devices[0].stream.trace is set" +
+                           std::string(" (device \"pi-1\" sets no rate and the defaults in stream give none)");
+  CHECK(stream_error(dir, json::object()) == none);
+  CHECK(err(nullptr) == none);
 }
 
 TEST_CASE("streams: arrivals, buffer and sample size") {
@@ -177,7 +180,8 @@ TEST_CASE("streams: arrivals, buffer and sample size") {
   for (const char* policy : {"drop-oldest", "drop-newest"}) {
     CAPTURE(policy);
     CHECK(stream_error(dir, {{"rate", 1}, {"buffer", {{"policy", policy}}}}) ==
-          "stream.buffer.capacity_samples: required when stream.buffer.policy is drop-oldest or drop-newest");
+          "devices[0].stream.buffer.capacity_samples: required when devices[0].stream.buffer.policy is drop-oldest or "
+          "drop-newest (device \"pi-1\" sets no capacity_samples and the defaults in stream give none)");
     s = parse_in(dir, with_stream({{"rate", 1}, {"buffer", {{"policy", policy}, {"capacity_samples", 500}}}}));
     CHECK(s.devices[0].stream->buffer.policy == policy);
     CHECK(s.devices[0].stream->buffer.capacity_samples == 500);
@@ -286,7 +290,7 @@ TEST_CASE("streams: per-device errors name the device entry") {
   CHECK(device_error({{"rate", "S3"}}) == "devices[2].stream.rate: unknown preset \"S3\" (presets: S1, S2, S10, S20)");
   CHECK(device_error({{"buffer", {{"policy", "drop-newest"}}}}) ==
         "devices[2].stream.buffer.capacity_samples: required when devices[2].stream.buffer.policy is drop-oldest or "
-        "drop-newest");
+        "drop-newest (device \"pi-3\" sets no capacity_samples and the defaults in stream give none)");
   CHECK(device_error({{"arrivals", "bursty"}}) ==
         "devices[2].stream.arrivals: must be one of fluid, poisson; got \"bursty\"");
   CHECK(device_error({{"rtae", 5}}) == "devices[2].stream.rtae: unknown key (did you mean \"rate\"?)");
@@ -296,7 +300,9 @@ TEST_CASE("streams: per-device errors name the device entry") {
         "devices[2].stream: expected an object (with keys trace, rate, arrivals, buffer, sample_bytes, while_off) or "
         "null, got 7");
   // A device's own null rate leaves it with neither rate nor trace.
-  CHECK(device_error({{"rate", nullptr}}) == "devices[2].stream.rate: required unless devices[2].stream.trace is set");
+  CHECK(device_error({{"rate", nullptr}}) ==
+        "devices[2].stream.rate: required unless devices[2].stream.trace is set (device \"pi-3\" sets no rate and the "
+        "defaults in stream give none)");
   // The global section is checked first, under its own path.
   doc = with_stream({{"rate", -1}});
   doc["devices"] = json::parse(R"([{"host": "pi-1", "stream": {"rate": 5}}])");
@@ -320,9 +326,13 @@ TEST_CASE("streams: a device stream without a global stream") {
   CHECK(s.resolved["devices"][0]["stream"].is_null());
 
   doc["devices"][1]["stream"] = {{"arrivals", "poisson"}};
-  CHECK(parse_error(dir, doc) == "devices[1].stream.rate: required unless devices[1].stream.trace is set");
+  CHECK(parse_error(dir, doc) ==
+        "devices[1].stream.rate: required unless devices[1].stream.trace is set (device \"pi-2\" sets no rate and the "
+        "defaults in stream give none)");
   doc["devices"][1]["stream"] = json::object();
-  CHECK(parse_error(dir, doc) == "devices[1].stream.rate: required unless devices[1].stream.trace is set");
+  CHECK(parse_error(dir, doc) ==
+        "devices[1].stream.rate: required unless devices[1].stream.trace is set (device \"pi-2\" sets no rate and the "
+        "defaults in stream give none)");
 }
 
 TEST_CASE("streams: trace paths resolve against the scenario file") {
@@ -373,7 +383,9 @@ TEST_CASE("streams: trace paths resolve against the scenario file") {
   CHECK(s.devices[3].stream->trace == day);
   CHECK(s.devices[3].stream->arrivals == "poisson");
   doc["devices"][3]["stream"] = {{"trace", nullptr}};  // no trace and no rate left
-  CHECK(parse_error(dir, doc) == "devices[3].stream.rate: required unless devices[3].stream.trace is set");
+  CHECK(parse_error(dir, doc) ==
+        "devices[3].stream.rate: required unless devices[3].stream.trace is set (device \"pi-4\" sets no rate and the "
+        "defaults in stream give none)");
 }
 
 TEST_CASE("streams: while_off, globally and per device") {

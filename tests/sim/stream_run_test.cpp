@@ -159,3 +159,32 @@ TEST_CASE("injection: shared samples travel with the gradient and the next model
   CHECK(summary["bytes_up"] == 2 * rounds * kMessageBytes + sent * 260);
   CHECK(summary["bytes_down"] == 2 * rounds * kMessageBytes + received * 260);
 }
+
+TEST_CASE("stream: a rate given only by a trace, or only by each device, runs as documented") {
+  // The same stream as "a sync device whose stream is slower than its batch": 8 samples/s.
+  const double expected = 5 * 1.0 + kCompute + kUp + kApply;
+  const fs::path dir = fresh_dir("stream-trace-only-input");
+  std::ofstream(dir / "rates.csv") << "time_s,rate\n0,8\n";
+  const std::string trace = (dir / "rates.csv").string();
+  for (const std::string& stream : {"{\"trace\":\"" + trace + "\"}", "{\"trace\":\"" + trace + "\",\"rate\":null}"}) {
+    CAPTURE(stream);
+    const fs::path out =
+        run_ok("stream-trace-only", "--set 'devices=[\"dev-a\"]' --set 'stream=" + stream + "' --set stop.rounds=5");
+    CHECK(read_json(out / "summary.json")["sim_time_s"].get<double>() == doctest::Approx(expected).epsilon(1e-12));
+  }
+  // Defaults without a rate; the device sets its own.
+  const fs::path out = run_ok("stream-own-rate",
+                              "--set 'stream={\"arrivals\":\"fluid\",\"buffer\":{\"policy\":\"persistence\"}}' "
+                              "--set 'devices=[{\"host\":\"dev-a\",\"stream\":{\"rate\":8}}]' --set stop.rounds=5");
+  CHECK(read_json(out / "summary.json")["sim_time_s"].get<double>() == doctest::Approx(expected).epsilon(1e-12));
+  // A device left without one is named.
+  const Result r =
+      run_cli("validate " + (kData / "two-devices.json").string() +
+                  " --set 'stream={\"arrivals\":\"fluid\"}' --set 'devices=[{\"host\":\"dev-a\",\"stream\":"
+                  "{\"rate\":8}},{\"host\":\"dev-b\",\"name\":\"pi-3\"}]'",
+              "stream-no-rate");
+  CHECK(r.status == 2);
+  CHECK(r.err ==
+        "edgetrain: devices[1].stream.rate: required unless devices[1].stream.trace is set (device \"pi-3\" "
+        "sets no rate and the defaults in stream give none)\n");
+}

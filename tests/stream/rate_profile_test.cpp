@@ -160,6 +160,17 @@ TEST_CASE("trace CSV errors name the file and line") {
   CHECK(ends_with(error("time_s,rate\n0,1\ntime_s,rate\n"),
                   "trace.csv:3: expected \"time_s,rate\" (two numbers), got \"time_s,rate\""));
 
+  // Rates above the maximum, steps shorter than the clock resolution, times past the longest run.
+  CHECK(ends_with(error("0,1\n1,1e17\n"), "trace.csv:2: rate must be at most 1e+09, got 1e+17"));
+  CHECK(
+      ends_with(error("0,1\n1e-10,2\n"),
+                "trace.csv:2: times must be at least 1us apart (the simulator's clock resolution), got 1e-10 after 0"));
+  CHECK(ends_with(error("0,1\n2e9,2\n"),
+                  "trace.csv:2: time must be at most 1e+09 s (the longest simulated time), got 2e+09"));
+  const fs::path fast = dir.write("fast.csv", "0,1e12\n");
+  CHECK(RateProfile::from_trace_csv(fast, "bandwidth_bps", 1e15).rate_at(0) == 1e12);  // its own maximum
+  CHECK_THROWS_AS(RateProfile::from_trace_csv(fast), StreamError);
+
   const fs::path missing = dir.path / "missing.csv";
   CHECK(error_of([&] { RateProfile::from_trace_csv(missing); }) ==
         missing.string() + ": cannot open the rate trace (time_s,rate rows)");

@@ -8,6 +8,9 @@
 #include <limits>
 #include <set>
 
+#include "stream/rate_profile.hpp"
+#include "util/limits.hpp"
+
 using namespace edgetrain::stream;
 
 namespace {
@@ -92,6 +95,28 @@ TEST_CASE("normal rates are clipped at the floor") {
   RateDistribution fixed = make("normal");
   fixed.mean = 40;
   CHECK(draw_rate(fixed, 3, 4) == 40);  // std 0: the mean itself
+}
+
+TEST_CASE("drawn rates never exceed the maximum rate; constant and listed ones above it are errors") {
+  RateDistribution wide = make("normal");
+  wide.mean = 5;
+  wide.std = 1e300;  // a huge std draws huge rates: clipped
+  for (double r : draw_all(wide, 7, 200)) {
+    CHECK(r >= kMinNormalRate);
+    CHECK(r <= edgetrain::util::kMaxRate);
+  }
+  RateDistribution uniform = make("uniform");
+  uniform.mean = 1e300;
+  uniform.spread = 1e299;
+  for (double r : draw_all(uniform, 7, 50)) CHECK(r == edgetrain::util::kMaxRate);
+  RateDistribution constant = make("constant");
+  constant.value = 1e17;
+  CHECK_THROWS_WITH_AS(draw_rate(constant, 1, 0),
+                       "stream rate: a constant rate must be at most 1e+09 samples/s, got 1e+17", StreamError);
+  RateDistribution list = make("list");
+  list.values = {5, 1e17};
+  CHECK_THROWS_AS(draw_rate(list, 1, 0), StreamError);
+  CHECK_THROWS_AS(RateProfile::constant(1e17), StreamError);
 }
 
 TEST_CASE("rates are seeded and independent per device") {

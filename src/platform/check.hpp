@@ -1,0 +1,69 @@
+// Reading a SimGrid platform file before SimGrid does. SimGrid 3.32 aborts the process (it
+// cannot be caught) on many values it does not expect: a host speed of 0, core="0", a Vivaldi
+// host without coordinates, a second route between the same hosts, <include>, a Wi-Fi link
+// with a latency; and it silently takes a bandwidth of 0 as an infinitely fast link. This
+// module checks every element edgetrain lets through against SimGrid 3.32's rules (and
+// edgetrain's own), with SimGrid's unit syntax, and reports the first problem as one line
+// `FILE:LINE: what "id": what is wrong`. It sees neither SimGrid nor LibTorch: the checks are a
+// pure function of the text, so a fuzz target can call check_platform_text directly.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace edgetrain::platform {
+
+// The one error this module throws; what() is the whole line to show.
+class PlatformFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Routing kinds, spelled as SimGrid's documentation spells them (the file may use any case).
+enum class Routing { Full, Floyd, Dijkstra, DijkstraCache, Cluster, None, Vivaldi, Wifi };
+std::string_view routing_name(Routing r);
+
+struct ZoneRef {
+  std::string id;
+  Routing routing = Routing::Full;
+};
+
+// Where a host was declared: its zones from the outermost in, and its line.
+struct HostPlace {
+  std::vector<ZoneRef> zones;
+  int line = 0;
+};
+
+// A Wi-Fi zone: its one WIFI link, its access point, and each station (every host of the zone,
+// the access point too if it is a host) with its rate level: the host property
+// `wifi_rate_level`, an index into the link's list of bandwidths, default 0.
+struct WifiZone {
+  std::string id, link, access_point;
+  std::vector<double> rates_Bps;  // one per rate level
+  std::vector<std::pair<std::string, int>> stations;
+  int line = 0;
+};
+
+// What later stages need to know about a platform that passed the checks.
+struct PlatformInfo {
+  std::map<std::string, HostPlace> hosts;                   // every host, <peer> and cluster member
+  std::vector<WifiZone> wifi_zones;                         // in file order
+  std::vector<std::pair<std::string, std::string>> config;  // <config><prop id value>, as "key", "value"
+  bool has_hierarchical_cluster = false;                    // a <cluster> with TORUS, FAT_TREE or DRAGONFLY
+  // Hosts and routers joined by a route of exactly one link, or by a flat <cluster>: the only
+  // connections SimGrid's ns-3 binding builds (longer routes are ignored there).
+  std::vector<std::pair<std::string, std::string>> one_link_pairs;
+};
+
+// Checks a platform given as text; `shown_name` is the file name used in messages.
+PlatformInfo check_platform_text(std::string_view xml, const std::string& shown_name);
+
+// Reads `file` and checks it; a missing or unreadable file is a PlatformFileError too.
+PlatformInfo check_platform_file(const std::filesystem::path& file);
+
+}  // namespace edgetrain::platform

@@ -1,0 +1,220 @@
+// The platform checker on in-memory text: each class of value SimGrid 3.32 would abort on or
+// misread is refused with FILE:LINE and what is wrong; valid platforms of every routing kind pass.
+#include "platform/check.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "platform/units.hpp"
+
+using namespace edgetrain::platform;
+
+namespace {
+
+const std::string kHead =
+    "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<platform "
+    "version=\"4.1\">\n";
+
+std::string wrap(const std::string& body, const std::string& routing = "Full") {
+  return kHead + "<zone id=\"z\" routing=\"" + routing + "\">\n" + body + "</zone>\n</platform>\n";
+}
+
+// The message check_platform_text throws, or "" when the text passes.
+std::string error_of(const std::string& xml) {
+  try {
+    check_platform_text(xml, "p.xml");
+  } catch (const PlatformFileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kTwoHosts =
+    "<host id=\"a\" speed=\"1Gf\"/>\n<host id=\"b\" speed=\"1Gf\"/>\n<link id=\"l\" bandwidth=\"10Mbps\" "
+    "latency=\"1ms\"/>\n<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n";
+
+}  // namespace
+
+TEST_CASE("SimGrid's unit syntax: speeds, bandwidths, times, lists") {
+  CHECK(*parse_quantity("1Gf", Quantity::Speed) == 1e9);
+  CHECK(*parse_quantity("2.5Mf", Quantity::Speed) == 2.5e6);
+  CHECK(*parse_quantity("1megaflops", Quantity::Speed) == 1e6);
+  CHECK(*parse_quantity("100", Quantity::Speed) == 100);
+  CHECK(*parse_quantity("10Mbps", Quantity::Bandwidth) == 1.25e6);
+  CHECK(*parse_quantity("1.25MBps", Quantity::Bandwidth) == 1.25e6);
+  CHECK(*parse_quantity("1GBps", Quantity::Bandwidth) == 1e9);
+  CHECK(*parse_quantity("100kbps", Quantity::Bandwidth) == 12500);
+  CHECK(*parse_quantity("1KiBps", Quantity::Bandwidth) == 1024);
+  CHECK(*parse_quantity("10ms", Quantity::Time) == doctest::Approx(0.01));
+  CHECK(*parse_quantity("5us", Quantity::Time) == doctest::Approx(5e-6));
+  CHECK(*parse_quantity("0", Quantity::Time) == 0);
+  CHECK(*parse_quantity("-1s", Quantity::Time) == -1);  // the range is the caller's check
+  for (const char* bad : {"", "Gf", "1 Gf", " 1Gf", "1GF", "inf", "nan", "0x10f", "1e999f", "1Gfx"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_quantity(bad, Quantity::Speed).has_value());
+  }
+  CHECK_FALSE(parse_quantity("1KBps", Quantity::Bandwidth).has_value());  // SimGrid has kBps and KiBps, not KBps
+  CHECK_FALSE(parse_quantity("10Mf", Quantity::Bandwidth).has_value());
+  CHECK(split_list("1Gf, 500Mf", Quantity::Speed) == std::vector<std::string>{"1Gf", "500Mf"});
+  CHECK(split_list("54Mbps;36Mbps,24Mbps", Quantity::Bandwidth) ==
+        std::vector<std::string>{"54Mbps", "36Mbps", "24Mbps"});
+}
+
+TEST_CASE("valid platforms of every routing kind pass") {
+  CHECK(error_of(wrap(kTwoHosts)) == "");
+  CHECK(error_of(wrap(kTwoHosts, "Floyd")) == "");
+  CHECK(error_of(wrap(kTwoHosts, "Dijkstra")) == "");
+  CHECK(error_of(wrap(kTwoHosts, "DijkstraCache")) == "");
+  CHECK(error_of(wrap(
+            "<host id=\"a\" speed=\"1Gf,500Mf\" pstate=\"1\" core=\"4\"/>\n<host id=\"b\" speed=\"1Gf\"/>\n"
+            "<link id=\"la\" bandwidth=\"1Gbps\" latency=\"0\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+            "<link id=\"lb\" bandwidth=\"1Gbps\" latency=\"0\"/>\n<host_link id=\"a\" up=\"la_UP\" down=\"la_DOWN\"/>\n"
+            "<host_link id=\"b\" up=\"lb\" down=\"lb\"/>\n",
+            "Cluster")) == "");
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\" coordinates=\"1 2 3\"/>\n"
+                      "<peer id=\"p\" speed=\"1Gf\" bw_in=\"10Mbps\" bw_out=\"1Mbps\" coordinates=\"-1.5 2 0.5\"/>\n",
+                      "Vivaldi")) == "");
+  CHECK(error_of(wrap(
+            "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3,7\" speed=\"1Gf\" bw=\"125MBps\" "
+            "lat=\"50us\" bb_bw=\"2.25GBps\" bb_lat=\"500us\"/>\n<cluster id=\"t\" prefix=\"t-\" suffix=\"\" "
+            "radical=\"0-7\" speed=\"1Gf\" bw=\"1GBps\" lat=\"0\" topology=\"TORUS\" topo_parameters=\"2,2,2\"/>\n")) ==
+        "");
+  const std::string wifi =
+      kHead +
+      "<zone id=\"world\" routing=\"Full\">\n"
+      "<zone id=\"cell\" routing=\"Wifi\"><prop id=\"access_point\" value=\"ap\"/>\n"
+      "<host id=\"s1\" speed=\"1Gf\"/>\n<host id=\"s2\" speed=\"1Gf\"><prop id=\"wifi_rate_level\" "
+      "value=\"2\"/></host>\n"
+      "<link id=\"air\" sharing_policy=\"WIFI\" bandwidth=\"54Mbps,36Mbps,24Mbps\" latency=\"0ms\"/>\n"
+      "<router id=\"ap\"/></zone>\n"
+      "<zone id=\"wired\" routing=\"Full\"><host id=\"srv\" speed=\"1Gf\"/></zone>\n"
+      "<link id=\"wan\" bandwidth=\"100Mbps\" latency=\"10ms\"/>\n"
+      "<zoneRoute src=\"cell\" dst=\"wired\" gw_src=\"ap\" gw_dst=\"srv\"><link_ctn id=\"wan\"/></zoneRoute>\n"
+      "</zone></platform>\n";
+  const PlatformInfo info = check_platform_text(wifi, "w.xml");
+  REQUIRE(info.wifi_zones.size() == 1);
+  CHECK(info.wifi_zones[0].link == "air");
+  CHECK(info.wifi_zones[0].access_point == "ap");
+  CHECK(info.wifi_zones[0].rates_Bps == std::vector<double>{54e6 / 8, 36e6 / 8, 24e6 / 8});
+  CHECK(info.wifi_zones[0].stations == std::vector<std::pair<std::string, int>>{{"s1", 0}, {"s2", 2}});
+  CHECK(info.hosts.at("srv").zones.back().id == "wired");
+  CHECK(info.hosts.at("s1").zones.back().routing == Routing::Wifi);
+}
+
+TEST_CASE("host values SimGrid aborts on are refused with file, line and the value") {
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"0f\"/>\n")) == "p.xml:5: host \"x\": speed must be > 0, got \"0f\"");
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"-1Gf\"/>\n")) == "p.xml:5: host \"x\": speed must be > 0, got \"-1Gf\"");
+  // Only the pstate in use must be > 0; another may be 0 (SimGrid's energy_boot.xml has one).
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"1Gf,0f\"/>\n")) == "");
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"1Gf,0f\" pstate=\"1\"/>\n")) ==
+        "p.xml:5: host \"x\": speed must be > 0, got \"0f\"");
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"1Gf,-1f\"/>\n")) ==
+        "p.xml:5: host \"x\": speed must be >= 0, got \"-1f\"");
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"1Gf\" core=\"0\"/>\n")) ==
+        "p.xml:5: host \"x\": core must be a whole number >= 1, got \"0\"");
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"fast\"/>\n")).find("speed must be a speed such as") != std::string::npos);
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"1Gf\" pstate=\"1\"/>\n")).find("pstate must index") != std::string::npos);
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"1Gf\" speed_file=\"s.txt\"/>\n")).find("speed_file is not supported") !=
+        std::string::npos);
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"1Gf\" coordinates=\"1 2\"/>\n")).find("three numbers") !=
+        std::string::npos);
+  CHECK(error_of(wrap("<host id=\"x\" speed=\"1Gf\"/>\n<host id=\"x\" speed=\"1Gf\"/>\n")) ==
+        "p.xml:6: host \"x\": the name \"x\" is already used by another host, router or zone");
+}
+
+TEST_CASE("link values SimGrid aborts on or misreads are refused") {
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"0\"/>\n")) ==
+        "p.xml:5: link \"l\": bandwidth must be > 0, got \"0\"");
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"-5Mbps\"/>\n")) ==
+        "p.xml:5: link \"l\": bandwidth must be > 0, got \"-5Mbps\"");
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\" latency=\"-1ms\"/>\n")) ==
+        "p.xml:5: link \"l\": latency must be >= 0, got \"-1ms\"");
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1KBps\"/>\n")).find("bandwidth must be a bandwidth such as") !=
+        std::string::npos);
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps,2Mbps\"/>\n")).find("only a WIFI link") != std::string::npos);
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\" sharing_policy=\"LOOSE\"/>\n")).find("sharing_policy must") !=
+        std::string::npos);
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\"/>\n")) ==
+        "p.xml:5: link \"l\": attribute latency is required");  // SimGrid 3.32's parser fails without it
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\" latency=\"0\"/>\n<link id=\"l\" bandwidth=\"1Mbps\" "
+                      "latency=\"0\"/>\n")) == "p.xml:6: link \"l\": link \"l\" is declared twice");
+  CHECK(error_of(wrap("<link id=\"l\" bandwidth=\"1Mbps\" sharing_policy=\"WIFI\"/>\n"))
+            .find("inside a routing=\"Wifi\"") != std::string::npos);
+  CHECK(error_of(wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"0Bps\" "
+                      "lat=\"0\"/>\n")) == "p.xml:5: cluster \"c\": bw must be > 0, got \"0Bps\"");
+  CHECK(error_of(wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" core=\"0\" "
+                      "bw=\"1Gbps\" lat=\"0\"/>\n"))
+            .find("core must be") != std::string::npos);
+  CHECK(error_of(wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1Gbps\" "
+                      "lat=\"0\" bb_bw=\"0\"/>\n"))
+            .find("bb_bw must be > 0") != std::string::npos);
+  CHECK(error_of(wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1Gbps\" "
+                      "lat=\"0\" topology=\"TORUS\" topo_parameters=\"2,2\"/>\n"))
+            .find("has 4 hosts but radical gives only 2") != std::string::npos);
+  CHECK(error_of(wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-999999999\" speed=\"1Gf\" bw=\"1Gbps\" "
+                      "lat=\"0\"/>\n"))
+            .find("more than 100000 hosts") != std::string::npos);
+}
+
+TEST_CASE("zones and routes SimGrid aborts on are refused") {
+  CHECK(error_of(wrap("", "Star")).find("routing must be one of") != std::string::npos);
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\"/>\n", "Vivaldi")) ==
+        "p.xml:5: host \"a\": a host or router in Vivaldi zone \"z\" needs coordinates=\"x y h\"");
+  CHECK(error_of(wrap("<zone id=\"dc\" routing=\"Full\"/>\n", "Wifi")) ==
+        "p.xml:5: zone \"dc\": a zone with routing=\"Wifi\" (one Wi-Fi cell) cannot contain zones");
+  CHECK(error_of(wrap("<peer id=\"p\" speed=\"1Gf\" bw_in=\"1Mbps\" bw_out=\"1Mbps\"/>\n"))
+            .find("must be inside a routing=\"Vivaldi\" zone") != std::string::npos);
+  CHECK(error_of(wrap(kTwoHosts + "<route src=\"b\" dst=\"a\"><link_ctn id=\"l\"/></route>\n")) ==
+        "p.xml:9: <route>: a route between \"b\" and \"a\" already exists in this direction (routes are symmetrical "
+        "unless symmetrical=\"NO\")");
+  CHECK(error_of(wrap(kTwoHosts + "<route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\"/></route>\n"))
+            .find("already exists") != std::string::npos);
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\"/>\n<route src=\"a\" dst=\"nope\"/>\n"))
+            .find("dst \"nope\" is not a host, router or zone") != std::string::npos);
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\"/>\n<host id=\"b\" speed=\"1Gf\"/>\n"
+                      "<route src=\"a\" dst=\"b\"><link_ctn id=\"gone\"/></route>\n"))
+            .find("no link \"gone\"") != std::string::npos);
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\"/>\n<host id=\"b\" speed=\"1Gf\"/>\n<route src=\"a\" dst=\"b\"/>\n",
+                      "None"))
+            .find("routing=\"None\" cannot hold routes") != std::string::npos);
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\"/>\n", "Cluster")).find("needs a <host_link>") != std::string::npos);
+  CHECK(error_of(wrap("<include file=\"other.xml\"/>\n")).find("SimGrid 3.32 cannot read it") != std::string::npos);
+  CHECK(error_of(wrap("<trace id=\"t\" periodicity=\"1\"/>\n")).find("faults") != std::string::npos);
+  CHECK(error_of(kHead + "<zone id=\"z\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>"
+                         "<actor host=\"a\" function=\"f\"/></platform>")
+            .find("edgetrain starts its own actors") != std::string::npos);
+  CHECK(error_of(wrap("<gizmo/>\n")) == "p.xml:5: unknown element <gizmo>");
+  CHECK(error_of("<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<platform version=\"3\"/>")
+            .find("version must be") != std::string::npos);
+}
+
+TEST_CASE("Wi-Fi zones: one WIFI link, latency 0, an access point, rate levels in range") {
+  auto cell = [](const std::string& body, const std::string& ap = "<prop id=\"access_point\" value=\"ap\"/>") {
+    return kHead + "<zone id=\"world\" routing=\"Full\">\n<zone id=\"cell\" routing=\"Wifi\">" + ap +
+           "\n<router id=\"ap\"/>\n" + body + "</zone></zone></platform>\n";
+  };
+  const std::string air = "<link id=\"air\" sharing_policy=\"WIFI\" bandwidth=\"54Mbps,24Mbps\" latency=\"0\"/>\n";
+  CHECK(error_of(cell("<host id=\"s\" speed=\"1Gf\"/>\n" + air)) == "");
+  CHECK(error_of(cell("<host id=\"s\" speed=\"1Gf\"/>\n")).find("exactly one link") != std::string::npos);
+  CHECK(error_of(cell("<host id=\"s\" speed=\"1Gf\"/>\n" + air, "")).find("access_point") != std::string::npos);
+  CHECK(error_of(cell("<host id=\"s\" speed=\"1Gf\"/>\n<link id=\"air\" sharing_policy=\"WIFI\" bandwidth=\"54Mbps\" "
+                      "latency=\"1ms\"/>\n"))
+            .find("must have latency 0") != std::string::npos);
+  CHECK(error_of(cell("<host id=\"s\" speed=\"1Gf\"><prop id=\"wifi_rate_level\" value=\"2\"/></host>\n" + air)) ==
+        "p.xml:7: host \"s\": wifi_rate_level 2 is past the 2 rate levels of Wi-Fi link \"air\" (levels count from 0)");
+  CHECK(error_of(cell("<host id=\"s\" speed=\"1Gf\"><prop id=\"wifi_rate_level\" value=\"-1\"/></host>\n" + air))
+            .find("wifi_rate_level must be a whole number >= 0") != std::string::npos);
+  CHECK(error_of(wrap("<host id=\"s\" speed=\"1Gf\"><prop id=\"wifi_rate_level\" value=\"1\"/></host>\n"))
+            .find("not in a routing=\"Wifi\" zone") != std::string::npos);
+}
+
+TEST_CASE("malformed XML and unreadable files are one clean line") {
+  CHECK(error_of("<?xml version=\"1.0\"?>\n<platform version=\"4.1\"><zone id=\"z\"")
+            .rfind("p.xml:2: not well-formed XML", 0) == 0);
+  CHECK(error_of("").find("not well-formed XML") != std::string::npos);
+  CHECK(error_of(std::string("<platform version=\"4.1\">\0</platform>", 33)).find("p.xml:1") == 0);
+  CHECK(error_of("<platform version=\"4.1\"/>") ==
+        "p.xml:1: SimGrid needs <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> before <platform>");
+  CHECK_THROWS_AS(check_platform_file("/nonexistent/platform.xml"), PlatformFileError);
+}

@@ -1,0 +1,174 @@
+// Results folders written as a whole: replaced in one move, refused when another run holds them or
+// when they hold other files, left intact by a failed write, and temporary folders of killed runs
+// removed.
+#include "report/results_dir.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "report/output_file.hpp"
+#include "report/run_record.hpp"
+
+using namespace edgetrain::report;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("edgetrain-results-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::set<std::string> entries(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+// Every result file with `content` in it, committed.
+void write_all(const fs::path& out, const std::string& content) {
+  ResultsDir dir(out);
+  for (const auto& name : ResultsDir::result_files()) dir.write(name, content);
+  dir.commit();
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const OutputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A pid that no process has: a child that has exited and been reaped.
+pid_t dead_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+}  // namespace
+
+TEST_CASE("a run replaces the whole folder: no file of an earlier run survives it") {
+  const fs::path parent = fresh("replace");
+  const fs::path out = parent / "run";
+  fs::create_directories(out);
+  std::ofstream(out / "staleness.csv") << "old";
+  std::ofstream(out / "metrics.csv.tmp4242") << "a killed write of an earlier version";
+  {
+    ResultsDir dir(out);
+    CHECK(dir.temporary().parent_path() == fs::canonical(parent));
+    CHECK(fs::is_directory(dir.temporary()));
+    CHECK(slurp(out / "staleness.csv") == "old");  // nothing moves before commit()
+    dir.write("summary.json", "new");
+    dir.commit();
+  }
+  CHECK(entries(out) == std::set<std::string>{"summary.json"});
+  CHECK(slurp(out / "summary.json") == "new");
+  CHECK(entries(parent) == std::set<std::string>{"run"});  // no temporary folder, no lock file left
+  write_all(out, "again");
+  CHECK(entries(out).size() == ResultsDir::result_files().size());
+}
+
+TEST_CASE("write_run_outputs writes exactly the result files, summary.json last") {
+  const fs::path out = fresh("outputs") / "run";
+  ResultsDir dir(out);
+  RunSummary summary;
+  summary.status = "completed";
+  write_run_outputs(dir, nlohmann::json::object(), summary, {}, {}, {}, {}, {});
+  const std::set<std::string> expected(ResultsDir::result_files().begin(), ResultsDir::result_files().end());
+  CHECK(entries(dir.temporary()) == expected);
+  CHECK(ResultsDir::result_files().back() == "summary.json");
+  dir.commit();
+  CHECK(nlohmann::json::parse(slurp(out / "summary.json"))["status"] == "completed");
+}
+
+TEST_CASE("a folder holding other files than results is refused and left alone") {
+  const fs::path out = fresh("foreign") / "mine";
+  fs::create_directories(out);
+  std::ofstream(out / "notes.txt") << "keep me";
+  const std::string msg = message_of([&] { ResultsDir dir(out); });
+  CHECK(msg.find("--out " + out.string() + ": holds \"notes.txt\", which edgetrain did not write") !=
+        std::string::npos);
+  CHECK(slurp(out / "notes.txt") == "keep me");
+  CHECK(entries(out.parent_path()) == std::set<std::string>{"mine"});
+}
+
+TEST_CASE("a second run on the same folder is refused with the first one's pid") {
+  const fs::path out = fresh("lock") / "run";
+  {
+    ResultsDir first(out);
+    CHECK(slurp(FolderLock::lock_path(first.folder())) == std::to_string(::getpid()) + "\n");
+    const std::string msg = message_of([&] { ResultsDir second(out); });
+    CHECK(msg == "--out " + out.string() + ": another edgetrain run (pid " + std::to_string(::getpid()) +
+                     ") is writing this folder; wait for it to end or choose another --out");
+    // The same folder named another way is the same folder.
+    CHECK(message_of([&] { ResultsDir third(out.parent_path() / "." / "run/"); }).find("another edgetrain run") !=
+          std::string::npos);
+    first.write("summary.json", "first");
+    first.commit();
+  }
+  CHECK(slurp(out / "summary.json") == "first");
+  write_all(out, "later");  // the lock went with the first run
+  CHECK(slurp(out / "summary.json") == "later");
+}
+
+TEST_CASE("an unusable --out is an OutputError that names it and says why") {
+  const fs::path dir = fresh("unusable");
+  std::ofstream(dir / "file") << "x";
+  CHECK(message_of([&] { ResultsDir d(dir / "file" / "run"); }).find(": Not a directory") != std::string::npos);
+  CHECK(message_of([&] { ResultsDir d(dir / "file" / "run"); }).rfind("--out " + (dir / "file" / "run").string(), 0) ==
+        0);
+  CHECK(message_of([&] { ResultsDir d(dir / "file"); }) ==
+        "--out " + (dir / "file").string() + ": exists and is not a folder");
+  CHECK(message_of([&] { ResultsDir d("/"); }) == "--out /: not a folder edgetrain can replace");
+  CHECK(entries(dir) == std::set<std::string>{"file"});
+}
+
+TEST_CASE("a failed write or a run that never commits leaves the previous results as they were") {
+  const fs::path out = fresh("failed-write") / "run";
+  write_all(out, "previous");
+  {
+    ResultsDir dir(out);
+    dir.write("scenario.json", "new");
+    fs::create_directory(dir.temporary() / "metrics.csv");  // a folder in the way of the file
+    const std::string msg = message_of([&] { dir.write("metrics.csv", "new"); });
+    CHECK(msg == (out / "metrics.csv").string() +
+                     ": cannot write: Is a directory (the previous results are left as "
+                     "they were)");
+  }
+  for (const auto& name : ResultsDir::result_files()) CHECK(slurp(out / name) == "previous");
+  CHECK(entries(out.parent_path()) == std::set<std::string>{"run"});
+  CHECK_THROWS_AS(ResultsDir(out).write("notes.txt", "x"), std::logic_error);  // only result files
+}
+
+TEST_CASE("temporary folders of runs that were killed are removed; those of running ones are not") {
+  const fs::path parent = fresh("stale");
+  const std::string dead = std::to_string(dead_pid()), alive = std::to_string(::getppid());
+  for (const std::string& name : {".run.tmp-" + dead, ".run.old-" + dead, ".other.tmp-" + dead, ".run.tmp-" + alive}) {
+    fs::create_directories(parent / name);
+    std::ofstream(parent / name / "metrics.csv") << "partial";
+  }
+  fs::create_directories(parent / ".run.tmp-x");  // not a pid: not edgetrain's
+  std::ofstream(parent / ("notes.tmp-" + dead)) << "a file, not a folder";
+  write_all(parent / "run", "new");
+  CHECK(entries(parent) == std::set<std::string>{"run", ".run.tmp-" + alive, ".run.tmp-x", "notes.tmp-" + dead});
+  CHECK(remove_stale_temporaries(parent) == 0);
+}
