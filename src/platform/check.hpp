@@ -16,12 +16,15 @@
 #include <utility>
 #include <vector>
 
+#include "util/printable.hpp"
+
 namespace edgetrain::platform {
 
-// The one error this module throws; what() is the whole line to show.
+// The one error this module throws; what() is the whole line to show. Messages quote the file's
+// text, so control bytes are escaped here, once for every message (util::printable).
 class PlatformFileError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit PlatformFileError(const std::string& message) : std::runtime_error(util::printable(message)) {}
 };
 
 // Routing kinds, spelled as SimGrid's documentation spells them (the file may use any case).

@@ -218,3 +218,9 @@ TEST_CASE("malformed XML and unreadable files are one clean line") {
         "p.xml:1: SimGrid needs <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> before <platform>");
   CHECK_THROWS_AS(check_platform_file("/nonexistent/platform.xml"), PlatformFileError);
 }
+
+TEST_CASE("a message quoting control bytes of the file stays one line (found by fuzz/platform)") {
+  const std::string message = error_of(wrap("<host id=\"x\" speed=\"1\x01Gf\"/>\n"));
+  CHECK(message.rfind("p.xml:5: host \"x\": speed must be a speed", 0) == 0);
+  CHECK(message.find(", got \"1\\x01Gf\"") != std::string::npos);
+}
