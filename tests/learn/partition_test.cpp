@@ -53,7 +53,7 @@ TEST_CASE("shards: each device sees exactly k labels on balanced data") {
   CHECK_THROWS_AS(partition_indices(balanced_labels(5, 5), 5, 4, PartitionConfig{"shards", 2, 0.5, 1}), PartitionError);
 }
 
-TEST_CASE("dirichlet: every sample assigned once; small alpha skews labels") {
+TEST_CASE("dirichlet: every sample assigned once, small alpha skews labels") {
   const auto labels = balanced_labels(2000, 10);
   const auto skewed = partition_indices(labels, 10, 4, PartitionConfig{"dirichlet", 2, 0.05, 1});
   check_disjoint(skewed, 2000);
@@ -67,7 +67,7 @@ TEST_CASE("dirichlet: every sample assigned once; small alpha skews labels") {
   CHECK(dominated >= 2);
 }
 
-TEST_CASE("same seed, same partition; another seed, another one") {
+TEST_CASE("same seed, same partition, another seed, another one") {
   const auto labels = balanced_labels(500, 10);
   const PartitionConfig a{"dirichlet", 2, 0.5, 11}, b{"dirichlet", 2, 0.5, 12};
   CHECK(partition_indices(labels, 10, 3, a) == partition_indices(labels, 10, 3, a));

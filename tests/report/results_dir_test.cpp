@@ -159,7 +159,7 @@ TEST_CASE("a failed write or a run that never commits leaves the previous result
   CHECK_THROWS_AS(ResultsDir(out).write("notes.txt", "x"), std::logic_error);  // only result files
 }
 
-TEST_CASE("temporary folders of runs that were killed are removed; those of running ones are not") {
+TEST_CASE("temporary folders of runs that were killed are removed, those of running ones are not") {
   const fs::path parent = fresh("stale");
   const std::string dead = std::to_string(dead_pid()), alive = std::to_string(::getppid());
   for (const std::string& name : {".run.tmp-" + dead, ".run.old-" + dead, ".other.tmp-" + dead, ".run.tmp-" + alive}) {

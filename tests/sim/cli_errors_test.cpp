@@ -49,7 +49,7 @@ TEST_CASE("scenario errors name the JSON path") {
   CHECK(missing.err.find("/nonexistent/scenario.json") != std::string::npos);
 }
 
-TEST_CASE("usage errors exit 2 with the usage; help exits 0") {
+TEST_CASE("usage errors exit 2 with the usage, help exits 0") {
   CHECK(run_cli("", "no-args").status == 2);
   CHECK(run_cli("frobnicate", "bad-command").err.find("unknown command") != std::string::npos);
   const Result help = run_cli("run --help", "help");

@@ -97,7 +97,7 @@ TEST_CASE("normal rates are clipped at the floor") {
   CHECK(draw_rate(fixed, 3, 4) == 40);  // std 0: the mean itself
 }
 
-TEST_CASE("drawn rates never exceed the maximum rate; constant and listed ones above it are errors") {
+TEST_CASE("drawn rates never exceed the maximum rate, constant and listed ones above it are errors") {
   RateDistribution wide = make("normal");
   wide.mean = 5;
   wide.std = 1e300;  // a huge std draws huge rates: clipped
