@@ -55,16 +55,23 @@ TEST_CASE("shards: each device sees exactly k labels on balanced data") {
 
 TEST_CASE("dirichlet: every sample assigned once, small alpha skews labels") {
   const auto labels = balanced_labels(2000, 10);
-  const auto skewed = partition_indices(labels, 10, 4, PartitionConfig{"dirichlet", 2, 0.05, 1});
-  check_disjoint(skewed, 2000);
-  // With alpha 0.05 a device's largest class dominates its data.
-  size_t dominated = 0;
-  for (const auto& p : skewed) {
-    std::vector<size_t> count(10);
-    for (int64_t i : p) ++count[labels[i]];
-    if (*std::max_element(count.begin(), count.end()) * 2 > p.size()) ++dominated;
-  }
-  CHECK(dominated >= 2);
+  // Each class is split among devices by Dirichlet(alpha) shares: with a small alpha nearly all of a
+  // class lands on one device, with a large one it spreads evenly.
+  const auto concentrated_classes = [&](double alpha) {
+    const auto parts = partition_indices(labels, 10, 4, PartitionConfig{"dirichlet", 2, alpha, 1});
+    check_disjoint(parts, 2000);
+    std::vector<std::vector<size_t>> count(10, std::vector<size_t>(parts.size()));
+    for (size_t d = 0; d < parts.size(); ++d) {
+      for (int64_t i : parts[d]) ++count[labels[i]][d];
+    }
+    size_t concentrated = 0;
+    for (const auto& per_device : count) {
+      if (*std::max_element(per_device.begin(), per_device.end()) * 10 > 200 * 8) ++concentrated;  // > 80%
+    }
+    return concentrated;
+  };
+  CHECK(concentrated_classes(0.05) >= 8);
+  CHECK(concentrated_classes(100.0) == 0);
 }
 
 TEST_CASE("same seed, same partition, another seed, another one") {
