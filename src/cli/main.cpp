@@ -7,18 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "compress/compressor.hpp"
-#include "learn/dataset.hpp"
-#include "learn/model.hpp"
-#include "learn/partition.hpp"
-#include "report/output_file.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
-#include "sim/memory_estimate.hpp"
-#include "sim/platform.hpp"
 #include "sim/run.hpp"
 #include "sim/stop_signal.hpp"
-#include "stream/rates.hpp"
+#include "util/input_error.hpp"
 
 namespace po = boost::program_options;
 using namespace edgetrain;
@@ -140,27 +133,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     return sim::run_scenario(sc, options);
-  } catch (const scenario::ScenarioError& e) {
-    return fail(e.what());
-  } catch (const sim::PlatformError& e) {
-    return fail(e.what());
-  } catch (const learn::DataError& e) {
-    return fail(e.what());
-  } catch (const learn::ModelError& e) {
-    return fail(e.what());
-  } catch (const learn::PartitionError& e) {
-    return fail(e.what());
-  } catch (const stream::StreamError& e) {
-    return fail(e.what());
-  } catch (const report::OutputError& e) {
-    return fail(e.what());
-  } catch (const sim::MemoryError& e) {
-    return fail(e.what());
   } catch (const std::bad_alloc&) {  // set-up phases name themselves (sim::MemoryError); this is the rest
     return fail("out of memory");
-  } catch (const compress::ConfigError& e) {  // a compressor setting, named by its key
-    return fail(e.what());
   } catch (const std::exception& e) {
+    // Every module marks its input errors (util::InputError): the user's to fix, exit 2.
+    if (dynamic_cast<const util::InputError*>(&e)) return fail(e.what());
     return fail(std::string("internal error: ") + e.what(), 1);
   }
 }

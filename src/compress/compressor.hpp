@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "util/input_error.hpp"
+
 namespace edgetrain::compress {
 
 class CompressError : public std::runtime_error {
@@ -22,7 +24,7 @@ class CompressError : public std::runtime_error {
 // A setting the compressor cannot work with (a level count, a ratio, a model too large for its
 // indices): an input error, shown as "compression.levels: must be ...". `section` is the
 // scenario section the setting came from; the downlink rethrows with its own.
-class ConfigError : public CompressError {
+class ConfigError : public CompressError, public util::InputError {
  public:
   ConfigError(std::string setting, std::string detail, const std::string& section = "compression")
       : CompressError(section + "." + setting + ": " + detail),

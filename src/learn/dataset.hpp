@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "util/input_error.hpp"
+
 namespace edgetrain::learn {
 
 // Bad or missing data files: the message names the file and what is wrong with it.
-class DataError : public std::runtime_error {
+class DataError : public std::runtime_error, public util::InputError {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -15,10 +15,11 @@
 #include <vector>
 
 #include "learn/dataset.hpp"
+#include "util/input_error.hpp"
 
 namespace edgetrain::learn {
 
-class ModelError : public std::runtime_error {
+class ModelError : public std::runtime_error, public util::InputError {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "util/input_error.hpp"
+
 namespace edgetrain::learn {
 
-class PartitionError : public std::runtime_error {
+class PartitionError : public std::runtime_error, public util::InputError {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -17,12 +17,13 @@
 #include <vector>
 
 #include "util/printable.hpp"
+#include "util/input_error.hpp"
 
 namespace edgetrain::platform {
 
 // The one error this module throws; what() is the whole line to show. Messages quote the file's
 // text, so control bytes are escaped here, once for every message (util::printable).
-class PlatformFileError : public std::runtime_error {
+class PlatformFileError : public std::runtime_error, public util::InputError {
  public:
   explicit PlatformFileError(const std::string& message) : std::runtime_error(util::printable(message)) {}
 };

@@ -9,10 +9,12 @@
 #include <string>
 #include <system_error>
 
+#include "util/input_error.hpp"
+
 namespace edgetrain::report {
 
 // An output folder or file that cannot be used: the message names it and says why.
-class OutputError : public std::runtime_error {
+class OutputError : public std::runtime_error, public util::InputError {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -7,10 +7,11 @@
 #include <string>
 
 #include "util/printable.hpp"
+#include "util/input_error.hpp"
 
 namespace edgetrain::scenario {
 
-class ScenarioError : public std::runtime_error {
+class ScenarioError : public std::runtime_error, public util::InputError {
  public:
   explicit ScenarioError(const std::string& message) : std::runtime_error(util::printable(message)) {}
 };

@@ -12,12 +12,13 @@
 #include "learn/dataset.hpp"
 #include "learn/model_shape.hpp"
 #include "scenario/scenario.hpp"
+#include "util/input_error.hpp"
 
 namespace edgetrain::sim {
 
 // Not enough memory for the scenario (refused by the estimate, or an allocation that failed
 // while setting it up): bad input, exit status 2.
-class MemoryError : public std::runtime_error {
+class MemoryError : public std::runtime_error, public util::InputError {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -12,6 +12,7 @@
 
 #include "platform/check.hpp"
 #include "scenario/scenario.hpp"
+#include "util/input_error.hpp"
 
 namespace simgrid::s4u {
 class Engine;
@@ -20,7 +21,7 @@ class Host;
 
 namespace edgetrain::sim {
 
-class PlatformError : public std::runtime_error {
+class PlatformError : public std::runtime_error, public util::InputError {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "util/printable.hpp"
+#include "util/input_error.hpp"
 
 namespace edgetrain::stream {
 
 // Its message is one line: control bytes quoted from a trace are escaped (util::printable).
-class StreamError : public std::runtime_error {
+class StreamError : public std::runtime_error, public util::InputError {
  public:
   explicit StreamError(const std::string& message) : std::runtime_error(util::printable(message)) {}
 };
