@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "learn/dataset.hpp"
+#include "learn/layer_info.hpp"
 #include "util/input_error.hpp"
 
 namespace edgetrain::learn {
@@ -29,13 +30,6 @@ struct ModelConfig {
   std::vector<int64_t> hidden;  // empty = default (mlp: {128}, cnn: {50})
   std::vector<int64_t> conv_channels{10, 20};
   int64_t channels = 1, height = 28, width = 28, classes = 10;
-};
-
-struct LayerInfo {
-  std::string name;  // e.g. "fc1.weight"
-  std::vector<int64_t> shape;
-  int64_t offset = 0;  // position in the flat parameter vector
-  int64_t numel = 0;
 };
 
 struct StepResult {
