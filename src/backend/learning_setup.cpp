@@ -1,10 +1,10 @@
 // See learning_setup.hpp.
-#include "sim/learning_setup.hpp"
+#include "backend/learning_setup.hpp"
 
 #include "learn/partition.hpp"
 #include "util/seed.hpp"
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 namespace {
 
@@ -57,4 +57,4 @@ std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& s, co
   return learn::partition_indices(train.labels, train.classes, static_cast<int64_t>(s.devices.size()), c);
 }
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend

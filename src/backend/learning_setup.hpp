@@ -8,7 +8,7 @@
 #include "learn/model.hpp"
 #include "scenario/scenario.hpp"
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 learn::DatasetPair load_data(const scenario::Scenario& scenario);
 // What load_data will return, from the scenario and the IDX headers only (nothing loaded).
@@ -16,4 +16,4 @@ learn::DatasetShape data_shape(const scenario::Scenario& scenario);
 learn::ModelConfig model_config(const scenario::Scenario& scenario, const learn::DatasetShape& data);
 std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& scenario, const learn::Dataset& train);
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend
