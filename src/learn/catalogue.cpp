@@ -86,14 +86,14 @@ CatalogueInput imagenet() {
   in.height = in.width = 224;
   in.classes = 1000;
   in.raw_sample_bytes = 3 * 224 * 224;  // uint8 RGB at the model's input size
-  in.dataset = "ImageNet-1k (ILSVRC 2012)";
+  in.dataset = "ImageNet-1k";
   in.train_samples = 1281167;
   in.test_samples = 50000;  // the validation set
   return in;
 }
 
 constexpr const char* kTorchvisionSource =
-    "torchvision; params and GMACs (listed as GFLOPS) from https://pytorch.org/vision/stable/models.html";
+    "torchvision; published parameters and GMACs (its \"GFLOPS\"): https://pytorch.org/vision/stable/models.html";
 
 // torchvision ResNet (v1.5: the stride of a bottleneck block is on its 3x3 convolution).
 CatalogueModel resnet(const std::string& name, bool bottleneck, std::array<int, 4> blocks) {
@@ -222,8 +222,8 @@ CatalogueModel bert_base() {
   m.name = "bert-base";
   m.description = "BERT-base (bert-base-uncased) + 2-class head, sequence length 128";
   m.source =
-      "Hugging Face transformers BertForSequenceClassification; BertModel 109,482,240 params and 11.17 GMACs at "
-      "sequence length 128 from https://github.com/cli99/flops-profiler (BERT-base example)";
+      "Hugging Face BertForSequenceClassification: BertModel's published 109,482,240 parameters + the head; "
+      "11.17 GMACs at 128 tokens: https://github.com/cli99/flops-profiler";
   m.input.channels = m.input.height = 1;
   m.input.width = kSeq;
   m.input.classes = kClasses;
@@ -306,14 +306,14 @@ std::string fixed(double v, int decimals) {
 
 std::string catalogue_markdown() {
   std::string md =
-      "| `model.name` | Model | Parameters | Forward GMACs / sample | Training GFLOPs / sample | Reference data "
-      "(train / test samples) | Source |\n|---|---|---|---|---|---|---|\n";
+      "| `model.name` | Model | Parameters | Forward GMACs / sample | Training GFLOPs / sample | Reference data: "
+      "train / test samples, bytes each | Source |\n|---|---|---|---|---|---|---|\n";
   for (const auto& m : catalogue()) {
     const auto& in = m.input;
     md += "| `" + m.name + "` | " + m.description + " | " + grouped(m.params) + " | " +
           fixed(m.forward_macs_per_sample / 1e9, 3) + " | " + fixed(m.step_flops_per_sample() / 1e9, 2) + " | " +
-          in.dataset + " (" + grouped(in.train_samples) + " / " + grouped(in.test_samples) + ", " +
-          grouped(in.raw_sample_bytes) + " bytes each) | " + m.source + " |\n";
+          in.dataset + ": " + grouped(in.train_samples) + " / " + grouped(in.test_samples) + ", " +
+          grouped(in.raw_sample_bytes) + " | " + m.source + " |\n";
   }
   return md;
 }

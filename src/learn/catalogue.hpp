@@ -22,7 +22,7 @@ struct CatalogueInput {
   int64_t channels = 0, height = 0, width = 0;  // BERT: 1 x 1 x sequence length (token ids)
   int64_t classes = 0;
   int64_t raw_sample_bytes = 0;  // one stored sample: uint8 pixels, or int32 token ids
-  std::string dataset;           // the reference data set, e.g. "ImageNet-1k (ILSVRC 2012)"
+  std::string dataset;           // the reference data set, e.g. "ImageNet-1k"
   int64_t train_samples = 0, test_samples = 0;
 };
 

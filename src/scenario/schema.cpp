@@ -404,11 +404,11 @@ std::vector<KeySpec> build_table() {
           .def("real"),
       enum_key("dataset.name", {"fashion-mnist", "mnist", "synthetic"},
                "Training data: IDX files (fashion-mnist, mnist) or generated class clusters. Timing-only runs "
-               "read nothing: they take the data set's known size (fashion-mnist and mnist: 60000 training "
-               "samples of 1x28x28, 10 classes; synthetic: its keys).")
+               "read nothing: they take the data set's known size (fashion-mnist and mnist: 60000 training and "
+               "10000 test samples of 1x28x28, 10 classes; synthetic: its keys); without one, the sizes of the "
+               "catalogue model's reference data set, else fashion-mnist's.")
           .required_if(real)
-          .null_default("no data set (timing-only: the sizes of a catalogue model's reference data set, else "
-                        "fashion-mnist's)"),
+          .null_default("no data set (timing-only runs only)"),
       path_key("dataset.path", PathKind::Directory, "Folder holding the IDX files (gzipped or not).")
           .must_exist_only_when(real)
           .only_when(when("dataset.name", {"fashion-mnist", "mnist"}))

@@ -3,6 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "helpers.hpp"
@@ -142,4 +145,30 @@ TEST_CASE("size: settings a real run refuses are refused the same way") {
   const std::vector<Layer> gap = {{"a", {2}, 0, 2}, {"b", {2}, 3, 2}};
   c.kind = "none";
   CHECK_THROWS_AS(formula_payload_bytes(c, gap), CompressError);
+}
+
+TEST_CASE("size: the README's timing-only size table lists every kind as the code sizes it") {
+  std::ifstream in(std::string(EDGETRAIN_SOURCE_DIR) + "/README.md");
+  std::stringstream readme;
+  readme << in.rdbuf();
+  const std::string text = readme.str();
+  const size_t begin = text.find("<!-- sizes:begin -->"), end = text.find("<!-- sizes:end -->");
+  REQUIRE(begin != std::string::npos);
+  REQUIRE(end > begin);
+  std::istringstream rows(text.substr(begin, end - begin));
+  std::set<std::string> listed;
+  const auto layers = layout_of_shapes({{4, 3}, {3}});
+  for (std::string row; std::getline(rows, row);) {
+    if (row.rfind("| `", 0) != 0) continue;
+    const std::string kind = row.substr(3, row.find('`', 3) - 3);
+    const std::string size = row.substr(row.find(" | ") + 3);
+    CAPTURE(kind);
+    CHECK(listed.insert(kind).second);
+    Config c;
+    c.kind = kind;
+    CHECK(formula_payload_bytes(c, layers).has_value() == (size.rfind("formula: ", 0) == 0));
+    if (size.rfind("formula: ", 0) != 0) CHECK(size.rfind("declared: ", 0) == 0);
+  }
+  CHECK(listed == std::set<std::string>{"none", "fp16", "topk", "randomk", "threshold", "qsgd", "terngrad", "signsgd",
+                                        "onebit", "powersgd", "adacomp", "adacomp-bins"});
 }
