@@ -524,7 +524,7 @@ std::string describe(const Scenario& s) {
     }
   }
   {
-    // A catalogue model in words: "resnet50 (catalogue: 25557032 parameters, 24.5 GFLOPs per training sample)".
+    // A catalogue model in words: "resnet50 (catalogue: 25557032 parameters, 24.54 GFLOPs per training sample)".
     auto catalogued = [](const std::string& name) {
       const learn::CatalogueModel* c = learn::find_model(name);
       return name + " (catalogue: " + std::to_string(c->params) + " parameters, " +
