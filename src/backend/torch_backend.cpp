@@ -24,6 +24,9 @@ struct TorchBackend::Shared {
   // by the thread of its index.
   std::vector<std::unique_ptr<learn::Workspace>> workspaces;
   std::vector<float> initial;  // the seeded initial model
+  // model.cost_as: the catalogued model's sizes, charged in place of the real ones.
+  std::optional<ChargedSizes> uplink_charge, downlink_charge;
+  int64_t charged_dense_bytes = 0;
 
   learn::Workspace& workspace(size_t worker) {
     auto& w = workspaces.at(worker);
@@ -94,6 +97,7 @@ class TorchDevice : public DeviceLearner {
     EncodedUpdate encoded = encoder_.encode(update_, encoded_);
     UpdatePayload out;
     out.bytes = static_cast<int64_t>(encoded.payload.size());
+    if (shared_.uplink_charge) out.bytes = shared_.uplink_charge->charge(out.bytes, !encoded.compressed);
     out.encoded = std::move(encoded.payload);
     out.compressed = encoded.compressed;
     out.indices = std::move(encoded.indices);
@@ -156,6 +160,7 @@ class TorchStore : public ModelStore {
     out.delta = downlinks_.at(member).next(*params_, version_);
     if (!out.delta) return dense_payload();
     out.bytes = static_cast<int64_t>(out.delta->size());
+    if (shared_.downlink_charge) out.bytes = shared_.downlink_charge->charge(out.bytes, false);
     out.version = version_;
     return out;
   }
@@ -163,7 +168,7 @@ class TorchStore : public ModelStore {
   ModelPayload dense_payload() override {
     ModelPayload out;
     out.params = params_;
-    out.bytes = 4 * static_cast<int64_t>(params_->size());
+    out.bytes = shared_.charged_dense_bytes;
     out.version = version_;
     return out;
   }
@@ -233,9 +238,15 @@ class TorchStore : public ModelStore {
 }  // namespace
 
 TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Model& model,
-                           const learn::DatasetPair& data, size_t threads, ModelCost cost)
-    : shared_(new Shared{scenario, model, data, compress_layers(model.layers()), WorkerPool(threads), {}, {}}),
-      cost_(std::move(cost)) {
+                           const learn::DatasetPair& data, size_t threads, const ChargedModel& charged)
+    : shared_(new Shared{scenario, model, data, compress_layers(model.layers()), WorkerPool(threads), {}, {}, {}, {},
+                         charged.cost.dense_bytes()}),
+      cost_(charged.cost) {
+  if (charged.catalogued) {
+    shared_->uplink_charge.emplace(scenario.compression.uplink, model.num_params(), charged, "compression");
+    if (const auto& down = scenario.compression.downlink)
+      shared_->downlink_charge.emplace(*down, model.num_params(), charged, "compression.downlink");
+  }
   shared_->workspaces.resize(shared_->pool.threads());
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
   for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.push_back(std::make_unique<TorchDevice>(*shared_, i));

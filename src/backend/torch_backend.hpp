@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "backend/charged_model.hpp"
 #include "backend/learner.hpp"
 #include "backend/worker_pool.hpp"
 #include "learn/dataset.hpp"
@@ -19,9 +20,10 @@ namespace edgetrain::backend {
 class TorchBackend : public Backend {
  public:
   // `model` and `data` outlive the back-end. `threads`: the pool's size (1: every step on the
-  // simulation thread). `cost`: what the protocol charges (the trained model, or model.cost_as).
+  // simulation thread). `charged`: what the protocol charges (the trained model, or model.cost_as:
+  // then its sizes too, charged_model.hpp).
   TorchBackend(const scenario::Scenario& scenario, const learn::Model& model, const learn::DatasetPair& data,
-               size_t threads, ModelCost cost);
+               size_t threads, const ChargedModel& charged);
   ~TorchBackend() override;
 
   const ModelCost& cost() const override { return cost_; }

@@ -15,7 +15,9 @@
 #include "report/results_dir.hpp"
 #include "report/run_record.hpp"
 #include "backend/learning_setup.hpp"
+#include "backend/timing_backend.hpp"
 #include "backend/torch_backend.hpp"
+#include "learn/known_data.hpp"
 #include "backend/uplink.hpp"
 #include "sim/actor_guard.hpp"
 #include "sim/async_aggregator.hpp"
@@ -52,9 +54,19 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 // CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README),
 // and configuration chatter is silenced. The user's flags and the platform's <config> are
 // tried in a throw-away Engine first (check_engine_flags): SimGrid aborts on bad ones.
-std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info) {
+// Timing-only runs run no LibTorch inside actors, so their actors get small stacks (SimGrid's
+// default is 8 MiB each, with a guard page that costs a memory mapping per actor: Linux allows
+// about 65,000 mappings), and 100,000 devices fit.
+constexpr int kSmallStackKiB = 64;
+
+std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info,
+                                         bool small_stacks) {
   static std::vector<std::string> args;  // argv must outlive the engine
   args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--log=xbt_cfg.thres:warning"};
+  if (small_stacks) {
+    args.push_back("--cfg=contexts/stack-size:" + std::to_string(kSmallStackKiB));
+    args.push_back("--cfg=contexts/guard-size:0");
+  }
   std::vector<EngineFlag> flags;
   for (const std::string& a : options.simgrid_args) flags.push_back({a, a});
   for (const auto& [key, value] : info.config) {
@@ -82,16 +94,18 @@ void check_ns3_message_size(const backend::ModelCost& cost) {
   }
 }
 
-std::string describe_model(const learn::Model& model) {
+std::string describe_model(const backend::ChargedModel& model) {
   std::string layers;
-  for (const auto& l : model.layers()) {
-    std::string shape;
-    for (auto d : l.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
-    layers += "    " + l.name + " [" + shape + "]\n";
+  if (model.layers.size() <= 40) {
+    for (const auto& l : model.layers) {
+      std::string shape;
+      for (auto d : l.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+      layers += "    " + l.name + " [" + shape + "]\n";
+    }
   }
-  return "model: " + model.config().name + ", " + std::to_string(model.num_params()) + " parameters, " +
-         std::to_string(static_cast<long long>(model.step_flops_per_sample())) + " training FLOPs per sample\n" +
-         layers;
+  return "model: " + model.cost.name + ", " + std::to_string(model.cost.params) + " parameters, " +
+         std::to_string(static_cast<long long>(model.cost.step_flops_per_sample)) + " training FLOPs per sample, " +
+         std::to_string(model.layers.size()) + " tensors\n" + layers;
 }
 
 // Per device: its record, time ledger, batch size and stream. The stream's samples come from
@@ -257,34 +271,50 @@ struct Prepared {
   std::unique_ptr<sg4::Engine> engine;
   PlatformHosts hosts;
   MemoryEstimate memory;
-  learn::DatasetPair data;
-  std::unique_ptr<learn::Model> model;
+  learn::DatasetShape shape;
+  int64_t raw_sample_bytes = 0;
+  backend::ChargedModel charged;
+  learn::DatasetPair data;              // real training only
+  std::unique_ptr<learn::Model> model;  // real training only
   std::vector<std::vector<int64_t>> parts;
   std::vector<LinkFaultPlan> link_faults;
   std::unique_ptr<backend::Backend> backend;
 };
 
-backend::ModelCost model_cost(const learn::Model& model) {
-  return {model.config().name, model.num_params(), model.step_flops_per_sample()};
-}
-
 Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
   Prepared p;
+  const bool timing_only = scenario.training.compute == "timing-only";
   const platform::PlatformInfo info = read_platform(scenario);
-  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info); });
+  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, timing_only); });
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.link_faults = plan_link_faults(*p.engine, scenario);
-  const learn::DatasetShape shape = backend::data_shape(scenario);
-  p.memory = estimate_memory(scenario, shape, learn::model_shape(backend::model_config(scenario, shape)));
+  if (timing_only) {
+    const learn::KnownData known = learn::known_dataset_shape(scenario);
+    p.shape = known.shape;
+    p.raw_sample_bytes = known.raw_sample_bytes;
+  } else {
+    p.shape = backend::data_shape(scenario);
+  }
+  p.charged = backend::charged_model(scenario, p.shape);
+  p.memory = estimate_memory(scenario, p.shape,
+                             timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)));
   check_memory(p.memory, available_memory());
+  check_ns3_message_size(p.charged.cost);
+  if (timing_only) {
+    p.parts = during("partitioning the data", [&] { return backend::partition_counts(scenario, p.shape); });
+    p.backend = during("setting up the devices", [&] {
+      return std::make_unique<backend::TimingBackend>(scenario, p.charged.cost, p.charged.layers);
+    });
+    return p;
+  }
   p.data = during("loading the dataset", [&] { return backend::load_data(scenario); });
+  p.raw_sample_bytes = p.data.train.raw_sample_bytes;
   p.model = during("building the model", [&] {
     return std::make_unique<learn::Model>(backend::model_config(scenario, learn::shape_of(p.data)));
   });
-  check_ns3_message_size(model_cost(*p.model));
   p.parts = during("partitioning the data", [&] { return backend::partition_data(scenario, p.data.train); });
   p.backend = during("initialising the model", [&] {
-    return std::make_unique<backend::TorchBackend>(scenario, *p.model, p.data, options.threads, model_cost(*p.model));
+    return std::make_unique<backend::TorchBackend>(scenario, *p.model, p.data, options.threads, p.charged);
   });
   return p;
 }
@@ -293,8 +323,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const Prepared p = prepare(scenario, options);
-  const learn::Model& model = *p.model;
-  RunState state(scenario, *p.backend, p.data.train.raw_sample_bytes);
+  RunState state(scenario, *p.backend, p.raw_sample_bytes);
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
                     " hosts), server " + p.hosts.server->get_name() + "\n";
@@ -312,9 +341,9 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
     }
     out += "\n";
   }
-  out += "data: " + std::to_string(p.data.train.size()) + " training, " + std::to_string(p.data.test.size()) +
-         " test samples\n";
-  out += describe_model(model);
+  out += "data: " + std::to_string(p.shape.train_samples) + " training, " + std::to_string(p.shape.test_samples) +
+         " test samples" + (p.model ? "" : " (sizes only: timing-only runs read no data)") + "\n";
+  out += describe_model(p.charged);
   out += "dense message size: " + std::to_string(message_bytes(p.backend->cost().dense_bytes())) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
   const std::optional<double> available = available_memory();
@@ -328,7 +357,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   const auto wall_start = std::chrono::steady_clock::now();
   report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
   Prepared p = prepare(scenario, options);
-  RunState state(scenario, *p.backend, p.data.train.raw_sample_bytes);
+  RunState state(scenario, *p.backend, p.raw_sample_bytes);
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
 
   report::Progress progress(options.quiet);
