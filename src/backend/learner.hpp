@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace edgetrain::backend {
@@ -94,6 +95,8 @@ class Backend {
   virtual DeviceLearner& device(size_t index) = 0;
   // The model store of an aggregator serving `members` (scenario device indices).
   virtual std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) = 0;
+  // Sizes taken from a declared ratio rather than computed: key -> ratio (timing-only runs).
+  virtual std::vector<std::pair<std::string, double>> declared_sizes() const { return {}; }
 };
 
 }  // namespace edgetrain::backend

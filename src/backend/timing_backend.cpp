@@ -7,7 +7,7 @@
 namespace edgetrain::backend {
 
 int64_t timing_payload_bytes(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers,
-                             const std::string& section) {
+                             const std::string& section, std::vector<std::pair<std::string, double>>& declared) {
   std::optional<int64_t> bytes;
   try {
     bytes = compress::formula_payload_bytes(compressor_config(spec), layers);
@@ -21,6 +21,7 @@ int64_t timing_payload_bytes(const scenario::CompressorSpec& spec, const std::ve
                                                     "fraction of the dense update for timing-only runs",
                                 section);
   }
+  declared.emplace_back(section + ".timing_ratio", *spec.timing_ratio);
   return compress::declared_payload_bytes(layers, *spec.timing_ratio);
 }
 
@@ -69,10 +70,14 @@ TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
                              const std::vector<compress::Layer>& layers)
     : cost_(std::move(cost)), adaptive_(scenario.compression.adaptive.has_value()) {
   const auto& compression = scenario.compression;
-  uplink_bytes_ = adaptive_ ? adaptive_payload_bytes(compression.uplink, layers)
-                            : timing_payload_bytes(compression.uplink, layers, "compression");
+  if (adaptive_) {
+    uplink_bytes_ = adaptive_payload_bytes(compression.uplink, layers);
+    declared_.emplace_back("compression.timing_ratio", *compression.uplink.timing_ratio);
+  } else {
+    uplink_bytes_ = timing_payload_bytes(compression.uplink, layers, "compression", declared_);
+  }
   if (compression.downlink) {
-    downlink_delta_bytes_ = timing_payload_bytes(*compression.downlink, layers, "compression.downlink");
+    downlink_delta_bytes_ = timing_payload_bytes(*compression.downlink, layers, "compression.downlink", declared_);
   }
   devices_.reserve(scenario.devices.size());
   for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.emplace_back(this);

@@ -24,6 +24,7 @@ class TimingBackend : public Backend {
   bool evaluates() const override { return false; }
   DeviceLearner& device(size_t index) override { return devices_.at(index); }
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
+  std::vector<std::pair<std::string, double>> declared_sizes() const override { return declared_; }
 
   // What one update weighs on the uplink, and one model delta on the downlink (0: dense).
   int64_t uplink_bytes() const { return uplink_bytes_; }
@@ -47,12 +48,14 @@ class TimingBackend : public Backend {
   ModelCost cost_;
   int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0;
   bool adaptive_ = false;
+  std::vector<std::pair<std::string, double>> declared_;
   std::vector<Device> devices_;
 };
 
 // Payload size of one update under `spec` on `layers`: the formula, or the declared ratio
 // (spec.timing_ratio) for data-dependent kinds. `section` names the key in errors.
+// Adds "SECTION.timing_ratio" to `declared` when the ratio was used.
 int64_t timing_payload_bytes(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers,
-                             const std::string& section);
+                             const std::string& section, std::vector<std::pair<std::string, double>>& declared);
 
 }  // namespace edgetrain::backend

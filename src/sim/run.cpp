@@ -203,7 +203,7 @@ report::RunSummary summarize(RunState& state, double end) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   summary.final_test_accuracy = state.evals.empty() ? nan : state.evals.back().test_accuracy;
   summary.final_test_loss = state.evals.empty() ? nan : state.evals.back().test_loss;
-  summary.best_test_accuracy = state.best_accuracy;
+  summary.best_test_accuracy = state.backend.evaluates() ? state.best_accuracy : nan;
   summary.time_to_target_s = state.time_to_target_s;
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
@@ -246,6 +246,13 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["samples_lost_offline"] = lost_offline;
   summary.seed = scenario.seed;
   summary.extra["model_step_flops_per_sample"] = cost.step_flops_per_sample;
+  // What was charged, and how: the trained model's costs, or a catalogued model's (cost_as or a
+  // timing-only catalogue model); sizes declared for data-dependent compressors.
+  summary.extra["compute"] = scenario.training.compute;
+  summary.extra["charged_model"] = cost.name;
+  nlohmann::json declared = nlohmann::json::object();
+  for (const auto& [key, ratio] : state.backend.declared_sizes()) declared[key] = ratio;
+  summary.extra["declared_sizes"] = declared;
   summary.extra["message_header_bytes"] = kHeaderBytes;
   summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
