@@ -5,8 +5,6 @@
 #include <memory>
 #include <simgrid/s4u.hpp>
 
-#include "sim/device_actor.hpp"
-#include "sim/mailbox_ops.hpp"
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"
 
@@ -22,8 +20,7 @@ void AsyncAggregator::reply(const PullRequest& pull) {
   reply->posted_at_s = sg4::Engine::get_clock();
   reply->from = inbox_.host();
   reply->bytes = message_bytes(reply->model.bytes);
-  const auto bytes = static_cast<uint64_t>(reply->bytes);
-  send_detached(DeviceActor::mailbox_name(state_.devices[pull.device].device), std::move(reply), bytes);
+  state_.couriers[pull.device]->post(std::move(reply));
 }
 
 void AsyncAggregator::apply(const UpdateMessage& push) {

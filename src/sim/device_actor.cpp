@@ -73,18 +73,17 @@ void DeviceActor::train(const ModelMessage& model, UpdateMessage& message, TimeL
 void DeviceActor::update_once(TimeLedger& ledger) {
   report::DeviceRecord& record = state_.devices[index_];
   DeviceLiveness& live = state_.live[index_];
-  auto* inbox = sg4::Mailbox::by_name(mailbox_name(record.device));
   if (state_.mode.applies_on_arrival()) {
     // Pull: a bare header asking for the current model (the aggregator counts it on delivery).
     ledger.open(TimeLedger::Bucket::Comm);
     auto pull = std::make_unique<PullRequest>();
     pull->device = index_;
     pull->bytes = kHeaderBytes;
-    upstream_.send(std::move(pull));
+    upstream_.send(state_.lanes[index_], std::move(pull));
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
   }
   ledger.open(TimeLedger::Bucket::Wait);
-  const auto model = expect<ModelMessage>(inbox->get_unique<Message>(), "device " + record.device);
+  const auto model = expect<ModelMessage>(state_.couriers[index_]->receive(), "device " + record.device);
   const double received = sg4::Engine::get_clock();
   // The transfer began when both ends were posted; before that the device was idle.
   ledger.charge(TimeLedger::Bucket::Wait, std::min(received, std::max(model->posted_at_s, ledger.mark())));
@@ -109,7 +108,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   ledger.open(TimeLedger::Bucket::Comm);
   live.pushing = true;
   // The message is ours until the transfer completes: a failed or killed transfer frees it.
-  upstream_.send(std::move(message));
+  upstream_.send(state_.lanes[index_], std::move(message));
   ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
 }
 

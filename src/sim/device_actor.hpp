@@ -26,7 +26,6 @@ class DeviceActor {
  public:
   DeviceActor(RunState& state, size_t index, Inbox& upstream) : state_(state), index_(index), upstream_(upstream) {}
   void operator()();
-  static std::string mailbox_name(const std::string& device) { return "device/" + device; }
 
  private:
   // One update: (pull and) receive the model, train, push.

@@ -49,7 +49,7 @@ void switch_on(RunState& state, size_t i) {
     record.stream->samples_lost_offline += stream->lose_until(now);
   }
   // Messages sent to it while it was off (queued, never received) are stale: drop them.
-  sg4::Mailbox::by_name(DeviceActor::mailbox_name(record.device))->clear();
+  state.couriers[i]->clear();
   state.live[i].on = true;
   record.restarts += 1;
   sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))->daemonize();

@@ -5,17 +5,17 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-Inbox::Inbox(sg4::Host* host) : host_(host) {}
-
-Inbox::Queue::~Queue() {
-  while (!empty()) {
-    delete top().message;
-    pop();
-  }
+size_t Inbox::connect(const std::string& sender) {
+  lanes_.push_back(sg4::Mailbox::by_name(name_ + "/" + sender));
+  return lanes_.size() - 1;
 }
 
-void Inbox::deliver(std::unique_ptr<Message> message, size_t rank) {
-  queue_.push({sg4::Engine::get_clock(), rank, sequence_++, message.release()});
+void Inbox::set_owner(const sg4::ActorPtr& owner) {
+  for (sg4::Mailbox* lane : lanes_) lane->set_receiver(owner);
+}
+
+void Inbox::arrived(size_t lane, size_t rank) {
+  notices_.push({sg4::Engine::get_clock(), rank, sequence_++, lane});
   changed_->notify_all();
 }
 
@@ -25,20 +25,30 @@ void Inbox::poke() {
 }
 
 std::unique_ptr<Message> Inbox::next(double deadline) {
-  std::unique_lock lock(*mutex_);
-  while (queue_.empty() && !poked_) {
-    if (deadline < 0) {
-      changed_->wait(lock);
-    } else if (sg4::Engine::get_clock() >= deadline ||
-               changed_->wait_until(lock, deadline) == std::cv_status::timeout) {
-      return nullptr;
+  {
+    std::unique_lock lock(*mutex_);
+    while (notices_.empty() && !poked_) {
+      if (deadline < 0) {
+        changed_->wait(lock);
+      } else if (sg4::Engine::get_clock() >= deadline ||
+                 changed_->wait_until(lock, deadline) == std::cv_status::timeout) {
+        return nullptr;
+      }
     }
   }
   poked_ = false;
-  if (queue_.empty()) return nullptr;
-  std::unique_ptr<Message> message(queue_.top().message);
-  queue_.pop();
-  return message;
+  if (notices_.empty()) return nullptr;
+  sg4::Mailbox* lane = lanes_[notices_.top().lane];
+  notices_.pop();
+  // The lane holds the delivered message, after any transfer of the same sender that a fault cut
+  // (failed: nothing to take).
+  while (true) {
+    try {
+      return std::unique_ptr<Message>(lane->get<Message>());
+    } catch (const simgrid::Exception&) {
+      continue;
+    }
+  }
 }
 
 }  // namespace edgetrain::sim

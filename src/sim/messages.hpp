@@ -23,7 +23,7 @@ struct Message {
   virtual ~Message() = default;
   virtual const char* kind() const = 0;
   int64_t bytes = 0;  // simulated size on the wire, header included
-  const simgrid::s4u::Host* from = nullptr;
+  simgrid::s4u::Host* from = nullptr;  // the sender's host
 };
 
 // Aggregator -> device: the current model.

@@ -119,6 +119,8 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
   state.device_hosts = hosts.devices;
   state.live.resize(n);
   state.upstream.assign(n, nullptr);
+  state.lanes.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) state.couriers.push_back(std::make_unique<DownlinkCourier>(sc.devices[i].name));
   state.faults = device_faults(sc, hosts.devices);
   const int64_t model_memory_bytes = model_memory_vectors(sc) * state.backend.cost().dense_bytes();
   for (size_t i = 0; i < n; ++i) {
@@ -374,20 +376,24 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
 
   // One aggregator on the server host serving every device (a role: its inbox, its members and
   // its model store). SimGrid copies actor functors, so the actors share it.
-  Inbox inbox(p.hosts.server);
+  Inbox inbox(p.hosts.server, "server");
   std::vector<size_t> members(scenario.devices.size());
   for (size_t i = 0; i < members.size(); ++i) {
     members[i] = i;
     state.upstream[i] = &inbox;
+    state.lanes[i] = inbox.connect(scenario.devices[i].name);
+    state.couriers[i]->start(p.hosts.server);
   }
   const std::unique_ptr<backend::ModelStore> store = p.backend->make_store(members);
+  sg4::ActorPtr server;
   if (state.mode.applies_on_arrival()) {
     auto aggregator = std::make_shared<AsyncAggregator>(state, inbox, members, *store);
-    sg4::Actor::create("server", p.hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
+    server = sg4::Actor::create("server", p.hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
   } else {
     auto aggregator = std::make_shared<SyncAggregator>(state, inbox, members, *store);
-    sg4::Actor::create("server", p.hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
+    server = sg4::Actor::create("server", p.hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
   }
+  inbox.set_owner(server);
   if (p.backend->evaluates()) {
     sg4::Actor::create("observer", p.hosts.server, guarded(state, Observer(state, *store)))->daemonize();
   }

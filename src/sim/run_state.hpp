@@ -17,6 +17,8 @@
 #include "report/run_record.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/device_stream.hpp"
+#include "sim/downlink_courier.hpp"
+#include "sim/inbox.hpp"
 #include "sim/link_ledger.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/time_ledger.hpp"
@@ -55,9 +57,12 @@ struct RunState {
   report::BufferTimeline buffer_timeline{1.0};
   LinkLedger links;
   std::vector<simgrid::s4u::Host*> device_hosts;  // per device
-  // Per device: the inbox of the aggregator it sends to (its upstream), poked when its update
-  // fails (the aggregator may be waiting for it).
+  // Per device: the inbox of the aggregator it sends to (its upstream) and its lane there; the
+  // upstream is poked when the device's update fails (the aggregator may be waiting for it).
+  // And the courier that brings it its models.
   std::vector<Inbox*> upstream;
+  std::vector<size_t> lanes;
+  std::vector<std::unique_ptr<DownlinkCourier>> couriers;
   int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;
   std::function<void(const report::EvalPoint&)> on_eval;  // progress display

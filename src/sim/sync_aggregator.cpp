@@ -5,8 +5,6 @@
 #include <memory>
 #include <simgrid/s4u.hpp>
 
-#include "sim/device_actor.hpp"
-#include "sim/mailbox_ops.hpp"
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"
 
@@ -36,8 +34,7 @@ std::vector<bool> SyncAggregator::send_models(double started) {
     message.bytes = message_bytes(message.model.bytes + message.injected_bytes);
     live.model_outstanding = true;
     waits_for[m] = true;
-    const auto bytes = static_cast<uint64_t>(message.bytes);
-    send_detached(DeviceActor::mailbox_name(state_.devices[device].device), std::move(models[m]), bytes);
+    state_.couriers[device]->post(std::move(models[m]));
   }
   return waits_for;
 }
