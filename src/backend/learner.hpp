@@ -83,7 +83,7 @@ class ModelStore {
   // Applies one update at once (asynchronous aggregation) scaled by the staleness rule.
   virtual bool apply_one(const UpdatePayload& update, size_t member, int64_t staleness, double lr) = 0;
   // Evaluates the current model on the test set (on the pool, on a snapshot); nothing when
-  // `cancelled` says so between batches. Only when evaluates() is true.
+  // `cancelled` says so between batches. Only when trains() is true.
   virtual std::optional<Evaluation> evaluate(const std::function<bool()>& cancelled) = 0;
 };
 
@@ -91,7 +91,9 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual const ModelCost& cost() const = 0;
-  virtual bool evaluates() const = 0;  // false in timing-only mode: no accuracy
+  // Real training: steps on real samples, and evaluation. False in timing-only mode: no
+  // accuracy, and which samples a batch holds does not matter, only how many.
+  virtual bool trains() const = 0;
   virtual DeviceLearner& device(size_t index) = 0;
   // The model store of an aggregator serving `members` (scenario device indices).
   virtual std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) = 0;

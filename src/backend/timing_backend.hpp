@@ -21,7 +21,7 @@ class TimingBackend : public Backend {
   TimingBackend(const scenario::Scenario& scenario, ModelCost cost, const std::vector<compress::Layer>& layers);
 
   const ModelCost& cost() const override { return cost_; }
-  bool evaluates() const override { return false; }
+  bool trains() const override { return false; }
   DeviceLearner& device(size_t index) override { return devices_.at(index); }
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
   std::vector<std::pair<std::string, double>> declared_sizes() const override { return declared_; }

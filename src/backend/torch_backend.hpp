@@ -27,7 +27,7 @@ class TorchBackend : public Backend {
   ~TorchBackend() override;
 
   const ModelCost& cost() const override { return cost_; }
-  bool evaluates() const override { return true; }
+  bool trains() const override { return true; }
   DeviceLearner& device(size_t index) override { return *devices_.at(index); }
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
 

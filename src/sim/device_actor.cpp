@@ -21,7 +21,13 @@ std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& led
   report::DeviceRecord& record = state_.devices[index_];
   std::vector<int64_t> batch;
   if (!stream) {
-    batch = state_.static_orders[index_]->take(batch_size);  // static partition: always there
+    // Static partition: always there. Only real training needs to know which samples.
+    if (state_.backend.trains()) {
+      batch = state_.static_orders[index_]->take(batch_size);
+    } else {
+      state_.static_orders[index_]->skip(batch_size);
+      batch.assign(static_cast<size_t>(batch_size), 0);
+    }
   } else {
     const double now = sg4::Engine::get_clock();
     const double ready = stream->prepare_step(batch_size, now);
@@ -34,7 +40,7 @@ std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& led
     }
     // Exactly the promised time: the clock after a sleep may be a rounding error short of it.
     const double at = std::max(sg4::Engine::get_clock(), ready);
-    batch = stream->take(batch_size, at, *record.stream);
+    batch = stream->take(batch_size, at, *record.stream, state_.backend.trains());
     state_.buffer_timeline.record(index_, stream->point(at, record.device));
   }
   state_.live[index_].held_samples += batch_size;

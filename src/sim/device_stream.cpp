@@ -48,14 +48,21 @@ double DeviceStream::prepare_step(int64_t batch, double now) {
   return arrivals_.time_of_next(batch - buffer_.size());
 }
 
-std::vector<int64_t> DeviceStream::take(int64_t batch, double now, report::StreamRecord& record) {
+std::vector<int64_t> DeviceStream::take(int64_t batch, double now, report::StreamRecord& record, bool identities) {
   catch_up(now);
   const stream::TakenSamples taken = buffer_.take(batch, now);
   record.age_sum_s += taken.age_sum_s;
   record.sample_age_max_s = std::max(record.sample_age_max_s, taken.age_max_s);
   std::vector<int64_t> indices;
   indices.reserve(taken.seqs.size());
-  for (int64_t seq : taken.seqs) indices.push_back(order_.index_of(seq));
+  for (int64_t seq : taken.seqs) {
+    if (identities) {
+      indices.push_back(order_.index_of(seq));
+    } else {
+      order_.note(seq);
+      indices.push_back(0);
+    }
+  }
   return indices;
 }
 

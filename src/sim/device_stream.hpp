@@ -33,8 +33,9 @@ class DeviceStream {
   // (at least one batch). Returns the time at which `batch` samples will be buffered (now when
   // they already are).
   double prepare_step(int64_t batch, double now);
-  // Takes `batch` samples (FIFO) at `now`: dataset indices, and their ages into `record`.
-  std::vector<int64_t> take(int64_t batch, double now, report::StreamRecord& record);
+  // Takes `batch` samples (FIFO) at `now`: dataset indices (zeros unless `identities`: a
+  // timing-only run needs the count alone), and their ages into `record`.
+  std::vector<int64_t> take(int64_t batch, double now, report::StreamRecord& record, bool identities);
   // Fills the stream counters of `record` from the buffer.
   void fill(report::StreamRecord& record) const;
   report::BufferPoint point(double now, const std::string& device) const;

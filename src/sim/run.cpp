@@ -185,7 +185,7 @@ void close_run(RunState& state, backend::ModelStore& store, double end) {
   for (size_t i = 0; i < state.devices.size(); ++i) state.devices[i].samples_held_at_end = state.live[i].held_samples;
   close_streams(state, end);
   const bool interrupted = state.status == "interrupted" && !state.evals.empty();
-  if (!state.backend.evaluates()) return;
+  if (!state.backend.trains()) return;
   if (!interrupted &&
       (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done)) {
     Observer::evaluate_now(state, store, end);
@@ -205,7 +205,7 @@ report::RunSummary summarize(RunState& state, double end) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   summary.final_test_accuracy = state.evals.empty() ? nan : state.evals.back().test_accuracy;
   summary.final_test_loss = state.evals.empty() ? nan : state.evals.back().test_loss;
-  summary.best_test_accuracy = state.backend.evaluates() ? state.best_accuracy : nan;
+  summary.best_test_accuracy = state.backend.trains() ? state.best_accuracy : nan;
   summary.time_to_target_s = state.time_to_target_s;
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
@@ -394,7 +394,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     server = sg4::Actor::create("server", p.hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
   }
   inbox.set_owner(server);
-  if (p.backend->evaluates()) {
+  if (p.backend->trains()) {
     sg4::Actor::create("observer", p.hosts.server, guarded(state, Observer(state, *store)))->daemonize();
   }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {

@@ -29,6 +29,18 @@ int64_t SampleOrder::index_of(int64_t seq) {
   return pass_order_[static_cast<size_t>(seq % n)];
 }
 
+void SampleOrder::note(int64_t seq) {
+  if (seq < 0) throw StreamError("sample order: negative sequence number " + std::to_string(seq));
+  passes_ = std::max(passes_, seq / static_cast<int64_t>(partition_.size()) + 1);
+}
+
+void SampleOrder::skip(int64_t count) {
+  if (count < 0) throw StreamError("sample order: cannot take " + std::to_string(count) + " samples");
+  if (count == 0) return;
+  cursor_ += count;
+  note(cursor_ - 1);
+}
+
 std::vector<int64_t> SampleOrder::take(int64_t count) {
   if (count < 0) throw StreamError("sample order: cannot take " + std::to_string(count) + " samples");
   std::vector<int64_t> out;

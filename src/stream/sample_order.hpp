@@ -15,6 +15,11 @@ class SampleOrder {
   // The next `count` sample indices (crossing pass boundaries as needed): index_of(cursor),
   // index_of(cursor + 1), ... from a cursor that starts at 0.
   std::vector<int64_t> take(int64_t count);
+  // The same for a consumer that needs the count only (timing-only runs): the cursor and the
+  // passes move as take would move them, and no pass is shuffled.
+  void skip(int64_t count);
+  // What index_of(seq) would record of `seq`, without shuffling its pass.
+  void note(int64_t seq);
   // The dataset index of stream sequence number `seq` (0, 1, ...): position seq % n of pass
   // seq / n, each pass a seeded shuffle. Streams use this, so dropped samples simply skip
   // sequence numbers. Cheap for non-decreasing seqs (the current pass is cached).
