@@ -65,40 +65,36 @@ float half_to_float(uint16_t h) {
 template <typename Codec>
 class Dense final : public Compressor {
  public:
-  explicit Dense(const std::vector<Layer>& layers) : size_(detail::layout_size(layers)) {}
+  explicit Dense(const std::vector<Layer>& layers) : Compressor(detail::layout_size(layers)) {}
 
   Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     Encoded e;
-    e.payload.reserve(Codec::bytes * update.size());
-    ByteWriter w(e.payload);
-    for (float v : update) Codec::write(w, v);
+    uint8_t* p = ByteWriter(e.payload).extend(Codec::bytes * update.size());
+    for (size_t i = 0; i < update.size(); ++i) Codec::store(p + Codec::bytes * i, update[i]);
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    std::vector<float> out(size_);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
     ByteReader r(payload);
-    for (float& v : out) v = Codec::read(r);
+    const uint8_t* p = r.take(Codec::bytes * static_cast<size_t>(size()));
     r.expect_end();
-    return out;
+    sink.fill(0, static_cast<size_t>(size()), [p](size_t i) { return Codec::load(p + Codec::bytes * i); });
   }
-
- private:
-  int64_t size_;
 };
 
 struct Fp32Codec {
   static constexpr size_t bytes = 4;
-  static void write(ByteWriter& w, float v) { w.f32(v); }
-  static float read(ByteReader& r) { return r.f32(); }
+  static void store(uint8_t* p, float v) { store_f32(p, v); }
+  static float load(const uint8_t* p) { return load_f32(p); }
 };
 
 // Every 16-bit pattern is a valid half (inf and NaN included), so only the length can be wrong.
 struct Fp16Codec {
   static constexpr size_t bytes = 2;
-  static void write(ByteWriter& w, float v) { w.u16(float_to_half(v)); }
-  static float read(ByteReader& r) { return half_to_float(r.u16()); }
+  static void store(uint8_t* p, float v) { store_u16(p, float_to_half(v)); }
+  static float load(const uint8_t* p) { return half_to_float(load_u16(p)); }
 };
 
 }  // namespace

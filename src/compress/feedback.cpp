@@ -34,17 +34,15 @@ double top_k_square_sum(std::span<const float> x, int64_t k) {
 
 }  // namespace
 
-std::vector<float> ErrorFeedback::corrected(std::span<const float> update) const {
+std::span<const float> ErrorFeedback::correct(std::span<const float> update) {
   check_same_size(update.size(), residual_.size(), "the update");
-  std::vector<float> p(update.size());
-  for (size_t i = 0; i < p.size(); ++i) p[i] = update[i] + residual_[i];
-  return p;
+  for (size_t i = 0; i < residual_.size(); ++i) residual_[i] = update[i] + residual_[i];
+  return residual_;
 }
 
-void ErrorFeedback::remember(std::span<const float> corrected, std::span<const float> decoded) {
-  check_same_size(corrected.size(), residual_.size(), "the corrected update");
-  check_same_size(decoded.size(), residual_.size(), "the decoded update");
-  for (size_t i = 0; i < residual_.size(); ++i) residual_[i] = corrected[i] - decoded[i];
+void ErrorFeedback::remember(const Compressor& compressor, std::span<const uint8_t> payload, const Context& context) {
+  check_same_size(static_cast<size_t>(compressor.size()), residual_.size(), "the compressor's layout");
+  compressor.subtract_decoded(payload, context, residual_);  // residual_ holds p
 }
 
 double topk_norm_gap(std::span<const float> update, const std::vector<Layer>& layers, double ratio,

@@ -105,7 +105,7 @@ struct MatrixLayer {
 class PowerSgd final : public Compressor {
  public:
   PowerSgd(const Config& c, const std::vector<Layer>& layers)
-      : layers_(layers), matrices_(layers.size()), size_(detail::layout_size(layers)) {
+      : Compressor(detail::layout_size(layers)), layers_(layers), matrices_(layers.size()) {
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& l = layers_[li];
       if (l.shape.size() < 2 || l.numel == 0) continue;
@@ -121,7 +121,7 @@ class PowerSgd final : public Compressor {
   }
 
   Encoded encode(std::span<const float> update, const Context& context) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     detail::check_finite(update);
     Encoded out;
     ByteWriter writer(out.payload);
@@ -129,7 +129,7 @@ class PowerSgd final : public Compressor {
       const Layer& layer = layers_[li];
       const auto values = update.subspan(static_cast<size_t>(layer.offset), static_cast<size_t>(layer.numel));
       if (!matrices_[li]) {
-        for (float v : values) writer.f32(v);
+        writer.f32s(values);
       } else {
         encode_matrix(values, layer, li, *matrices_[li], context, writer);
       }
@@ -137,14 +137,14 @@ class PowerSgd final : public Compressor {
     return out;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    std::vector<float> out(static_cast<size_t>(size_), 0.0f);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
     ByteReader reader(payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& layer = layers_[li];
-      float* dst = out.data() + layer.offset;
+      const auto offset = static_cast<size_t>(layer.offset);
       if (!matrices_[li]) {
-        for (int64_t i = 0; i < layer.numel; ++i) dst[i] = read_finite(reader);
+        sink.fill(offset, static_cast<size_t>(layer.numel), [&](size_t) { return read_finite(reader); });
         continue;
       }
       const MatrixLayer& mat = *matrices_[li];
@@ -158,12 +158,11 @@ class PowerSgd final : public Compressor {
           if (!std::isfinite(f))
             throw CompressError("compressed payload: powersgd factors of layer \"" + layer.name +
                                 "\" rebuild an entry beyond fp32 (" + util::format_number(s) + ")");
-          dst[i * mat.n + j] = f;
+          sink.put(offset + static_cast<size_t>(i * mat.n + j), f);
         }
       }
     }
     reader.expect_end();
-    return out;
   }
 
  private:
@@ -225,7 +224,6 @@ class PowerSgd final : public Compressor {
 
   std::vector<Layer> layers_;
   std::vector<std::optional<MatrixLayer>> matrices_;  // per layer; empty: sent raw
-  int64_t size_;
 };
 
 }  // namespace

@@ -16,9 +16,9 @@
 //   adacomp:           as topk with layer scope
 //   adacomp-bins:      per layer   u32 count c_l, c_l f32 values, c_l indices
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <random>
 
 #include "compress/compressor.hpp"
@@ -90,67 +90,137 @@ namespace {
 
 using detail::keep_count;
 
-// Positions (into x) of the k largest |x_i|, increasing; ties go to the lower position, so the
-// choice is deterministic. NaN counts as the largest magnitude (it is sent, not hidden).
-std::vector<int64_t> top_k(std::span<const float> x, int64_t k) {
-  std::vector<int64_t> idx(x.size());
-  std::iota(idx.begin(), idx.end(), int64_t{0});
-  if (k < static_cast<int64_t>(x.size())) {
-    auto magnitude = [&](int64_t i) {
-      const float a = std::fabs(x[i]);
-      return std::isnan(a) ? std::numeric_limits<float>::infinity() : a;
-    };
-    auto before = [&](int64_t a, int64_t b) {
-      const float ma = magnitude(a), mb = magnitude(b);
-      return ma > mb || (ma == mb && a < b);
-    };
-    std::nth_element(idx.begin(), idx.begin() + k, idx.end(), before);
-    idx.resize(k);
-    std::sort(idx.begin(), idx.end());
-  }
-  return idx;
+// |x| as its bit pattern, which orders like the magnitudes (-0 and +0 alike); NaN counts as
+// infinity, the largest magnitude (it is sent, not hidden).
+inline uint32_t magnitude_key(float x) {
+  const uint32_t a = std::bit_cast<uint32_t>(x) & 0x7fffffffu;
+  return a > 0x7f800000u ? 0x7f800000u : a;
 }
+
+// Top-k selection by magnitude in linear time. The k largest magnitudes are chosen with ties
+// going to the lower position, so the choice is deterministic: every key above the k-th largest
+// key T, then the first positions whose key equals T. T is found by a radix select over the
+// 31-bit keys (11, 10 and 10 bits) with counting histograms, without comparisons or sorting.
+// Holds its scratch buffers: one encoder at a time uses it.
+class TopKSelector {
+ public:
+  // Positions (into x) of the k largest |x_i|, increasing, into `out`.
+  void select(std::span<const float> x, int64_t k, std::vector<int64_t>& out) {
+    out.clear();
+    const auto n = static_cast<int64_t>(x.size());
+    if (k >= n) {
+      for (int64_t i = 0; i < n; ++i) out.push_back(i);
+      return;
+    }
+    if (k <= 0) return;
+    int64_t equal_quota = 0;
+    const uint32_t threshold = kth_largest_key(x, k, equal_quota);
+    out.reserve(static_cast<size_t>(k));
+    for (int64_t i = 0; i < n; ++i) {
+      const uint32_t key = magnitude_key(x[i]);
+      if (key > threshold) {
+        out.push_back(i);
+      } else if (key == threshold && equal_quota > 0) {
+        out.push_back(i);
+        --equal_quota;
+      }
+    }
+  }
+
+ private:
+  // The k-th largest key (1 <= k <= n); `equal_quota` gets how many keys equal to it are among
+  // the k largest.
+  uint32_t kth_largest_key(std::span<const float> x, int64_t k, int64_t& equal_quota) {
+    // Level 1, bits 20..30, over every entry. Four interleaved histograms: runs of equal keys
+    // (zeros) would otherwise wait on the previous increment of the same counter.
+    constexpr size_t top = 2048;
+    histogram_.assign(4 * top, 0);
+    uint32_t* h = histogram_.data();
+    const size_t n = x.size();
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      ++h[magnitude_key(x[i]) >> 20];
+      ++h[top + (magnitude_key(x[i + 1]) >> 20)];
+      ++h[2 * top + (magnitude_key(x[i + 2]) >> 20)];
+      ++h[3 * top + (magnitude_key(x[i + 3]) >> 20)];
+    }
+    for (; i < n; ++i) ++h[magnitude_key(x[i]) >> 20];
+    for (size_t b = 0; b < top; ++b) h[b] += h[top + b] + h[2 * top + b] + h[3 * top + b];
+    int64_t rank = k;  // rank, from the top, of the wanted key among those left
+    const uint32_t b1 = bucket_of_rank(h, top, rank);
+    // Levels 2 and 3, bits 10..19 and 0..9, over the keys of bucket b1 only.
+    candidates_.clear();
+    for (i = 0; i < n; ++i) {
+      const uint32_t key = magnitude_key(x[i]);
+      if ((key >> 20) == b1) candidates_.push_back(key);
+    }
+    std::fill(h, h + 1024, 0u);
+    for (uint32_t key : candidates_) ++h[(key >> 10) & 1023u];
+    const uint32_t b2 = bucket_of_rank(h, 1024, rank);
+    const uint32_t prefix = (b1 << 10) | b2;
+    std::fill(h, h + 1024, 0u);
+    for (uint32_t key : candidates_) {
+      if ((key >> 10) == prefix) ++h[key & 1023u];
+    }
+    const uint32_t b3 = bucket_of_rank(h, 1024, rank);
+    equal_quota = rank;
+    return (prefix << 10) | b3;
+  }
+
+  // The bucket holding the rank-th largest count from the top; rank becomes its rank within it.
+  static uint32_t bucket_of_rank(const uint32_t* h, size_t buckets, int64_t& rank) {
+    size_t b = buckets - 1;
+    while (b > 0 && int64_t{h[b]} < rank) rank -= h[b--];
+    return static_cast<uint32_t>(b);
+  }
+
+  std::vector<uint32_t> histogram_, candidates_;
+};
 
 // Values of x at the (local) positions, then the positions themselves.
 void write_entries(ByteWriter& w, std::span<const float> x, const std::vector<int64_t>& positions, int64_t n,
                    bool packed) {
-  for (int64_t i : positions) w.f32(x[i]);
+  uint8_t* values = w.extend(4 * positions.size());
+  for (size_t j = 0; j < positions.size(); ++j) store_f32(values + 4 * j, x[static_cast<size_t>(positions[j])]);
   if (packed) {
-    const std::vector<uint64_t> p(positions.begin(), positions.end());
-    w.packed(p, bits_for(static_cast<uint64_t>(n)));
+    const int bits = bits_for(static_cast<uint64_t>(n));
+    BitWriter bw(w.extend(packed_bytes(positions.size(), bits)));
+    for (int64_t i : positions) bw.put(static_cast<uint64_t>(i), bits);
+    bw.finish();
   } else {
-    for (int64_t i : positions) w.u32(static_cast<uint32_t>(i));
+    uint8_t* out = w.extend(4 * positions.size());
+    for (size_t j = 0; j < positions.size(); ++j) store_u32(out + 4 * j, static_cast<uint32_t>(positions[j]));
   }
 }
 
-// Reads `count` positions below n; they must be strictly increasing (as every encoder writes
-// them), which also rules out duplicates.
-std::vector<int64_t> read_positions(ByteReader& r, size_t count, int64_t n, bool packed) {
-  std::vector<int64_t> positions(count);
-  if (packed) {
-    const std::vector<uint64_t> p = r.packed(count, bits_for(static_cast<uint64_t>(n)));
-    std::copy(p.begin(), p.end(), positions.begin());
-  } else {
-    for (size_t i = 0; i < count; ++i) positions[i] = r.u32();
-  }
-  for (size_t i = 0; i < count; ++i) {
-    if (positions[i] >= n) {
-      throw CompressError("compressed payload: index " + std::to_string(positions[i]) + " out of range (" +
-                          std::to_string(n) + " entries)");
-    }
-    if (i > 0 && positions[i] <= positions[i - 1]) {
-      throw CompressError("compressed payload: indices not strictly increasing at " + std::to_string(positions[i]));
-    }
-  }
-  return positions;
+// Bytes write_entries() appends for `count` entries of a block of n.
+size_t entries_bytes(int64_t count, int64_t n, bool packed) {
+  const auto c = static_cast<size_t>(count);
+  return 4 * c + (packed ? packed_bytes(c, bits_for(static_cast<uint64_t>(n))) : 4 * c);
 }
 
-// Reads `count` values and their positions, and puts them into out (a block of n entries).
-void read_entries(ByteReader& r, std::span<float> out, size_t count, bool packed) {
-  std::vector<float> values(count);
-  for (float& v : values) v = r.f32();
-  const std::vector<int64_t> positions = read_positions(r, count, static_cast<int64_t>(out.size()), packed);
-  for (size_t i = 0; i < count; ++i) out[positions[i]] = values[i];
+// Reads `count` values and their positions in a block of n entries starting at `offset` of the
+// sink's vector, and puts them there. Positions must be below n and strictly increasing (as
+// every encoder writes them), which also rules out duplicates.
+void read_entries(ByteReader& r, const Compressor::Sink& sink, int64_t offset, int64_t n, size_t count, bool packed) {
+  const uint8_t* values = r.take(4 * count);
+  const int bits = bits_for(static_cast<uint64_t>(n));
+  BitReader packed_positions = packed ? r.packed_reader(count, bits) : BitReader(nullptr, 0);
+  const uint8_t* positions = packed ? nullptr : r.take(4 * count);
+  int64_t previous = -1;
+  for (size_t j = 0; j < count; ++j) {
+    const uint64_t raw = packed ? packed_positions.get(bits) : load_u32(positions + 4 * j);
+    if (raw >= static_cast<uint64_t>(n)) {
+      throw CompressError("compressed payload: index " + std::to_string(raw) + " out of range (" + std::to_string(n) +
+                          " entries)");
+    }
+    const auto position = static_cast<int64_t>(raw);
+    if (position <= previous) {
+      throw CompressError("compressed payload: indices not strictly increasing at " + std::to_string(position));
+    }
+    previous = position;
+    sink.put(static_cast<size_t>(offset + position), load_f32(values + 4 * j));
+  }
 }
 
 // A count field read from the payload: at most the layer's size (checked before allocating).
@@ -173,29 +243,28 @@ std::vector<int64_t> shifted(const std::vector<int64_t>& positions, int64_t offs
 class Sparse : public Compressor {
  public:
   Sparse(const Config& config, const std::vector<Layer>& layers)
-      : config_(config), layers_(layers), size_(detail::layout_size(layers)) {}
+      : Compressor(detail::layout_size(layers)), config_(config), layers_(layers) {}
 
  protected:
+  bool sparse() const override { return true; }
+
   std::span<const float> layer_of(std::span<const float> x, const Layer& l) const {
-    return x.subspan(l.offset, l.numel);
+    return x.subspan(static_cast<size_t>(l.offset), static_cast<size_t>(l.numel));
   }
-  std::span<float> layer_out(std::span<float> x, const Layer& l) const { return x.subspan(l.offset, l.numel); }
 
   // The threshold and adacomp-bins format: per layer, u32 count, values, positions.
-  std::vector<float> decode_counted(std::span<const uint8_t> payload) const {
-    std::vector<float> out(size_, 0.0f);
+  void decode_counted(std::span<const uint8_t> payload, const Sink& sink) const {
     ByteReader r(payload);
     for (const Layer& l : layers_) {
       const size_t count = read_count(r, l.numel);
-      read_entries(r, layer_out(out, l), count, config_.packed_indices);
+      read_entries(r, sink, l.offset, l.numel, count, config_.packed_indices);
     }
     r.expect_end();
-    return out;
   }
 
   Config config_;
   std::vector<Layer> layers_;
-  int64_t size_;
+  std::vector<int64_t> sent_;  // encoder scratch: the positions sent in the current layer
 };
 
 // topk and adacomp (which is topk with layer scope).
@@ -204,30 +273,36 @@ class TopK final : public Sparse {
   TopK(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers) {
     detail::check_ratio(config.ratio);
     detail::check_scope(config.scope);
-    if (config.scope == "global" && !config.packed_indices && size_ > int64_t{std::numeric_limits<uint32_t>::max()}) {
-      throw ConfigError(
-          "scope", "global indices over " + std::to_string(size_) + " entries do not fit 32 bits (use packed indices)");
+    if (config.scope == "global" && !config.packed_indices && size() > int64_t{std::numeric_limits<uint32_t>::max()}) {
+      throw ConfigError("scope", "global indices over " + std::to_string(size()) +
+                                     " entries do not fit 32 bits (use packed indices)");
     }
   }
 
   Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     Encoded e;
     ByteWriter w(e.payload);
     if (config_.scope == "layer") {
+      size_t bytes = 0;
+      for (const Layer& l : layers_)
+        bytes += entries_bytes(keep_count(config_.ratio, l.numel), l.numel, config_.packed_indices);
+      e.payload.reserve(bytes);
       for (const Layer& l : layers_) {
         const std::span<const float> x = layer_of(update, l);
-        const std::vector<int64_t> sent = top_k(x, keep_count(config_.ratio, l.numel));
-        write_entries(w, x, sent, l.numel, config_.packed_indices);
-        e.indices.push_back(shifted(sent, l.offset));
+        selector_.select(x, keep_count(config_.ratio, l.numel), sent_);
+        write_entries(w, x, sent_, l.numel, config_.packed_indices);
+        e.indices.push_back(shifted(sent_, l.offset));
       }
     } else {
-      const std::vector<int64_t> sent = top_k(update, keep_count(config_.ratio, size_));
-      write_entries(w, update, sent, size_, config_.packed_indices);
+      const int64_t k = keep_count(config_.ratio, size());
+      e.payload.reserve(entries_bytes(k, size(), config_.packed_indices));
+      selector_.select(update, k, sent_);
+      write_entries(w, update, sent_, size(), config_.packed_indices);
       // Split the increasing global positions by layer.
-      auto it = sent.begin();
+      auto it = sent_.begin();
       for (const Layer& l : layers_) {
-        auto end = std::lower_bound(it, sent.end(), l.offset + l.numel);
+        auto end = std::lower_bound(it, sent_.end(), l.offset + l.numel);
         e.indices.emplace_back(it, end);
         it = end;
       }
@@ -235,19 +310,22 @@ class TopK final : public Sparse {
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    std::vector<float> out(size_, 0.0f);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
     ByteReader r(payload);
     if (config_.scope == "layer") {
       for (const Layer& l : layers_) {
-        read_entries(r, layer_out(out, l), keep_count(config_.ratio, l.numel), config_.packed_indices);
+        read_entries(r, sink, l.offset, l.numel, static_cast<size_t>(keep_count(config_.ratio, l.numel)),
+                     config_.packed_indices);
       }
     } else {
-      read_entries(r, out, keep_count(config_.ratio, size_), config_.packed_indices);
+      read_entries(r, sink, 0, size(), static_cast<size_t>(keep_count(config_.ratio, size())), config_.packed_indices);
     }
     r.expect_end();
-    return out;
   }
+
+ private:
+  TopKSelector selector_;
 };
 
 // Uniform integer in [0, bound) from the generator's raw output by rejection, so the draw is the
@@ -270,28 +348,30 @@ class RandomK final : public Sparse {
   }
 
   Encoded encode(std::span<const float> update, const Context& context) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     Encoded e;
     ByteWriter w(e.payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& l = layers_[li];
       const std::vector<int64_t> sent = positions(context, li);
-      for (int64_t i : sent) w.f32(update[l.offset + i]);
+      uint8_t* values = w.extend(4 * sent.size());
+      for (size_t j = 0; j < sent.size(); ++j)
+        store_f32(values + 4 * j, update[static_cast<size_t>(l.offset + sent[j])]);
       e.indices.push_back(shifted(sent, l.offset));
     }
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context& context) const override {
-    std::vector<float> out(size_, 0.0f);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context& context, const Sink& sink) const override {
     ByteReader r(payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
-      for (int64_t i : positions(context, li)) out[layers_[li].offset + i] = r.f32();
+      for (int64_t i : positions(context, li)) sink.put(static_cast<size_t>(layers_[li].offset + i), r.f32());
     }
     r.expect_end();
-    return out;
   }
 
+ private:
   // k_l positions of layer li, uniform without replacement (Floyd's algorithm), increasing. The
   // generator depends only on (seed, step, layer), so the receiver draws the same set.
   std::vector<int64_t> positions(const Context& context, size_t li) const {
@@ -300,13 +380,13 @@ class RandomK final : public Sparse {
     std::mt19937_64 rng(
         util::derive_seed(util::derive_seed(context.seed, "compress.randomk.step", static_cast<uint64_t>(context.step)),
                           "compress.randomk.layer", li));
-    std::vector<bool> taken(n, false);
+    std::vector<bool> taken(static_cast<size_t>(n), false);
     std::vector<int64_t> out;
-    out.reserve(k);
+    out.reserve(static_cast<size_t>(k));
     for (int64_t j = n - k; j < n; ++j) {
       const auto t = static_cast<int64_t>(uniform_below(rng, static_cast<uint64_t>(j) + 1));
-      const int64_t pick = taken[t] ? j : t;
-      taken[pick] = true;
+      const int64_t pick = taken[static_cast<size_t>(t)] ? j : t;
+      taken[static_cast<size_t>(pick)] = true;
       out.push_back(pick);
     }
     std::sort(out.begin(), out.end());
@@ -324,24 +404,25 @@ class Threshold final : public Sparse {
   }
 
   Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     Encoded e;
     ByteWriter w(e.payload);
     for (const Layer& l : layers_) {
       const std::span<const float> x = layer_of(update, l);
-      std::vector<int64_t> sent;
+      sent_.clear();
       for (int64_t i = 0; i < l.numel; ++i) {
-        if (std::fabs(x[i]) > config_.threshold) sent.push_back(i);
+        if (std::fabs(x[static_cast<size_t>(i)]) > config_.threshold) sent_.push_back(i);
       }
-      w.u32(static_cast<uint32_t>(sent.size()));
-      write_entries(w, x, sent, l.numel, config_.packed_indices);
-      e.indices.push_back(shifted(sent, l.offset));
+      w.u32(static_cast<uint32_t>(sent_.size()));
+      write_entries(w, x, sent_, l.numel, config_.packed_indices);
+      e.indices.push_back(shifted(sent_, l.offset));
     }
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    return decode_counted(payload);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
+    decode_counted(payload, sink);
   }
 };
 
@@ -351,41 +432,44 @@ class Threshold final : public Sparse {
 // they would change neither the receiver's sum nor the residual, only cost 8 bytes each.
 class AdaCompBins final : public Sparse {
  public:
-  AdaCompBins(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers), residual_(size_, 0.0f) {
+  AdaCompBins(const Config& config, const std::vector<Layer>& layers)
+      : Sparse(config, layers), residual_(static_cast<size_t>(size()), 0.0f) {
     if (config.bin_size < 1) {
       throw ConfigError("bin_size", "must be >= 1, got " + std::to_string(config.bin_size));
     }
   }
 
   Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     // G = r + g in place: the residual becomes G, minus what is sent (zeroed below).
-    for (int64_t i = 0; i < size_; ++i) residual_[i] += update[i];
+    for (size_t i = 0; i < residual_.size(); ++i) residual_[i] += update[i];
     Encoded e;
     ByteWriter w(e.payload);
     for (const Layer& l : layers_) {
       const std::span<const float> gl = layer_of(residual_, l), ul = layer_of(update, l);
-      std::vector<int64_t> sent;
+      sent_.clear();
       for (int64_t start = 0; start < l.numel; start += config_.bin_size) {
         const int64_t end = std::min(l.numel, start + config_.bin_size);
         float bin_max = 0;
-        for (int64_t i = start; i < end; ++i) bin_max = std::max(bin_max, std::fabs(gl[i]));
+        for (int64_t i = start; i < end; ++i) bin_max = std::max(bin_max, std::fabs(gl[static_cast<size_t>(i)]));
         for (int64_t i = start; i < end; ++i) {
-          if (gl[i] != 0 && std::fabs(gl[i] + ul[i]) >= bin_max) sent.push_back(i);  // |H_i| = |G_i + g_i|
+          const auto u = static_cast<size_t>(i);
+          if (gl[u] != 0 && std::fabs(gl[u] + ul[u]) >= bin_max) sent_.push_back(i);  // |H_i| = |G_i + g_i|
         }
       }
-      w.u32(static_cast<uint32_t>(sent.size()));
-      write_entries(w, gl, sent, l.numel, config_.packed_indices);
-      e.indices.push_back(shifted(sent, l.offset));
+      w.u32(static_cast<uint32_t>(sent_.size()));
+      write_entries(w, gl, sent_, l.numel, config_.packed_indices);
+      e.indices.push_back(shifted(sent_, l.offset));
     }
     for (const std::vector<int64_t>& layer : e.indices) {
-      for (int64_t i : layer) residual_[i] = 0;
+      for (int64_t i : layer) residual_[static_cast<size_t>(i)] = 0;
     }
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    return decode_counted(payload);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
+    decode_counted(payload, sink);
   }
 
  private:

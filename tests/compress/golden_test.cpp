@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -45,6 +46,10 @@ struct Hash {
     }
   }
 };
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), 4 * a.size()) == 0;
+}
 
 std::string hex(uint64_t v) {
   char buf[19];
@@ -239,10 +244,18 @@ TEST_CASE("golden bytes of every compressor with error feedback over three steps
       Hash payload, decoded, indices;
       for (int64_t step = 0; step < 3; ++step) {
         const Context context{0x5eedULL + 7, step};
-        const std::vector<float> p = feedback.corrected(update(layers, 100 + static_cast<uint64_t>(step)));
+        const std::span<const float> corrected = feedback.correct(update(layers, 100 + static_cast<uint64_t>(step)));
+        const std::vector<float> p(corrected.begin(), corrected.end());
         const Encoded e = compressor->encode(p, context);
         const std::vector<float> d = compressor->decode(e.payload, context);
-        feedback.remember(p, d);
+        // decode_into overwrites every entry; remember() leaves exactly p - d, bit for bit.
+        std::vector<float> into(d.size(), -1.5f);
+        compressor->decode_into(e.payload, context, into);
+        CHECK(same_bits(into, d));
+        feedback.remember(*compressor, e.payload, context);
+        std::vector<float> p_minus_d(p.size());
+        for (size_t i = 0; i < p.size(); ++i) p_minus_d[i] = p[i] - d[i];
+        CHECK(same_bits(feedback.residual(), p_minus_d));
         payload.bytes(e.payload);
         decoded.floats(d);
         indices.indices(e.indices);

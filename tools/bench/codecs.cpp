@@ -92,19 +92,17 @@ __attribute__((noinline)) void op_encode(Compressor& c, const std::vector<float>
   sink = sink + c.encode(g, ctx).payload.size();
 }
 
-__attribute__((noinline)) void op_decode(const Compressor& c, const std::vector<uint8_t>& payload,
-                                         const Context& ctx) {
+__attribute__((noinline)) void op_decode(const Compressor& c, const std::vector<uint8_t>& payload, const Context& ctx) {
   sink = sink + c.decode(payload, ctx).size();
 }
 
 // The device's step as sim/uplink.cpp does it with error feedback.
 __attribute__((noinline)) void op_feedback_round(Compressor& c, ErrorFeedback& ef, const std::vector<float>& g,
                                                  const Context& ctx) {
-  const std::vector<float> p = ef.corrected(g);
+  const std::span<const float> p = ef.correct(g);
   sink = sink + std::all_of(p.begin(), p.end(), [](float v) { return std::isfinite(v); });
   const Encoded e = c.encode(p, ctx);
-  const std::vector<float> d = c.decode(e.payload, ctx);
-  ef.remember(p, d);
+  ef.remember(c, e.payload, ctx);
   sink = sink + e.payload.size();
 }
 
