@@ -124,13 +124,23 @@ class Qsgd final : public LayerwiseQuantizer {
   void decode_layer(ByteReader& in, const Sink& sink, size_t offset, size_t n) const override {
     const double norm = read_scale(in, false, true);
     BitReader codes = in.packed_reader(n, bits_);
+    auto magnitude = [&](uint64_t level) {
+      return static_cast<float>(norm * static_cast<double>(level) / static_cast<double>(levels_));
+    };
+    // With fewer levels than entries, each level's value once (fp32 rounding is symmetric, so
+    // the negative value is the negated one).
+    std::vector<float> table;
+    if (levels_ < n) {
+      table.resize(levels_ + 1);
+      for (uint64_t l = 0; l <= levels_; ++l) table[l] = magnitude(l);
+    }
     sink.fill(offset, n, [&](size_t) {
       const uint64_t code = codes.get(bits_), level = code >> 1;
       if (level > levels_)
         throw CompressError("compressed payload: qsgd level " + std::to_string(level) + " exceeds " +
                             std::to_string(levels_));
-      const double magnitude = norm * static_cast<double>(level) / static_cast<double>(levels_);
-      return static_cast<float>((code & 1u) ? -magnitude : magnitude);
+      const float m = table.empty() ? magnitude(level) : table[level];
+      return (code & 1u) ? -m : m;
     });
   }
 
@@ -160,9 +170,9 @@ class TernGrad final : public LayerwiseQuantizer {
 
   void decode_layer(ByteReader& in, const Sink& sink, size_t offset, size_t n) const override {
     const float scale = read_scale(in, false, true);
-    BitReader codes = in.packed_reader(n, 2);
-    sink.fill(offset, n, [&](size_t) {
-      switch (codes.get(2)) {
+    const uint8_t* codes = in.take(packed_bytes(n, 2));
+    sink.fill(offset, n, [&](size_t j) {
+      switch ((codes[j / 4] >> (2 * (j % 4))) & 3u) {
         case 0: return 0.0f;
         case 1: return scale;
         case 2: return -scale;
@@ -172,17 +182,20 @@ class TernGrad final : public LayerwiseQuantizer {
   }
 };
 
-// Packs bit i = (v_i >= 0), the sign bits signsgd and onebit send.
+// Packs bit i = (v_i >= 0), the sign bits signsgd and onebit send, a byte at a time.
 void write_sign_bits(ByteWriter& out, std::span<const float> v) {
-  BitWriter bits(out.extend(packed_bytes(v.size(), 1)));
-  for (float x : v) bits.put(x >= 0 ? 1 : 0, 1);
-  bits.finish();
+  uint8_t* bytes = out.extend(packed_bytes(v.size(), 1));
+  for (size_t i = 0; i < v.size(); i += 8) {
+    uint8_t byte = 0;
+    for (size_t j = 0; j < 8 && i + j < v.size(); ++j) byte |= static_cast<uint8_t>((v[i + j] >= 0 ? 1u : 0u) << j);
+    bytes[i / 8] = byte;
+  }
 }
 
 // Decodes sign bits: `on` where the bit is 1, `off` where it is 0.
 void read_sign_bits(ByteReader& in, const Compressor::Sink& sink, size_t offset, size_t n, float on, float off) {
-  BitReader bits = in.packed_reader(n, 1);
-  sink.fill(offset, n, [&](size_t) { return bits.get(1) ? on : off; });
+  const uint8_t* bytes = in.take(packed_bytes(n, 1));
+  sink.fill(offset, n, [&](size_t j) { return (bytes[j / 8] >> (j % 8)) & 1u ? on : off; });
 }
 
 class SignSgd final : public LayerwiseQuantizer {

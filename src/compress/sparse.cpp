@@ -78,6 +78,10 @@ int64_t keep_count(double ratio, int64_t n) {
 }
 
 void check_finite(std::span<const float> update) {
+  // The largest |x| bit pattern first (no branch per entry); the position only on failure.
+  uint32_t largest = 0;
+  for (float x : update) largest = std::max(largest, std::bit_cast<uint32_t>(x) & 0x7fffffffu);
+  if (largest < 0x7f800000u) return;
   for (size_t i = 0; i < update.size(); ++i) {
     if (!std::isfinite(update[i]))
       throw CompressError("compress: update entry " + std::to_string(i) + " is not finite");
@@ -99,72 +103,77 @@ inline uint32_t magnitude_key(float x) {
 
 // Top-k selection by magnitude in linear time. The k largest magnitudes are chosen with ties
 // going to the lower position, so the choice is deterministic: every key above the k-th largest
-// key T, then the first positions whose key equals T. T is found by a radix select over the
-// 31-bit keys (11, 10 and 10 bits) with counting histograms, without comparisons or sorting.
+// key T, then the first positions whose key equals T. A radix select over the 31-bit keys finds
+// T without comparisons or sorting: a histogram of the top 11 bits over every entry gives the
+// bucket holding T; one more pass takes every entry of a higher bucket and sets the entries of
+// T's bucket aside; the next 10 and 10 bits, over those few candidates only, give T itself.
 // Holds its scratch buffers: one encoder at a time uses it.
 class TopKSelector {
  public:
   // Positions (into x) of the k largest |x_i|, increasing, into `out`.
   void select(std::span<const float> x, int64_t k, std::vector<int64_t>& out) {
     out.clear();
-    const auto n = static_cast<int64_t>(x.size());
-    if (k >= n) {
-      for (int64_t i = 0; i < n; ++i) out.push_back(i);
+    const size_t n = x.size();
+    if (k >= static_cast<int64_t>(n)) {
+      for (size_t i = 0; i < n; ++i) out.push_back(static_cast<int64_t>(i));
       return;
     }
     if (k <= 0) return;
-    int64_t equal_quota = 0;
-    const uint32_t threshold = kth_largest_key(x, k, equal_quota);
+    int64_t rank = k;  // rank, from the top, of the k-th largest key among the keys left
+    const uint32_t b1 = top_bucket(x, rank);
+    // Entries of higher buckets are among the k largest; those of bucket b1 are candidates.
     out.reserve(static_cast<size_t>(k));
-    for (int64_t i = 0; i < n; ++i) {
+    candidate_positions_.clear();
+    candidate_keys_.clear();
+    for (size_t i = 0; i < n; ++i) {
       const uint32_t key = magnitude_key(x[i]);
-      if (key > threshold) {
-        out.push_back(i);
-      } else if (key == threshold && equal_quota > 0) {
-        out.push_back(i);
-        --equal_quota;
+      if ((key >> 20) > b1) {
+        out.push_back(static_cast<int64_t>(i));
+      } else if ((key >> 20) == b1) {
+        candidate_positions_.push_back(static_cast<int64_t>(i));
+        candidate_keys_.push_back(key);
       }
     }
+    // Bits 10..19, then 0..9, over the candidates.
+    uint32_t* h = histogram_.data();
+    std::fill(h, h + 1024, 0u);
+    for (uint32_t key : candidate_keys_) ++h[(key >> 10) & 1023u];
+    const uint32_t prefix = (b1 << 10) | bucket_of_rank(h, 1024, rank);
+    std::fill(h, h + 1024, 0u);
+    for (uint32_t key : candidate_keys_) {
+      if ((key >> 10) == prefix) ++h[key & 1023u];
+    }
+    const uint32_t threshold = (prefix << 10) | bucket_of_rank(h, 1024, rank);
+    int64_t equal_quota = rank;  // how many keys equal to the threshold are among the k largest
+    chosen_.clear();
+    for (size_t j = 0; j < candidate_keys_.size(); ++j) {
+      const uint32_t key = candidate_keys_[j];
+      if (key > threshold || (key == threshold && equal_quota-- > 0)) chosen_.push_back(candidate_positions_[j]);
+    }
+    merged_.resize(out.size() + chosen_.size());
+    std::merge(out.begin(), out.end(), chosen_.begin(), chosen_.end(), merged_.begin());
+    out.swap(merged_);
   }
 
  private:
-  // The k-th largest key (1 <= k <= n); `equal_quota` gets how many keys equal to it are among
-  // the k largest.
-  uint32_t kth_largest_key(std::span<const float> x, int64_t k, int64_t& equal_quota) {
-    // Level 1, bits 20..30, over every entry. Four interleaved histograms: runs of equal keys
-    // (zeros) would otherwise wait on the previous increment of the same counter.
-    constexpr size_t top = 2048;
-    histogram_.assign(4 * top, 0);
+  // The bucket of the top 11 key bits (bits 20..30) holding the rank-th largest key; rank
+  // becomes its rank within that bucket. Four interleaved histograms: runs of equal keys
+  // (zeros) would otherwise wait on the previous increment of the same counter.
+  uint32_t top_bucket(std::span<const float> x, int64_t& rank) {
+    constexpr size_t buckets = 2048;
+    histogram_.assign(4 * buckets, 0);
     uint32_t* h = histogram_.data();
     const size_t n = x.size();
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
       ++h[magnitude_key(x[i]) >> 20];
-      ++h[top + (magnitude_key(x[i + 1]) >> 20)];
-      ++h[2 * top + (magnitude_key(x[i + 2]) >> 20)];
-      ++h[3 * top + (magnitude_key(x[i + 3]) >> 20)];
+      ++h[buckets + (magnitude_key(x[i + 1]) >> 20)];
+      ++h[2 * buckets + (magnitude_key(x[i + 2]) >> 20)];
+      ++h[3 * buckets + (magnitude_key(x[i + 3]) >> 20)];
     }
     for (; i < n; ++i) ++h[magnitude_key(x[i]) >> 20];
-    for (size_t b = 0; b < top; ++b) h[b] += h[top + b] + h[2 * top + b] + h[3 * top + b];
-    int64_t rank = k;  // rank, from the top, of the wanted key among those left
-    const uint32_t b1 = bucket_of_rank(h, top, rank);
-    // Levels 2 and 3, bits 10..19 and 0..9, over the keys of bucket b1 only.
-    candidates_.clear();
-    for (i = 0; i < n; ++i) {
-      const uint32_t key = magnitude_key(x[i]);
-      if ((key >> 20) == b1) candidates_.push_back(key);
-    }
-    std::fill(h, h + 1024, 0u);
-    for (uint32_t key : candidates_) ++h[(key >> 10) & 1023u];
-    const uint32_t b2 = bucket_of_rank(h, 1024, rank);
-    const uint32_t prefix = (b1 << 10) | b2;
-    std::fill(h, h + 1024, 0u);
-    for (uint32_t key : candidates_) {
-      if ((key >> 10) == prefix) ++h[key & 1023u];
-    }
-    const uint32_t b3 = bucket_of_rank(h, 1024, rank);
-    equal_quota = rank;
-    return (prefix << 10) | b3;
+    for (size_t b = 0; b < buckets; ++b) h[b] += h[buckets + b] + h[2 * buckets + b] + h[3 * buckets + b];
+    return bucket_of_rank(h, buckets, rank);
   }
 
   // The bucket holding the rank-th largest count from the top; rank becomes its rank within it.
@@ -174,7 +183,8 @@ class TopKSelector {
     return static_cast<uint32_t>(b);
   }
 
-  std::vector<uint32_t> histogram_, candidates_;
+  std::vector<uint32_t> histogram_, candidate_keys_;
+  std::vector<int64_t> candidate_positions_, chosen_, merged_;
 };
 
 // Values of x at the (local) positions, then the positions themselves.
