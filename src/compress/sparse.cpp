@@ -103,10 +103,11 @@ inline uint32_t magnitude_key(float x) {
 
 // Top-k selection by magnitude in linear time. The k largest magnitudes are chosen with ties
 // going to the lower position, so the choice is deterministic: every key above the k-th largest
-// key T, then the first positions whose key equals T. A radix select over the 31-bit keys finds
-// T without comparisons or sorting: a histogram of the top 11 bits over every entry gives the
-// bucket holding T; one more pass takes every entry of a higher bucket and sets the entries of
-// T's bucket aside; the next 10 and 10 bits, over those few candidates only, give T itself.
+// key T, then the first positions whose key equals T. One pass over the entries keeps as
+// candidates those whose key reaches a bound L; L comes from a histogram of a strided sample, set
+// so that about twice k entries are expected to reach it. When at least k do, the k largest are
+// all among them (otherwise the pass is redone with L = 0). A radix select over the candidates'
+// 31-bit keys (11, 10 and 10 bits, counting histograms: no comparisons, no sorting) finds T.
 // Holds its scratch buffers: one encoder at a time uses it.
 class TopKSelector {
  public:
@@ -119,61 +120,61 @@ class TopKSelector {
       return;
     }
     if (k <= 0) return;
+    collect_candidates(x, sample_bound(x, k));
+    if (static_cast<int64_t>(keys_.size()) < k) collect_candidates(x, 0);
+    // Radix select among the candidates: the bucket of bits 20..30, then 10..19, then 0..9.
     int64_t rank = k;  // rank, from the top, of the k-th largest key among the keys left
-    const uint32_t b1 = top_bucket(x, rank);
-    // Entries of higher buckets are among the k largest; those of bucket b1 are candidates.
-    out.reserve(static_cast<size_t>(k));
-    candidate_positions_.clear();
-    candidate_keys_.clear();
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t key = magnitude_key(x[i]);
-      if ((key >> 20) > b1) {
-        out.push_back(static_cast<int64_t>(i));
-      } else if ((key >> 20) == b1) {
-        candidate_positions_.push_back(static_cast<int64_t>(i));
-        candidate_keys_.push_back(key);
-      }
+    uint32_t* h = histogram(2048);
+    for (uint32_t key : keys_) ++h[key >> 20];
+    const uint32_t b1 = bucket_of_rank(h, 2048, rank);
+    h = histogram(1024);
+    for (uint32_t key : keys_) {
+      if ((key >> 20) == b1) ++h[(key >> 10) & 1023u];
     }
-    // Bits 10..19, then 0..9, over the candidates.
-    uint32_t* h = histogram_.data();
-    std::fill(h, h + 1024, 0u);
-    for (uint32_t key : candidate_keys_) ++h[(key >> 10) & 1023u];
     const uint32_t prefix = (b1 << 10) | bucket_of_rank(h, 1024, rank);
-    std::fill(h, h + 1024, 0u);
-    for (uint32_t key : candidate_keys_) {
+    h = histogram(1024);
+    for (uint32_t key : keys_) {
       if ((key >> 10) == prefix) ++h[key & 1023u];
     }
     const uint32_t threshold = (prefix << 10) | bucket_of_rank(h, 1024, rank);
     int64_t equal_quota = rank;  // how many keys equal to the threshold are among the k largest
-    chosen_.clear();
-    for (size_t j = 0; j < candidate_keys_.size(); ++j) {
-      const uint32_t key = candidate_keys_[j];
-      if (key > threshold || (key == threshold && equal_quota-- > 0)) chosen_.push_back(candidate_positions_[j]);
+    out.reserve(static_cast<size_t>(k));
+    for (size_t j = 0; j < keys_.size(); ++j) {
+      const uint32_t key = keys_[j];
+      if (key > threshold || (key == threshold && equal_quota-- > 0)) out.push_back(positions_[j]);
     }
-    merged_.resize(out.size() + chosen_.size());
-    std::merge(out.begin(), out.end(), chosen_.begin(), chosen_.end(), merged_.begin());
-    out.swap(merged_);
   }
 
  private:
-  // The bucket of the top 11 key bits (bits 20..30) holding the rank-th largest key; rank
-  // becomes its rank within that bucket. Four interleaved histograms: runs of equal keys
-  // (zeros) would otherwise wait on the previous increment of the same counter.
-  uint32_t top_bucket(std::span<const float> x, int64_t& rank) {
-    constexpr size_t buckets = 2048;
-    histogram_.assign(4 * buckets, 0);
-    uint32_t* h = histogram_.data();
-    const size_t n = x.size();
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-      ++h[magnitude_key(x[i]) >> 20];
-      ++h[buckets + (magnitude_key(x[i + 1]) >> 20)];
-      ++h[2 * buckets + (magnitude_key(x[i + 2]) >> 20)];
-      ++h[3 * buckets + (magnitude_key(x[i + 3]) >> 20)];
+  // A bound on the keys that about 2k + 64 entries reach, judged from every 8th entry (every
+  // entry of a small block).
+  uint32_t sample_bound(std::span<const float> x, int64_t k) {
+    const size_t stride = x.size() >= 4096 ? 8 : 1;
+    uint32_t* h = histogram(2048);
+    for (size_t i = 0; i < x.size(); i += stride) ++h[magnitude_key(x[i]) >> 20];
+    const int64_t wanted = 2 * ((k + static_cast<int64_t>(stride) - 1) / static_cast<int64_t>(stride)) + 64;
+    int64_t reached = 0;
+    size_t b = 2047;
+    while (b > 0 && (reached += h[b]) < wanted) --b;
+    return static_cast<uint32_t>(b) << 20;
+  }
+
+  // Keys and positions of the entries whose key is at least `bound`, in position order. A NaN's
+  // raw bits exceed every bound a key can set (at most infinity's), so the raw |x| bits decide.
+  void collect_candidates(std::span<const float> x, uint32_t bound) {
+    keys_.clear();
+    positions_.clear();
+    for (size_t i = 0; i < x.size(); ++i) {
+      if ((std::bit_cast<uint32_t>(x[i]) & 0x7fffffffu) >= bound) {
+        keys_.push_back(magnitude_key(x[i]));
+        positions_.push_back(static_cast<int64_t>(i));
+      }
     }
-    for (; i < n; ++i) ++h[magnitude_key(x[i]) >> 20];
-    for (size_t b = 0; b < buckets; ++b) h[b] += h[buckets + b] + h[2 * buckets + b] + h[3 * buckets + b];
-    return bucket_of_rank(h, buckets, rank);
+  }
+
+  uint32_t* histogram(size_t buckets) {
+    histogram_.assign(buckets, 0);
+    return histogram_.data();
   }
 
   // The bucket holding the rank-th largest count from the top; rank becomes its rank within it.
@@ -183,8 +184,8 @@ class TopKSelector {
     return static_cast<uint32_t>(b);
   }
 
-  std::vector<uint32_t> histogram_, candidate_keys_;
-  std::vector<int64_t> candidate_positions_, chosen_, merged_;
+  std::vector<uint32_t> histogram_, keys_;
+  std::vector<int64_t> positions_;
 };
 
 // Values of x at the (local) positions, then the positions themselves.
