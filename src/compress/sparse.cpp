@@ -23,6 +23,7 @@
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
+#include "compress/select.hpp"
 #include "compress/wire.hpp"
 #include "util/format.hpp"
 #include "util/seed.hpp"
@@ -93,100 +94,6 @@ void check_finite(std::span<const float> update) {
 namespace {
 
 using detail::keep_count;
-
-// |x| as its bit pattern, which orders like the magnitudes (-0 and +0 alike); NaN counts as
-// infinity, the largest magnitude (it is sent, not hidden).
-inline uint32_t magnitude_key(float x) {
-  const uint32_t a = std::bit_cast<uint32_t>(x) & 0x7fffffffu;
-  return a > 0x7f800000u ? 0x7f800000u : a;
-}
-
-// Top-k selection by magnitude in linear time. The k largest magnitudes are chosen with ties
-// going to the lower position, so the choice is deterministic: every key above the k-th largest
-// key T, then the first positions whose key equals T. One pass over the entries keeps as
-// candidates those whose key reaches a bound L; L comes from a histogram of a strided sample, set
-// so that about twice k entries are expected to reach it. When at least k do, the k largest are
-// all among them (otherwise the pass is redone with L = 0). A radix select over the candidates'
-// 31-bit keys (11, 10 and 10 bits, counting histograms: no comparisons, no sorting) finds T.
-// Holds its scratch buffers: one encoder at a time uses it.
-class TopKSelector {
- public:
-  // Positions (into x) of the k largest |x_i|, increasing, into `out`.
-  void select(std::span<const float> x, int64_t k, std::vector<int64_t>& out) {
-    out.clear();
-    const size_t n = x.size();
-    if (k >= static_cast<int64_t>(n)) {
-      for (size_t i = 0; i < n; ++i) out.push_back(static_cast<int64_t>(i));
-      return;
-    }
-    if (k <= 0) return;
-    collect_candidates(x, sample_bound(x, k));
-    if (static_cast<int64_t>(keys_.size()) < k) collect_candidates(x, 0);
-    // Radix select among the candidates: the bucket of bits 20..30, then 10..19, then 0..9.
-    int64_t rank = k;  // rank, from the top, of the k-th largest key among the keys left
-    uint32_t* h = histogram(2048);
-    for (uint32_t key : keys_) ++h[key >> 20];
-    const uint32_t b1 = bucket_of_rank(h, 2048, rank);
-    h = histogram(1024);
-    for (uint32_t key : keys_) {
-      if ((key >> 20) == b1) ++h[(key >> 10) & 1023u];
-    }
-    const uint32_t prefix = (b1 << 10) | bucket_of_rank(h, 1024, rank);
-    h = histogram(1024);
-    for (uint32_t key : keys_) {
-      if ((key >> 10) == prefix) ++h[key & 1023u];
-    }
-    const uint32_t threshold = (prefix << 10) | bucket_of_rank(h, 1024, rank);
-    int64_t equal_quota = rank;  // how many keys equal to the threshold are among the k largest
-    out.reserve(static_cast<size_t>(k));
-    for (size_t j = 0; j < keys_.size(); ++j) {
-      const uint32_t key = keys_[j];
-      if (key > threshold || (key == threshold && equal_quota-- > 0)) out.push_back(positions_[j]);
-    }
-  }
-
- private:
-  // A bound on the keys that about 2k + 64 entries reach, judged from every 8th entry (every
-  // entry of a small block).
-  uint32_t sample_bound(std::span<const float> x, int64_t k) {
-    const size_t stride = x.size() >= 4096 ? 8 : 1;
-    uint32_t* h = histogram(2048);
-    for (size_t i = 0; i < x.size(); i += stride) ++h[magnitude_key(x[i]) >> 20];
-    const int64_t wanted = 2 * ((k + static_cast<int64_t>(stride) - 1) / static_cast<int64_t>(stride)) + 64;
-    int64_t reached = 0;
-    size_t b = 2047;
-    while (b > 0 && (reached += h[b]) < wanted) --b;
-    return static_cast<uint32_t>(b) << 20;
-  }
-
-  // Keys and positions of the entries whose key is at least `bound`, in position order. A NaN's
-  // raw bits exceed every bound a key can set (at most infinity's), so the raw |x| bits decide.
-  void collect_candidates(std::span<const float> x, uint32_t bound) {
-    keys_.clear();
-    positions_.clear();
-    for (size_t i = 0; i < x.size(); ++i) {
-      if ((std::bit_cast<uint32_t>(x[i]) & 0x7fffffffu) >= bound) {
-        keys_.push_back(magnitude_key(x[i]));
-        positions_.push_back(static_cast<int64_t>(i));
-      }
-    }
-  }
-
-  uint32_t* histogram(size_t buckets) {
-    histogram_.assign(buckets, 0);
-    return histogram_.data();
-  }
-
-  // The bucket holding the rank-th largest count from the top; rank becomes its rank within it.
-  static uint32_t bucket_of_rank(const uint32_t* h, size_t buckets, int64_t& rank) {
-    size_t b = buckets - 1;
-    while (b > 0 && int64_t{h[b]} < rank) rank -= h[b--];
-    return static_cast<uint32_t>(b);
-  }
-
-  std::vector<uint32_t> histogram_, keys_;
-  std::vector<int64_t> positions_;
-};
 
 // Values of x at the (local) positions, then the positions themselves.
 void write_entries(ByteWriter& w, std::span<const float> x, const std::vector<int64_t>& positions, int64_t n,
@@ -336,7 +243,7 @@ class TopK final : public Sparse {
   }
 
  private:
-  TopKSelector selector_;
+  detail::TopKSelector selector_;
 };
 
 // Uniform integer in [0, bound) from the generator's raw output by rejection, so the draw is the
