@@ -1,13 +1,13 @@
 // Error feedback (the sender remembers what compression dropped and adds it to the next update)
 // and ScaDLES's norm-gap criterion, which decides per step whether top-k compression loses
 // little enough of the update to be used. Neither produces a payload.
-#include <algorithm>
 #include <cmath>
-#include <functional>
 #include <string>
+#include <vector>
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
+#include "compress/select.hpp"
 
 namespace edgetrain::compress {
 
@@ -20,15 +20,14 @@ void check_same_size(size_t got, size_t residual, const char* what) {
   }
 }
 
-// Sum of the k largest squares among x (the squared norm of Top_k(x)); ties do not matter here.
+// Sum of the k largest squares among x (the squared norm of Top_k(x)), added in position order
+// (ties do not matter here). The selection's scratch is per thread: senders may run in parallel.
 double top_k_square_sum(std::span<const float> x, int64_t k) {
-  std::vector<double> squares(x.size());
-  for (size_t i = 0; i < x.size(); ++i) squares[i] = static_cast<double>(x[i]) * x[i];
-  if (k < static_cast<int64_t>(squares.size())) {
-    std::nth_element(squares.begin(), squares.begin() + k, squares.end(), std::greater<>());
-  }
+  thread_local detail::TopKSelector selector;
+  thread_local std::vector<int64_t> kept;
+  selector.select(x, k, kept);
   double sum = 0;
-  for (int64_t i = 0; i < k; ++i) sum += squares[i];
+  for (int64_t i : kept) sum += static_cast<double>(x[static_cast<size_t>(i)]) * x[static_cast<size_t>(i)];
   return sum;
 }
 
