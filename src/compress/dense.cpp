@@ -70,14 +70,17 @@ class Dense final : public Compressor {
     ByteReader r(payload);
     const uint8_t* p = r.take(Codec::bytes * static_cast<size_t>(size()));
     r.expect_end();
-    sink.fill(0, static_cast<size_t>(size()), [p](size_t i) { return Codec::load(p + Codec::bytes * i); });
+    const auto load = Codec::loader();
+    sink.fill(0, static_cast<size_t>(size()), [p, load](size_t i) { return load(p + Codec::bytes * i); });
   }
 };
 
 struct Fp32Codec {
   static constexpr size_t bytes = 4;
   static void store(uint8_t* p, float v) { store_f32(p, v); }
-  static float load(const uint8_t* p) { return load_f32(p); }
+  static auto loader() {
+    return [](const uint8_t* p) { return load_f32(p); };
+  }
 };
 
 // Every 16-bit pattern is a valid half (inf and NaN included), so only the length can be wrong.
@@ -85,14 +88,13 @@ struct Fp32Codec {
 struct Fp16Codec {
   static constexpr size_t bytes = 2;
   static void store(uint8_t* p, float v) { store_u16(p, float_to_half(v)); }
-  static float load(const uint8_t* p) { return halves()[load_u16(p)]; }
-  static const std::vector<float>& halves() {
+  static auto loader() {
     static const std::vector<float> table = [] {
       std::vector<float> t(65536);
       for (uint32_t h = 0; h < t.size(); ++h) t[h] = half_to_float(static_cast<uint16_t>(h));
       return t;
     }();
-    return table;
+    return [halves = table.data()](const uint8_t* p) { return halves[load_u16(p)]; };
   }
 };
 
