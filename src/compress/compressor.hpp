@@ -144,6 +144,9 @@ class ErrorFeedback {
   std::vector<float> residual_;
 };
 
+// Whether every entry is finite (no NaN, no infinity), without a branch per entry.
+bool all_finite(std::span<const float> x);
+
 // ScaDLES's adaptive-compression criterion: | ||g|| - ||Top_k(g)|| | / ||g||, with Top_k taken
 // per layer (k_l = max(1, floor(ratio n_l))) or globally; 0 for a zero vector.
 double topk_norm_gap(std::span<const float> update, const std::vector<Layer>& layers, double ratio,

@@ -79,10 +79,7 @@ int64_t keep_count(double ratio, int64_t n) {
 }
 
 void check_finite(std::span<const float> update) {
-  // The largest |x| bit pattern first (no branch per entry); the position only on failure.
-  uint32_t largest = 0;
-  for (float x : update) largest = std::max(largest, std::bit_cast<uint32_t>(x) & 0x7fffffffu);
-  if (largest < 0x7f800000u) return;
+  if (all_finite(update)) return;  // the position only on failure
   for (size_t i = 0; i < update.size(); ++i) {
     if (!std::isfinite(update[i]))
       throw CompressError("compress: update entry " + std::to_string(i) + " is not finite");
@@ -90,6 +87,13 @@ void check_finite(std::span<const float> update) {
 }
 
 }  // namespace detail
+
+bool all_finite(std::span<const float> x) {
+  // The largest |x| bit pattern: finite below infinity's.
+  uint32_t largest = 0;
+  for (float v : x) largest = std::max(largest, std::bit_cast<uint32_t>(v) & 0x7fffffffu);
+  return largest < 0x7f800000u;
+}
 
 namespace {
 

@@ -1,9 +1,6 @@
 // See uplink.hpp.
 #include "sim/uplink.hpp"
 
-#include <algorithm>
-#include <cmath>
-
 namespace edgetrain::sim {
 
 compress::Config compressor_config(const scenario::CompressorSpec& s) {
@@ -51,7 +48,7 @@ EncodedUpdate UplinkEncoder::encode(std::span<const float> update, int64_t step)
   const std::span<const float> input = feedback_ ? feedback_->correct(update) : update;
   // A diverged step (NaN/Inf) goes dense: quantisers reject non-finite input, and the server
   // must see the loss to stop the run as diverged.
-  bool compress_now = std::all_of(input.begin(), input.end(), [](float v) { return std::isfinite(v); });
+  bool compress_now = compress::all_finite(input);
   if (compress_now && adaptive_) {
     // ScaDLES: compress only while Top-k keeps almost all of the update's norm (smoothed).
     const double gap = compress::topk_norm_gap(input, layers_, spec_.ratio, spec_.scope);

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "compress/compressor.hpp"
@@ -106,4 +107,15 @@ TEST_CASE("topk norm gap validates its arguments") {
   CHECK_THROWS_AS(topk_norm_gap(g, layout({2}), 1.5, "layer"), CompressError);
   CHECK_THROWS_AS(topk_norm_gap(g, layout({2}), 0.5, "row"), CompressError);
   CHECK_THROWS_AS(topk_norm_gap(g, layout({3}), 0.5, "layer"), CompressError);
+}
+
+TEST_CASE("all_finite finds a NaN or an infinity anywhere") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(all_finite(std::vector<float>{}));
+  CHECK(all_finite(std::vector<float>{1, -0.0f, 1e-45f, std::numeric_limits<float>::max(), -3e38f}));
+  for (const float bad : {inf, -inf, nan, -nan}) {
+    std::vector<float> x(37, 1.0f);
+    x[29] = bad;
+    CHECK_FALSE(all_finite(x));
+  }
 }

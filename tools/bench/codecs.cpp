@@ -100,7 +100,7 @@ __attribute__((noinline)) void op_decode(const Compressor& c, const std::vector<
 __attribute__((noinline)) void op_feedback_round(Compressor& c, ErrorFeedback& ef, const std::vector<float>& g,
                                                  const Context& ctx) {
   const std::span<const float> p = ef.correct(g);
-  sink = sink + std::all_of(p.begin(), p.end(), [](float v) { return std::isfinite(v); });
+  sink = sink + compress::all_finite(p);
   const Encoded e = c.encode(p, ctx);
   ef.remember(c, e.payload, ctx);
   sink = sink + e.payload.size();
