@@ -168,6 +168,12 @@ class PowerSgd final : public Compressor {
     detail::check_update_size(update.size(), size());
     detail::check_finite(update);
     Encoded out;
+    size_t bytes = 0;
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      const auto& mat = matrices_[li];
+      bytes += 4 * static_cast<size_t>(mat ? mat->rank * (mat->m + mat->n) : layers_[li].numel);
+    }
+    out.payload.reserve(bytes);
     ByteWriter writer(out.payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& layer = layers_[li];

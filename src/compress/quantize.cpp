@@ -16,6 +16,7 @@
 // Encoders reject non-finite updates: a scale of inf or NaN would silently poison every
 // element of its layer, and decoders reject such scales as malformed.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -35,9 +36,10 @@ namespace {
 // every standard library.
 double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
-// Rounds x >= 0 to floor(x) or floor(x) + 1 with E[result] = x.
+// Rounds x >= 0 to floor(x) or floor(x) + 1 with E[result] = x. (x is at most a level count,
+// far below 2^63: truncation is the floor, without a libm call.)
 uint64_t stochastic_round(double x, std::mt19937_64& rng) {
-  const double low = std::floor(x);
+  const auto low = static_cast<double>(static_cast<int64_t>(x));
   return static_cast<uint64_t>(low) + (uniform01(rng) < x - low ? 1 : 0);
 }
 
@@ -66,6 +68,9 @@ class LayerwiseQuantizer : public Compressor {
     detail::check_update_size(update.size(), size());
     detail::check_finite(update);
     Encoded out;
+    size_t bytes = 0;
+    for (const Layer& layer : layers_) bytes += layer_bytes(static_cast<size_t>(layer.numel));
+    out.payload.reserve(bytes);
     ByteWriter writer(out.payload);
     // One stream per (step, layer): independent of how many draws other layers made.
     const uint64_t step_seed = util::derive_seed(context.seed, tag_, static_cast<uint64_t>(context.step));
@@ -87,6 +92,8 @@ class LayerwiseQuantizer : public Compressor {
     reader.expect_end();
   }
 
+  // The bytes of one layer's record (the wire-format formula), so the payload is allocated once.
+  virtual size_t layer_bytes(size_t n) const = 0;
   virtual void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64& rng) = 0;
   // Decodes the n entries of one layer into sink.out[offset, offset + n).
   virtual void decode_layer(ByteReader& in, const Sink& sink, size_t offset, size_t n) const = 0;
@@ -104,6 +111,8 @@ class Qsgd final : public LayerwiseQuantizer {
   }
 
  protected:
+  size_t layer_bytes(size_t n) const override { return 4 + packed_bytes(n, bits_); }
+
   void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64& rng) override {
     double sum_sq = 0;
     for (float x : v) sum_sq += static_cast<double>(x) * x;
@@ -154,6 +163,8 @@ class TernGrad final : public LayerwiseQuantizer {
   explicit TernGrad(const std::vector<Layer>& layers) : LayerwiseQuantizer(layers, "compress.terngrad") {}
 
  protected:
+  size_t layer_bytes(size_t n) const override { return 4 + packed_bytes(n, 2); }
+
   void encode_layer(std::span<const float> v, const Layer&, ByteWriter& out, std::mt19937_64& rng) override {
     float scale = 0;
     for (float x : v) scale = std::max(scale, std::fabs(x));
@@ -195,7 +206,8 @@ void write_sign_bits(ByteWriter& out, std::span<const float> v) {
 // Decodes sign bits: `on` where the bit is 1, `off` where it is 0.
 void read_sign_bits(ByteReader& in, const Compressor::Sink& sink, size_t offset, size_t n, float on, float off) {
   const uint8_t* bytes = in.take(packed_bytes(n, 1));
-  sink.fill(offset, n, [&](size_t j) { return (bytes[j / 8] >> (j % 8)) & 1u ? on : off; });
+  const float value[2] = {off, on};  // indexed by the bit: random signs would defeat a branch
+  sink.fill(offset, n, [&](size_t j) { return value[(bytes[j / 8] >> (j % 8)) & 1u]; });
 }
 
 class SignSgd final : public LayerwiseQuantizer {
@@ -203,6 +215,8 @@ class SignSgd final : public LayerwiseQuantizer {
   explicit SignSgd(const std::vector<Layer>& layers) : LayerwiseQuantizer(layers, "compress.signsgd") {}
 
  protected:
+  size_t layer_bytes(size_t n) const override { return 4 + packed_bytes(n, 1); }
+
   void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64&) override {
     double l1 = 0;
     for (float x : v) l1 += std::fabs(static_cast<double>(x));
@@ -222,16 +236,20 @@ class OneBit final : public LayerwiseQuantizer {
   explicit OneBit(const std::vector<Layer>& layers) : LayerwiseQuantizer(layers, "compress.onebit") {}
 
  protected:
+  size_t layer_bytes(size_t n) const override { return 8 + packed_bytes(n, 1); }
+
   void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64&) override {
     double pos_sum = 0, neg_sum = 0;
     size_t pos_count = 0;
+    // Each entry goes into both sums, masked to +0 in the sum of the other sign: adding +0 to a
+    // sum of one sign leaves it as it is, so the sums are those of the entries of each sign, in
+    // order, without a branch on random signs (which a compiler keeps for a ?: on doubles).
     for (float x : v) {
-      if (x >= 0) {
-        pos_sum += x;
-        ++pos_count;
-      } else {
-        neg_sum += x;
-      }
+      const uint64_t bits = std::bit_cast<uint64_t>(static_cast<double>(x));
+      const uint64_t negative = uint64_t{0} - static_cast<uint64_t>(x < 0);  // all ones or zero
+      pos_sum += std::bit_cast<double>(bits & ~negative);
+      neg_sum += std::bit_cast<double>(bits & negative);
+      pos_count += x >= 0 ? 1 : 0;
     }
     const size_t neg_count = v.size() - pos_count;
     // The group means are the reconstruction values with the least squared error.

@@ -14,7 +14,8 @@ namespace edgetrain::compress::detail {
 // so that about twice k entries are expected to reach it. When at least k do, the k largest are
 // all among them (otherwise the pass is redone with L = 0). A radix select over the candidates'
 // 31-bit keys (11, 10 and 10 bits, counting histograms: no comparisons, no sorting) finds T.
-// Holds its scratch buffers: one encoder at a time uses it.
+// Holds scratch buffers as large as the largest block it was given: one selection at a time, and
+// one selector per thread rather than per compressor.
 class TopKSelector {
  public:
   // Positions (into x) of the k largest |x_i|, increasing, into `out`.
@@ -25,8 +26,10 @@ class TopKSelector {
   void collect_candidates(std::span<const float> x, uint32_t bound);
   uint32_t* histogram(size_t buckets);
 
+  // The first candidates_ entries of keys_ and positions_ are the candidates, in position order.
   std::vector<uint32_t> histogram_, keys_;
   std::vector<int64_t> positions_;
+  size_t candidates_ = 0;
 };
 
 }  // namespace edgetrain::compress::detail

@@ -101,7 +101,7 @@ namespace {
 using detail::keep_count;
 
 // Values of x at the (local) positions, then the positions themselves.
-void write_entries(ByteWriter& w, std::span<const float> x, const std::vector<int64_t>& positions, int64_t n,
+void write_entries(ByteWriter& w, std::span<const float> x, std::span<const int64_t> positions, int64_t n,
                    bool packed) {
   uint8_t* values = w.extend(4 * positions.size());
   for (size_t j = 0; j < positions.size(); ++j) store_f32(values + 4 * j, x[static_cast<size_t>(positions[j])]);
@@ -156,10 +156,34 @@ size_t read_count(ByteReader& r, int64_t n) {
   return c;
 }
 
-std::vector<int64_t> shifted(const std::vector<int64_t>& positions, int64_t offset) {
-  std::vector<int64_t> out(positions);
+std::vector<int64_t> shifted(std::span<const int64_t> positions, int64_t offset) {
+  std::vector<int64_t> out(positions.begin(), positions.end());
   for (int64_t& i : out) i += offset;
   return out;
+}
+
+// Encoder scratch, per thread rather than per compressor: a fleet holds thousands of
+// compressors (one per device), and a thread encodes for one device at a time.
+struct EncoderScratch {
+  detail::TopKSelector selector;
+  std::vector<int64_t> sent;  // the positions sent in the current layer (top-k)
+  // Schemes that send a data-dependent set write each layer's candidate positions at the
+  // layer's offset in `slots`, advancing past the kept ones only (no branch depends on the
+  // data), and the layer's count into `counts`.
+  std::vector<int64_t> slots;
+  std::vector<size_t> counts;
+
+  // Slots for n entries and zero counts for `layers` layers.
+  int64_t* prepare(int64_t n, size_t layers) {
+    if (static_cast<int64_t>(slots.size()) < n) slots.resize(static_cast<size_t>(n));
+    counts.assign(layers, 0);
+    return slots.data();
+  }
+};
+
+EncoderScratch& scratch() {
+  thread_local EncoderScratch s;
+  return s;
 }
 
 // State every sparse scheme shares: the configuration and the layout.
@@ -185,9 +209,25 @@ class Sparse : public Compressor {
     r.expect_end();
   }
 
+  // The counted format from the scratch's slots and counts (values taken from x), allocated once.
+  void write_counted(ByteWriter& w, Encoded& e, std::span<const float> x) const {
+    const EncoderScratch& s = scratch();
+    size_t bytes = 0;
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      bytes += 4 + entries_bytes(static_cast<int64_t>(s.counts[li]), layers_[li].numel, config_.packed_indices);
+    }
+    e.payload.reserve(bytes);
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      const Layer& l = layers_[li];
+      const std::span<const int64_t> sent(s.slots.data() + l.offset, s.counts[li]);
+      w.u32(static_cast<uint32_t>(sent.size()));
+      write_entries(w, layer_of(x, l), sent, l.numel, config_.packed_indices);
+      e.indices.push_back(shifted(sent, l.offset));
+    }
+  }
+
   Config config_;
   std::vector<Layer> layers_;
-  std::vector<int64_t> sent_;  // encoder scratch: the positions sent in the current layer
 };
 
 // topk and adacomp (which is topk with layer scope).
@@ -206,6 +246,7 @@ class TopK final : public Sparse {
     detail::check_update_size(update.size(), size());
     Encoded e;
     ByteWriter w(e.payload);
+    EncoderScratch& s = scratch();
     if (config_.scope == "layer") {
       size_t bytes = 0;
       for (const Layer& l : layers_)
@@ -213,19 +254,19 @@ class TopK final : public Sparse {
       e.payload.reserve(bytes);
       for (const Layer& l : layers_) {
         const std::span<const float> x = layer_of(update, l);
-        selector_.select(x, keep_count(config_.ratio, l.numel), sent_);
-        write_entries(w, x, sent_, l.numel, config_.packed_indices);
-        e.indices.push_back(shifted(sent_, l.offset));
+        s.selector.select(x, keep_count(config_.ratio, l.numel), s.sent);
+        write_entries(w, x, s.sent, l.numel, config_.packed_indices);
+        e.indices.push_back(shifted(s.sent, l.offset));
       }
     } else {
       const int64_t k = keep_count(config_.ratio, size());
       e.payload.reserve(entries_bytes(k, size(), config_.packed_indices));
-      selector_.select(update, k, sent_);
-      write_entries(w, update, sent_, size(), config_.packed_indices);
+      s.selector.select(update, k, s.sent);
+      write_entries(w, update, s.sent, size(), config_.packed_indices);
       // Split the increasing global positions by layer.
-      auto it = sent_.begin();
+      auto it = s.sent.begin();
       for (const Layer& l : layers_) {
-        auto end = std::lower_bound(it, sent_.end(), l.offset + l.numel);
+        auto end = std::lower_bound(it, s.sent.end(), l.offset + l.numel);
         e.indices.emplace_back(it, end);
         it = end;
       }
@@ -246,9 +287,6 @@ class TopK final : public Sparse {
     }
     r.expect_end();
   }
-
- private:
-  detail::TopKSelector selector_;
 };
 
 // Uniform integer in [0, bound) from the generator's raw output by rejection, so the draw is the
@@ -273,6 +311,9 @@ class RandomK final : public Sparse {
   Encoded encode(std::span<const float> update, const Context& context) override {
     detail::check_update_size(update.size(), size());
     Encoded e;
+    size_t bytes = 0;
+    for (const Layer& l : layers_) bytes += 4 * static_cast<size_t>(keep_count(config_.ratio, l.numel));
+    e.payload.reserve(bytes);
     ByteWriter w(e.payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& l = layers_[li];
@@ -330,16 +371,21 @@ class Threshold final : public Sparse {
     detail::check_update_size(update.size(), size());
     Encoded e;
     ByteWriter w(e.payload);
-    for (const Layer& l : layers_) {
+    // Every layer's positions first (in its part of the slots), so the payload is allocated once.
+    EncoderScratch& s = scratch();
+    int64_t* slots = s.prepare(size(), layers_.size());
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      const Layer& l = layers_[li];
       const std::span<const float> x = layer_of(update, l);
-      sent_.clear();
+      int64_t* layer_slots = slots + l.offset;
+      size_t count = 0;
       for (int64_t i = 0; i < l.numel; ++i) {
-        if (std::fabs(x[static_cast<size_t>(i)]) > config_.threshold) sent_.push_back(i);
+        layer_slots[count] = i;
+        count += std::fabs(x[static_cast<size_t>(i)]) > config_.threshold ? 1 : 0;
       }
-      w.u32(static_cast<uint32_t>(sent_.size()));
-      write_entries(w, x, sent_, l.numel, config_.packed_indices);
-      e.indices.push_back(shifted(sent_, l.offset));
+      s.counts[li] = count;
     }
+    write_counted(w, e, update);
     return e;
   }
 
@@ -368,22 +414,26 @@ class AdaCompBins final : public Sparse {
     for (size_t i = 0; i < residual_.size(); ++i) residual_[i] += update[i];
     Encoded e;
     ByteWriter w(e.payload);
-    for (const Layer& l : layers_) {
+    EncoderScratch& s = scratch();
+    int64_t* slots = s.prepare(size(), layers_.size());
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      const Layer& l = layers_[li];
       const std::span<const float> gl = layer_of(residual_, l), ul = layer_of(update, l);
-      sent_.clear();
+      int64_t* layer_slots = slots + l.offset;
+      size_t count = 0;
       for (int64_t start = 0; start < l.numel; start += config_.bin_size) {
         const int64_t end = std::min(l.numel, start + config_.bin_size);
         float bin_max = 0;
         for (int64_t i = start; i < end; ++i) bin_max = std::max(bin_max, std::fabs(gl[static_cast<size_t>(i)]));
         for (int64_t i = start; i < end; ++i) {
           const auto u = static_cast<size_t>(i);
-          if (gl[u] != 0 && std::fabs(gl[u] + ul[u]) >= bin_max) sent_.push_back(i);  // |H_i| = |G_i + g_i|
+          layer_slots[count] = i;
+          count += (gl[u] != 0) & (std::fabs(gl[u] + ul[u]) >= bin_max);  // |H_i| = |G_i + g_i|
         }
       }
-      w.u32(static_cast<uint32_t>(sent_.size()));
-      write_entries(w, gl, sent_, l.numel, config_.packed_indices);
-      e.indices.push_back(shifted(sent_, l.offset));
+      s.counts[li] = count;
     }
+    write_counted(w, e, residual_);
     for (const std::vector<int64_t>& layer : e.indices) {
       for (int64_t i : layer) residual_[static_cast<size_t>(i)] = 0;
     }
