@@ -118,7 +118,6 @@ class ByteWriter {
   }
   void u32(uint32_t v) { store_u32(extend(4), v); }
   void f32(float v) { store_u32(extend(4), std::bit_cast<uint32_t>(v)); }
-  void u16(uint16_t v) { store_u16(extend(2), v); }
   void f32s(std::span<const float> values) {
     uint8_t* p = extend(4 * values.size());
     if constexpr (std::endian::native == std::endian::little) {
@@ -126,12 +125,6 @@ class ByteWriter {
     } else {
       for (float v : values) store_f32(p, v), p += 4;
     }
-  }
-  // Appends `count` values of `bits` bits each, packed, padded to a whole byte at the end.
-  void packed(std::span<const uint64_t> values, int bits) {
-    BitWriter bw(extend(packed_bytes(values.size(), bits)));
-    for (uint64_t v : values) bw.put(v, bits);
-    bw.finish();
   }
 
  private:
@@ -150,17 +143,10 @@ class ByteReader {
   }
   uint32_t u32() { return load_u32(take(4)); }
   float f32() { return load_f32(take(4)); }
-  uint16_t u16() { return load_u16(take(2)); }
   // A reader of `count` packed values of `bits` bits, the bytes consumed (checked) at once.
   BitReader packed_reader(size_t count, int bits) {
     const size_t bytes = packed_bytes(count, bits);
     return BitReader(take(bytes), bytes);
-  }
-  std::vector<uint64_t> packed(size_t count, int bits) {
-    BitReader br = packed_reader(count, bits);
-    std::vector<uint64_t> values(count);
-    for (uint64_t& v : values) v = br.get(bits);
-    return values;
   }
   bool done() const { return pos_ == in_.size(); }
   // Decoders call this last: trailing bytes mean the payload does not match the config.
