@@ -75,7 +75,7 @@ class Compressor {
  public:
   virtual ~Compressor() = default;
   // Encodes one update. Stateful schemes (adacomp-bins' residual, powersgd's warm start) update
-  // their sender-side state here; one sender at a time (it may keep scratch buffers).
+  // their sender-side state here: one sender per compressor. Scratch buffers are per thread.
   virtual Encoded encode(std::span<const float> update, const Context& context) = 0;
   // Decodes a payload of encode() with the same config and layers into a dense update.
   // Throws CompressError on a malformed payload (wrong length, bad values). Decoding keeps no
@@ -89,7 +89,8 @@ class Compressor {
   void subtract_decoded(std::span<const uint8_t> payload, const Context& context, std::span<float> target) const;
   int64_t size() const { return size_; }
 
-  // (For the implementations.) How a decoder puts value v of entry i into its output: out[i] = v, or out[i] -= v.
+  // For the implementations: how a decoder puts value v of entry i into its output, out[i] = v
+  // or out[i] -= v.
   struct Sink {
     std::span<float> out;
     bool subtract;
