@@ -16,6 +16,8 @@ packages=(
   python3 python3-matplotlib
   # The fuzz targets (tools/fuzz.sh): clang with libFuzzer and the sanitizers (compiler-rt).
   clang libclang-rt-14-dev
+  # Instruction counts of the codec benchmark (tools/bench/codecs.sh --callgrind).
+  valgrind
 )
 missing=()
 for p in "${packages[@]}"; do

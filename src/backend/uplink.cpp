@@ -1,9 +1,6 @@
 // See uplink.hpp.
 #include "backend/uplink.hpp"
 
-#include <algorithm>
-#include <cmath>
-
 namespace edgetrain::backend {
 
 compress::Config compressor_config(const scenario::CompressorSpec& s) {
@@ -46,16 +43,12 @@ UplinkEncoder::UplinkEncoder(const scenario::CompressionSpec& spec, const std::v
 
 EncodedUpdate UplinkEncoder::encode(std::span<const float> update, int64_t step) {
   const compress::Context context{seed_, step};
-  // With error feedback the device compresses p = g + e and remembers what did not get through.
-  std::vector<float> corrected;
-  std::span<const float> input = update;
-  if (feedback_) {
-    corrected = feedback_->corrected(update);
-    input = corrected;
-  }
+  // With error feedback the device compresses p = g + e (held in the feedback memory) and
+  // remembers what did not get through.
+  const std::span<const float> input = feedback_ ? feedback_->correct(update) : update;
   // A diverged step (NaN/Inf) goes dense: quantisers reject non-finite input, and the server
   // must see the loss to stop the run as diverged.
-  bool compress_now = std::all_of(input.begin(), input.end(), [](float v) { return std::isfinite(v); });
+  bool compress_now = compress::all_finite(input);
   if (compress_now && adaptive_) {
     // ScaDLES: compress only while Top-k keeps almost all of the update's norm (smoothed).
     const double gap = compress::topk_norm_gap(input, layers_, spec_.ratio, spec_.scope);
@@ -64,11 +57,9 @@ EncodedUpdate UplinkEncoder::encode(std::span<const float> update, int64_t step)
   }
   EncodedUpdate out;
   out.compressed = compress_now;
-  compress::Encoded encoded = (compress_now ? compressor_ : dense_)->encode(input, context);
-  if (feedback_) {
-    const std::vector<float> decoded = (compress_now ? compressor_ : dense_)->decode(encoded.payload, context);
-    feedback_->remember(input, decoded);
-  }
+  compress::Compressor& codec = compress_now ? *compressor_ : *dense_;
+  compress::Encoded encoded = codec.encode(input, context);
+  if (feedback_) feedback_->remember(codec, encoded.payload, context);
   if (compress_now) ++compressed_steps_;
   out.payload = std::move(encoded.payload);
   out.indices = std::move(encoded.indices);

@@ -75,27 +75,78 @@ class Compressor {
  public:
   virtual ~Compressor() = default;
   // Encodes one update. Stateful schemes (adacomp-bins' residual, powersgd's warm start) update
-  // their sender-side state here.
+  // their sender-side state here: one sender per compressor. Scratch buffers are per thread.
   virtual Encoded encode(std::span<const float> update, const Context& context) = 0;
   // Decodes a payload of encode() with the same config and layers into a dense update.
-  // Throws CompressError on a malformed payload (wrong length, bad values).
-  virtual std::vector<float> decode(std::span<const uint8_t> payload, const Context& context) const = 0;
+  // Throws CompressError on a malformed payload (wrong length, bad values). Decoding keeps no
+  // state: several threads may decode with one compressor at once.
+  std::vector<float> decode(std::span<const uint8_t> payload, const Context& context) const;
+  // The same into `out` (the layout's size), every entry overwritten: no allocation.
+  void decode_into(std::span<const uint8_t> payload, const Context& context, std::span<float> out) const;
+  // target -= decode(payload), bit for bit that subtraction, without building the decoded
+  // vector: entries the payload does not carry (decoded as +0) are left as they are, which is
+  // what subtracting +0 gives. On a malformed payload target is partly updated, then it throws.
+  void subtract_decoded(std::span<const uint8_t> payload, const Context& context, std::span<float> target) const;
+  int64_t size() const { return size_; }
+
+  // For the implementations: how a decoder puts value v of entry i into its output, out[i] = v
+  // or out[i] -= v.
+  struct Sink {
+    std::span<float> out;
+    bool subtract;
+    void put(size_t i, float v) const {
+      if (subtract) {
+        out[i] -= v;
+      } else {
+        out[i] = v;
+      }
+    }
+    // Puts value(j) into entry offset + j for j < n, one loop per mode.
+    template <typename F>
+    void fill(size_t offset, size_t n, F&& value) const {
+      float* o = out.data() + offset;
+      if (subtract) {
+        for (size_t j = 0; j < n; ++j) o[j] -= value(j);
+      } else {
+        for (size_t j = 0; j < n; ++j) o[j] = value(j);
+      }
+    }
+  };
+
+ protected:
+  explicit Compressor(int64_t size) : size_(size) {}
+  // Decodes into sink.out. Sparse schemes put only the entries they carry: for an assignment
+  // the caller has zeroed the rest (sparse() says which schemes those are).
+  virtual void decode_to(std::span<const uint8_t> payload, const Context& context, const Sink& sink) const = 0;
+  virtual bool sparse() const { return false; }
+
+ private:
+  int64_t size_;
 };
 
 // Throws ConfigError naming the bad setting (unknown kind, ratio outside (0, 1], ...).
 std::unique_ptr<Compressor> make_compressor(const Config& config, const std::vector<Layer>& layers);
 
 // Error feedback (residual memory), one per sender: p = g + e; send C(p); e = p - D(C(p)).
+// p is computed in the memory itself, so a step allocates nothing:
+//   std::span<const float> p = feedback.correct(g);
+//   Encoded e = compressor.encode(p, context);
+//   feedback.remember(compressor, e.payload, context);
 class ErrorFeedback {
  public:
   explicit ErrorFeedback(size_t size) : residual_(size, 0.0f) {}
-  std::vector<float> corrected(std::span<const float> update) const;                // p = g + e
-  void remember(std::span<const float> corrected, std::span<const float> decoded);  // e = p - D(C(p))
+  // p = g + e; the span holds p until remember() (or the next correct()).
+  std::span<const float> correct(std::span<const float> update);
+  // e = p - D(C(p)), `payload` being the compressor's encoding of the p correct() returned.
+  void remember(const Compressor& compressor, std::span<const uint8_t> payload, const Context& context);
   const std::vector<float>& residual() const { return residual_; }
 
  private:
   std::vector<float> residual_;
 };
+
+// Whether every entry is finite (no NaN, no infinity), without a branch per entry.
+bool all_finite(std::span<const float> x);
 
 // ScaDLES's adaptive-compression criterion: | ||g|| - ||Top_k(g)|| | / ||g||, with Top_k taken
 // per layer (k_l = max(1, floor(ratio n_l))) or globally; 0 for a zero vector.

@@ -8,6 +8,7 @@
 //   fp16: N binary16 values as u16   (2 N bytes)
 #include <bit>
 #include <cmath>
+#include <vector>
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
@@ -21,32 +22,21 @@ uint16_t float_to_half(float f) {
   const uint32_t x = std::bit_cast<uint32_t>(f);
   const auto sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
   const uint32_t a = x & 0x7fffffffu;
-  if (a >= 0x7f800000u) {  // inf, or NaN (kept quiet, with the top payload bits)
-    return a == 0x7f800000u ? static_cast<uint16_t>(sign | 0x7c00u)
-                            : static_cast<uint16_t>(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
-  }
   // 65520 is halfway between the largest half (65504, odd mantissa) and 2^16: ties to even
-  // round it, and everything above, to infinity.
-  if (a >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);
-  uint32_t h, rest, halfway;
-  if (a >= 0x38800000u) {  // >= 2^-14: a normal half; rebias the exponent by 127 - 15
-    const uint32_t v = a - 0x38000000u;
-    h = v >> 13;
-    rest = v & 0x1fffu;
-    halfway = 0x1000u;
-  } else {
-    // Subnormal half: the value in units of 2^-24 is the 24-bit significand shifted right by
-    // 126 - exponent. At or below 2^-25 (half of the smallest subnormal, ties to 0) it is 0.
-    if (a <= 0x33000000u) return sign;
-    const uint32_t significand = (a & 0x7fffffu) | 0x800000u;
-    const uint32_t shift = 126 - (a >> 23);  // 14 .. 24
-    h = significand >> shift;
-    rest = significand & ((1u << shift) - 1);
-    halfway = 1u << (shift - 1);
+  // round it, and everything above, to infinity. NaN stays quiet, with the top payload bits.
+  if (a >= 0x477ff000u) {
+    return a > 0x7f800000u ? static_cast<uint16_t>(sign | 0x7e00u | ((a >> 13) & 0x3ffu))
+                           : static_cast<uint16_t>(sign | 0x7c00u);
   }
-  // Round to nearest, ties to even; a carry into the exponent field is the correct next value.
-  if (rest > halfway || (rest == halfway && (h & 1u))) ++h;
-  return static_cast<uint16_t>(sign | h);
+  // Both roundings, then a select (no branch on data that mixes them). A normal half (>= 2^-14):
+  // rebias the exponent by 127 - 15 and round the 13 dropped bits to nearest, ties to even (a
+  // carry into the exponent field is the correct next value). A subnormal half, or 0: adding 0.5
+  // puts the value in units of 2^-24 into the low mantissa bits, rounded to nearest even by the
+  // float addition itself (exact for every input below 2^-14, whatever FTZ/DAZ say).
+  const uint32_t v = a - 0x38000000u;
+  const uint32_t normal = (v + 0xfffu + ((v >> 13) & 1u)) >> 13;
+  const uint32_t subnormal = std::bit_cast<uint32_t>(std::bit_cast<float>(a) + 0.5f) - 0x3f000000u;
+  return static_cast<uint16_t>(sign | (a >= 0x38800000u ? normal : subnormal));
 }
 
 float half_to_float(uint16_t h) {
@@ -65,40 +55,47 @@ float half_to_float(uint16_t h) {
 template <typename Codec>
 class Dense final : public Compressor {
  public:
-  explicit Dense(const std::vector<Layer>& layers) : size_(detail::layout_size(layers)) {}
+  explicit Dense(const std::vector<Layer>& layers) : Compressor(detail::layout_size(layers)) {}
 
   Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     Encoded e;
-    e.payload.reserve(Codec::bytes * update.size());
-    ByteWriter w(e.payload);
-    for (float v : update) Codec::write(w, v);
+    uint8_t* p = ByteWriter(e.payload).extend(Codec::bytes * update.size());
+    for (size_t i = 0; i < update.size(); ++i) Codec::store(p + Codec::bytes * i, update[i]);
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    std::vector<float> out(size_);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
     ByteReader r(payload);
-    for (float& v : out) v = Codec::read(r);
+    const uint8_t* p = r.take(Codec::bytes * static_cast<size_t>(size()));
     r.expect_end();
-    return out;
+    const auto load = Codec::loader();
+    sink.fill(0, static_cast<size_t>(size()), [p, load](size_t i) { return load(p + Codec::bytes * i); });
   }
-
- private:
-  int64_t size_;
 };
 
 struct Fp32Codec {
   static constexpr size_t bytes = 4;
-  static void write(ByteWriter& w, float v) { w.f32(v); }
-  static float read(ByteReader& r) { return r.f32(); }
+  static void store(uint8_t* p, float v) { store_f32(p, v); }
+  static auto loader() {
+    return [](const uint8_t* p) { return load_f32(p); };
+  }
 };
 
 // Every 16-bit pattern is a valid half (inf and NaN included), so only the length can be wrong.
+// Decoding looks each pattern up in a table of all 65,536 (built once, on first use).
 struct Fp16Codec {
   static constexpr size_t bytes = 2;
-  static void write(ByteWriter& w, float v) { w.u16(float_to_half(v)); }
-  static float read(ByteReader& r) { return half_to_float(r.u16()); }
+  static void store(uint8_t* p, float v) { store_u16(p, float_to_half(v)); }
+  static auto loader() {
+    static const std::vector<float> table = [] {
+      std::vector<float> t(65536);
+      for (uint32_t h = 0; h < t.size(); ++h) t[h] = half_to_float(static_cast<uint16_t>(h));
+      return t;
+    }();
+    return [halves = table.data()](const uint8_t* p) { return halves[load_u16(p)]; };
+  }
 };
 
 }  // namespace

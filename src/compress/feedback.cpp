@@ -1,13 +1,13 @@
 // Error feedback (the sender remembers what compression dropped and adds it to the next update)
 // and ScaDLES's norm-gap criterion, which decides per step whether top-k compression loses
 // little enough of the update to be used. Neither produces a payload.
-#include <algorithm>
 #include <cmath>
-#include <functional>
 #include <string>
+#include <vector>
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
+#include "compress/select.hpp"
 
 namespace edgetrain::compress {
 
@@ -20,31 +20,28 @@ void check_same_size(size_t got, size_t residual, const char* what) {
   }
 }
 
-// Sum of the k largest squares among x (the squared norm of Top_k(x)); ties do not matter here.
+// Sum of the k largest squares among x (the squared norm of Top_k(x)), added in position order
+// (ties do not matter here). The selection's scratch is per thread: senders may run in parallel.
 double top_k_square_sum(std::span<const float> x, int64_t k) {
-  std::vector<double> squares(x.size());
-  for (size_t i = 0; i < x.size(); ++i) squares[i] = static_cast<double>(x[i]) * x[i];
-  if (k < static_cast<int64_t>(squares.size())) {
-    std::nth_element(squares.begin(), squares.begin() + k, squares.end(), std::greater<>());
-  }
+  thread_local detail::TopKSelector selector;
+  thread_local std::vector<int64_t> kept;
+  selector.select(x, k, kept);
   double sum = 0;
-  for (int64_t i = 0; i < k; ++i) sum += squares[i];
+  for (int64_t i : kept) sum += static_cast<double>(x[static_cast<size_t>(i)]) * x[static_cast<size_t>(i)];
   return sum;
 }
 
 }  // namespace
 
-std::vector<float> ErrorFeedback::corrected(std::span<const float> update) const {
+std::span<const float> ErrorFeedback::correct(std::span<const float> update) {
   check_same_size(update.size(), residual_.size(), "the update");
-  std::vector<float> p(update.size());
-  for (size_t i = 0; i < p.size(); ++i) p[i] = update[i] + residual_[i];
-  return p;
+  for (size_t i = 0; i < residual_.size(); ++i) residual_[i] = update[i] + residual_[i];
+  return residual_;
 }
 
-void ErrorFeedback::remember(std::span<const float> corrected, std::span<const float> decoded) {
-  check_same_size(corrected.size(), residual_.size(), "the corrected update");
-  check_same_size(decoded.size(), residual_.size(), "the decoded update");
-  for (size_t i = 0; i < residual_.size(); ++i) residual_[i] = corrected[i] - decoded[i];
+void ErrorFeedback::remember(const Compressor& compressor, std::span<const uint8_t> payload, const Context& context) {
+  check_same_size(static_cast<size_t>(compressor.size()), residual_.size(), "the compressor's layout");
+  compressor.subtract_decoded(payload, context, residual_);  // residual_ holds p
 }
 
 double topk_norm_gap(std::span<const float> update, const std::vector<Layer>& layers, double ratio,

@@ -23,6 +23,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <type_traits>
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
@@ -96,6 +97,49 @@ std::vector<bool> orthonormalise(Dense& p) {
   return replaced;
 }
 
+// Calls f with the rank as a compile-time constant for the usual small ranks (0 otherwise), so
+// the loops over the rank unroll; the arithmetic is the same either way.
+template <typename F>
+void with_rank(int64_t r, F&& f) {
+  switch (r) {
+    case 1: f(std::integral_constant<int64_t, 1>{}); break;
+    case 2: f(std::integral_constant<int64_t, 2>{}); break;
+    case 4: f(std::integral_constant<int64_t, 4>{}); break;
+    default: f(std::integral_constant<int64_t, 0>{}); break;
+  }
+}
+
+// P += M Q (P zero on entry): each P(i, k) summed over j in increasing order. R: the rank when
+// known at compile time, else 0 and r_dynamic.
+template <int64_t R>
+void multiply_mq(const float* m_values, int64_t m, int64_t n, int64_t r_dynamic, const double* __restrict q,
+                 double* __restrict p) {
+  const int64_t r = R > 0 ? R : r_dynamic;
+  for (int64_t i = 0; i < m; ++i) {
+    double* prow = p + i * r;
+    const float* mrow = m_values + i * n;
+    for (int64_t j = 0; j < n; ++j) {
+      const double mij = mrow[j];
+      for (int64_t k = 0; k < r; ++k) prow[k] += mij * q[j * r + k];
+    }
+  }
+}
+
+// Q += M^T P (Q zero on entry): each Q(j, k) summed over i in increasing order.
+template <int64_t R>
+void multiply_mtp(const float* m_values, int64_t m, int64_t n, int64_t r_dynamic, const double* __restrict p,
+                  double* __restrict q) {
+  const int64_t r = R > 0 ? R : r_dynamic;
+  for (int64_t i = 0; i < m; ++i) {
+    const double* prow = p + i * r;
+    const float* mrow = m_values + i * n;
+    for (int64_t j = 0; j < n; ++j) {
+      const double mij = mrow[j];
+      for (int64_t k = 0; k < r; ++k) q[j * r + k] += mij * prow[k];
+    }
+  }
+}
+
 struct MatrixLayer {
   int64_t m = 0, n = 0, rank = 0;  // rank: the effective r' = min(r, m, n)
   std::optional<Dense> warm_q;     // sender state, created on the first encode
@@ -105,7 +149,7 @@ struct MatrixLayer {
 class PowerSgd final : public Compressor {
  public:
   PowerSgd(const Config& c, const std::vector<Layer>& layers)
-      : layers_(layers), matrices_(layers.size()), size_(detail::layout_size(layers)) {
+      : Compressor(detail::layout_size(layers)), layers_(layers), matrices_(layers.size()) {
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& l = layers_[li];
       if (l.shape.size() < 2 || l.numel == 0) continue;
@@ -121,15 +165,21 @@ class PowerSgd final : public Compressor {
   }
 
   Encoded encode(std::span<const float> update, const Context& context) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     detail::check_finite(update);
     Encoded out;
+    size_t bytes = 0;
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      const auto& mat = matrices_[li];
+      bytes += 4 * static_cast<size_t>(mat ? mat->rank * (mat->m + mat->n) : layers_[li].numel);
+    }
+    out.payload.reserve(bytes);
     ByteWriter writer(out.payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& layer = layers_[li];
       const auto values = update.subspan(static_cast<size_t>(layer.offset), static_cast<size_t>(layer.numel));
       if (!matrices_[li]) {
-        for (float v : values) writer.f32(v);
+        writer.f32s(values);
       } else {
         encode_matrix(values, layer, li, *matrices_[li], context, writer);
       }
@@ -137,36 +187,43 @@ class PowerSgd final : public Compressor {
     return out;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    std::vector<float> out(static_cast<size_t>(size_), 0.0f);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
     ByteReader reader(payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& layer = layers_[li];
-      float* dst = out.data() + layer.offset;
+      const auto offset = static_cast<size_t>(layer.offset);
       if (!matrices_[li]) {
-        for (int64_t i = 0; i < layer.numel; ++i) dst[i] = read_finite(reader);
+        sink.fill(offset, static_cast<size_t>(layer.numel), [&](size_t) { return read_finite(reader); });
         continue;
       }
       const MatrixLayer& mat = *matrices_[li];
       const Dense p = read_matrix(reader, mat.m, mat.rank), q = read_matrix(reader, mat.n, mat.rank);
-      for (int64_t i = 0; i < mat.m; ++i) {
-        for (int64_t j = 0; j < mat.n; ++j) {
-          double s = 0;
-          for (int64_t k = 0; k < mat.rank; ++k) s += p.at(i, k) * q.at(j, k);
-          // Finite factors can still multiply past fp32; an encoder's orthonormal P never does.
-          const auto f = static_cast<float>(s);
-          if (!std::isfinite(f))
-            throw CompressError("compressed payload: powersgd factors of layer \"" + layer.name +
-                                "\" rebuild an entry beyond fp32 (" + util::format_number(s) + ")");
-          dst[i * mat.n + j] = f;
+      with_rank(mat.rank, [&](auto rank) {
+        const int64_t r = rank() > 0 ? rank() : mat.rank;
+        for (int64_t i = 0; i < mat.m; ++i) {
+          const double* prow = p.a.data() + i * r;
+          sink.fill(offset + static_cast<size_t>(i * mat.n), static_cast<size_t>(mat.n), [&](size_t j) {
+            const double* qrow = q.a.data() + static_cast<int64_t>(j) * r;
+            double s = 0;
+            for (int64_t k = 0; k < r; ++k) s += prow[k] * qrow[k];
+            // Finite factors can still multiply past fp32; an encoder's orthonormal P never does.
+            const auto f = static_cast<float>(s);
+            if (!std::isfinite(f)) beyond_fp32(layer, s);
+            return f;
+          });
         }
-      }
+      });
     }
     reader.expect_end();
-    return out;
   }
 
  private:
+  [[noreturn]] static void beyond_fp32(const Layer& layer, double value) {
+    throw CompressError("compressed payload: powersgd factors of layer \"" + layer.name +
+                        "\" rebuild an entry beyond fp32 (" + util::format_number(value) + ")");
+  }
+
   static float read_finite(ByteReader& in) {
     const float v = in.f32();
     if (!std::isfinite(v)) throw CompressError("compressed payload: non-finite powersgd value");
@@ -193,20 +250,10 @@ class PowerSgd final : public Compressor {
     }
     Dense& q = *mat.warm_q;
     Dense p{m, r, std::vector<double>(static_cast<size_t>(m * r), 0.0)};
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        const double mij = values[static_cast<size_t>(i * n + j)];
-        for (int64_t k = 0; k < r; ++k) p.at(i, k) += mij * q.at(j, k);
-      }
-    }
+    with_rank(r, [&](auto rank) { multiply_mq<rank()>(values.data(), m, n, r, q.a.data(), p.a.data()); });
     const std::vector<bool> replaced = orthonormalise(p);
     std::fill(q.a.begin(), q.a.end(), 0.0);
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        const double mij = values[static_cast<size_t>(i * n + j)];
-        for (int64_t k = 0; k < r; ++k) q.at(j, k) += mij * p.at(i, k);
-      }
-    }
+    with_rank(r, [&](auto rank) { multiply_mtp<rank()>(values.data(), m, n, r, p.a.data(), q.a.data()); });
     // What is sent is what the receiver rebuilds from: fp32 of P and Q.
     for (const Dense* d : {&p, &q}) {
       for (double v : d->a) {
@@ -225,7 +272,6 @@ class PowerSgd final : public Compressor {
 
   std::vector<Layer> layers_;
   std::vector<std::optional<MatrixLayer>> matrices_;  // per layer; empty: sent raw
-  int64_t size_;
 };
 
 }  // namespace

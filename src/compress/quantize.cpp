@@ -16,6 +16,7 @@
 // Encoders reject non-finite updates: a scale of inf or NaN would silently poison every
 // element of its layer, and decoders reject such scales as malformed.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -35,9 +36,10 @@ namespace {
 // every standard library.
 double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
-// Rounds x >= 0 to floor(x) or floor(x) + 1 with E[result] = x.
+// Rounds x >= 0 to floor(x) or floor(x) + 1 with E[result] = x. (x is at most a level count,
+// far below 2^63: truncation is the floor, without a libm call.)
 uint64_t stochastic_round(double x, std::mt19937_64& rng) {
-  const double low = std::floor(x);
+  const auto low = static_cast<double>(static_cast<int64_t>(x));
   return static_cast<uint64_t>(low) + (uniform01(rng) < x - low ? 1 : 0);
 }
 
@@ -56,16 +58,19 @@ float read_scale(ByteReader& in, bool allow_negative, bool allow_positive) {
 }
 
 // Shared frame: layout checks, per-layer iteration over the flat vector. Subclasses encode and
-// decode one layer.
+// decode one layer; codes are packed as they are computed.
 class LayerwiseQuantizer : public Compressor {
  public:
   LayerwiseQuantizer(const std::vector<Layer>& layers, const char* tag)
-      : layers_(layers), tag_(tag), size_(detail::layout_size(layers)) {}
+      : Compressor(detail::layout_size(layers)), layers_(layers), tag_(tag) {}
 
   Encoded encode(std::span<const float> update, const Context& context) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     detail::check_finite(update);
     Encoded out;
+    size_t bytes = 0;
+    for (const Layer& layer : layers_) bytes += layer_bytes(static_cast<size_t>(layer.numel));
+    out.payload.reserve(bytes);
     ByteWriter writer(out.payload);
     // One stream per (step, layer): independent of how many draws other layers made.
     const uint64_t step_seed = util::derive_seed(context.seed, tag_, static_cast<uint64_t>(context.step));
@@ -78,25 +83,24 @@ class LayerwiseQuantizer : public Compressor {
     return out;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    std::vector<float> out(static_cast<size_t>(size_), 0.0f);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
     ByteReader reader(payload);
     for (const Layer& layer : layers_) {
-      decode_layer(reader,
-                   std::span<float>(out).subspan(static_cast<size_t>(layer.offset), static_cast<size_t>(layer.numel)));
+      decode_layer(reader, sink, static_cast<size_t>(layer.offset), static_cast<size_t>(layer.numel));
     }
     reader.expect_end();
-    return out;
   }
 
- protected:
+  // The bytes of one layer's record (the wire-format formula), so the payload is allocated once.
+  virtual size_t layer_bytes(size_t n) const = 0;
   virtual void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64& rng) = 0;
-  virtual void decode_layer(ByteReader& in, std::span<float> v) const = 0;
+  // Decodes the n entries of one layer into sink.out[offset, offset + n).
+  virtual void decode_layer(ByteReader& in, const Sink& sink, size_t offset, size_t n) const = 0;
 
  private:
   std::vector<Layer> layers_;
   const char* tag_;
-  int64_t size_;
 };
 
 class Qsgd final : public LayerwiseQuantizer {
@@ -107,34 +111,46 @@ class Qsgd final : public LayerwiseQuantizer {
   }
 
  protected:
+  size_t layer_bytes(size_t n) const override { return 4 + packed_bytes(n, bits_); }
+
   void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64& rng) override {
     double sum_sq = 0;
     for (float x : v) sum_sq += static_cast<double>(x) * x;
     const float norm = checked_scale(std::sqrt(sum_sq), layer, "L2 norm");
     out.f32(norm);
+    BitWriter codes(out.extend(packed_bytes(v.size(), bits_)));  // zero bytes: all codes 0 if norm is 0
+    if (norm == 0) return;
     // Round against the fp32 norm the receiver sees, so the decode is unbiased exactly.
     const double s = static_cast<double>(levels_);
-    std::vector<uint64_t> codes(v.size(), 0);
-    for (size_t i = 0; i < v.size(); ++i) {
-      if (norm == 0) break;
-      const double x = s * std::fabs(static_cast<double>(v[i])) / norm;
+    for (float vi : v) {
+      const double x = s * std::fabs(static_cast<double>(vi)) / norm;
       const uint64_t level = std::min(stochastic_round(x, rng), levels_);  // |v_i| <= norm, guard rounding
-      codes[i] = (v[i] < 0 && level > 0 ? 1u : 0u) | (level << 1);         // no sign on 0: canonical bytes
+      codes.put((vi < 0 && level > 0 ? 1u : 0u) | (level << 1), bits_);    // no sign on 0: canonical bytes
     }
-    out.packed(codes, bits_);
+    codes.finish();
   }
 
-  void decode_layer(ByteReader& in, std::span<float> v) const override {
+  void decode_layer(ByteReader& in, const Sink& sink, size_t offset, size_t n) const override {
     const double norm = read_scale(in, false, true);
-    const std::vector<uint64_t> codes = in.packed(v.size(), bits_);
-    for (size_t i = 0; i < v.size(); ++i) {
-      const uint64_t level = codes[i] >> 1;
+    BitReader codes = in.packed_reader(n, bits_);
+    auto magnitude = [&](uint64_t level) {
+      return static_cast<float>(norm * static_cast<double>(level) / static_cast<double>(levels_));
+    };
+    // With fewer levels than entries, each level's value once (fp32 rounding is symmetric, so
+    // the negative value is the negated one).
+    std::vector<float> table;
+    if (levels_ < n) {
+      table.resize(levels_ + 1);
+      for (uint64_t l = 0; l <= levels_; ++l) table[l] = magnitude(l);
+    }
+    sink.fill(offset, n, [&](size_t) {
+      const uint64_t code = codes.get(bits_), level = code >> 1;
       if (level > levels_)
         throw CompressError("compressed payload: qsgd level " + std::to_string(level) + " exceeds " +
                             std::to_string(levels_));
-      const double magnitude = norm * static_cast<double>(level) / static_cast<double>(levels_);
-      v[i] = static_cast<float>((codes[i] & 1u) ? -magnitude : magnitude);
-    }
+      const float m = table.empty() ? magnitude(level) : table[level];
+      return (code & 1u) ? -m : m;
+    });
   }
 
  private:
@@ -147,52 +163,71 @@ class TernGrad final : public LayerwiseQuantizer {
   explicit TernGrad(const std::vector<Layer>& layers) : LayerwiseQuantizer(layers, "compress.terngrad") {}
 
  protected:
+  size_t layer_bytes(size_t n) const override { return 4 + packed_bytes(n, 2); }
+
   void encode_layer(std::span<const float> v, const Layer&, ByteWriter& out, std::mt19937_64& rng) override {
     float scale = 0;
     for (float x : v) scale = std::max(scale, std::fabs(x));
     out.f32(scale);
-    std::vector<uint64_t> codes(v.size(), 0);
-    for (size_t i = 0; i < v.size(); ++i) {
-      if (scale == 0) break;
+    BitWriter codes(out.extend(packed_bytes(v.size(), 2)));  // zero bytes: all codes 0 if scale is 0
+    if (scale == 0) return;
+    for (float vi : v) {
       // P(|t_i| = 1) = |v_i| / s_t, so E[s_t t_i] = v_i.
-      if (uniform01(rng) < std::fabs(static_cast<double>(v[i])) / scale) codes[i] = v[i] < 0 ? 2 : 1;
+      const bool nonzero = uniform01(rng) < std::fabs(static_cast<double>(vi)) / scale;
+      codes.put(nonzero ? (vi < 0 ? 2 : 1) : 0, 2);
     }
-    out.packed(codes, 2);
+    codes.finish();
   }
 
-  void decode_layer(ByteReader& in, std::span<float> v) const override {
+  void decode_layer(ByteReader& in, const Sink& sink, size_t offset, size_t n) const override {
     const float scale = read_scale(in, false, true);
-    const std::vector<uint64_t> codes = in.packed(v.size(), 2);
-    for (size_t i = 0; i < v.size(); ++i) {
-      switch (codes[i]) {
-        case 0: v[i] = 0; break;
-        case 1: v[i] = scale; break;
-        case 2: v[i] = -scale; break;
+    const uint8_t* codes = in.take(packed_bytes(n, 2));
+    sink.fill(offset, n, [&](size_t j) {
+      switch ((codes[j / 4] >> (2 * (j % 4))) & 3u) {
+        case 0: return 0.0f;
+        case 1: return scale;
+        case 2: return -scale;
         default: throw CompressError("compressed payload: terngrad code 3 is not a ternary value");
       }
-    }
+    });
   }
 };
+
+// Packs bit i = (v_i >= 0), the sign bits signsgd and onebit send, a byte at a time.
+void write_sign_bits(ByteWriter& out, std::span<const float> v) {
+  uint8_t* bytes = out.extend(packed_bytes(v.size(), 1));
+  for (size_t i = 0; i < v.size(); i += 8) {
+    uint8_t byte = 0;
+    for (size_t j = 0; j < 8 && i + j < v.size(); ++j) byte |= static_cast<uint8_t>((v[i + j] >= 0 ? 1u : 0u) << j);
+    bytes[i / 8] = byte;
+  }
+}
+
+// Decodes sign bits: `on` where the bit is 1, `off` where it is 0.
+void read_sign_bits(ByteReader& in, const Compressor::Sink& sink, size_t offset, size_t n, float on, float off) {
+  const uint8_t* bytes = in.take(packed_bytes(n, 1));
+  const float value[2] = {off, on};  // indexed by the bit: random signs would defeat a branch
+  sink.fill(offset, n, [&](size_t j) { return value[(bytes[j / 8] >> (j % 8)) & 1u]; });
+}
 
 class SignSgd final : public LayerwiseQuantizer {
  public:
   explicit SignSgd(const std::vector<Layer>& layers) : LayerwiseQuantizer(layers, "compress.signsgd") {}
 
  protected:
+  size_t layer_bytes(size_t n) const override { return 4 + packed_bytes(n, 1); }
+
   void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64&) override {
     double l1 = 0;
     for (float x : v) l1 += std::fabs(static_cast<double>(x));
     // ||v||_1 / n minimises ||v - scale sign(v)||_2 over the scale.
     out.f32(v.empty() ? 0.0f : checked_scale(l1 / static_cast<double>(v.size()), layer, "mean |v|"));
-    std::vector<uint64_t> bits(v.size());
-    for (size_t i = 0; i < v.size(); ++i) bits[i] = v[i] >= 0 ? 1 : 0;
-    out.packed(bits, 1);
+    write_sign_bits(out, v);
   }
 
-  void decode_layer(ByteReader& in, std::span<float> v) const override {
+  void decode_layer(ByteReader& in, const Sink& sink, size_t offset, size_t n) const override {
     const float scale = read_scale(in, false, true);
-    const std::vector<uint64_t> bits = in.packed(v.size(), 1);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = bits[i] ? scale : -scale;
+    read_sign_bits(in, sink, offset, n, scale, -scale);
   }
 };
 
@@ -201,31 +236,32 @@ class OneBit final : public LayerwiseQuantizer {
   explicit OneBit(const std::vector<Layer>& layers) : LayerwiseQuantizer(layers, "compress.onebit") {}
 
  protected:
+  size_t layer_bytes(size_t n) const override { return 8 + packed_bytes(n, 1); }
+
   void encode_layer(std::span<const float> v, const Layer& layer, ByteWriter& out, std::mt19937_64&) override {
     double pos_sum = 0, neg_sum = 0;
     size_t pos_count = 0;
-    std::vector<uint64_t> bits(v.size());
-    for (size_t i = 0; i < v.size(); ++i) {
-      bits[i] = v[i] >= 0 ? 1 : 0;
-      if (bits[i]) {
-        pos_sum += v[i];
-        ++pos_count;
-      } else {
-        neg_sum += v[i];
-      }
+    // Each entry goes into both sums, masked to +0 in the sum of the other sign: adding +0 to a
+    // sum of one sign leaves it as it is, so the sums are those of the entries of each sign, in
+    // order, without a branch on random signs (which a compiler keeps for a ?: on doubles).
+    for (float x : v) {
+      const uint64_t bits = std::bit_cast<uint64_t>(static_cast<double>(x));
+      const uint64_t negative = uint64_t{0} - static_cast<uint64_t>(x < 0);  // all ones or zero
+      pos_sum += std::bit_cast<double>(bits & ~negative);
+      neg_sum += std::bit_cast<double>(bits & negative);
+      pos_count += x >= 0 ? 1 : 0;
     }
     const size_t neg_count = v.size() - pos_count;
     // The group means are the reconstruction values with the least squared error.
     out.f32(pos_count ? checked_scale(pos_sum / static_cast<double>(pos_count), layer, "mean of v >= 0") : 0.0f);
     out.f32(neg_count ? checked_scale(neg_sum / static_cast<double>(neg_count), layer, "mean of v < 0") : 0.0f);
-    out.packed(bits, 1);
+    write_sign_bits(out, v);
   }
 
-  void decode_layer(ByteReader& in, std::span<float> v) const override {
+  void decode_layer(ByteReader& in, const Sink& sink, size_t offset, size_t n) const override {
     const float pos_mean = read_scale(in, false, true);
     const float neg_mean = read_scale(in, true, false);
-    const std::vector<uint64_t> bits = in.packed(v.size(), 1);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = bits[i] ? pos_mean : neg_mean;
+    read_sign_bits(in, sink, offset, n, pos_mean, neg_mean);
   }
 };
 

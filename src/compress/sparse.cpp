@@ -16,13 +16,14 @@
 //   adacomp:           as topk with layer scope
 //   adacomp-bins:      per layer   u32 count c_l, c_l f32 values, c_l indices
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <random>
 
 #include "compress/compressor.hpp"
 #include "compress/kinds.hpp"
+#include "compress/select.hpp"
 #include "compress/wire.hpp"
 #include "util/format.hpp"
 #include "util/seed.hpp"
@@ -78,6 +79,7 @@ int64_t keep_count(double ratio, int64_t n) {
 }
 
 void check_finite(std::span<const float> update) {
+  if (all_finite(update)) return;  // the position only on failure
   for (size_t i = 0; i < update.size(); ++i) {
     if (!std::isfinite(update[i]))
       throw CompressError("compress: update entry " + std::to_string(i) + " is not finite");
@@ -86,71 +88,62 @@ void check_finite(std::span<const float> update) {
 
 }  // namespace detail
 
+bool all_finite(std::span<const float> x) {
+  // An all-ones exponent (inf, NaN) plus one carries into bit 31; others stay below it. And, add
+  // and or only: the loop vectorises on every x86-64.
+  uint32_t any = 0;
+  for (float v : x) any |= (std::bit_cast<uint32_t>(v) & 0x7f800000u) + 0x00800000u;
+  return (any & 0x80000000u) == 0;
+}
+
 namespace {
 
 using detail::keep_count;
 
-// Positions (into x) of the k largest |x_i|, increasing; ties go to the lower position, so the
-// choice is deterministic. NaN counts as the largest magnitude (it is sent, not hidden).
-std::vector<int64_t> top_k(std::span<const float> x, int64_t k) {
-  std::vector<int64_t> idx(x.size());
-  std::iota(idx.begin(), idx.end(), int64_t{0});
-  if (k < static_cast<int64_t>(x.size())) {
-    auto magnitude = [&](int64_t i) {
-      const float a = std::fabs(x[i]);
-      return std::isnan(a) ? std::numeric_limits<float>::infinity() : a;
-    };
-    auto before = [&](int64_t a, int64_t b) {
-      const float ma = magnitude(a), mb = magnitude(b);
-      return ma > mb || (ma == mb && a < b);
-    };
-    std::nth_element(idx.begin(), idx.begin() + k, idx.end(), before);
-    idx.resize(k);
-    std::sort(idx.begin(), idx.end());
-  }
-  return idx;
-}
-
 // Values of x at the (local) positions, then the positions themselves.
-void write_entries(ByteWriter& w, std::span<const float> x, const std::vector<int64_t>& positions, int64_t n,
+void write_entries(ByteWriter& w, std::span<const float> x, std::span<const int64_t> positions, int64_t n,
                    bool packed) {
-  for (int64_t i : positions) w.f32(x[i]);
+  uint8_t* values = w.extend(4 * positions.size());
+  for (size_t j = 0; j < positions.size(); ++j) store_f32(values + 4 * j, x[static_cast<size_t>(positions[j])]);
   if (packed) {
-    const std::vector<uint64_t> p(positions.begin(), positions.end());
-    w.packed(p, bits_for(static_cast<uint64_t>(n)));
+    const int bits = bits_for(static_cast<uint64_t>(n));
+    BitWriter bw(w.extend(packed_bytes(positions.size(), bits)));
+    for (int64_t i : positions) bw.put(static_cast<uint64_t>(i), bits);
+    bw.finish();
   } else {
-    for (int64_t i : positions) w.u32(static_cast<uint32_t>(i));
+    uint8_t* out = w.extend(4 * positions.size());
+    for (size_t j = 0; j < positions.size(); ++j) store_u32(out + 4 * j, static_cast<uint32_t>(positions[j]));
   }
 }
 
-// Reads `count` positions below n; they must be strictly increasing (as every encoder writes
-// them), which also rules out duplicates.
-std::vector<int64_t> read_positions(ByteReader& r, size_t count, int64_t n, bool packed) {
-  std::vector<int64_t> positions(count);
-  if (packed) {
-    const std::vector<uint64_t> p = r.packed(count, bits_for(static_cast<uint64_t>(n)));
-    std::copy(p.begin(), p.end(), positions.begin());
-  } else {
-    for (size_t i = 0; i < count; ++i) positions[i] = r.u32();
-  }
-  for (size_t i = 0; i < count; ++i) {
-    if (positions[i] >= n) {
-      throw CompressError("compressed payload: index " + std::to_string(positions[i]) + " out of range (" +
-                          std::to_string(n) + " entries)");
-    }
-    if (i > 0 && positions[i] <= positions[i - 1]) {
-      throw CompressError("compressed payload: indices not strictly increasing at " + std::to_string(positions[i]));
-    }
-  }
-  return positions;
+// Bytes write_entries() appends for `count` entries of a block of n.
+size_t entries_bytes(int64_t count, int64_t n, bool packed) {
+  const auto c = static_cast<size_t>(count);
+  return 4 * c + (packed ? packed_bytes(c, bits_for(static_cast<uint64_t>(n))) : 4 * c);
 }
 
-// Reads `count` values and their positions, and puts them into out (a block of n entries).
-void read_entries(ByteReader& r, std::span<float> out, size_t count, bool packed) {
-  std::vector<float> values(count);
-  for (float& v : values) v = r.f32();
-  const std::vector<int64_t> positions = read_positions(r, count, static_cast<int64_t>(out.size()), packed);
-  for (size_t i = 0; i < count; ++i) out[positions[i]] = values[i];
+// Reads `count` values and their positions in a block of n entries starting at `offset` of the
+// sink's vector, and puts them there. Positions must be below n and strictly increasing (as
+// every encoder writes them), which also rules out duplicates.
+void read_entries(ByteReader& r, const Compressor::Sink& sink, int64_t offset, int64_t n, size_t count, bool packed) {
+  const uint8_t* values = r.take(4 * count);
+  const int bits = bits_for(static_cast<uint64_t>(n));
+  BitReader packed_positions = packed ? r.packed_reader(count, bits) : BitReader(nullptr, 0);
+  const uint8_t* positions = packed ? nullptr : r.take(4 * count);
+  int64_t previous = -1;
+  for (size_t j = 0; j < count; ++j) {
+    const uint64_t raw = packed ? packed_positions.get(bits) : load_u32(positions + 4 * j);
+    if (raw >= static_cast<uint64_t>(n)) {
+      throw CompressError("compressed payload: index " + std::to_string(raw) + " out of range (" + std::to_string(n) +
+                          " entries)");
+    }
+    const auto position = static_cast<int64_t>(raw);
+    if (position <= previous) {
+      throw CompressError("compressed payload: indices not strictly increasing at " + std::to_string(position));
+    }
+    previous = position;
+    sink.put(static_cast<size_t>(offset + position), load_f32(values + 4 * j));
+  }
 }
 
 // A count field read from the payload: at most the layer's size (checked before allocating).
@@ -163,39 +156,78 @@ size_t read_count(ByteReader& r, int64_t n) {
   return c;
 }
 
-std::vector<int64_t> shifted(const std::vector<int64_t>& positions, int64_t offset) {
-  std::vector<int64_t> out(positions);
+std::vector<int64_t> shifted(std::span<const int64_t> positions, int64_t offset) {
+  std::vector<int64_t> out(positions.begin(), positions.end());
   for (int64_t& i : out) i += offset;
   return out;
+}
+
+// Encoder scratch, per thread rather than per compressor: a fleet holds thousands of
+// compressors (one per device), and a thread encodes for one device at a time.
+struct EncoderScratch {
+  detail::TopKSelector selector;
+  std::vector<int64_t> sent;  // the positions sent in the current layer (top-k)
+  // Schemes that send a data-dependent set write each layer's candidate positions at the
+  // layer's offset in `slots`, advancing past the kept ones only (no branch depends on the
+  // data), and the layer's count into `counts`.
+  std::vector<int64_t> slots;
+  std::vector<size_t> counts;
+
+  // Slots for n entries and zero counts for `layers` layers.
+  int64_t* prepare(int64_t n, size_t layers) {
+    if (static_cast<int64_t>(slots.size()) < n) slots.resize(static_cast<size_t>(n));
+    counts.assign(layers, 0);
+    return slots.data();
+  }
+};
+
+EncoderScratch& scratch() {
+  thread_local EncoderScratch s;
+  return s;
 }
 
 // State every sparse scheme shares: the configuration and the layout.
 class Sparse : public Compressor {
  public:
   Sparse(const Config& config, const std::vector<Layer>& layers)
-      : config_(config), layers_(layers), size_(detail::layout_size(layers)) {}
+      : Compressor(detail::layout_size(layers)), config_(config), layers_(layers) {}
 
  protected:
+  bool sparse() const override { return true; }
+
   std::span<const float> layer_of(std::span<const float> x, const Layer& l) const {
-    return x.subspan(l.offset, l.numel);
+    return x.subspan(static_cast<size_t>(l.offset), static_cast<size_t>(l.numel));
   }
-  std::span<float> layer_out(std::span<float> x, const Layer& l) const { return x.subspan(l.offset, l.numel); }
 
   // The threshold and adacomp-bins format: per layer, u32 count, values, positions.
-  std::vector<float> decode_counted(std::span<const uint8_t> payload) const {
-    std::vector<float> out(size_, 0.0f);
+  void decode_counted(std::span<const uint8_t> payload, const Sink& sink) const {
     ByteReader r(payload);
     for (const Layer& l : layers_) {
       const size_t count = read_count(r, l.numel);
-      read_entries(r, layer_out(out, l), count, config_.packed_indices);
+      read_entries(r, sink, l.offset, l.numel, count, config_.packed_indices);
     }
     r.expect_end();
-    return out;
+  }
+
+  // The counted format from the scratch's slots and counts (values taken from x), allocated once.
+  void write_counted(ByteWriter& w, Encoded& e, std::span<const float> x) const {
+    const EncoderScratch& s = scratch();
+    size_t bytes = 0;
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      bytes += 4 + entries_bytes(static_cast<int64_t>(s.counts[li]), layers_[li].numel, config_.packed_indices);
+    }
+    e.payload.reserve(bytes);
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      const Layer& l = layers_[li];
+      const std::span<const int64_t> sent(s.slots.data() + l.offset, s.counts[li]);
+      w.u32(static_cast<uint32_t>(sent.size()));
+      write_entries(w, layer_of(x, l), sent, l.numel, config_.packed_indices);
+      e.indices.push_back(shifted(sent, l.offset));
+    }
   }
 
   Config config_;
   std::vector<Layer> layers_;
-  int64_t size_;
 };
 
 // topk and adacomp (which is topk with layer scope).
@@ -204,30 +236,37 @@ class TopK final : public Sparse {
   TopK(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers) {
     detail::check_ratio(config.ratio);
     detail::check_scope(config.scope);
-    if (config.scope == "global" && !config.packed_indices && size_ > int64_t{std::numeric_limits<uint32_t>::max()}) {
-      throw ConfigError(
-          "scope", "global indices over " + std::to_string(size_) + " entries do not fit 32 bits (use packed indices)");
+    if (config.scope == "global" && !config.packed_indices && size() > int64_t{std::numeric_limits<uint32_t>::max()}) {
+      throw ConfigError("scope", "global indices over " + std::to_string(size()) +
+                                     " entries do not fit 32 bits (use packed indices)");
     }
   }
 
   Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     Encoded e;
     ByteWriter w(e.payload);
+    EncoderScratch& s = scratch();
     if (config_.scope == "layer") {
+      size_t bytes = 0;
+      for (const Layer& l : layers_)
+        bytes += entries_bytes(keep_count(config_.ratio, l.numel), l.numel, config_.packed_indices);
+      e.payload.reserve(bytes);
       for (const Layer& l : layers_) {
         const std::span<const float> x = layer_of(update, l);
-        const std::vector<int64_t> sent = top_k(x, keep_count(config_.ratio, l.numel));
-        write_entries(w, x, sent, l.numel, config_.packed_indices);
-        e.indices.push_back(shifted(sent, l.offset));
+        s.selector.select(x, keep_count(config_.ratio, l.numel), s.sent);
+        write_entries(w, x, s.sent, l.numel, config_.packed_indices);
+        e.indices.push_back(shifted(s.sent, l.offset));
       }
     } else {
-      const std::vector<int64_t> sent = top_k(update, keep_count(config_.ratio, size_));
-      write_entries(w, update, sent, size_, config_.packed_indices);
+      const int64_t k = keep_count(config_.ratio, size());
+      e.payload.reserve(entries_bytes(k, size(), config_.packed_indices));
+      s.selector.select(update, k, s.sent);
+      write_entries(w, update, s.sent, size(), config_.packed_indices);
       // Split the increasing global positions by layer.
-      auto it = sent.begin();
+      auto it = s.sent.begin();
       for (const Layer& l : layers_) {
-        auto end = std::lower_bound(it, sent.end(), l.offset + l.numel);
+        auto end = std::lower_bound(it, s.sent.end(), l.offset + l.numel);
         e.indices.emplace_back(it, end);
         it = end;
       }
@@ -235,18 +274,18 @@ class TopK final : public Sparse {
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    std::vector<float> out(size_, 0.0f);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
     ByteReader r(payload);
     if (config_.scope == "layer") {
       for (const Layer& l : layers_) {
-        read_entries(r, layer_out(out, l), keep_count(config_.ratio, l.numel), config_.packed_indices);
+        read_entries(r, sink, l.offset, l.numel, static_cast<size_t>(keep_count(config_.ratio, l.numel)),
+                     config_.packed_indices);
       }
     } else {
-      read_entries(r, out, keep_count(config_.ratio, size_), config_.packed_indices);
+      read_entries(r, sink, 0, size(), static_cast<size_t>(keep_count(config_.ratio, size())), config_.packed_indices);
     }
     r.expect_end();
-    return out;
   }
 };
 
@@ -270,28 +309,33 @@ class RandomK final : public Sparse {
   }
 
   Encoded encode(std::span<const float> update, const Context& context) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     Encoded e;
+    size_t bytes = 0;
+    for (const Layer& l : layers_) bytes += 4 * static_cast<size_t>(keep_count(config_.ratio, l.numel));
+    e.payload.reserve(bytes);
     ByteWriter w(e.payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& l = layers_[li];
       const std::vector<int64_t> sent = positions(context, li);
-      for (int64_t i : sent) w.f32(update[l.offset + i]);
+      uint8_t* values = w.extend(4 * sent.size());
+      for (size_t j = 0; j < sent.size(); ++j)
+        store_f32(values + 4 * j, update[static_cast<size_t>(l.offset + sent[j])]);
       e.indices.push_back(shifted(sent, l.offset));
     }
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context& context) const override {
-    std::vector<float> out(size_, 0.0f);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context& context, const Sink& sink) const override {
     ByteReader r(payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
-      for (int64_t i : positions(context, li)) out[layers_[li].offset + i] = r.f32();
+      for (int64_t i : positions(context, li)) sink.put(static_cast<size_t>(layers_[li].offset + i), r.f32());
     }
     r.expect_end();
-    return out;
   }
 
+ private:
   // k_l positions of layer li, uniform without replacement (Floyd's algorithm), increasing. The
   // generator depends only on (seed, step, layer), so the receiver draws the same set.
   std::vector<int64_t> positions(const Context& context, size_t li) const {
@@ -300,13 +344,13 @@ class RandomK final : public Sparse {
     std::mt19937_64 rng(
         util::derive_seed(util::derive_seed(context.seed, "compress.randomk.step", static_cast<uint64_t>(context.step)),
                           "compress.randomk.layer", li));
-    std::vector<bool> taken(n, false);
+    std::vector<bool> taken(static_cast<size_t>(n), false);
     std::vector<int64_t> out;
-    out.reserve(k);
+    out.reserve(static_cast<size_t>(k));
     for (int64_t j = n - k; j < n; ++j) {
       const auto t = static_cast<int64_t>(uniform_below(rng, static_cast<uint64_t>(j) + 1));
-      const int64_t pick = taken[t] ? j : t;
-      taken[pick] = true;
+      const int64_t pick = taken[static_cast<size_t>(t)] ? j : t;
+      taken[static_cast<size_t>(pick)] = true;
       out.push_back(pick);
     }
     std::sort(out.begin(), out.end());
@@ -324,24 +368,30 @@ class Threshold final : public Sparse {
   }
 
   Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     Encoded e;
     ByteWriter w(e.payload);
-    for (const Layer& l : layers_) {
+    // Every layer's positions first (in its part of the slots), so the payload is allocated once.
+    EncoderScratch& s = scratch();
+    int64_t* slots = s.prepare(size(), layers_.size());
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      const Layer& l = layers_[li];
       const std::span<const float> x = layer_of(update, l);
-      std::vector<int64_t> sent;
+      int64_t* layer_slots = slots + l.offset;
+      size_t count = 0;
       for (int64_t i = 0; i < l.numel; ++i) {
-        if (std::fabs(x[i]) > config_.threshold) sent.push_back(i);
+        layer_slots[count] = i;
+        count += std::fabs(x[static_cast<size_t>(i)]) > config_.threshold ? 1 : 0;
       }
-      w.u32(static_cast<uint32_t>(sent.size()));
-      write_entries(w, x, sent, l.numel, config_.packed_indices);
-      e.indices.push_back(shifted(sent, l.offset));
+      s.counts[li] = count;
     }
+    write_counted(w, e, update);
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    return decode_counted(payload);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
+    decode_counted(payload, sink);
   }
 };
 
@@ -351,41 +401,48 @@ class Threshold final : public Sparse {
 // they would change neither the receiver's sum nor the residual, only cost 8 bytes each.
 class AdaCompBins final : public Sparse {
  public:
-  AdaCompBins(const Config& config, const std::vector<Layer>& layers) : Sparse(config, layers), residual_(size_, 0.0f) {
+  AdaCompBins(const Config& config, const std::vector<Layer>& layers)
+      : Sparse(config, layers), residual_(static_cast<size_t>(size()), 0.0f) {
     if (config.bin_size < 1) {
       throw ConfigError("bin_size", "must be >= 1, got " + std::to_string(config.bin_size));
     }
   }
 
   Encoded encode(std::span<const float> update, const Context&) override {
-    detail::check_update_size(update.size(), size_);
+    detail::check_update_size(update.size(), size());
     // G = r + g in place: the residual becomes G, minus what is sent (zeroed below).
-    for (int64_t i = 0; i < size_; ++i) residual_[i] += update[i];
+    for (size_t i = 0; i < residual_.size(); ++i) residual_[i] += update[i];
     Encoded e;
     ByteWriter w(e.payload);
-    for (const Layer& l : layers_) {
+    EncoderScratch& s = scratch();
+    int64_t* slots = s.prepare(size(), layers_.size());
+    for (size_t li = 0; li < layers_.size(); ++li) {
+      const Layer& l = layers_[li];
       const std::span<const float> gl = layer_of(residual_, l), ul = layer_of(update, l);
-      std::vector<int64_t> sent;
+      int64_t* layer_slots = slots + l.offset;
+      size_t count = 0;
       for (int64_t start = 0; start < l.numel; start += config_.bin_size) {
         const int64_t end = std::min(l.numel, start + config_.bin_size);
         float bin_max = 0;
-        for (int64_t i = start; i < end; ++i) bin_max = std::max(bin_max, std::fabs(gl[i]));
+        for (int64_t i = start; i < end; ++i) bin_max = std::max(bin_max, std::fabs(gl[static_cast<size_t>(i)]));
         for (int64_t i = start; i < end; ++i) {
-          if (gl[i] != 0 && std::fabs(gl[i] + ul[i]) >= bin_max) sent.push_back(i);  // |H_i| = |G_i + g_i|
+          const auto u = static_cast<size_t>(i);
+          layer_slots[count] = i;
+          count += (gl[u] != 0) & (std::fabs(gl[u] + ul[u]) >= bin_max);  // |H_i| = |G_i + g_i|
         }
       }
-      w.u32(static_cast<uint32_t>(sent.size()));
-      write_entries(w, gl, sent, l.numel, config_.packed_indices);
-      e.indices.push_back(shifted(sent, l.offset));
+      s.counts[li] = count;
     }
+    write_counted(w, e, residual_);
     for (const std::vector<int64_t>& layer : e.indices) {
-      for (int64_t i : layer) residual_[i] = 0;
+      for (int64_t i : layer) residual_[static_cast<size_t>(i)] = 0;
     }
     return e;
   }
 
-  std::vector<float> decode(std::span<const uint8_t> payload, const Context&) const override {
-    return decode_counted(payload);
+ protected:
+  void decode_to(std::span<const uint8_t> payload, const Context&, const Sink& sink) const override {
+    decode_counted(payload, sink);
   }
 
  private:

@@ -8,16 +8,19 @@ namespace edgetrain::learn {
 void Sgd::step(std::vector<float>& params, std::span<const float> gradient, double lr) {
   if (gradient.size() != params.size())
     throw std::invalid_argument("Sgd::step: gradient and parameters differ in size");
-  const bool first = buffer_.empty();
-  if (momentum_ != 0 && first) buffer_.resize(params.size());
   const auto mu = static_cast<float>(momentum_), wd = static_cast<float>(weight_decay_), step = static_cast<float>(lr);
-  for (size_t i = 0; i < params.size(); ++i) {
-    float d = gradient[i] + wd * params[i];
-    if (momentum_ != 0) {
-      buffer_[i] = first ? d : mu * buffer_[i] + d;
-      d = buffer_[i];
-    }
-    params[i] -= step * d;
+  float* w = params.data();
+  const float* g = gradient.data();
+  const size_t n = params.size();
+  // One loop per case (no test per coordinate), each the same arithmetic as LibTorch's rule.
+  if (momentum_ == 0) {
+    for (size_t i = 0; i < n; ++i) w[i] -= step * (g[i] + wd * w[i]);
+  } else if (buffer_.empty()) {
+    buffer_.resize(n);
+    for (size_t i = 0; i < n; ++i) w[i] -= step * (buffer_[i] = g[i] + wd * w[i]);
+  } else {
+    float* buf = buffer_.data();
+    for (size_t i = 0; i < n; ++i) w[i] -= step * (buf[i] = mu * buf[i] + (g[i] + wd * w[i]));
   }
 }
 

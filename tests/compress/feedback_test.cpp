@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "compress/compressor.hpp"
@@ -20,20 +21,25 @@ const auto layout = compress_test::layout_of_sizes;
 }  // namespace
 
 TEST_CASE("error feedback adds the residual and keeps what was not sent") {
+  Config cfg;
+  cfg.kind = "topk";
+  cfg.ratio = 0.34;  // one entry of three
+  auto c = make_topk(cfg, layout({3}));
   ErrorFeedback ef(3);
   CHECK(ef.residual() == std::vector<float>{0, 0, 0});
-  const std::vector<float> p1 = ef.corrected(std::vector<float>{1, 2, 3});
-  CHECK(p1 == std::vector<float>{1, 2, 3});
-  ef.remember(p1, std::vector<float>{0, 2, 0});
-  CHECK(ef.residual() == std::vector<float>{1, 0, 3});
-  CHECK(ef.corrected(std::vector<float>{0.5f, -1, 1}) == std::vector<float>{1.5f, -1, 4});
+  const std::span<const float> p1 = ef.correct(std::vector<float>{1, 2, 3});
+  CHECK(std::vector<float>(p1.begin(), p1.end()) == std::vector<float>{1, 2, 3});
+  ef.remember(*c, c->encode(p1, {}).payload, {});  // 3 was sent
+  CHECK(ef.residual() == std::vector<float>{1, 2, 0});
+  const std::span<const float> p2 = ef.correct(std::vector<float>{0.5f, -1, 1});
+  CHECK(std::vector<float>(p2.begin(), p2.end()) == std::vector<float>{1.5f, 1, 1});
 }
 
 TEST_CASE("error feedback rejects vectors of another size") {
   ErrorFeedback ef(3);
-  CHECK_THROWS_AS(ef.corrected(std::vector<float>{1, 2}), CompressError);
-  CHECK_THROWS_AS(ef.remember(std::vector<float>{1, 2, 3}, std::vector<float>{1, 2}), CompressError);
-  CHECK_THROWS_AS(ef.remember(std::vector<float>{1, 2, 3, 4}, std::vector<float>{1, 2, 3}), CompressError);
+  CHECK_THROWS_AS(ef.correct(std::vector<float>{1, 2}), CompressError);
+  auto c = make_compressor(Config{}, layout({4}));
+  CHECK_THROWS_AS(ef.remember(*c, c->encode(std::vector<float>{1, 2, 3, 4}, {}).payload, {}), CompressError);
 }
 
 TEST_CASE("error feedback with topk conserves the sum of the gradients") {
@@ -50,9 +56,11 @@ TEST_CASE("error feedback with topk conserves the sum of the gradients") {
     std::vector<double> sum_g(n, 0), sum_decoded(n, 0);
     for (int step = 0; step < 50; ++step) {
       const std::vector<float> g = random_vector(n, 1000 + step);
-      const std::vector<float> p = ef.corrected(g);
-      const std::vector<float> d = c->decode(c->encode(p, {}).payload, {});
-      ef.remember(p, d);
+      const std::span<const float> corrected = ef.correct(g);
+      const std::vector<float> p(corrected.begin(), corrected.end());
+      const Encoded e = c->encode(p, {});
+      const std::vector<float> d = c->decode(e.payload, {});
+      ef.remember(*c, e.payload, {});
       for (int64_t i = 0; i < n; ++i) {
         sum_g[i] += g[i];
         sum_decoded[i] += d[i];
@@ -99,4 +107,15 @@ TEST_CASE("topk norm gap validates its arguments") {
   CHECK_THROWS_AS(topk_norm_gap(g, layout({2}), 1.5, "layer"), CompressError);
   CHECK_THROWS_AS(topk_norm_gap(g, layout({2}), 0.5, "row"), CompressError);
   CHECK_THROWS_AS(topk_norm_gap(g, layout({3}), 0.5, "layer"), CompressError);
+}
+
+TEST_CASE("all_finite finds a NaN or an infinity anywhere") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(all_finite(std::vector<float>{}));
+  CHECK(all_finite(std::vector<float>{1, -0.0f, 1e-45f, std::numeric_limits<float>::max(), -3e38f}));
+  for (const float bad : {inf, -inf, nan, -nan}) {
+    std::vector<float> x(37, 1.0f);
+    x[29] = bad;
+    CHECK_FALSE(all_finite(x));
+  }
 }

@@ -63,9 +63,10 @@ inline edgetrain::compress::ErrorFeedback check_feedback_conservation(edgetrain:
   std::vector<double> sent(n, 0.0), inputs(n, 0.0);
   for (int step = 0; step < steps; ++step) {
     const auto g = random_vector(static_cast<int64_t>(n), seed + static_cast<uint64_t>(step));
-    const auto p = feedback.corrected(g);
-    const auto d = c.decode(c.encode(p, {1, step}).payload, {1, step});
-    feedback.remember(p, d);
+    const std::span<const float> p = feedback.correct(g);
+    const edgetrain::compress::Encoded e = c.encode(p, {1, step});
+    const auto d = c.decode(e.payload, {1, step});
+    feedback.remember(c, e.payload, {1, step});
     for (size_t i = 0; i < n; ++i) sent[i] += d[i], inputs[i] += g[i];
   }
   for (size_t i = 0; i < n; ++i) CHECK(sent[i] + feedback.residual()[i] == doctest::Approx(inputs[i]).epsilon(1e-4));

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <set>
@@ -178,6 +179,35 @@ TEST_CASE("topk breaks ties by the lower index") {
   CHECK(c2->encode(x, {}).indices[0] == std::vector<int64_t>{1, 2});
   const std::vector<float> same(6, -1.0f);
   CHECK(c->encode(same, {}).indices[0] == std::vector<int64_t>{0, 1, 2});
+}
+
+// The selection judges its first bound from every 8th entry of a large block: patterns where
+// that sample misleads (it sees only the large entries, or only the small ones), where the k-th
+// largest is 0 or ties with thousands of entries, all against a full sort.
+TEST_CASE("topk matches a full sort where a strided sample misleads") {
+  const int64_t n = 20000;
+  const std::vector<std::function<float(int64_t)>> patterns = {
+      [](int64_t i) { return i % 8 == 0 ? 1.0f : 1e-3f; },
+      [](int64_t i) { return i % 8 == 0 ? 1e-3f : -1.0f; },
+      [](int64_t i) { return i % 997 == 5 ? static_cast<float>(i) : 0.0f; },
+      [](int64_t i) { return i % 2 ? 0.5f : -0.5f; },
+      [](int64_t i) { return std::ldexp(1.0f, static_cast<int>(i % 40) - 20) * (i % 3 ? 1.0f : -1.0f); },
+  };
+  for (size_t p = 0; p < patterns.size(); ++p) {
+    std::vector<float> x(n);
+    for (int64_t i = 0; i < n; ++i) x[i] = patterns[p](i);
+    for (double ratio : {0.001, 0.01, 0.2, 0.9}) {
+      for (const char* scope : {"layer", "global"}) {
+        CAPTURE(p);
+        CAPTURE(ratio);
+        CAPTURE(scope);
+        Config c = config("topk", ratio);
+        c.scope = scope;
+        auto topk = make_topk(c, layout({n}));
+        CHECK(flatten(topk->encode(x, {}).indices) == ref_top_k(x, 0, n, ref_k(ratio, n)));
+      }
+    }
+  }
 }
 
 TEST_CASE("adacomp is per-layer topk whatever the scope") {
