@@ -7,8 +7,15 @@ namespace edgetrain::sim {
 
 DownlinkCourier::DownlinkCourier(const std::string& device) : mailbox_(sg4::Mailbox::by_name("down/" + device)) {}
 
+// The courier runs no LibTorch and calls nothing deep: a small stack, so that a fleet's couriers
+// cost little memory.
+constexpr unsigned kCourierStackBytes = 16 * 1024;
+
 void DownlinkCourier::start(sg4::Host* host) {
-  sg4::Actor::create("courier/" + mailbox_->get_name(), host, [this] { run(); })->daemonize();
+  sg4::Actor::init("courier/" + mailbox_->get_name(), host)
+      ->set_stacksize(kCourierStackBytes)
+      ->start([this] { run(); })
+      ->daemonize();
 }
 
 void DownlinkCourier::post(std::unique_ptr<Message> message) {

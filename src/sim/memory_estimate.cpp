@@ -20,6 +20,9 @@ constexpr double kFloat = 4, kIndex = 8;  // fp32 values; int64 labels and sampl
 // RSS of the smallest scenario (LibTorch, SimGrid and the program's own code and heap), measured
 // with getrusage on Debian 12's packages: the floor of every run.
 constexpr double kRuntimeBytes = 200e6;
+// Timing-only runs: what one device costs (records, ledger, stream, its actor and courier stacks),
+// measured on tools/bench fleets of 10,000 and 100,000 devices.
+constexpr double kTimingDeviceBytes = 60e3;
 // Values LibTorch keeps per activation value of a training step: the forward outputs the
 // backward pass needs, their gradients, and temporaries.
 constexpr double kTrainingActivationCopies = 3;
@@ -125,6 +128,15 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   // Features and labels; for IDX files also the raw bytes read; for synthetic data the class
   // centres (double); the partition's indices and each device's sample order (about 3 per sample).
   e.data_bytes = (train + test) * (features * kFloat + kIndex) + 3 * train * kIndex;
+  if (sc.training.compute == "timing-only") {
+    // Nothing is loaded: the balanced labels the partition is made from, the partition and each
+    // device's sample order; per device its records, stream and the stacks of its two actors.
+    e.data_bytes = 3 * train * kIndex + static_cast<double>(sc.devices.size()) * kTimingDeviceBytes;
+    e.model_vectors = 0;
+    e.model_bytes = 0;
+    e.runtime_bytes = kRuntimeBytes;
+    return e;
+  }
   if (sc.dataset.name == "synthetic") {
     e.data_bytes += static_cast<double>(data.classes) * features * 8;
   } else {
