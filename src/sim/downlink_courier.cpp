@@ -9,11 +9,11 @@ DownlinkCourier::DownlinkCourier(const std::string& device) : mailbox_(sg4::Mail
 
 // The courier runs no LibTorch and calls nothing deep: a small stack, so that a fleet's couriers
 // cost little memory.
-constexpr unsigned kCourierStackBytes = 16 * 1024;
+constexpr unsigned kCourierStackKiB = 16;  // Actor::set_stacksize counts KiB
 
 void DownlinkCourier::start(sg4::Host* host) {
   sg4::Actor::init("courier/" + mailbox_->get_name(), host)
-      ->set_stacksize(kCourierStackBytes)
+      ->set_stacksize(kCourierStackKiB)
       ->start([this] { run(); })
       ->daemonize();
 }

@@ -57,7 +57,7 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 // Timing-only runs run no LibTorch inside actors, so their actors get small stacks (SimGrid's
 // default is 8 MiB each, with a guard page that costs a memory mapping per actor: Linux allows
 // about 65,000 mappings), and 100,000 devices fit.
-constexpr int kSmallStackKiB = 64;
+constexpr int kSmallStackKiB = 32;
 
 std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info,
                                          bool small_stacks) {
