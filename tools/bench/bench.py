@@ -14,7 +14,7 @@ results/bench/README.md (and the README's `bench` figures block) from the measur
 Per-step figures are marginal: (median at the larger step count - median at the smaller) / (step
 difference), which cancels start-up and data loading in every program alike.
 
-Usage: bench.py [--quick | --smoke] [--out DIR] [--no-readme] [NAME...]
+Usage: bench.py [--quick | --smoke] [--out DIR] [--build DIR] [--no-readme] [NAME...]
   --quick   fewer repeats and smaller sizes (a few minutes)
   --smoke   the smallest piece of each benchmark (seconds; the bench/smoke test): writes the page
             to --out and checks it is well formed, without judging any figure
@@ -32,8 +32,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from results_lib import ROOT, readme_block  # noqa: E402
 
 BENCH = os.path.join(ROOT, "tools", "bench")
-EDGETRAIN = os.path.join(ROOT, "build", "edgetrain")
-BARE_CPP = os.path.join(ROOT, "build", "bench_bare_loop")
+BUILD = os.path.join(ROOT, "build")  # --build DIR: where edgetrain and bench_bare_loop were built
+EDGETRAIN = os.path.join(BUILD, "edgetrain")
+BARE_CPP = os.path.join(BUILD, "bench_bare_loop")
 PYTHON = "/usr/bin/python3"
 DATA = "/usr/share/datasets/fashion-mnist"
 NAMES = ["overhead", "python", "parallel", "scale", "memory"]
@@ -60,7 +61,7 @@ def sh(cmd):
 
 def shown(cmd, work):
     """A command as the page shows it: paths relative to the repository, the scratch folder as $W."""
-    text = sh(cmd).replace(ROOT + "/", "").replace(work, WORK)
+    text = sh(cmd).replace(work, WORK).replace(ROOT + "/", "")
     return re.sub(r"--out \S+", f"--out {WORK}/run", text)
 
 
@@ -415,15 +416,26 @@ def check_page(path, expected):
 PROFILE = PROFILES["full"]
 
 
+def option(argv, name, default):
+    """The value of `name VALUE` in argv (both removed), or default."""
+    if name not in argv:
+        return default
+    i = argv.index(name)
+    if i + 1 >= len(argv):
+        raise SystemExit(f"bench: {name} needs a value")
+    value = argv[i + 1]
+    del argv[i:i + 2]
+    return os.path.abspath(value)
+
+
 def main():
-    global PROFILE
+    global PROFILE, EDGETRAIN, BARE_CPP
     argv = sys.argv[1:]
+    out_dir = option(argv, "--out", os.path.join(ROOT, "results", "bench"))
+    build = option(argv, "--build", BUILD)
+    EDGETRAIN, BARE_CPP = os.path.join(build, "edgetrain"), os.path.join(build, "bench_bare_loop")
     profile = "smoke" if "--smoke" in argv else "quick" if "--quick" in argv else "full"
     PROFILE = PROFILES[profile]
-    out_dir = os.path.join(ROOT, "results", "bench")
-    if "--out" in argv:
-        out_dir = os.path.abspath(argv[argv.index("--out") + 1])
-        argv.remove(argv[argv.index("--out") + 1])
     update_readme = "--no-readme" not in argv and profile != "smoke"
     names = [a for a in argv if not a.startswith("--")] or NAMES
     unknown = [n for n in names if n not in NAMES]

@@ -3,11 +3,14 @@
 # PyTorch loop, the --threads speed-up, timing-only scale and real-training memory, as whole
 # processes (hyperfine medians, GNU time peak RSS). Writes results/bench/README.md and the README's
 # `bench` figures block. About 10 minutes on a 2-core machine; --quick a few, --smoke seconds.
-# Usage: tools/bench/run.sh [--quick | --smoke] [--out DIR] [--no-readme] [overhead python parallel scale memory]
+# Usage: tools/bench/run.sh [--quick | --smoke] [--out DIR] [--build DIR] [--no-readme]
+#                          [overhead python parallel scale memory]
+# Exit status 77 (the bench/smoke test shows it as skipped) when hyperfine or GNU time is missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 for tool in hyperfine /usr/bin/time; do
-  command -v "$tool" > /dev/null || { echo "run.sh: $tool missing (tools/setup.sh installs it)" >&2; exit 2; }
+  command -v "$tool" > /dev/null || { echo "run.sh: $tool missing (tools/setup.sh installs it)" >&2; exit 77; }
 done
-[[ -x build/edgetrain && -x build/bench_bare_loop ]] || cmake --build build -j2 --target edgetrain bench_bare_loop
+[[ " $* " == *" --build "* || (-x build/edgetrain && -x build/bench_bare_loop) ]] ||
+  cmake --build build -j2 --target edgetrain bench_bare_loop
 exec /usr/bin/python3 tools/bench/bench.py "$@"
