@@ -31,15 +31,24 @@ Options parse(int argc, char** argv) {
     const std::string a = argv[i];
     if (i + 1 >= argc) throw std::invalid_argument("missing value after " + a);
     const std::string v = argv[++i];
-    if (a == "--data") o.data = v;
-    else if (a == "--model") o.model = v;
-    else if (a == "--steps") o.steps = std::stoll(v);
-    else if (a == "--batch") o.batch = std::stoll(v);
-    else if (a == "--lr") o.lr = std::stod(v);
-    else if (a == "--train-samples") o.train_samples = std::stoll(v);
-    else if (a == "--threads") o.threads = std::stoll(v);
-    else if (a == "--seed") o.seed = std::stoll(v);
-    else throw std::invalid_argument("unknown option " + a);
+    if (a == "--data")
+      o.data = v;
+    else if (a == "--model")
+      o.model = v;
+    else if (a == "--steps")
+      o.steps = std::stoll(v);
+    else if (a == "--batch")
+      o.batch = std::stoll(v);
+    else if (a == "--lr")
+      o.lr = std::stod(v);
+    else if (a == "--train-samples")
+      o.train_samples = std::stoll(v);
+    else if (a == "--threads")
+      o.threads = std::stoll(v);
+    else if (a == "--seed")
+      o.seed = std::stoll(v);
+    else
+      throw std::invalid_argument("unknown option " + a);
   }
   if (o.model != "mlp" && o.model != "cnn") throw std::invalid_argument("--model must be mlp or cnn");
   return o;
