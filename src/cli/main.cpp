@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "scenario/load.hpp"
@@ -12,6 +13,7 @@
 #include "sim/run.hpp"
 #include "sim/stop_signal.hpp"
 #include "util/input_error.hpp"
+#include "util/printable.hpp"
 
 namespace po = boost::program_options;
 using namespace edgetrain;
@@ -19,7 +21,7 @@ using namespace edgetrain;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--quiet]\n"
+    "usage: edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N] [--quiet]\n"
     "       edgetrain validate SCENARIO.json [--seed N] [--set key.path=value]...\n"
     "       edgetrain schema        (the scenario keys, as a Markdown table)\n"
     "       edgetrain --help | --version\n"
@@ -29,6 +31,7 @@ struct Cli {
   std::string command, scenario_file, out_dir;
   std::vector<std::string> sets, simgrid_args;
   std::optional<std::string> seed;  // checked like the scenario's seed key (parse_seed_option)
+  std::optional<std::string> threads;
   bool quiet = false, help = false;
 };
 
@@ -39,6 +42,8 @@ po::options_description run_options() {
       "seed", po::value<std::string>(), "override the scenario's seed")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "override a scenario key by its dotted path, e.g. --set training.lr=0.1 (repeatable)")(
+      "threads,j", po::value<std::string>(),
+      "workers that run the real training steps (default: the number of cores; results do not depend on it)")(
       "quiet,q", "no progress lines, only the summary");
   return o;
 }
@@ -80,12 +85,29 @@ Cli parse(int argc, char** argv) {
   if (vm.count("scenario")) cli.scenario_file = vm["scenario"].as<std::string>();
   if (vm.count("out")) cli.out_dir = vm["out"].as<std::string>();
   if (vm.count("seed")) cli.seed = vm["seed"].as<std::string>();
+  if (vm.count("threads")) cli.threads = vm["threads"].as<std::string>();
   if (vm.count("set")) cli.sets = vm["set"].as<std::vector<std::string>>();
   cli.quiet = vm.count("quiet") > 0;
   if (!cli.help && cli.command != "schema" && cli.scenario_file.empty()) {
     throw po::error("missing SCENARIO.json for \"" + cli.command + "\"");
   }
   return cli;
+}
+
+// --threads N: 1 to 256 workers; the default is the machine's cores.
+size_t parse_threads(const std::optional<std::string>& text) {
+  if (!text) return std::max(1u, std::thread::hardware_concurrency());
+  size_t used = 0;
+  long value = 0;
+  try {
+    value = std::stol(*text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text->size() || value < 1 || value > 256) {
+    throw po::error("--threads: expected a whole number from 1 to 256, got \"" + util::printable(*text) + "\"");
+  }
+  return static_cast<size_t>(value);
 }
 
 int fail(const std::string& message, int status = 2) {
@@ -98,8 +120,10 @@ int fail(const std::string& message, int status = 2) {
 int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
   Cli cli;
+  size_t threads = 1;
   try {
     cli = parse(argc, argv);
+    threads = parse_threads(cli.threads);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "edgetrain: %s\n%s", e.what(), kUsage);
     return 2;
@@ -124,6 +148,7 @@ int main(int argc, char** argv) {
     sim::RunOptions options;
     options.quiet = cli.quiet;
     options.simgrid_args = cli.simgrid_args;
+    options.threads = threads;
     options.out_dir =
         cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : std::filesystem::path(cli.out_dir);
     if (cli.command == "validate") {

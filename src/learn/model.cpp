@@ -1,8 +1,10 @@
-// LibTorch implementation of the model zoo. The network is a torch::nn::Sequential used as
-// scratch: each call copies the given flat parameters in, computes, and copies results out.
+// LibTorch implementation of the model zoo. A Model builds its network once to record the
+// layout; each Workspace builds its own torch::nn::Sequential and points its parameters at the
+// given flat vector (set_data on a view: no copy) before each forward pass.
 #include "learn/model.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <new>
 #include <string_view>
 
@@ -24,6 +26,10 @@ auto allocating(F&& f) {
   }
 }
 
+// Building a network draws its default initialisation from LibTorch's global generator: one
+// build at a time, so that init_params' seeded draws never interleave with a worker's build.
+std::mutex build_mutex;
+
 }  // namespace
 
 struct Model::Impl {
@@ -34,6 +40,7 @@ struct Model::Impl {
 
   // Builds a fresh network (with LibTorch's default initialisation from the global generator)
   // and, the first time, records the layer layout and FLOPs.
+  // Callers hold build_mutex.
   torch::nn::Sequential build(bool record) {
     torch::nn::Sequential net;
     double flops = 0;
@@ -110,18 +117,49 @@ struct Model::Impl {
     return net;
   }
 
-  mutable torch::nn::Sequential scratch;
+};
 
-  void load(std::span<const float> params) const {
-    if (static_cast<int64_t>(params.size()) != num_params) {
-      throw ModelError("model: expected " + std::to_string(num_params) + " parameters, got " +
-                       std::to_string(params.size()));
+Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>()) {
+  impl_->config = config;
+  const std::lock_guard lock(build_mutex);
+  allocating([&] { return impl_->build(true); });
+}
+
+Model::~Model() = default;
+
+const ModelConfig& Model::config() const { return impl_->config; }
+int64_t Model::num_params() const { return impl_->num_params; }
+const std::vector<LayerInfo>& Model::layers() const { return impl_->layers; }
+double Model::forward_flops_per_sample() const { return impl_->forward_flops; }
+
+std::vector<float> Model::init_params(uint64_t seed) const {
+  const std::lock_guard lock(build_mutex);
+  torch::manual_seed(seed);
+  auto net = allocating([&] { return impl_->build(false); });
+  std::vector<float> flat;
+  flat.reserve(static_cast<size_t>(impl_->num_params));
+  for (const auto& p : net->parameters()) {
+    auto c = p.detach().contiguous();
+    flat.insert(flat.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+  }
+  return flat;
+}
+
+struct Workspace::Impl {
+  const Model::Impl& model;
+  torch::nn::Sequential net;
+  std::vector<torch::Tensor> params;  // net's parameters, in layout order
+
+  // Points the network's parameters at `flat` (read only: forward and backward never write them).
+  void load(std::span<const float> flat) {
+    if (static_cast<int64_t>(flat.size()) != model.num_params) {
+      throw ModelError("model: expected " + std::to_string(model.num_params) + " parameters, got " +
+                       std::to_string(flat.size()));
     }
     torch::NoGradGuard no_grad;  // held only within this call, never across a simulation call
-    size_t i = 0;
-    for (auto& p : scratch->parameters()) {
-      const LayerInfo& l = layers[i++];
-      p.copy_(torch::from_blob(const_cast<float*>(params.data() + l.offset), l.shape, torch::kFloat32));
+    for (size_t i = 0; i < params.size(); ++i) {
+      const LayerInfo& l = model.layers[i];
+      params[i].set_data(torch::from_blob(const_cast<float*>(flat.data() + l.offset), l.shape, torch::kFloat32));
     }
   }
 
@@ -141,60 +179,40 @@ struct Model::Impl {
   }
 };
 
-Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>()) {
-  // One intra-op thread: OpenMP reductions would otherwise change the low digits between runs.
+Workspace::Workspace(const Model& model) {
+  // One intra-op thread per worker (the pool is the parallelism): OpenMP's setting is per
+  // thread, and its reductions would otherwise change the low digits between runs.
   at::set_num_threads(1);
-  impl_->config = config;
-  impl_->scratch = allocating([&] { return impl_->build(true); });
+  const std::lock_guard lock(build_mutex);
+  auto net = allocating([&] { return model.impl_->build(false); });
+  impl_ = std::make_unique<Impl>(Impl{*model.impl_, net, net->parameters()});
 }
 
-Model::~Model() = default;
+Workspace::~Workspace() = default;
 
-const ModelConfig& Model::config() const { return impl_->config; }
-int64_t Model::num_params() const { return impl_->num_params; }
-const std::vector<LayerInfo>& Model::layers() const { return impl_->layers; }
-double Model::forward_flops_per_sample() const { return impl_->forward_flops; }
-
-std::vector<float> Model::init_params(uint64_t seed) const {
-  torch::manual_seed(seed);
-  auto net = allocating([&] { return impl_->build(false); });
-  std::vector<float> flat;
-  flat.reserve(static_cast<size_t>(impl_->num_params));
-  for (const auto& p : net->parameters()) {
-    auto c = p.detach().contiguous();
-    flat.insert(flat.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-  }
-  return flat;
+double Workspace::gradient(std::span<const float> params, const Dataset& data, std::span<const int64_t> batch,
+                           std::span<float> gradient) {
+  return allocating([&] {
+    impl_->load(params);
+    auto& net = impl_->net;
+    net->train();
+    for (auto& p : impl_->params) p.mutable_grad() = torch::Tensor();
+    auto [x, y] = impl_->batch_tensors(data, batch);
+    auto loss = torch::nn::functional::cross_entropy(net->forward(x), y);
+    loss.backward();
+    for (size_t i = 0; i < impl_->params.size(); ++i) {
+      const LayerInfo& l = impl_->model.layers[i];
+      auto g = impl_->params[i].grad().contiguous();
+      std::copy_n(g.data_ptr<float>(), l.numel, gradient.data() + l.offset);
+    }
+    return loss.item<double>();
+  });
 }
 
-StepResult Model::gradient(std::span<const float> params, const Dataset& data, std::span<const int64_t> batch) const {
+std::optional<EvalResult> Workspace::evaluate(std::span<const float> params, const Dataset& data, int64_t limit,
+                                              const std::function<bool()>& cancelled) {
   impl_->load(params);
-  auto& net = impl_->scratch;
-  net->train();
-  net->zero_grad();
-  auto [x, y] = impl_->batch_tensors(data, batch);
-  auto loss = torch::nn::functional::cross_entropy(net->forward(x), y);
-  loss.backward();
-  StepResult result;
-  result.loss = loss.item<double>();
-  result.gradient.resize(static_cast<size_t>(impl_->num_params));
-  size_t i = 0;
-  for (const auto& p : net->parameters()) {
-    const LayerInfo& l = impl_->layers[i++];
-    auto g = p.grad().contiguous();
-    std::copy_n(g.data_ptr<float>(), l.numel, result.gradient.data() + l.offset);
-  }
-  return result;
-}
-
-EvalResult Model::evaluate(std::span<const float> params, const Dataset& data, int64_t limit) const {
-  return *evaluate_unless(params, data, limit, [] { return false; });
-}
-
-std::optional<EvalResult> Model::evaluate_unless(std::span<const float> params, const Dataset& data, int64_t limit,
-                                                 const std::function<bool()>& cancelled) const {
-  impl_->load(params);
-  auto& net = impl_->scratch;
+  auto& net = impl_->net;
   net->eval();
   torch::NoGradGuard no_grad;
   const int64_t n = limit > 0 ? std::min(limit, data.size()) : data.size();

@@ -1,8 +1,10 @@
 // The model zoo behind a LibTorch-free interface. Parameters travel through the rest of the
-// program as one flat fp32 vector (the wire and the optimizer see exactly that); this class
-// knows its layer layout, counts its FLOPs from layer shapes, and runs real LibTorch forward
-// and backward passes on a parameter snapshot. A training step is a pure function of
-// (parameters, batch): it reads no shared mutable state, so results are deterministic.
+// program as one flat fp32 vector (the wire and the optimizer see exactly that). A Model is an
+// immutable description: its layer layout, its FLOPs counted from layer shapes, its seeded
+// initialisation. The real LibTorch forward and backward passes run in a Workspace, which each
+// worker thread owns: a training step is a pure function of (parameters, batch) that reads no
+// shared mutable state, so steps of several devices can run at once and results stay
+// deterministic.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "learn/dataset.hpp"
+#include "learn/layer_info.hpp"
 #include "util/input_error.hpp"
 
 namespace edgetrain::learn {
@@ -31,17 +34,6 @@ struct ModelConfig {
   int64_t channels = 1, height = 28, width = 28, classes = 10;
 };
 
-struct LayerInfo {
-  std::string name;  // e.g. "fc1.weight"
-  std::vector<int64_t> shape;
-  int64_t offset = 0;  // position in the flat parameter vector
-  int64_t numel = 0;
-};
-
-struct StepResult {
-  std::vector<float> gradient;  // flat, same layout as the parameters
-  double loss = 0;              // mean cross-entropy over the batch
-};
 
 struct EvalResult {
   double accuracy = 0;
@@ -68,13 +60,31 @@ class Model {
 
   // LibTorch's default initialisation, seeded.
   std::vector<float> init_params(uint64_t seed) const;
-  StepResult gradient(std::span<const float> params, const Dataset& data, std::span<const int64_t> batch) const;
-  // Accuracy and mean loss over the first `limit` samples of `data` (0 = all).
-  EvalResult evaluate(std::span<const float> params, const Dataset& data, int64_t limit) const;
-  // The same, asking `cancelled` between batches of samples: nothing once it says so (a long
+
+ private:
+  friend class Workspace;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One worker's network: the only mutable LibTorch state. Use it from one thread at a time.
+class Workspace {
+ public:
+  explicit Workspace(const Model& model);
+  ~Workspace();
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+
+  // One training step: writes the gradient of the mean cross-entropy over `batch` into
+  // `gradient` (num_params values, the parameters' layout) and returns that loss. The network
+  // reads `params` in place: no copy.
+  double gradient(std::span<const float> params, const Dataset& data, std::span<const int64_t> batch,
+                  std::span<float> gradient);
+  // Accuracy and mean loss over the first `limit` samples of `data` (0 = all), under no-grad in
+  // batches of 1,000, asking `cancelled` between batches: nothing once it says so (a long
   // evaluation must not hold up a Ctrl-C).
-  std::optional<EvalResult> evaluate_unless(std::span<const float> params, const Dataset& data, int64_t limit,
-                                            const std::function<bool()>& cancelled) const;
+  std::optional<EvalResult> evaluate(std::span<const float> params, const Dataset& data, int64_t limit,
+                                     const std::function<bool()>& cancelled = [] { return false; });
 
  private:
   struct Impl;

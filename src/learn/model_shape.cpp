@@ -8,6 +8,23 @@
 
 namespace edgetrain::learn {
 
+namespace {
+
+// Only for sizes a real model could have: the estimate also sizes absurd configurations, whose
+// layer sizes would overflow int64 (they are refused before any layer is used).
+void add_layer(ModelShape& s, const std::string& name, std::vector<int64_t> weight_shape, int64_t out) {
+  double size = 1;
+  for (int64_t d : weight_shape) size *= static_cast<double>(d);
+  if (!(s.params < 1e15) || size > 1e15) return;
+  int64_t numel = 1;
+  for (int64_t d : weight_shape) numel *= d;
+  const int64_t offset = s.layers.empty() ? 0 : s.layers.back().offset + s.layers.back().numel;
+  s.layers.push_back({name + ".weight", std::move(weight_shape), offset, numel});
+  s.layers.push_back({name + ".bias", {out}, offset + numel, out});
+}
+
+}  // namespace
+
 ModelShape model_shape(const ModelConfig& config) {
   ModelShape s;
   const double input = static_cast<double>(config.channels) * config.height * config.width;
@@ -27,6 +44,9 @@ ModelShape model_shape(const ModelConfig& config) {
                          std::to_string(config.conv_channels.size()) + " 5x5 convolutions with 2x2 pooling");
       }
       s.params += c * kernel * kernel * out + out;
+      s.forward_flops_per_sample += (2.0 * c * kernel * kernel + 1) * out * oh * ow;
+      add_layer(s, "conv" + std::to_string(s.layers.size() / 2 + 1),
+                {out, static_cast<int64_t>(c), kernel, kernel}, out);
       h = oh / 2;
       w = ow / 2;
       const double pooled = static_cast<double>(out) * h * w;
@@ -37,12 +57,18 @@ ModelShape model_shape(const ModelConfig& config) {
   } else if (config.name != "mlp") {
     throw ModelError("model.name: unknown model \"" + config.name + "\"");
   }
+  const size_t convs = s.layers.size() / 2;
+  auto linear = [&](int64_t out) {
+    s.params += in * out + out;
+    s.forward_flops_per_sample += 2.0 * in * out + out;
+    add_layer(s, "fc" + std::to_string(s.layers.size() / 2 - convs + 1), {out, static_cast<int64_t>(in)}, out);
+  };
   for (int64_t width : hidden) {
-    s.params += in * width + width;
+    linear(width);
     s.activation_floats_per_sample += 2.0 * width;  // linear, ReLU
     in = static_cast<double>(width);
   }
-  s.params += in * config.classes + config.classes;
+  linear(config.classes);
   s.activation_floats_per_sample += 2.0 * config.classes;  // logits, log-softmax
   return s;
 }

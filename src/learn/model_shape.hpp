@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "learn/model.hpp"
 
@@ -14,6 +15,10 @@ struct ModelShape {
   // Values one sample's forward pass produces: the input, every layer's output, activation and
   // pooling outputs (what the backward pass keeps, and about as much again for its gradients).
   double activation_floats_per_sample = 0;
+  // The layer layout and forward FLOPs of one sample, as Model reports them (timing-only runs
+  // charge these without building a network).
+  std::vector<LayerInfo> layers;
+  double forward_flops_per_sample = 0;
 };
 
 // Throws ModelError for an input too small for the convolutions, as Model does.

@@ -1,6 +1,7 @@
 // See progress.hpp.
 #include "report/progress.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace edgetrain::report {
@@ -36,14 +37,18 @@ std::string format_seconds(double s) {
 }  // namespace
 
 std::string summary_text(const RunSummary& s, const std::string& out_dir) {
+  char accuracy[128] = "test accuracy: not computed (timing-only run)";
+  if (!std::isnan(s.best_test_accuracy)) {
+    std::snprintf(accuracy, sizeof accuracy, "test accuracy: final %.4f, best %.4f   time to target: %s",
+                  s.final_test_accuracy, s.best_test_accuracy,
+                  s.time_to_target_s ? format_seconds(*s.time_to_target_s).c_str() : "not reached");
+  }
   char buf[1024];
   std::snprintf(buf, sizeof buf,
-                "status: %s (%s)\nrounds: %ld   simulated time: %.2f s   wall time: %.1f s\n"
-                "test accuracy: final %.4f, best %.4f   time to target: %s\n"
+                "status: %s (%s)\nrounds: %ld   simulated time: %.2f s   wall time: %.1f s\n%s\n"
                 "bytes up: %s   bytes down: %s   model parameters: %ld\nresults: %s\n",
                 s.status.c_str(), s.status_reason.c_str(), static_cast<long>(s.rounds), s.sim_time_s, s.wall_time_s,
-                s.final_test_accuracy, s.best_test_accuracy,
-                s.time_to_target_s ? format_seconds(*s.time_to_target_s).c_str() : "not reached",
+                accuracy,
                 human_bytes(static_cast<double>(s.bytes_up)).c_str(),
                 human_bytes(static_cast<double>(s.bytes_down)).c_str(), static_cast<long>(s.model_params),
                 out_dir.c_str());

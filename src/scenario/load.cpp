@@ -3,12 +3,14 @@
 #include "scenario/load.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 #include <system_error>
 
+#include "learn/catalogue.hpp"
 #include "scenario/json_text.hpp"
 #include "scenario/schema.hpp"
 #include "scenario/text.hpp"
@@ -131,6 +133,7 @@ CompressorSpec compressor_spec(const json& c) {
   if (c.contains("levels")) spec.levels = c.at("levels").get<int64_t>();
   if (c.contains("rank")) spec.rank = c.at("rank").get<int64_t>();
   if (c.contains("bin_size")) spec.bin_size = c.at("bin_size").get<int64_t>();
+  if (c.contains("timing_ratio")) spec.timing_ratio = optional_number(c.at("timing_ratio"));
   return spec;
 }
 
@@ -150,7 +153,7 @@ CompressionSpec compression_spec(const json& c) {
 std::string compressor_text(const json& c) {
   std::vector<std::string> settings;
   for (const auto& key : child_names("compression")) {  // in table order
-    if (key == "kind" || key == "adaptive" || key == "downlink" || !c.contains(key)) continue;
+    if (key == "kind" || key == "adaptive" || key == "downlink" || !c.contains(key) || c.at(key).is_null()) continue;
     const json& value = c.at(key);
     settings.push_back(key + " " +
                        (value.is_number()   ? text::format_number(value.get<double>())
@@ -173,7 +176,7 @@ Scenario to_typed(const json& r) {
     s.devices.push_back(std::move(dev));
   }
   const json& ds = r.at("dataset");
-  s.dataset.name = ds.at("name").get<std::string>();
+  if (!ds.at("name").is_null()) s.dataset.name = ds.at("name").get<std::string>();
   if (ds.contains("path")) s.dataset.path = ds.at("path").get<std::string>();
   s.dataset.train_samples = ds.at("train_samples").get<int64_t>();
   if (ds.contains("shape")) s.dataset.shape = int_list(ds.at("shape"));
@@ -186,9 +189,11 @@ Scenario to_typed(const json& r) {
   if (part.contains("alpha")) s.dataset.partition.alpha = part.at("alpha").get<double>();
   const json& m = r.at("model");
   s.model.name = m.at("name").get<std::string>();
-  s.model.hidden = int_list(m.at("hidden"));
-  s.model.conv_channels = int_list(m.at("conv_channels"));
+  if (m.contains("hidden")) s.model.hidden = int_list(m.at("hidden"));  // mlp, cnn
+  if (m.contains("conv_channels")) s.model.conv_channels = int_list(m.at("conv_channels"));
+  if (m.contains("cost_as") && !m.at("cost_as").is_null()) s.model.cost_as = m.at("cost_as").get<std::string>();
   const json& t = r.at("training");
+  s.training.compute = t.at("compute").get<std::string>();
   s.training.mode = t.at("mode").get<std::string>();
   s.training.batch_size = t.at("batch_size").get<int64_t>();
   s.training.lr = t.at("lr").get<double>();
@@ -476,10 +481,15 @@ std::string describe(const Scenario& s) {
     if (s.devices.size() > kShown) devices += ", ... (" + std::to_string(s.devices.size() - kShown) + " more)";
     line("devices", devices);
   }
+  const bool timing_only = s.training.compute == "timing-only";
+  if (timing_only) line("compute", "timing-only (no tensors, no data: steps cost their FLOPs, messages their sizes)");
   {
     const auto& d = s.dataset;
     std::string ds = d.name;
-    if (d.name == "synthetic") {
+    if (timing_only) {
+      ds = (d.name.empty() ? std::string("none") : d.name) +
+           ": not read in timing-only mode, sample counts from its known size";
+    } else if (d.name == "synthetic") {
       ds += ", " + std::to_string(d.train_samples) + " training samples of shape " + list_text(d.shape) + ", " +
             std::to_string(d.classes) + " classes, noise " + format_number(d.noise);
     } else {
@@ -514,8 +524,20 @@ std::string describe(const Scenario& s) {
     }
   }
   {
-    std::string m = s.model.name + ", hidden " + (s.model.hidden.empty() ? "default" : list_text(s.model.hidden));
-    if (s.model.name == "cnn") m += ", conv channels " + list_text(s.model.conv_channels);
+    // A catalogue model in words: "resnet50 (catalogue: 25557032 parameters, 24.54 GFLOPs per training sample)".
+    auto catalogued = [](const std::string& name) {
+      const learn::CatalogueModel* c = learn::find_model(name);
+      return name + " (catalogue: " + std::to_string(c->params) + " parameters, " +
+             text::format_number(std::round(c->step_flops_per_sample() / 1e7) / 100) + " GFLOPs per training sample)";
+    };
+    std::string m;
+    if (learn::find_model(s.model.name)) {
+      m = catalogued(s.model.name);
+    } else {
+      m = s.model.name + ", hidden " + (s.model.hidden.empty() ? "default" : list_text(s.model.hidden));
+      if (s.model.name == "cnn") m += ", conv channels " + list_text(s.model.conv_channels);
+      if (!s.model.cost_as.empty()) m += "; costs charged as " + catalogued(s.model.cost_as);
+    }
     line("model", m);
   }
   line("training",
@@ -579,8 +601,12 @@ std::string describe(const Scenario& s) {
     if (parts.empty()) parts.push_back("no device or link entries");
     line("faults", text::join(parts, "; ") + "; retry after " + format_number(s.faults->retry_s) + " s");
   }
-  line("eval", "every " + format_number(s.eval.every_s) + " s (simulated), " + std::to_string(s.eval.test_samples) +
-                   " test samples");
+  if (timing_only) {
+    line("eval", "none in timing-only mode (nothing is trained)");
+  } else {
+    line("eval", "every " + format_number(s.eval.every_s) + " s (simulated), " + std::to_string(s.eval.test_samples) +
+                     " test samples");
+  }
   {
     std::vector<std::string> parts;
     if (s.stop.rounds) parts.push_back("after " + std::to_string(*s.stop.rounds) + " rounds");

@@ -19,7 +19,7 @@ struct PartitionSpec {
 };
 
 struct DatasetSpec {
-  std::string name;            // fashion-mnist | mnist | synthetic
+  std::string name;            // fashion-mnist | mnist | synthetic; empty: none (timing-only runs)
   std::filesystem::path path;  // IDX folder (absolute after loading); empty for synthetic
   int64_t train_samples = 0;   // 0 = the whole training set (files); synthetic: how many
   // Synthetic only: sample shape and class count, and the spread of each class cluster.
@@ -30,9 +30,10 @@ struct DatasetSpec {
 };
 
 struct ModelSpec {
-  std::string name = "mlp";                    // mlp | cnn
+  std::string name = "mlp";                    // mlp | cnn | a catalogue model (timing-only runs)
   std::vector<int64_t> hidden;                 // hidden widths; empty = model default
   std::vector<int64_t> conv_channels{10, 20};  // cnn only
+  std::string cost_as;  // mlp, cnn: a catalogue model whose FLOPs and message sizes are charged; empty = none
 };
 
 // How fast data arrives at a device (samples per simulated second). Presets S1, S2, S10, S20
@@ -57,7 +58,7 @@ struct StreamSpec {
   std::string arrivals = "fluid";  // fluid | poisson
   std::filesystem::path trace;     // CSV time_s,rate (absolute); empty = none. Overrides `rate`.
   BufferSpec buffer;
-  int64_t sample_bytes = 0;  // 0 = the dataset's raw sample size
+  int64_t sample_bytes = 0;          // 0 = the dataset's raw sample size
   std::string while_off = "buffer";  // buffer | lose: what arrives while the device is off
 };
 
@@ -67,7 +68,8 @@ struct InjectionSpec {
 };
 
 struct TrainingSpec {
-  std::string mode = "sync";  // sync | scadles | async | local-sgd
+  std::string compute = "real";  // real (LibTorch steps on data) | timing-only (no tensors, no data)
+  std::string mode = "sync";     // sync | scadles | async | local-sgd
   int64_t batch_size = 32;
   double lr = 0.05;
   double momentum = 0.0;
@@ -116,6 +118,9 @@ struct CompressorSpec {
   int64_t levels = 16;
   int64_t rank = 2;
   int64_t bin_size = 50;
+  // Timing-only runs of threshold, adacomp-bins and adaptive topk: the message size as a fraction
+  // of the dense fp32 update (compress::declared_payload_bytes). Empty: not given or not used.
+  std::optional<double> timing_ratio;
 };
 
 // ScaDLES adaptive compression: send compressed when the smoothed norm gap <= delta.
@@ -153,8 +158,8 @@ struct DeviceFaultSpec {
 
 // A link's bandwidth over time (CSV time_s,bandwidth_bps) and its outages.
 struct LinkFaultSpec {
-  std::string link;                  // platform link name (SPLITDUPLEX: "<id>_UP" / "<id>_DOWN")
-  std::filesystem::path trace;       // absolute; empty = constant bandwidth
+  std::string link;             // platform link name (SPLITDUPLEX: "<id>_UP" / "<id>_DOWN")
+  std::filesystem::path trace;  // absolute; empty = constant bandwidth
   std::vector<OffInterval> off;
 };
 
@@ -183,7 +188,7 @@ struct Scenario {
   ReportSpec report;
   CompressionSpec compression;
   std::optional<FaultsSpec> faults;  // empty: no churn, no link faults
-  nlohmann::json resolved;  // the whole scenario with defaults filled in (written as scenario.json)
+  nlohmann::json resolved;           // the whole scenario with defaults filled in (written as scenario.json)
 };
 
 }  // namespace edgetrain::scenario

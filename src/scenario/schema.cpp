@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "learn/catalogue.hpp"
 #include "scenario/error.hpp"
 #include "scenario/text.hpp"
 #include "util/limits.hpp"
@@ -66,6 +67,10 @@ KeySpec& KeySpec::only_when(Condition when) {
 KeySpec& KeySpec::allowed_only_when(Condition when) {
   applies_when = std::move(when);
   error_unless_applies = true;
+  return *this;
+}
+KeySpec& KeySpec::must_exist_only_when(Condition when) {
+  exists_when = std::move(when);
   return *this;
 }
 KeySpec& KeySpec::at_least(double lo) {
@@ -234,6 +239,14 @@ std::vector<KeySpec> compressor_rows(const std::string& section, std::string kin
           .at_least(1)
           .limit(1e9, "a bin larger than a layer is the whole layer; entry counts are 32-bit on the wire")
           .def(50),
+      number_key(at + "timing_ratio",
+                 "Timing-only mode: the size of each message of a kind whose size depends on the data (threshold, "
+                 "adacomp-bins, and topk with `compression.adaptive`), as a fraction of the dense fp32 update "
+                 "(4 bytes per parameter); required there. Kinds whose size has a formula do not use it.")
+          .only_when(when("training.compute", {"timing-only"}))
+          .above(0)
+          .at_most(4)
+          .null_default("none declared"),
   };
 }
 
@@ -377,11 +390,27 @@ std::vector<KeySpec> build_table() {
       "this device has no stream");
   head.insert(head.end(), device_streams.begin(), device_streams.end());
 
+  const Condition real = when("training.compute", {"real"});
+  const Condition small_model = when("model.name", {"mlp", "cnn"});
+  std::vector<std::string> model_names{"mlp", "cnn"}, catalogue_names;
+  for (std::string_view name : learn::catalogue_names()) catalogue_names.emplace_back(name);
+  model_names.insert(model_names.end(), catalogue_names.begin(), catalogue_names.end());
   std::vector<KeySpec> tail = {
+      enum_key("training.compute", {"real", "timing-only"},
+               "real = every step trains the model with LibTorch on the data set; timing-only = no tensors and no "
+               "data: steps cost their FLOPs and messages the sizes the compressor would produce, so large fleets "
+               "and catalogue models (`model.name`) can be planned. `dataset` and `eval` are then optional and "
+               "unused, and `stop.target_accuracy` is refused (no accuracy is measured).")
+          .def("real"),
       enum_key("dataset.name", {"fashion-mnist", "mnist", "synthetic"},
-               "Training data: IDX files (fashion-mnist, mnist) or generated class clusters.")
-          .required(),
+               "Training data: IDX files (fashion-mnist, mnist) or generated class clusters. Timing-only runs "
+               "read nothing: they take the data set's known size (fashion-mnist and mnist: 60000 training and "
+               "10000 test samples of 1x28x28, 10 classes; synthetic: its keys); without one, the sizes of the "
+               "catalogue model's reference data set, else fashion-mnist's.")
+          .required_if(real)
+          .null_default("no data set (timing-only runs only)"),
       path_key("dataset.path", PathKind::Directory, "Folder holding the IDX files (gzipped or not).")
+          .must_exist_only_when(real)
           .only_when(when("dataset.name", {"fashion-mnist", "mnist"}))
           .def_if(when("dataset.name", {"fashion-mnist"}), "/usr/share/datasets/fashion-mnist")
           .required_if(when("dataset.name", {"mnist"})),
@@ -414,8 +443,13 @@ std::vector<KeySpec> build_table() {
           .above(0)
           .def(0.5),
 
-      enum_key("model.name", {"mlp", "cnn"}, "Model architecture.").def("mlp"),
+      enum_key("model.name", model_names,
+               "Model architecture: mlp and cnn train for real; the catalogue models (" +
+                   text::join(catalogue_names, ", ") +
+                   ", see \"Model catalogue\") only with training.compute timing-only.")
+          .def("mlp"),
       int_list_key("model.hidden", "Hidden layer widths; [] = the model's default (mlp [128], cnn [50]).")
+          .only_when(small_model)
           .at_least(1)
           .limit(65536, kWhyWidth)
           .entries_limit(64, "far deeper than the models edge devices train; each layer holds its own tensors")
@@ -424,7 +458,13 @@ std::vector<KeySpec> build_table() {
           .at_least(1)
           .limit(4096, "a 4096 x 4096 5x5 convolution is already 1.6 GiB of fp32 weights")
           .entries_limit(16, "each 5x5 convolution with 2x2 pooling more than halves the input: the widest allows 14")
+          .only_when(small_model)
           .def(json::array({10, 20})),
+      enum_key("model.cost_as", catalogue_names,
+               "A catalogue model whose costs the run charges: each step costs its FLOPs per sample and each "
+               "message its size, while the mlp or cnn trains for real (results say so).")
+          .allowed_only_when(small_model)
+          .null_default("the model's own costs"),
 
       enum_key("training.mode", {"sync", "scadles", "async", "local-sgd"},
                "Training strategy: sync = synchronous data-parallel SGD with a fixed batch per device; "
@@ -682,8 +722,54 @@ void check_fault_device_names(const nlohmann::json& r) {
   }
 }
 
+// "compression.timing_ratio" when a timing-only run needs it and it is missing: `at` is the
+// direction's section, `adaptive` whether ScaDLES's adaptive top-k is on there.
+void check_timing_ratio(const nlohmann::json& spec, const std::string& at, bool adaptive) {
+  if (spec.is_null() || !spec.contains("timing_ratio") || !spec.at("timing_ratio").is_null()) return;
+  const std::string kind = spec.at("kind").get<std::string>();
+  std::string why;
+  if (kind == "threshold" || kind == "adacomp-bins") {
+    why = "kind " + kind + " sends as many entries as the gradients make it";
+  } else if (adaptive) {
+    why = "adaptive top-k sends dense or compressed as the gradients make it";
+  } else {
+    return;
+  }
+  throw ScenarioError(at + ".timing_ratio: required with training.compute timing-only (" + why +
+                      "): declare the average message size as a fraction of the dense fp32 update, e.g. 0.05");
+}
+
 std::vector<Rule> build_rules() {
   return {
+      {"model.name",
+       "A catalogue model needs `training.compute` timing-only (edgetrain trains only mlp and cnn); a real run "
+       "charges a catalogue model's costs with `model.cost_as`.",
+       [](const nlohmann::json& r) {
+         const std::string name = r.at("model").at("name").get<std::string>();
+         if (!learn::find_model(name) || r.at("training").at("compute") != "real") return;
+         throw ScenarioError("model.name: " + text::show(name) +
+                             " is a catalogue model, which edgetrain does not train: set training.compute to "
+                             "\"timing-only\", or train mlp or cnn with model.cost_as " +
+                             text::show(name) + " to charge its FLOPs and message sizes");
+       }},
+      {"stop.target_accuracy", "Not with `training.compute` timing-only: no accuracy is measured there.",
+       [](const nlohmann::json& r) {
+         if (r.at("training").at("compute") != "timing-only" || r.at("stop").at("target_accuracy").is_null()) return;
+         throw ScenarioError(
+             "stop.target_accuracy: not available with training.compute timing-only: nothing is trained, so no "
+             "accuracy is measured and nothing can reach it (set it to null and stop with stop.rounds or "
+             "stop.sim_time_s)");
+       }},
+      {"compression.timing_ratio",
+       "Required with `training.compute` timing-only when the message size depends on the data: kind threshold "
+       "or adacomp-bins, or topk with `compression.adaptive` (also `compression.downlink.timing_ratio`).",
+       [](const nlohmann::json& r) {
+         if (r.at("training").at("compute") != "timing-only") return;
+         const auto& c = r.at("compression");
+         if (c.is_null()) return;
+         check_timing_ratio(c, "compression", c.contains("adaptive") && !c.at("adaptive").is_null());
+         check_timing_ratio(c.at("downlink"), "compression.downlink", false);
+       }},
       {"dataset.shape",
        "The product of the entries must be at most 2^24 = 16777216 values per sample (64 MiB of fp32).",
        [](const nlohmann::json& r) {
@@ -827,8 +913,9 @@ std::vector<Rule> build_rules() {
                              " when faults has device or link entries (without it a round waits for every device, "
                              "however long one is off or cut off)");
        }},
-      {"training.injection", "Not with `training.round_timeout_s`: a round that closes without some devices would "
-                             "lose the samples handed to them.",
+      {"training.injection",
+       "Not with `training.round_timeout_s`: a round that closes without some devices would "
+       "lose the samples handed to them.",
        [](const nlohmann::json& r) {
          const auto& t = r.at("training");
          if (!t.contains("injection") || t.at("injection").is_null()) return;
@@ -1146,7 +1233,10 @@ std::string schema_markdown() {
       }
       d += " One of " + text::join(quoted, ", ") + ".";
     }
-    if (k.type == ValueType::Path) d += " Relative to the scenario file; must exist.";
+    if (k.type == ValueType::Path) {
+      d += " Relative to the scenario file; must exist" +
+           (k.exists_when ? " when " + condition_text(*k.exists_when) : std::string()) + ".";
+    }
     if (k.type == ValueType::EntryList && !k.shorthand.empty()) {
       d += " An entry may be written as a plain string, meaning `{\"" + k.shorthand + "\": string}`.";
     }

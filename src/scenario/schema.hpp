@@ -115,6 +115,7 @@ struct KeySpec {
   std::string null_means = "no limit";    // nullable: what null stands for, for documentation
   bool wide_unsigned = false;             // Integer: may go up to 2^64-1 (seeds); else int64
   bool whole = false;                     // Quantity: a whole number of the base unit (stored as integer)
+  std::optional<Condition> exists_when;   // Path: must exist only when this holds (else only resolved)
   std::optional<Condition> applies_when;  // otherwise the key is validated but ignored
   bool error_unless_applies = false;      // ... or, with this, given (non-null) is an error
   std::vector<DefaultRule> defaults;      // first rule whose `when` holds; none: required
@@ -141,7 +142,8 @@ struct KeySpec {
   KeySpec& default_file_stem();
   KeySpec& same_as(std::string sibling);
   KeySpec& only_when(Condition when);
-  KeySpec& allowed_only_when(Condition when);  // like only_when, but given otherwise is an error
+  KeySpec& allowed_only_when(Condition when);     // like only_when, but given otherwise is an error
+  KeySpec& must_exist_only_when(Condition when);  // `exists_when`
   KeySpec& at_least(double lo);
   KeySpec& above(double lo);
   KeySpec& at_most(double hi);

@@ -389,6 +389,12 @@ std::string inherited_note(const KeySpec& k, const std::string& rel, const json&
          k.inherits.substr(0, k.inherits.find('.')) + " give none)";
 }
 
+// A path key must name an existing file or folder unless its `exists_when` does not hold here
+// (dataset.path of a timing-only run: nothing is read).
+bool must_exist(const KeySpec& k, const Scope& sc, const json& out) {
+  return !k.exists_when || holds(*k.exists_when, sc.top, sc.section, out);
+}
+
 json default_value(const KeySpec& k, const std::string& at, const std::string& rel, const json& out, const Scope& sc) {
   const DefaultRule* rule = nullptr;
   for (const auto& r : k.defaults) {
@@ -404,7 +410,7 @@ json default_value(const KeySpec& k, const std::string& at, const std::string& r
   // default name checked, and says clearly when a default does not hold on this machine.
   auto checked = [&](const json& v, const std::string& origin) {
     try {
-      return check_value(k, v, at, sc.ctx);
+      return check_value(k, v, at, sc.ctx, must_exist(k, sc, out));
     } catch (const ScenarioError& e) {
       throw ScenarioError(std::string(e.what()) + " (this is the default" + origin + "; set " + at + ")");
     }
@@ -561,7 +567,7 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
     if (raw && k.type == ValueType::EntryList) {
       value = resolve_entries(k, *raw, at, top, raw_top, ctx);
     } else if (raw) {
-      value = check_value(k, *raw, at, ctx);
+      value = check_value(k, *raw, at, ctx, must_exist(k, sc, out));
     } else {
       value = default_value(k, at, rel, out, sc);
     }

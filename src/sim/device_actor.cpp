@@ -4,12 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <optional>
 #include <random>
 #include <simgrid/s4u.hpp>
 
-#include "learn/sgd.hpp"
-#include "sim/downlink.hpp"
 #include "sim/wire.hpp"
 #include "util/seed.hpp"
 
@@ -44,14 +41,12 @@ std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& led
   return batch;
 }
 
-std::vector<float> DeviceActor::train(const std::vector<float>& params, const ModelMessage& model,
-                                      GradientMessage& message, TimeLedger& ledger) {
-  const scenario::TrainingSpec& training = state_.scenario.training;
+void DeviceActor::train(const ModelMessage& model, UpdateMessage& message, TimeLedger& ledger) {
+  backend::DeviceLearner& learner = state_.backend.device(index_);
   const int64_t batch_size = state_.devices[index_].batch_size;
-  const int64_t steps = local_sgd_ ? training.local_steps : 1;
-  std::vector<float> local;  // local-sgd: the device's own copy, trained in place
-  learn::Sgd local_optimizer(0.0, training.weight_decay);
-  if (local_sgd_) local = params;
+  const int64_t steps = state_.mode.steps_per_update();
+  const double flops_per_sample = state_.backend.cost().step_flops_per_sample;
+  learner.receive(model.model);
   double loss_sum = 0;
   for (int64_t s = 0; s < steps; ++s) {
     std::vector<int64_t> batch = next_batch(batch_size, ledger);
@@ -62,103 +57,78 @@ std::vector<float> DeviceActor::train(const std::vector<float>& params, const Mo
       batch.insert(batch.end(), model.injected.begin(), model.injected.end());
       state_.devices[index_].samples_injected_received += static_cast<int64_t>(model.injected.size());
     }
-    learn::StepResult step = state_.model.gradient(local_sgd_ ? local : params, state_.data.train, batch);
+    const auto samples = static_cast<int64_t>(batch.size());
+    // The real step runs on the pool while the simulated compute goes on.
+    learner.start_step(std::move(batch));
     ledger.open(TimeLedger::Bucket::Compute);
-    sg4::this_actor::execute(state_.model.step_flops_per_sample() * static_cast<double>(batch.size()));
+    sg4::this_actor::execute(flops_per_sample * static_cast<double>(samples));
     ledger.charge(TimeLedger::Bucket::Compute, sg4::Engine::get_clock());
-    loss_sum += step.loss;
-    message.samples += static_cast<int64_t>(batch.size());
+    loss_sum += learner.finish_step();
+    message.samples += samples;
     message.own_samples += batch_size;
-    if (!local_sgd_) {
-      message.loss = step.loss;
-      return std::move(step.gradient);
-    }
-    local_optimizer.step(local, step.gradient, training.lr);
   }
   message.loss = loss_sum / static_cast<double>(steps);
-  // The delta pulled - local: applied by the server like a gradient (FedAvg at server_lr 1).
-  for (size_t k = 0; k < local.size(); ++k) local[k] = params[k] - local[k];
-  return local;
 }
 
-void DeviceActor::update_once(TimeLedger& ledger, DownlinkReplica* replica) {
+void DeviceActor::update_once(TimeLedger& ledger) {
   report::DeviceRecord& record = state_.devices[index_];
   DeviceLiveness& live = state_.live[index_];
   auto* inbox = sg4::Mailbox::by_name(mailbox_name(record.device));
-  auto* server = sg4::Mailbox::by_name("server");
-  if (on_arrival_) {
-    // Pull: a bare header asking for the current model (the server counts it on delivery).
+  if (state_.mode.applies_on_arrival()) {
+    // Pull: a bare header asking for the current model (the aggregator counts it on delivery).
     ledger.open(TimeLedger::Bucket::Comm);
-    auto pull = std::make_unique<AsyncInbound>(AsyncInbound{index_, nullptr});
-    server->put(pull.get(), static_cast<uint64_t>(kHeaderBytes));
-    (void)pull.release();  // delivered: the server owns it
+    auto pull = std::make_unique<PullRequest>();
+    pull->device = index_;
+    pull->bytes = kHeaderBytes;
+    upstream_.send(std::move(pull));
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
   }
   ledger.open(TimeLedger::Bucket::Wait);
-  auto model = inbox->get_unique<ModelMessage>();
+  const auto model = expect<ModelMessage>(inbox->get_unique<Message>(), "device " + record.device);
   const double received = sg4::Engine::get_clock();
   // The transfer began when both ends were posted; before that the device was idle.
   ledger.charge(TimeLedger::Bucket::Wait, std::min(received, std::max(model->posted_at_s, ledger.mark())));
   ledger.charge(TimeLedger::Bucket::Comm, received);
   record.bytes_down += model->bytes;
   state_.bytes_down += model->bytes;
-  state_.links.carried(state_.server_host, sg4::this_actor::get_host(), model->bytes);
-  if (replica) {
-    if (model->delta) {
-      replica->apply_delta(*model->delta, model->round);
-    } else {
-      replica->set(*model->params);
-    }
-  }
+  state_.links.carried(model->from, sg4::this_actor::get_host(), model->bytes);
 
-  auto message = std::make_unique<GradientMessage>();
+  auto message = std::make_unique<UpdateMessage>();
   message->device = index_;
   message->round = model->round;
-  const std::vector<float> update = train(replica ? replica->params() : *model->params, *model, *message, ledger);
-  message->step = live.encoded++;
-  message->update = state_.uplinks[index_]->encode(update, message->step);
+  train(*model, *message, ledger);
+  message->update = state_.backend.device(index_).finish_update();
   const int64_t shared_sample_bytes =
-      (state_.streams[index_] ? state_.streams[index_]->sample_bytes() : state_.data.train.raw_sample_bytes) +
+      (state_.streams[index_] ? state_.streams[index_]->sample_bytes() : state_.raw_sample_bytes) +
       kInjectedLabelBytes;
   const int64_t shared_bytes = static_cast<int64_t>(message->shared.size()) * shared_sample_bytes;
-  message->bytes = message_bytes(static_cast<int64_t>(message->update.payload.size()) + shared_bytes);
-  message->dense_bytes = message_bytes(dense_fp32_bytes(state_.model.num_params()) + shared_bytes);
+  message->bytes = message_bytes(message->update.bytes + shared_bytes);
+  message->dense_bytes = message_bytes(state_.backend.cost().dense_bytes() + shared_bytes);
   message->shared_sample_bytes = shared_sample_bytes;
   record.samples_injected_sent += static_cast<int64_t>(message->shared.size());
-  const auto bytes = static_cast<uint64_t>(message->bytes);
   ledger.open(TimeLedger::Bucket::Comm);
   live.pushing = true;
-  // The message stays ours until the transfer completes: a failed or killed transfer frees it.
-  if (on_arrival_) {
-    auto push = std::make_unique<AsyncInbound>(AsyncInbound{index_, std::move(message)});
-    server->put(push.get(), bytes);
-    (void)push.release();
-  } else {
-    server->put(message.get(), bytes);
-    (void)message.release();
-  }
+  // The message is ours until the transfer completes: a failed or killed transfer frees it.
+  upstream_.send(std::move(message));
   ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
 }
 
 void DeviceActor::operator()() {
   TimeLedger& ledger = state_.ledgers[index_];
   const scenario::TrainingSpec& training = state_.scenario.training;
-  if (on_arrival_ && training.start_jitter_s > 0 && state_.devices[index_].restarts == 0) {
+  // A restart after a fault: the update the device was computing when it went off is dropped.
+  state_.backend.device(index_).abandon();
+  if (state_.mode.applies_on_arrival() && training.start_jitter_s > 0 && state_.devices[index_].restarts == 0) {
     std::mt19937_64 rng(util::derive_seed(state_.scenario.seed, "start-jitter", index_));
     const double delay = std::uniform_real_distribution<double>(0, training.start_jitter_s)(rng);
     sg4::this_actor::sleep_for(delay);  // charged as wait: the ledger's open bucket
   }
-  // With downlink compression the device keeps its own copy of the model, updated by the deltas.
-  std::optional<DownlinkReplica> replica;
-  if (const auto& down = state_.scenario.compression.downlink) {
-    replica.emplace(*down, state_.layers, state_.downlink_seeds[index_]);
-  }
   while (true) {
     try {
-      update_once(ledger, replica ? &*replica : nullptr);
+      update_once(ledger);
     } catch (const simgrid::NetworkFailureException&) {
-      // At the end of the run the server cancels its receives: nothing failed, the run is over.
-      if (state_.stopping()) return;
+      if (state_.stopping()) return;  // the run is over: nothing failed
+      state_.backend.device(index_).abandon();
       const double now = sg4::Engine::get_clock();
       ledger.finish(now);  // the time spent on the failed transfer, in the bucket it was open in
       state_.count_failed(index_, state_.live[index_].pushing);

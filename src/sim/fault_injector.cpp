@@ -8,6 +8,7 @@
 
 #include "sim/actor_guard.hpp"
 #include "sim/device_actor.hpp"
+#include "sim/inbox.hpp"
 #include "sim/platform.hpp"
 #include "stream/rate_profile.hpp"
 #include "stream/rates.hpp"
@@ -51,7 +52,7 @@ void switch_on(RunState& state, size_t i) {
   sg4::Mailbox::by_name(DeviceActor::mailbox_name(record.device))->clear();
   state.live[i].on = true;
   record.restarts += 1;
-  sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i)))->daemonize();
+  sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))->daemonize();
 }
 
 void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& spec) {

@@ -10,7 +10,8 @@
 
 namespace edgetrain::sim {
 
-void Injection::plan_round(int64_t round, std::vector<std::unique_ptr<ModelMessage>>& models) {
+void Injection::plan_round(int64_t round, const std::vector<size_t>& members,
+                           std::vector<std::unique_ptr<ModelMessage>>& models) {
   const auto& spec = state_.scenario.training.injection;
   const size_t n = models.size();
   if (!spec || n < 2) return;
@@ -37,19 +38,23 @@ void Injection::plan_round(int64_t round, std::vector<std::unique_ptr<ModelMessa
   for (size_t k = 0; k < count; ++k) {
     const size_t i = order[k];
     previous_sharers_[i] = true;
-    models[i]->share_count = std::lround(spec->beta * static_cast<double>(state_.devices[i].batch_size));
+    models[i]->share_count = std::lround(spec->beta * static_cast<double>(state_.devices[members[i]].batch_size));
   }
 }
 
-void Injection::collect(const std::vector<std::unique_ptr<GradientMessage>>& gradients) {
-  for (const auto& g : gradients) {
-    if (!g) continue;  // no update from this device this round
-    for (int64_t index : g->shared) {
-      pool_.push_back({index, g->shared_sample_bytes});
-      state_.bytes_injected += g->shared_sample_bytes;
+void Injection::collect(const UpdateMessage& update) {
+  for (int64_t index : update.shared) arrived_[update.device].push_back({index, update.shared_sample_bytes});
+}
+
+void Injection::close_round() {
+  for (const auto& [device, shared] : arrived_) {
+    for (const Shared& sample : shared) {
+      pool_.push_back(sample);
+      state_.bytes_injected += sample.bytes;
       state_.samples_injected += 1;
     }
   }
+  arrived_.clear();
 }
 
 }  // namespace edgetrain::sim

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -17,18 +18,23 @@ namespace edgetrain::sim {
 class Injection {
  public:
   explicit Injection(RunState& state) : state_(state) {}
-  // Chooses this round's sharers and attaches the pool collected last round to the models.
-  void plan_round(int64_t round, std::vector<std::unique_ptr<ModelMessage>>& models);
-  // Takes the shared samples out of this round's gradients into the pool.
-  void collect(const std::vector<std::unique_ptr<GradientMessage>>& gradients);
+  // Chooses this round's sharers among `members` (device indices; models[m] goes to
+  // members[m]) and attaches the pool collected last round to the models.
+  void plan_round(int64_t round, const std::vector<size_t>& members,
+                  std::vector<std::unique_ptr<ModelMessage>>& models);
+  // Takes the shared samples out of an update of this round as it arrives.
+  void collect(const UpdateMessage& update);
+  // The round closed: what arrived forms the pool, in device order (not arrival order).
+  void close_round();
 
  private:
   struct Shared {
     int64_t index, bytes;
   };
   RunState& state_;
+  std::map<size_t, std::vector<Shared>> arrived_;  // this round's, by device
   std::vector<Shared> pool_;
-  std::vector<bool> previous_sharers_;  // who shared the samples now in the pool
+  std::vector<bool> previous_sharers_;  // who shared the samples now in the pool (member positions)
 };
 
 }  // namespace edgetrain::sim

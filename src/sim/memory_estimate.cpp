@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/aggregation.hpp"
+#include "backend/mode.hpp"
 
 namespace edgetrain::sim {
 namespace {
@@ -36,11 +36,12 @@ bool sparse_indices(const scenario::CompressorSpec& c) {
 double server_vectors(const scenario::Scenario& sc) {
   const auto& t = sc.training;
   const double devices = static_cast<double>(sc.devices.size());
+  const bool on_arrival = backend::Mode(t, sc.devices.size()).applies_on_arrival();
   double v = 1 + 2 + 1;
   if (t.momentum != 0) v += 1;
-  if (!applies_on_arrival(t)) v += 2;
+  if (!on_arrival) v += 2;
   if (sc.compression.downlink) v += devices;
-  if (applies_on_arrival(t) && t.staleness_lr == "adacomp" && sparse_indices(sc.compression.uplink)) {
+  if (on_arrival && t.staleness_lr == "adacomp" && sparse_indices(sc.compression.uplink)) {
     v += static_cast<double>(t.staleness_history) * sc.compression.uplink.ratio * kIndex / kFloat;
   }
   return v;

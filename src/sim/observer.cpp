@@ -8,12 +8,11 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-void Observer::evaluate_now(RunState& state, double now, bool interruptible) {
-  const std::optional<learn::EvalResult> evaluated =
-      state.model.evaluate_unless(state.params, state.data.test, state.scenario.eval.test_samples,
-                                  [interruptible] { return interruptible && interrupt_requested(); });
+void Observer::evaluate_now(RunState& state, backend::ModelStore& store, double now, bool interruptible) {
+  const std::optional<backend::Evaluation> evaluated =
+      store.evaluate([interruptible] { return interruptible && interrupt_requested(); });
   if (!evaluated) return;  // a signal came: the run ends with the points so far
-  const learn::EvalResult& r = *evaluated;
+  const backend::Evaluation& r = *evaluated;
   state.evals.push_back({now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down});
   if (state.on_eval) state.on_eval(state.evals.back());
   state.best_accuracy = std::max(state.best_accuracy, r.accuracy);
@@ -28,7 +27,7 @@ void Observer::evaluate_now(RunState& state, double now, bool interruptible) {
 void Observer::operator()() {
   while (true) {
     // The first point always completes, so that every run has one.
-    evaluate_now(state_, sg4::Engine::get_clock(), !state_.evals.empty());
+    evaluate_now(state_, store_, sg4::Engine::get_clock(), !state_.evals.empty());
     sg4::this_actor::sleep_for(state_.scenario.eval.every_s);
   }
 }

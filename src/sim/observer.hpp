@@ -1,22 +1,24 @@
-// The evaluation observer: every eval.every_s of simulated time it evaluates the current
-// global model on the test set. Evaluation takes wall time only, never simulated time, and
-// records the first time the target accuracy is reached (the server then stops).
+// The observer: every eval.every_s of simulated time it evaluates the aggregator's current model
+// on the test set (the back-end runs it on the worker pool, on a snapshot) and records the point;
+// it decides stop.target_accuracy. Only when the back-end evaluates (not in timing-only mode).
 #pragma once
 
+#include "backend/learner.hpp"
 #include "sim/run_state.hpp"
 
 namespace edgetrain::sim {
 
 class Observer {
  public:
-  explicit Observer(RunState& state) : state_(state) {}
+  Observer(RunState& state, backend::ModelStore& store) : state_(state), store_(store) {}
   void operator()();
-  // Evaluates the global model now and records the point; also used for the final point. An
+  // Evaluates the model now and records the point; also used for the final point. An
   // `interruptible` evaluation stops between batches when a signal comes, and records nothing.
-  static void evaluate_now(RunState& state, double now, bool interruptible = false);
+  static void evaluate_now(RunState& state, backend::ModelStore& store, double now, bool interruptible = false);
 
  private:
   RunState& state_;
+  backend::ModelStore& store_;
 };
 
 }  // namespace edgetrain::sim

@@ -14,19 +14,22 @@
 #include "report/progress.hpp"
 #include "report/results_dir.hpp"
 #include "report/run_record.hpp"
+#include "backend/learning_setup.hpp"
+#include "backend/timing_backend.hpp"
+#include "backend/torch_backend.hpp"
+#include "learn/known_data.hpp"
+#include "backend/uplink.hpp"
 #include "sim/actor_guard.hpp"
-#include "sim/aggregation.hpp"
-#include "sim/async_server.hpp"
+#include "sim/async_aggregator.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/fault_injector.hpp"
-#include "sim/learning_setup.hpp"
+#include "sim/inbox.hpp"
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
 #include "sim/platform.hpp"
 #include "sim/simgrid_flags.hpp"
 #include "sim/stop_signal.hpp"
-#include "sim/sync_server.hpp"
-#include "sim/uplink.hpp"
+#include "sim/sync_aggregator.hpp"
 #include "sim/wire.hpp"
 #include "stream/rates.hpp"
 #include "util/seed.hpp"
@@ -51,9 +54,19 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 // CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README),
 // and configuration chatter is silenced. The user's flags and the platform's <config> are
 // tried in a throw-away Engine first (check_engine_flags): SimGrid aborts on bad ones.
-std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info) {
+// Timing-only runs run no LibTorch inside actors, so their actors get small stacks (SimGrid's
+// default is 8 MiB each, with a guard page that costs a memory mapping per actor: Linux allows
+// about 65,000 mappings), and 100,000 devices fit.
+constexpr int kSmallStackKiB = 64;
+
+std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info,
+                                         bool small_stacks) {
   static std::vector<std::string> args;  // argv must outlive the engine
   args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--log=xbt_cfg.thres:warning"};
+  if (small_stacks) {
+    args.push_back("--cfg=contexts/stack-size:" + std::to_string(kSmallStackKiB));
+    args.push_back("--cfg=contexts/guard-size:0");
+  }
   std::vector<EngineFlag> flags;
   for (const std::string& a : options.simgrid_args) flags.push_back({a, a});
   for (const auto& [key, value] : info.config) {
@@ -70,9 +83,9 @@ std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platfo
 }
 
 // SimGrid 3.32's ns-3 binding aborts on large messages; every run sends the dense model.
-void check_ns3_message_size(const learn::Model& model) {
+void check_ns3_message_size(const backend::ModelCost& cost) {
   if (simgrid::config::get_value<std::string>("network/model") != "ns-3") return;
-  const int64_t bytes = message_bytes(dense_fp32_bytes(model.num_params()));
+  const int64_t bytes = message_bytes(cost.dense_bytes());
   if (bytes > kNs3MaxMessageBytes) {
     throw PlatformError("--cfg=network/model:ns-3: the model's messages are " + std::to_string(bytes) +
                         " bytes, and SimGrid 3.32's ns-3 binding aborts on messages over " +
@@ -81,16 +94,18 @@ void check_ns3_message_size(const learn::Model& model) {
   }
 }
 
-std::string describe_model(const learn::Model& model) {
+std::string describe_model(const backend::ChargedModel& model) {
   std::string layers;
-  for (const auto& l : model.layers()) {
-    std::string shape;
-    for (auto d : l.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
-    layers += "    " + l.name + " [" + shape + "]\n";
+  if (model.layers.size() <= 40) {
+    for (const auto& l : model.layers) {
+      std::string shape;
+      for (auto d : l.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+      layers += "    " + l.name + " [" + shape + "]\n";
+    }
   }
-  return "model: " + model.config().name + ", " + std::to_string(model.num_params()) + " parameters, " +
-         std::to_string(static_cast<long long>(model.step_flops_per_sample())) + " training FLOPs per sample\n" +
-         layers;
+  return "model: " + model.cost.name + ", " + std::to_string(model.cost.params) + " parameters, " +
+         std::to_string(static_cast<long long>(model.cost.step_flops_per_sample)) + " training FLOPs per sample, " +
+         std::to_string(model.layers.size()) + " tensors\n" + layers;
 }
 
 // Per device: its record, time ledger, batch size and stream. The stream's samples come from
@@ -101,12 +116,11 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
   const size_t n = sc.devices.size();
   state.devices.resize(n);
   state.buffer_timeline = report::BufferTimeline(sc.report.buffer_every_s);
-  state.layers = compress_layers(state.model.layers());
-  state.server_host = hosts.server;
   state.device_hosts = hosts.devices;
   state.live.resize(n);
+  state.upstream.assign(n, nullptr);
   state.faults = device_faults(sc, hosts.devices);
-  const int64_t model_memory_bytes = model_memory_vectors(sc) * dense_fp32_bytes(state.model.num_params());
+  const int64_t model_memory_bytes = model_memory_vectors(sc) * state.backend.cost().dense_bytes();
   for (size_t i = 0; i < n; ++i) {
     const scenario::DeviceSpec& spec = sc.devices[i];
     auto& record = state.devices[i];
@@ -122,13 +136,12 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
       const stream::RateDistribution dist = rate_distribution(spec.stream->rate);
       // A trace gives the rate itself (and the scenario may then have none to draw).
       const double rate = spec.stream->trace.empty() ? stream::draw_rate(dist, sc.seed, i) : 0.0;
-      const int64_t sample_bytes =
-          spec.stream->sample_bytes > 0 ? spec.stream->sample_bytes : state.data.train.raw_sample_bytes;
+      const int64_t sample_bytes = spec.stream->sample_bytes > 0 ? spec.stream->sample_bytes : state.raw_sample_bytes;
       stream = std::make_unique<DeviceStream>(*spec.stream, rate, sample_bytes, std::move(order),
                                               util::derive_seed(sc.seed, "arrivals", i));
       record.stream = report::StreamRecord{};
       stream->fill(*record.stream);  // the rate, for validate's description
-      if (sc.training.mode == "scadles") {
+      if (state.mode.batch_from_stream_rate()) {
         const auto b = static_cast<int64_t>(std::llround(stream->nominal_rate() * sc.training.window_s));
         batch = std::clamp(b, sc.training.batch_min, sc.training.batch_max);
       }
@@ -143,12 +156,7 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
     record.batch_size = batch;
     state.static_orders.push_back(stream ? nullptr : std::make_unique<stream::SampleOrder>(std::move(order)));
     state.streams.push_back(std::move(stream));
-    state.uplink_seeds.push_back(util::derive_seed(sc.seed, "uplink", i));
-    state.downlink_seeds.push_back(util::derive_seed(sc.seed, "downlink", i));
-    state.uplinks.push_back(std::make_unique<UplinkEncoder>(sc.compression, state.layers, state.uplink_seeds[i]));
   }
-  state.base_global_batch = sc.training.base_global_batch > 0 ? sc.training.base_global_batch
-                                                              : sc.training.batch_size * static_cast<int64_t>(n);
 }
 
 // At the end of the run: arrivals up to the end are counted (they are buffered), and each
@@ -170,14 +178,15 @@ void close_streams(RunState& state, double end) {
 // The end of the run: every device's time and stream accounting closed, and the final model
 // evaluated, unless the run was interrupted (it ends with the evaluations so far: one more could
 // take long).
-void close_run(RunState& state, double end) {
+void close_run(RunState& state, backend::ModelStore& store, double end) {
   for (auto& ledger : state.ledgers) ledger.close(end);
   for (size_t i = 0; i < state.devices.size(); ++i) state.devices[i].samples_held_at_end = state.live[i].held_samples;
   close_streams(state, end);
   const bool interrupted = state.status == "interrupted" && !state.evals.empty();
+  if (!state.backend.evaluates()) return;
   if (!interrupted &&
       (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done)) {
-    Observer::evaluate_now(state, end);
+    Observer::evaluate_now(state, store, end);
   }
 }
 
@@ -185,7 +194,7 @@ void close_run(RunState& state, double end) {
 report::RunSummary summarize(RunState& state, double end) {
   report::RunSummary summary;
   const scenario::Scenario& scenario = state.scenario;
-  const learn::Model& model = state.model;
+  const backend::ModelCost& cost = state.backend.cost();
   summary.status = state.status;
   summary.status_reason = state.status_reason;
   summary.rounds = state.rounds_done;
@@ -194,11 +203,11 @@ report::RunSummary summarize(RunState& state, double end) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   summary.final_test_accuracy = state.evals.empty() ? nan : state.evals.back().test_accuracy;
   summary.final_test_loss = state.evals.empty() ? nan : state.evals.back().test_loss;
-  summary.best_test_accuracy = state.best_accuracy;
+  summary.best_test_accuracy = state.backend.evaluates() ? state.best_accuracy : nan;
   summary.time_to_target_s = state.time_to_target_s;
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
-  summary.model_params = model.num_params();
+  summary.model_params = cost.params;
   int64_t steps = 0, compressed_steps = 0, lost_offline = 0, restarts = 0, lost_in_faults = 0;
   double offline_s = 0;
   for (size_t i = 0; i < state.devices.size(); ++i) {
@@ -206,10 +215,10 @@ report::RunSummary summarize(RunState& state, double end) {
     offline_s += d.offline_s;
     restarts += d.restarts;
     lost_in_faults += d.samples_lost_in_faults;
-    if (state.uplinks[i]->adaptive()) {
-      d.cnc_ratio = d.steps > 0 ? static_cast<double>(state.uplinks[i]->compressed_steps()) / d.steps : 0.0;
+    if (const int64_t compressed = state.backend.device(i).compressed_updates(); compressed >= 0) {
+      d.cnc_ratio = d.steps > 0 ? static_cast<double>(compressed) / d.steps : 0.0;
       steps += d.steps;
-      compressed_steps += state.uplinks[i]->compressed_steps();
+      compressed_steps += compressed;
     }
     summary.bytes_up_uncompressed += d.bytes_up_uncompressed;
     summary.samples_trained += d.samples_trained;
@@ -236,7 +245,14 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["samples_lost_in_faults"] = lost_in_faults;
   summary.extra["samples_lost_offline"] = lost_offline;
   summary.seed = scenario.seed;
-  summary.extra["model_step_flops_per_sample"] = model.step_flops_per_sample();
+  summary.extra["model_step_flops_per_sample"] = cost.step_flops_per_sample;
+  // What was charged, and how: the trained model's costs, or a catalogued model's (cost_as or a
+  // timing-only catalogue model); sizes declared for data-dependent compressors.
+  summary.extra["compute"] = scenario.training.compute;
+  summary.extra["charged_model"] = cost.name;
+  nlohmann::json declared = nlohmann::json::object();
+  for (const auto& [key, ratio] : state.backend.declared_sizes()) declared[key] = ratio;
+  summary.extra["declared_sizes"] = declared;
   summary.extra["message_header_bytes"] = kHeaderBytes;
   summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
@@ -256,31 +272,57 @@ auto during(const char* phase, F&& f) {
 
 // Everything a run or a validation loads before simulating, in the order that reports the
 // cheapest errors first: platform and hosts, the memory estimate (from the scenario and the
-// dataset's headers, before anything large is allocated), then data, model and partition.
+// dataset's headers, before anything large is allocated), then data, model, partition and the
+// learning back-end.
 struct Prepared {
   std::unique_ptr<sg4::Engine> engine;
   PlatformHosts hosts;
   MemoryEstimate memory;
-  learn::DatasetPair data;
-  std::unique_ptr<learn::Model> model;
+  learn::DatasetShape shape;
+  int64_t raw_sample_bytes = 0;
+  backend::ChargedModel charged;
+  learn::DatasetPair data;              // real training only
+  std::unique_ptr<learn::Model> model;  // real training only
   std::vector<std::vector<int64_t>> parts;
   std::vector<LinkFaultPlan> link_faults;
+  std::unique_ptr<backend::Backend> backend;
 };
 
 Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
   Prepared p;
+  const bool timing_only = scenario.training.compute == "timing-only";
   const platform::PlatformInfo info = read_platform(scenario);
-  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info); });
+  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, timing_only); });
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.link_faults = plan_link_faults(*p.engine, scenario);
-  const learn::DatasetShape shape = data_shape(scenario);
-  p.memory = estimate_memory(scenario, shape, learn::model_shape(model_config(scenario, shape)));
+  if (timing_only) {
+    const learn::KnownData known = learn::known_dataset_shape(scenario);
+    p.shape = known.shape;
+    p.raw_sample_bytes = known.raw_sample_bytes;
+  } else {
+    p.shape = backend::data_shape(scenario);
+  }
+  p.charged = backend::charged_model(scenario, p.shape);
+  p.memory = estimate_memory(scenario, p.shape,
+                             timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)));
   check_memory(p.memory, available_memory());
-  p.data = during("loading the dataset", [&] { return load_data(scenario); });
-  p.model = during("building the model",
-                   [&] { return std::make_unique<learn::Model>(model_config(scenario, learn::shape_of(p.data))); });
-  check_ns3_message_size(*p.model);
-  p.parts = during("partitioning the data", [&] { return partition_data(scenario, p.data.train); });
+  check_ns3_message_size(p.charged.cost);
+  if (timing_only) {
+    p.parts = during("partitioning the data", [&] { return backend::partition_counts(scenario, p.shape); });
+    p.backend = during("setting up the devices", [&] {
+      return std::make_unique<backend::TimingBackend>(scenario, p.charged.cost, p.charged.layers);
+    });
+    return p;
+  }
+  p.data = during("loading the dataset", [&] { return backend::load_data(scenario); });
+  p.raw_sample_bytes = p.data.train.raw_sample_bytes;
+  p.model = during("building the model", [&] {
+    return std::make_unique<learn::Model>(backend::model_config(scenario, learn::shape_of(p.data)));
+  });
+  p.parts = during("partitioning the data", [&] { return backend::partition_data(scenario, p.data.train); });
+  p.backend = during("initialising the model", [&] {
+    return std::make_unique<backend::TorchBackend>(scenario, *p.model, p.data, options.threads, p.charged);
+  });
   return p;
 }
 
@@ -288,17 +330,15 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const Prepared p = prepare(scenario, options);
-  const auto& [engine, hosts, memory, data, model_ptr, parts, link_faults] = p;
-  const learn::Model& model = *model_ptr;
-  RunState state(scenario, model, data);
-  during("setting up the devices", [&] { setup_devices(state, hosts, parts); });
-  std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(engine->get_host_count()) +
-                    " hosts), server " + hosts.server->get_name() + "\n";
+  RunState state(scenario, *p.backend, p.raw_sample_bytes);
+  during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
+  std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
+                    " hosts), server " + p.hosts.server->get_name() + "\n";
   char line[256];
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     const auto& d = state.devices[i];
     std::snprintf(line, sizeof line, "  device %s on %s: %.3g GFLOP/s per core, %zu training samples, batch %ld",
-                  d.device.c_str(), d.host.c_str(), d.host_speed_flops / 1e9, parts[i].size(),
+                  d.device.c_str(), d.host.c_str(), d.host_speed_flops / 1e9, p.parts[i].size(),
                   static_cast<long>(d.batch_size));
     out += line;
     if (d.stream) {
@@ -308,13 +348,13 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
     }
     out += "\n";
   }
-  out += "data: " + std::to_string(data.train.size()) + " training, " + std::to_string(data.test.size()) +
-         " test samples\n";
-  out += describe_model(model);
-  out += "dense message size: " + std::to_string(message_bytes(dense_fp32_bytes(model.num_params()))) +
+  out += "data: " + std::to_string(p.shape.train_samples) + " training, " + std::to_string(p.shape.test_samples) +
+         " test samples" + (p.model ? "" : " (sizes only: timing-only runs read no data)") + "\n";
+  out += describe_model(p.charged);
+  out += "dense message size: " + std::to_string(message_bytes(p.backend->cost().dense_bytes())) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
   const std::optional<double> available = available_memory();
-  out += "memory: needs " + memory.describe() +
+  out += "memory: needs " + p.memory.describe() +
          (available ? ", " + format_bytes(*available) + " available" : std::string(", available memory unknown")) +
          "\n";
   return out;
@@ -323,47 +363,54 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
 int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
-  const Prepared p = prepare(scenario, options);
-  const auto& [engine, hosts, memory, data, model_ptr, parts, link_faults] = p;
-  const learn::Model& model = *model_ptr;
-  RunState state(scenario, model, data);
-  state.params = during("initialising the model",
-                        [&] { return model.init_params(util::derive_seed(scenario.seed, "model-init")); });
-  during("setting up the devices", [&] { setup_devices(state, hosts, parts); });
+  Prepared p = prepare(scenario, options);
+  RunState state(scenario, *p.backend, p.raw_sample_bytes);
+  during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
 
   report::Progress progress(options.quiet);
   state.on_eval = [&progress](const report::EvalPoint& p) { progress.on_eval(p); };
   bool deadlocked = false;
   sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
 
-  // The server holds move-only codecs; SimGrid copies actor functors, so share it instead.
-  if (applies_on_arrival(scenario.training)) {
-    auto server = std::make_shared<AsyncServer>(state);
-    sg4::Actor::create("server", hosts.server, guarded(state, [server] { (*server)(); }));
+  // One aggregator on the server host serving every device (a role: its inbox, its members and
+  // its model store). SimGrid copies actor functors, so the actors share it.
+  Inbox inbox(p.hosts.server);
+  std::vector<size_t> members(scenario.devices.size());
+  for (size_t i = 0; i < members.size(); ++i) {
+    members[i] = i;
+    state.upstream[i] = &inbox;
+  }
+  const std::unique_ptr<backend::ModelStore> store = p.backend->make_store(members);
+  if (state.mode.applies_on_arrival()) {
+    auto aggregator = std::make_shared<AsyncAggregator>(state, inbox, members, *store);
+    sg4::Actor::create("server", p.hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
   } else {
-    auto server = std::make_shared<SyncServer>(state);
-    sg4::Actor::create("server", hosts.server, guarded(state, [server] { (*server)(); }));
+    auto aggregator = std::make_shared<SyncAggregator>(state, inbox, members, *store);
+    sg4::Actor::create("server", p.hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
   }
-  sg4::Actor::create("observer", hosts.server, guarded(state, Observer(state)))->daemonize();
+  if (p.backend->evaluates()) {
+    sg4::Actor::create("observer", p.hosts.server, guarded(state, Observer(state, *store)))->daemonize();
+  }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    sg4::Actor::create(scenario.devices[i].name, hosts.devices[i], guarded(state, DeviceActor(state, i)))->daemonize();
+    sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i], guarded(state, DeviceActor(state, i, inbox)))
+        ->daemonize();
   }
-  start_fault_actors(state, hosts.server, link_faults);
+  start_fault_actors(state, p.hosts.server, p.link_faults);
   end_run_on_interrupt([&state] { state.stop("interrupted", "interrupted by a signal"); });
 
   if (!options.quiet) {
     std::fprintf(stderr, "edgetrain: %s: %zu devices, %s, %ld parameters\n", scenario.name.c_str(),
-                 scenario.devices.size(), model.config().name.c_str(), static_cast<long>(model.num_params()));
+                 scenario.devices.size(), p.backend->cost().name.c_str(), static_cast<long>(p.backend->cost().params));
   }
   try {
-    engine->run();
+    p.engine->run();
   } catch (const std::exception& e) {
     state.stop("failed", std::string("simulation error: ") + e.what());
   }
   if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
   const double end = sg4::Engine::get_clock();
   try {
-    close_run(state, end);
+    close_run(state, *store, end);
   } catch (...) {
     state.fail("end of the run", std::current_exception());  // most often what already failed in an actor
   }

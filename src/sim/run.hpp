@@ -14,6 +14,7 @@ struct RunOptions {
   std::filesystem::path out_dir;
   bool quiet = false;
   std::vector<std::string> simgrid_args;  // --cfg=... and --log=... passed through to SimGrid
+  size_t threads = 1;                     // --threads: workers that run the real steps
 };
 
 // Exit status of a run: 0 completed or target reached, 3 diverged, 130 interrupted.

@@ -2,6 +2,7 @@
 #include "sim/run_state.hpp"
 
 #include "sim/actor_guard.hpp"
+#include "sim/inbox.hpp"
 #include "sim/messages.hpp"
 
 namespace edgetrain::sim {
@@ -13,16 +14,16 @@ void RunState::fail(const std::string& actor, std::exception_ptr error) {
   failure = std::move(error);
 }
 
-void RunState::count_upload(size_t device, int64_t bytes, int64_t dense_bytes) {
+void RunState::count_upload(size_t device, const simgrid::s4u::Host* to, int64_t bytes, int64_t dense_bytes) {
   report::DeviceRecord& record = devices[device];
   record.bytes_up += bytes;
   record.bytes_up_uncompressed += dense_bytes;
   bytes_up += bytes;
-  links.carried(device_hosts[device], server_host, bytes);
+  links.carried(device_hosts[device], to, bytes);
 }
 
-void RunState::count_delivered(const GradientMessage& push) {
-  count_upload(push.device, push.bytes, push.dense_bytes);
+void RunState::count_delivered(const UpdateMessage& push, const simgrid::s4u::Host* to) {
+  count_upload(push.device, to, push.bytes, push.dense_bytes);
   report::DeviceRecord& record = devices[push.device];
   record.steps += 1;
   record.samples_trained += push.own_samples;
@@ -43,6 +44,7 @@ void RunState::count_failed(size_t device, bool was_pushing) {
   l.pushing = false;
   l.held_samples = 0;
   l.model_outstanding = false;
+  if (upstream.at(device)) upstream[device]->poke();
 }
 
 }  // namespace edgetrain::sim

@@ -1,5 +1,7 @@
-// State shared by the actors of one run: the global model, counters, records and the stop
-// decision. All actors run on one OS thread and only touch it between blocking calls.
+// State shared by the protocol actors of one run: counters, records, per-device liveness and the
+// stop decision. No model lives here: the aggregators' model stores and the devices' learners are
+// the back-end's (backend/learner.hpp). All actors run on one OS thread and only touch this
+// between blocking calls.
 #pragma once
 
 #include <cstdint>
@@ -10,15 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "learn/dataset.hpp"
-#include "learn/model.hpp"
+#include "backend/learner.hpp"
+#include "backend/mode.hpp"
 #include "report/run_record.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/device_stream.hpp"
 #include "sim/link_ledger.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/time_ledger.hpp"
-#include "sim/uplink.hpp"
 
 namespace edgetrain::sim {
 
@@ -28,23 +29,23 @@ struct DeviceLiveness {
   bool pushing = false;            // a push is on the wire: a fault now makes it a failed push
   int64_t held_samples = 0;        // own samples taken for the update in progress, not yet delivered
   bool model_outstanding = false;  // sync rounds: a model was sent and no push has come back yet
-  int64_t encoded = 0;             // updates encoded so far (the compression context of the next one)
 };
 
-struct RunState {
-  RunState(const scenario::Scenario& s, const learn::Model& m, const learn::DatasetPair& d)
-      : scenario(s), model(m), data(d) {}
-  const scenario::Scenario& scenario;
-  const learn::Model& model;
-  const learn::DatasetPair& data;
+class Inbox;
 
-  std::vector<float> params;  // the global model, owned by the server
-  int64_t rounds_done = 0;
+struct RunState {
+  RunState(const scenario::Scenario& s, backend::Backend& b, int64_t raw_sample_bytes)
+      : scenario(s), mode(s.training, s.devices.size()), backend(b), raw_sample_bytes(raw_sample_bytes) {}
+  const scenario::Scenario& scenario;
+  const backend::Mode mode;
+  backend::Backend& backend;
+  const int64_t raw_sample_bytes;  // one dataset sample on the wire (data injection)
+
+  int64_t rounds_done = 0;  // updates applied to the global model
   int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices, headers included
 
   std::vector<report::DeviceRecord> devices;  // sized once before the actors start
   std::vector<TimeLedger> ledgers;            // one per device, pointing into `devices`
-  int64_t base_global_batch = 0;              // the global batch lr was tuned for (lr scaling)
   // Per device; null for a device without a stream. Owned here so run() can close the
   // accounting at the end (device actors are killed then).
   std::vector<std::unique_ptr<DeviceStream>> streams;
@@ -52,13 +53,11 @@ struct RunState {
   // the stream owns the order).
   std::vector<std::unique_ptr<stream::SampleOrder>> static_orders;
   report::BufferTimeline buffer_timeline{1.0};
-  std::vector<compress::Layer> layers;                  // the model's layout, for the compressors
-  std::vector<uint64_t> uplink_seeds;                   // per device, shared by its encoder and the server
-  std::vector<uint64_t> downlink_seeds;                 // per device
-  std::vector<std::unique_ptr<UplinkEncoder>> uplinks;  // per device; owned here for the totals
   LinkLedger links;
-  const simgrid::s4u::Host* server_host = nullptr;
   std::vector<simgrid::s4u::Host*> device_hosts;  // per device
+  // Per device: the inbox of the aggregator it sends to (its upstream), poked when its update
+  // fails (the aggregator may be waiting for it).
+  std::vector<Inbox*> upstream;
   int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;
   std::function<void(const report::EvalPoint&)> on_eval;  // progress display
@@ -102,12 +101,12 @@ struct RunState {
   // Upload accounting is done by the receiver on delivery, so that a fault striking the sender
   // right after a completed transfer cannot lose it. Each upload is counted once, here: the
   // device's record (with what dense fp32 would have cost), the fleet total and every link of
-  // the route.
-  void count_upload(size_t device, int64_t bytes, int64_t dense_bytes);
+  // the route to `to` (the receiving aggregator's host).
+  void count_upload(size_t device, const simgrid::s4u::Host* to, int64_t bytes, int64_t dense_bytes);
   // A delivered update: its upload, the device's steps and samples, and its liveness flags.
-  void count_delivered(const struct GradientMessage& push);
+  void count_delivered(const struct UpdateMessage& push, const simgrid::s4u::Host* to);
   // An update lost to a fault (device off, link down): counted as failed, never as sent; the
-  // own samples it held were taken from the buffer but never trained.
+  // own samples it held were taken from the buffer but never trained. Its aggregator is told.
   void count_failed(size_t device, bool was_pushing);
 };
 

@@ -19,7 +19,18 @@ TEST_CASE("model shape: parameter counts match the LibTorch models") {
   cnn_defaults.name = "cnn";
   for (const ModelConfig& c : {mlp, cnn, defaults, cnn_defaults}) {
     CAPTURE(c.name);
-    CHECK(model_shape(c).params == static_cast<double>(Model(c).num_params()));
+    const ModelShape shape = model_shape(c);
+    const Model model(c);
+    CHECK(shape.params == static_cast<double>(model.num_params()));
+    CHECK(shape.forward_flops_per_sample == model.forward_flops_per_sample());
+    REQUIRE(shape.layers.size() == model.layers().size());
+    for (size_t i = 0; i < shape.layers.size(); ++i) {
+      CAPTURE(model.layers()[i].name);
+      CHECK(shape.layers[i].name == model.layers()[i].name);
+      CHECK(shape.layers[i].shape == model.layers()[i].shape);
+      CHECK(shape.layers[i].offset == model.layers()[i].offset);
+      CHECK(shape.layers[i].numel == model.layers()[i].numel);
+    }
   }
   // mlp 64-16-8-4: input, linear + ReLU outputs, logits and their log-softmax.
   CHECK(model_shape(mlp).activation_floats_per_sample == 64 + 2 * 16 + 2 * 8 + 2 * 4);

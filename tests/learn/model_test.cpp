@@ -54,6 +54,17 @@ DatasetPair tiny_data() {
   s.test_samples = 300;
   return make_synthetic_dataset(s);
 }
+struct Step {
+  std::vector<float> gradient;
+  double loss = 0;
+};
+Step step_of(const Model& m, const std::vector<float>& params, const Dataset& data, std::span<const int64_t> batch) {
+  Workspace w(m);
+  Step s;
+  s.gradient.resize(static_cast<size_t>(m.num_params()));
+  s.loss = w.gradient(params, data, batch, s.gradient);
+  return s;
+}
 }  // namespace
 
 TEST_CASE("gradient matches finite differences of the loss") {
@@ -66,8 +77,8 @@ TEST_CASE("gradient matches finite differences of the loss") {
   std::vector<float> params = m.init_params(7);
   std::vector<int64_t> batch(16);
   std::iota(batch.begin(), batch.end(), 0);
-  const StepResult step = m.gradient(params, data.train, batch);
-  auto loss_at = [&](std::vector<float> p) { return m.gradient(p, data.train, batch).loss; };
+  const Step step = step_of(m, params, data.train, batch);
+  auto loss_at = [&](std::vector<float> p) { return step_of(m, p, data.train, batch).loss; };
   for (size_t k : {0ul, 17ul, 80ul, params.size() - 1}) {
     const float eps = 1e-2f;
     std::vector<float> plus = params, minus = params;
@@ -88,9 +99,16 @@ TEST_CASE("a training step is a pure function of parameters and batch") {
   CHECK(params == m.init_params(3));
   CHECK(params != m.init_params(4));
   const std::vector<int64_t> batch{5, 9, 2, 200};
-  const StepResult a = m.gradient(params, data.train, batch);
-  m.gradient(m.init_params(4), data.train, std::vector<int64_t>{1, 2});  // unrelated call in between
-  const StepResult b = m.gradient(params, data.train, batch);
+  Workspace w(m);
+  auto step = [&](const std::vector<float>& p, std::span<const int64_t> b) {
+    Step s;
+    s.gradient.resize(p.size());
+    s.loss = w.gradient(p, data.train, b, s.gradient);
+    return s;
+  };
+  const Step a = step(params, batch);
+  step(m.init_params(4), std::vector<int64_t>{1, 2});  // unrelated step in the same workspace in between
+  const Step b = step(params, batch);
   CHECK(a.gradient == b.gradient);
   CHECK(a.loss == b.loss);
 }
@@ -102,14 +120,15 @@ TEST_CASE("SGD on real gradients learns the synthetic task") {
   c.classes = 3;
   Model m(c);
   std::vector<float> params = m.init_params(1);
-  const double before = m.evaluate(params, data.test, 0).accuracy;
+  Workspace w(m);
+  const double before = w.evaluate(params, data.test, 0)->accuracy;
   Sgd sgd(0.9, 0.0);
   for (int step = 0; step < 60; ++step) {
     std::vector<int64_t> batch;
     for (int i = 0; i < 30; ++i) batch.push_back((step * 30 + i) % data.train.size());
-    sgd.step(params, m.gradient(params, data.train, batch).gradient, 0.05);
+    sgd.step(params, step_of(m, params, data.train, batch).gradient, 0.05);
   }
-  const EvalResult after = m.evaluate(params, data.test, 0);
+  const EvalResult after = *w.evaluate(params, data.test, 0);
   CHECK(after.samples == 300);
   CHECK(after.accuracy > 0.8);
   CHECK(after.accuracy > before + 0.3);
@@ -118,5 +137,6 @@ TEST_CASE("SGD on real gradients learns the synthetic task") {
 TEST_CASE("parameter vector of the wrong size is an error, not a crash") {
   Model m(ModelConfig{});
   const DatasetPair data = tiny_data();
-  CHECK_THROWS_AS(m.evaluate(std::vector<float>(10), data.test, 0), ModelError);
+  Workspace w(m);
+  CHECK_THROWS_AS(w.evaluate(std::vector<float>(10), data.test, 0), ModelError);
 }

@@ -206,7 +206,7 @@ TEST_CASE("compression: errors") {
         "compression.error_feedback: adacomp-bins keeps its own residual");
   CHECK(compression_error(dir, 5) ==
         "compression: expected an object (with keys kind, ratio, scope, index_bits, error_feedback, threshold, "
-        "levels, rank, bin_size, adaptive, downlink) or null, got 5");
+        "levels, rank, bin_size, timing_ratio, adaptive, downlink) or null, got 5");
   CHECK(compression_error(dir, {{"kind", "topk"}, {"ratoi", 0.1}}) ==
         "compression.ratoi: unknown key (did you mean \"ratio\"?)");
   json doc = minimal_doc();
@@ -336,7 +336,7 @@ TEST_CASE("compression: downlink errors name the nested key") {
         "compression.downlink.raito: unknown key (did you mean \"ratio\"?)");
   CHECK(down("\"fp16\"") ==
         "compression.downlink: expected an object (with keys kind, ratio, scope, index_bits, error_feedback, "
-        "threshold, levels, rank, bin_size) or null, got \"fp16\"");
+        "threshold, levels, rank, bin_size, timing_ratio) or null, got \"fp16\"");
   // A key of another kind is checked but ignored, as on the uplink.
   CHECK(down(R"({"kind": "fp16", "ratio": 3})") == "compression.downlink.ratio: must be in (0, 1], got 3");
   CHECK(down(R"({"kind": "fp16", "ratio": 0.5})") == "<no error>");
@@ -455,10 +455,10 @@ TEST_CASE("compression: markdown rows") {
         std::string::npos);
   CHECK(md.find("- `compression.error_feedback`: ") != std::string::npos);
   CHECK(child_names("compression") == std::vector<std::string>{"kind", "ratio", "scope", "index_bits", "error_feedback",
-                                                               "threshold", "levels", "rank", "bin_size", "adaptive",
-                                                               "downlink"});
+                                                               "threshold", "levels", "rank", "bin_size",
+                                                               "timing_ratio", "adaptive", "downlink"});
   CHECK(child_names("compression.downlink") == std::vector<std::string>{"kind", "ratio", "scope", "index_bits",
                                                                         "error_feedback", "threshold", "levels", "rank",
-                                                                        "bin_size"});
+                                                                        "bin_size", "timing_ratio"});
   CHECK(child_names("compression.adaptive") == std::vector<std::string>{"delta", "smoothing"});
 }

@@ -37,7 +37,7 @@ TEST_CASE("schema: markdown rows carry type, default, range and choices") {
         std::string::npos);
   CHECK(md.find("| `stop.rounds` | integer or null | `null` (no limit) |") != std::string::npos);
   CHECK(md.find("| `eval.every_s` | duration (s) | `5.0` |") != std::string::npos);
-  CHECK(md.find("One of `mlp`, `cnn`.") != std::string::npos);
+  CHECK(md.find("One of `mlp`, `cnn`, `resnet18`,") != std::string::npos);
   CHECK(md.find("| `platform` | path (file) | required |") != std::string::npos);
   CHECK(md.find("| `dataset.path` | path (directory) | `\"/usr/share/datasets/fashion-mnist\"` if dataset.name is "
                 "fashion-mnist; required if dataset.name is mnist |") != std::string::npos);
@@ -160,27 +160,18 @@ TEST_CASE("schema: table is self-consistent") {
 
 TEST_CASE("schema: lookups") {
   CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "server", "stream", "devices",
-                                                    "dataset", "model", "training", "compression", "faults", "eval",
+                                                    "training", "dataset", "model", "compression", "faults", "eval",
                                                     "stop", "report"});
-  CHECK(child_names("training") == std::vector<std::string>{"mode",
-                                                            "batch_size",
-                                                            "lr",
-                                                            "momentum",
-                                                            "weight_decay",
-                                                            "window_s",
-                                                            "batch_min",
-                                                            "batch_max",
-                                                            "base_global_batch",
-                                                            "weighting",
-                                                            "lr_scaling",
-                                                            "injection",
-                                                            "staleness_lr",
-                                                            "max_staleness",
-                                                            "start_jitter_s",
-                                                            "staleness_history",
-                                                            "local_steps",
-                                                            "aggregation",
-                                                            "server_lr",
+  CHECK(child_names("training") == std::vector<std::string>{"compute",           "mode",
+                                                            "batch_size",        "lr",
+                                                            "momentum",          "weight_decay",
+                                                            "window_s",          "batch_min",
+                                                            "batch_max",         "base_global_batch",
+                                                            "weighting",         "lr_scaling",
+                                                            "injection",         "staleness_lr",
+                                                            "max_staleness",     "start_jitter_s",
+                                                            "staleness_history", "local_steps",
+                                                            "aggregation",       "server_lr",
                                                             "round_timeout_s"});
   CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name", "stream"});
   CHECK(child_names("stream") ==

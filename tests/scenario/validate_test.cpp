@@ -164,9 +164,13 @@ TEST_CASE("validate: enums") {
   TempDir dir;
   json doc = minimal_doc();
   doc["model"]["name"] = "resnet";
-  CHECK(parse_error(dir, doc) == "model.name: must be one of mlp, cnn; got \"resnet\"");
+  CHECK(parse_error(dir, doc) ==
+        "model.name: must be one of mlp, cnn, resnet18, resnet50, resnet152, vgg16, vgg19, mobilenet_v2, bert-base; "
+        "got \"resnet\" (did you mean \"resnet18\"?)");
   doc["model"]["name"] = 3;
-  CHECK(parse_error(dir, doc) == "model.name: must be one of mlp, cnn; got 3");
+  CHECK(parse_error(dir, doc) ==
+        "model.name: must be one of mlp, cnn, resnet18, resnet50, resnet152, vgg16, vgg19, mobilenet_v2, bert-base; "
+        "got 3");
   doc["model"]["name"] = "cnn";
   CHECK(parse_in(dir, doc).model.name == "cnn");
   doc = minimal_doc();
@@ -187,7 +191,7 @@ TEST_CASE("validate: unknown keys with did-you-mean") {
   CHECK(parse_error(dir, doc) == "training.bach_size: unknown key (did you mean \"batch_size\"?)");
   doc["training"] = {{"zzz", 1}};
   CHECK(parse_error(dir, doc) ==
-        "training.zzz: unknown key (expected one of: mode, batch_size, lr, momentum, weight_decay, window_s, "
+        "training.zzz: unknown key (expected one of: compute, mode, batch_size, lr, momentum, weight_decay, window_s, "
         "batch_min, batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, "
         "start_jitter_s, staleness_history, local_steps, aggregation, server_lr, round_timeout_s)");
   doc = minimal_doc();
@@ -219,7 +223,8 @@ TEST_CASE("validate: sections, required keys and the top level") {
   json doc = minimal_doc();
   doc["training"] = 5;
   CHECK(parse_error(dir, doc) ==
-        "training: expected an object (with keys mode, batch_size, lr, momentum, weight_decay, window_s, batch_min, "
+        "training: expected an object (with keys compute, mode, batch_size, lr, momentum, weight_decay, window_s, "
+        "batch_min, "
         "batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, start_jitter_s, "
         "staleness_history, local_steps, aggregation, server_lr, round_timeout_s), got 5");
   doc = minimal_doc();
@@ -227,7 +232,7 @@ TEST_CASE("validate: sections, required keys and the top level") {
   CHECK(parse_error(dir, doc) == "server: required key is missing");
   doc = minimal_doc();
   doc.erase("dataset");
-  CHECK(parse_error(dir, doc) == "dataset.name: required key is missing");
+  CHECK(parse_error(dir, doc) == "dataset.name: required when training.compute is real");
   doc = minimal_doc();
   doc["dataset"] = {{"name", "mnist"}};
   CHECK(parse_error(dir, doc) == "dataset.path: required when dataset.name is mnist");

@@ -1,9 +1,9 @@
 // See downlink.hpp.
-#include "sim/downlink.hpp"
+#include "backend/downlink.hpp"
 
-#include "sim/uplink.hpp"
+#include "backend/uplink.hpp"
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 namespace {
 
 // The downlink's compressor; a bad setting names its key in compression.downlink.
@@ -45,4 +45,4 @@ void DownlinkReplica::apply_delta(std::span<const uint8_t> payload, int64_t roun
   for (size_t k = 0; k < params_.size(); ++k) params_[k] += decoded[k];
 }
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend

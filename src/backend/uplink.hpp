@@ -13,7 +13,7 @@
 #include "learn/model.hpp"
 #include "scenario/scenario.hpp"
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 compress::Config compressor_config(const scenario::CompressorSpec& spec);
 std::vector<compress::Layer> compress_layers(const std::vector<learn::LayerInfo>& layers);
@@ -51,4 +51,4 @@ class UplinkDecoder {
   std::unique_ptr<compress::Compressor> compressor_, dense_;
 };
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend

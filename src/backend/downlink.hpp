@@ -16,7 +16,7 @@
 #include "compress/compressor.hpp"
 #include "scenario/scenario.hpp"
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 // Server side, one per device.
 class DownlinkEncoder {
@@ -45,4 +45,4 @@ class DownlinkReplica {
   uint64_t seed_;
 };
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend

@@ -1,10 +1,10 @@
 // See learning_setup.hpp.
-#include "sim/learning_setup.hpp"
+#include "backend/learning_setup.hpp"
 
 #include "learn/partition.hpp"
 #include "util/seed.hpp"
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 namespace {
 
@@ -48,13 +48,26 @@ learn::ModelConfig model_config(const scenario::Scenario& s, const learn::Datase
   return c;
 }
 
-std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& s, const learn::Dataset& train) {
+namespace {
+learn::PartitionConfig partition_config(const scenario::Scenario& s) {
   learn::PartitionConfig c;
   c.kind = s.dataset.partition.kind;
   c.labels_per_device = s.dataset.partition.labels_per_device;
   c.alpha = s.dataset.partition.alpha;
   c.seed = s.seed;
-  return learn::partition_indices(train.labels, train.classes, static_cast<int64_t>(s.devices.size()), c);
+  return c;
+}
+}  // namespace
+
+std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& s, const learn::Dataset& train) {
+  return learn::partition_indices(train.labels, train.classes, static_cast<int64_t>(s.devices.size()),
+                                  partition_config(s));
 }
 
-}  // namespace edgetrain::sim
+std::vector<std::vector<int64_t>> partition_counts(const scenario::Scenario& s, const learn::DatasetShape& shape) {
+  std::vector<int64_t> labels(static_cast<size_t>(shape.train_samples));
+  for (size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int64_t>(i) % shape.classes;
+  return learn::partition_indices(labels, shape.classes, static_cast<int64_t>(s.devices.size()), partition_config(s));
+}
+
+}  // namespace edgetrain::backend

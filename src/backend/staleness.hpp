@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 class StalenessRule {
  public:
@@ -38,4 +38,4 @@ class StalenessRule {
   std::deque<std::vector<int64_t>> recent_;  // newest first; empty vector = dense update
 };
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend

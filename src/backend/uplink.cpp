@@ -1,10 +1,10 @@
 // See uplink.hpp.
-#include "sim/uplink.hpp"
+#include "backend/uplink.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 compress::Config compressor_config(const scenario::CompressorSpec& s) {
   compress::Config c;
@@ -83,4 +83,4 @@ std::vector<float> UplinkDecoder::decode(const EncodedUpdate& update, uint64_t d
   return (update.compressed ? compressor_ : dense_)->decode(update.payload, compress::Context{device_seed, step});
 }
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend

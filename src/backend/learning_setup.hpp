@@ -8,12 +8,16 @@
 #include "learn/model.hpp"
 #include "scenario/scenario.hpp"
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 learn::DatasetPair load_data(const scenario::Scenario& scenario);
 // What load_data will return, from the scenario and the IDX headers only (nothing loaded).
 learn::DatasetShape data_shape(const scenario::Scenario& scenario);
 learn::ModelConfig model_config(const scenario::Scenario& scenario, const learn::DatasetShape& data);
 std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& scenario, const learn::Dataset& train);
+// Timing-only runs: the same partition of `shape.train_samples` samples whose labels are taken
+// as balanced (sample i has label i mod classes, as in Fashion-MNIST), so label-skewed kinds
+// still give realistic partition sizes without reading any data.
+std::vector<std::vector<int64_t>> partition_counts(const scenario::Scenario& scenario, const learn::DatasetShape& shape);
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend

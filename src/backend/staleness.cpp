@@ -1,10 +1,10 @@
 // See staleness.hpp.
-#include "sim/staleness.hpp"
+#include "backend/staleness.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 StalenessRule::StalenessRule(std::string rule, size_t params, size_t history)
     : rule_(std::move(rule)), params_(params), history_(history) {
@@ -46,4 +46,4 @@ void StalenessRule::applied(std::vector<int64_t> indices) {
   if (recent_.size() > history_) recent_.pop_back();
 }
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend

@@ -1,11 +1,11 @@
 // The staleness rules of the asynchronous server, against hand-computed schedules.
-#include "sim/staleness.hpp"
+#include "backend/staleness.hpp"
 
 #include <doctest/doctest.h>
 
 #include <stdexcept>
 
-using edgetrain::sim::StalenessRule;
+using edgetrain::backend::StalenessRule;
 
 TEST_CASE("none leaves steps alone and inverse divides them by the staleness") {
   StalenessRule none("none", 3, 10), inverse("inverse", 3, 10);

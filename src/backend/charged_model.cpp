@@ -1,0 +1,48 @@
+// See charged_model.hpp.
+#include "backend/charged_model.hpp"
+
+#include <cmath>
+
+#include "backend/learning_setup.hpp"
+#include "backend/uplink.hpp"
+#include "compress/size.hpp"
+#include "learn/catalogue.hpp"
+#include "learn/model_shape.hpp"
+
+namespace edgetrain::backend {
+
+ChargedModel charged_model(const scenario::Scenario& scenario, const learn::DatasetShape& shape) {
+  ChargedModel out;
+  const std::string& catalogued =
+      scenario.training.compute == "timing-only" && learn::find_model(scenario.model.name) ? scenario.model.name
+                                                                                         : scenario.model.cost_as;
+  if (const learn::CatalogueModel* m = catalogued.empty() ? nullptr : learn::find_model(catalogued)) {
+    out.cost = {m->name, m->params, m->step_flops_per_sample()};
+    out.layers = compress_layers(m->layers);
+    out.catalogued = true;
+    return out;
+  }
+  const learn::ModelShape s = learn::model_shape(model_config(scenario, shape));
+  out.cost = {scenario.model.name, static_cast<int64_t>(s.params), 3.0 * s.forward_flops_per_sample};
+  out.layers = compress_layers(s.layers);
+  return out;
+}
+
+ChargedSizes::ChargedSizes(const scenario::CompressorSpec& spec, int64_t trained_params, const ChargedModel& charged,
+                           const std::string& section)
+    : trained_dense_(4 * trained_params), charged_dense_(charged.cost.dense_bytes()) {
+  try {
+    formula_ = compress::formula_payload_bytes(compressor_config(spec), charged.layers);
+  } catch (const compress::ConfigError& e) {
+    throw compress::ConfigError(e.setting(), e.detail(), section);
+  }
+}
+
+int64_t ChargedSizes::charge(int64_t real_bytes, bool dense) const {
+  if (dense) return charged_dense_;
+  if (formula_) return *formula_;
+  return std::llround(static_cast<double>(real_bytes) * static_cast<double>(charged_dense_) /
+                      static_cast<double>(trained_dense_));
+}
+
+}  // namespace edgetrain::backend

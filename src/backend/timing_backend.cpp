@@ -1,0 +1,99 @@
+// See timing_backend.hpp.
+#include "backend/timing_backend.hpp"
+
+#include "backend/uplink.hpp"
+#include "compress/size.hpp"
+
+namespace edgetrain::backend {
+
+int64_t timing_payload_bytes(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers,
+                             const std::string& section, std::vector<std::pair<std::string, double>>& declared) {
+  std::optional<int64_t> bytes;
+  try {
+    bytes = compress::formula_payload_bytes(compressor_config(spec), layers);
+  } catch (const compress::ConfigError& e) {
+    throw compress::ConfigError(e.setting(), e.detail(), section);
+  }
+  if (bytes) return *bytes;
+  if (!spec.timing_ratio) {
+    throw compress::ConfigError("timing_ratio", "a " + spec.kind +
+                                                    " payload's size depends on the data: declare it as a "
+                                                    "fraction of the dense update for timing-only runs",
+                                section);
+  }
+  declared.emplace_back(section + ".timing_ratio", *spec.timing_ratio);
+  return compress::declared_payload_bytes(layers, *spec.timing_ratio);
+}
+
+namespace {
+
+int64_t adaptive_payload_bytes(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers) {
+  if (!spec.timing_ratio) {
+    throw compress::ConfigError("timing_ratio",
+                                "adaptive compression decides per update from the data: declare the "
+                                "message size as a fraction of the dense update for timing-only runs");
+  }
+  return compress::declared_payload_bytes(layers, *spec.timing_ratio);
+}
+
+class TimingStore : public ModelStore {
+ public:
+  TimingStore(const TimingBackend& owner, size_t members) : owner_(owner), sent_(members, false) {}
+  ModelPayload payload_for(size_t member) override {
+    // Downlink compression: the dense model first, then deltas (downlink.hpp).
+    if (owner_.downlink_delta_bytes() == 0 || !sent_.at(member)) {
+      sent_.at(member) = true;
+      return dense_payload();
+    }
+    ModelPayload out;
+    out.bytes = owner_.downlink_delta_bytes();
+    return out;
+  }
+  ModelPayload dense_payload() override {
+    ModelPayload out;
+    out.bytes = owner_.cost().dense_bytes();
+    return out;
+  }
+  void accumulate(const UpdatePayload&, size_t, double) override {}
+  bool apply_accumulated(double, double) override { return true; }
+  bool apply_one(const UpdatePayload&, size_t, int64_t, double) override { return true; }
+  std::optional<Evaluation> evaluate(const std::function<bool()>&) override { return std::nullopt; }
+
+ private:
+  const TimingBackend& owner_;
+  std::vector<bool> sent_;
+};
+
+}  // namespace
+
+TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
+                             const std::vector<compress::Layer>& layers)
+    : cost_(std::move(cost)), adaptive_(scenario.compression.adaptive.has_value()) {
+  const auto& compression = scenario.compression;
+  if (adaptive_) {
+    uplink_bytes_ = adaptive_payload_bytes(compression.uplink, layers);
+    declared_.emplace_back("compression.timing_ratio", *compression.uplink.timing_ratio);
+  } else {
+    uplink_bytes_ = timing_payload_bytes(compression.uplink, layers, "compression", declared_);
+  }
+  if (compression.downlink) {
+    downlink_delta_bytes_ = timing_payload_bytes(*compression.downlink, layers, "compression.downlink", declared_);
+  }
+  devices_.reserve(scenario.devices.size());
+  for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.emplace_back(this);
+}
+
+UpdatePayload TimingBackend::Device::finish_update() {
+  UpdatePayload out;
+  out.bytes = owner_->uplink_bytes_;
+  out.step = encoded_++;
+  return out;
+}
+
+int64_t TimingBackend::Device::compressed_updates() const { return owner_->adaptive_ ? encoded_ : -1; }
+
+std::unique_ptr<ModelStore> TimingBackend::make_store(const std::vector<size_t>& members) {
+  return std::make_unique<TimingStore>(*this, members.size());
+}
+
+}  // namespace edgetrain::backend

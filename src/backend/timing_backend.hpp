@@ -1,0 +1,61 @@
+// The timing-only back-end: no tensors, no data, no accuracy. Steps cost their FLOPs (charged by
+// the protocol from cost()); every message costs the byte size its compressor would produce,
+// from the compressor's formula where the size does not depend on the data, and from the
+// declared compression.*.timing_ratio where it does (threshold, adacomp-bins, ScaDLES's adaptive
+// top-k, which is then taken to compress every update). Memory per device is a few counters, so
+// fleets of 100,000 devices fit.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "backend/learner.hpp"
+#include "compress/compressor.hpp"
+#include "scenario/scenario.hpp"
+
+namespace edgetrain::backend {
+
+class TimingBackend : public Backend {
+ public:
+  // `layers`: the charged model's layout (the compressors' sizes depend on it).
+  TimingBackend(const scenario::Scenario& scenario, ModelCost cost, const std::vector<compress::Layer>& layers);
+
+  const ModelCost& cost() const override { return cost_; }
+  bool evaluates() const override { return false; }
+  DeviceLearner& device(size_t index) override { return devices_.at(index); }
+  std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
+  std::vector<std::pair<std::string, double>> declared_sizes() const override { return declared_; }
+
+  // What one update weighs on the uplink, and one model delta on the downlink (0: dense).
+  int64_t uplink_bytes() const { return uplink_bytes_; }
+  int64_t downlink_delta_bytes() const { return downlink_delta_bytes_; }
+
+ private:
+  class Device : public DeviceLearner {
+   public:
+    explicit Device(const TimingBackend* owner = nullptr) : owner_(owner) {}
+    void receive(const ModelPayload&) override {}
+    void start_step(std::vector<int64_t>) override {}
+    double finish_step() override { return 0.0; }
+    UpdatePayload finish_update() override;
+    void abandon() override {}
+    int64_t compressed_updates() const override;
+
+   private:
+    const TimingBackend* owner_;
+    int64_t encoded_ = 0;
+  };
+  ModelCost cost_;
+  int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0;
+  bool adaptive_ = false;
+  std::vector<std::pair<std::string, double>> declared_;
+  std::vector<Device> devices_;
+};
+
+// Payload size of one update under `spec` on `layers`: the formula, or the declared ratio
+// (spec.timing_ratio) for data-dependent kinds. `section` names the key in errors.
+// Adds "SECTION.timing_ratio" to `declared` when the ratio was used.
+int64_t timing_payload_bytes(const scenario::CompressorSpec& spec, const std::vector<compress::Layer>& layers,
+                             const std::string& section, std::vector<std::pair<std::string, double>>& declared);
+
+}  // namespace edgetrain::backend

@@ -1,0 +1,265 @@
+// See torch_backend.hpp.
+#include "backend/torch_backend.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "backend/downlink.hpp"
+#include "backend/mode.hpp"
+#include "backend/staleness.hpp"
+#include "backend/uplink.hpp"
+#include "learn/sgd.hpp"
+#include "util/seed.hpp"
+
+namespace edgetrain::backend {
+
+struct TorchBackend::Shared {
+  const scenario::Scenario& scenario;
+  const learn::Model& model;
+  const learn::DatasetPair& data;
+  std::vector<compress::Layer> layers;
+  WorkerPool pool;
+  // One workspace per worker, built by that worker on first use: a workspace is only ever used
+  // by the thread of its index.
+  std::vector<std::unique_ptr<learn::Workspace>> workspaces;
+  std::vector<float> initial;  // the seeded initial model
+  // model.cost_as: the catalogued model's sizes, charged in place of the real ones.
+  std::optional<ChargedSizes> uplink_charge, downlink_charge;
+  int64_t charged_dense_bytes = 0;
+
+  learn::Workspace& workspace(size_t worker) {
+    auto& w = workspaces.at(worker);
+    if (!w) w = std::make_unique<learn::Workspace>(model);
+    return *w;
+  }
+  uint64_t uplink_seed(size_t device) const { return util::derive_seed(scenario.seed, "uplink", device); }
+  uint64_t downlink_seed(size_t device) const { return util::derive_seed(scenario.seed, "downlink", device); }
+};
+
+namespace {
+
+bool all_finite(const std::vector<float>& v) {
+  return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
+}
+
+class TorchDevice : public DeviceLearner {
+ public:
+  TorchDevice(TorchBackend::Shared& shared, size_t index)
+      : shared_(shared),
+        training_(shared.scenario.training),
+        local_sgd_(Mode(training_, shared.scenario.devices.size()).local_sgd()),
+        encoder_(shared.scenario.compression, shared.layers, shared.uplink_seed(index)) {
+    if (const auto& down = shared.scenario.compression.downlink) {
+      replica_.emplace(*down, shared.layers, shared.downlink_seed(index));
+    }
+  }
+
+  void receive(const ModelPayload& model) override {
+    if (replica_) {
+      if (model.delta) {
+        replica_->apply_delta(*model.delta, model.version);
+      } else {
+        replica_->set(*model.params);
+      }
+      base_ = nullptr;
+    } else {
+      base_ = model.params;
+    }
+    steps_ = 0;
+  }
+
+  void start_step(std::vector<int64_t> batch) override {
+    const size_t n = static_cast<size_t>(shared_.model.num_params());
+    if (update_.empty()) update_.resize(n);
+    if (local_sgd_ && steps_ == 0) local_ = base();  // the local model starts from the received one
+    ++steps_;
+    // The job owns its batch and writes only this learner's vectors; nobody reads them until
+    // finish_step has waited for it.
+    ticket_ = shared_.pool.submit([this, batch = std::move(batch)](size_t worker) {
+      const std::vector<float>& from = local_sgd_ ? local_ : base();
+      loss_ = shared_.workspace(worker).gradient(from, shared_.data.train, batch, update_);
+      if (local_sgd_) local_optimizer_.step(local_, update_, training_.lr);
+    });
+  }
+
+  double finish_step() override {
+    shared_.pool.wait(ticket_);
+    return loss_;
+  }
+
+  UpdatePayload finish_update() override {
+    if (local_sgd_) {
+      // The delta pulled - local: applied by the server like a gradient (FedAvg at server_lr 1).
+      const std::vector<float>& pulled = base();
+      for (size_t k = 0; k < local_.size(); ++k) update_[k] = pulled[k] - local_[k];
+    }
+    EncodedUpdate encoded = encoder_.encode(update_, encoded_);
+    UpdatePayload out;
+    out.bytes = static_cast<int64_t>(encoded.payload.size());
+    if (shared_.uplink_charge) out.bytes = shared_.uplink_charge->charge(out.bytes, !encoded.compressed);
+    out.encoded = std::move(encoded.payload);
+    out.compressed = encoded.compressed;
+    out.indices = std::move(encoded.indices);
+    out.step = encoded_++;
+    release();
+    return out;
+  }
+
+  void abandon() override {
+    try {
+      shared_.pool.wait(ticket_);
+    } catch (...) {
+      // The step's own failure does not matter any more: its update is dropped.
+    }
+    release();
+  }
+
+  int64_t compressed_updates() const override { return encoder_.adaptive() ? encoder_.compressed_steps() : -1; }
+
+ private:
+  const std::vector<float>& base() const { return replica_ ? replica_->params() : *base_; }
+  void release() {
+    std::vector<float>().swap(update_);
+    std::vector<float>().swap(local_);
+    base_ = nullptr;  // the snapshot may go once no device trains on it
+  }
+
+  TorchBackend::Shared& shared_;
+  const scenario::TrainingSpec& training_;
+  bool local_sgd_;
+  UplinkEncoder encoder_;
+  std::optional<DownlinkReplica> replica_;  // the device's own copy under downlink compression
+  int64_t encoded_ = 0;                     // updates encoded (the uplink's context)
+  std::shared_ptr<const std::vector<float>> base_;
+  std::vector<float> update_, local_;  // only while an update is in progress
+  learn::Sgd local_optimizer_{0.0, training_.weight_decay};
+  int64_t steps_ = 0;
+  double loss_ = 0;
+  WorkerPool::Ticket ticket_;
+};
+
+class TorchStore : public ModelStore {
+ public:
+  TorchStore(TorchBackend::Shared& shared, std::vector<size_t> members)
+      : shared_(shared),
+        members_(std::move(members)),
+        params_(std::make_shared<std::vector<float>>(shared.initial)),
+        sgd_(shared.scenario.training.momentum, shared.scenario.training.weight_decay),
+        decoder_(shared.scenario.compression, shared.layers),
+        rule_(shared.scenario.training.staleness_lr, shared.initial.size(),
+              static_cast<size_t>(shared.scenario.training.staleness_history)) {
+    if (const auto& down = shared.scenario.compression.downlink) {
+      for (size_t device : members_) downlinks_.emplace_back(*down, shared.layers, shared.downlink_seed(device));
+    }
+  }
+
+  ModelPayload payload_for(size_t member) override {
+    if (downlinks_.empty()) return dense_payload();
+    ModelPayload out;
+    out.delta = downlinks_.at(member).next(*params_, version_);
+    if (!out.delta) return dense_payload();
+    out.bytes = static_cast<int64_t>(out.delta->size());
+    if (shared_.downlink_charge) out.bytes = shared_.downlink_charge->charge(out.bytes, false);
+    out.version = version_;
+    return out;
+  }
+
+  ModelPayload dense_payload() override {
+    ModelPayload out;
+    out.params = params_;
+    out.bytes = shared_.charged_dense_bytes;
+    out.version = version_;
+    return out;
+  }
+
+  void accumulate(const UpdatePayload& update, size_t member, double weight) override {
+    const std::vector<float> g = decode(update, member);
+    if (sum_.empty()) sum_.assign(g.size(), 0.0f);
+    const auto w = static_cast<float>(weight);
+    for (size_t k = 0; k < g.size(); ++k) sum_[k] += w * g[k];
+  }
+
+  bool apply_accumulated(double lr, double total_weight) override {
+    const auto scale = static_cast<float>(1.0 / total_weight);
+    for (float& v : sum_) v *= scale;
+    sgd_.step(writable(), sum_, lr);
+    std::fill(sum_.begin(), sum_.end(), 0.0f);
+    ++version_;
+    return all_finite(*params_);
+  }
+
+  bool apply_one(const UpdatePayload& update, size_t member, int64_t staleness, double lr) override {
+    std::vector<float> g = decode(update, member);
+    // The touched coordinates: the sparse index sets, or every coordinate for a dense push.
+    std::vector<int64_t> touched;
+    for (const auto& layer : update.indices) touched.insert(touched.end(), layer.begin(), layer.end());
+    rule_.scale(staleness, touched, g);
+    sgd_.step(writable(), g, lr);
+    rule_.applied(std::move(touched));
+    ++version_;
+    return all_finite(*params_);
+  }
+
+  std::optional<Evaluation> evaluate(const std::function<bool()>& cancelled) override {
+    std::optional<learn::EvalResult> result;
+    const std::shared_ptr<const std::vector<float>> snapshot = params_;
+    const int64_t limit = shared_.scenario.eval.test_samples;
+    WorkerPool::Ticket ticket = shared_.pool.submit([&, snapshot](size_t worker) {
+      result = shared_.workspace(worker).evaluate(*snapshot, shared_.data.test, limit, cancelled);
+    });
+    shared_.pool.wait(ticket);
+    if (!result) return std::nullopt;
+    return Evaluation{result->accuracy, result->loss};
+  }
+
+ private:
+  std::vector<float> decode(const UpdatePayload& update, size_t member) const {
+    EncodedUpdate encoded{update.encoded, update.compressed, {}};
+    return decoder_.decode(encoded, shared_.uplink_seed(members_.at(member)), update.step);
+  }
+  // The model to change in place: copied first while devices still train on this version.
+  std::vector<float>& writable() {
+    if (params_.use_count() > 1) params_ = std::make_shared<std::vector<float>>(*params_);
+    return *params_;
+  }
+
+  TorchBackend::Shared& shared_;
+  std::vector<size_t> members_;
+  std::shared_ptr<std::vector<float>> params_;
+  learn::Sgd sgd_;
+  UplinkDecoder decoder_;
+  StalenessRule rule_;
+  std::vector<DownlinkEncoder> downlinks_;  // per member, when the downlink is compressed
+  int64_t version_ = 0;     // updates applied
+  std::vector<float> sum_;  // round-based aggregation: the weighted sum so far
+};
+
+}  // namespace
+
+TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Model& model,
+                           const learn::DatasetPair& data, size_t threads, const ChargedModel& charged)
+    : shared_(new Shared{scenario, model, data, compress_layers(model.layers()), WorkerPool(threads), {}, {}, {}, {},
+                         charged.cost.dense_bytes()}),
+      cost_(charged.cost) {
+  if (charged.catalogued) {
+    shared_->uplink_charge.emplace(scenario.compression.uplink, model.num_params(), charged, "compression");
+    if (const auto& down = scenario.compression.downlink)
+      shared_->downlink_charge.emplace(*down, model.num_params(), charged, "compression.downlink");
+  }
+  shared_->workspaces.resize(shared_->pool.threads());
+  shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
+  for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.push_back(std::make_unique<TorchDevice>(*shared_, i));
+}
+
+// A device killed by a fault or by the end of the run may leave a step on the pool: it must
+// finish before the learners it writes to go.
+TorchBackend::~TorchBackend() {
+  for (auto& d : devices_) d->abandon();
+}
+
+std::unique_ptr<ModelStore> TorchBackend::make_store(const std::vector<size_t>& members) {
+  return std::make_unique<TorchStore>(*shared_, members);
+}
+
+}  // namespace edgetrain::backend

@@ -1,0 +1,43 @@
+// The real-training back-end: LibTorch steps on real data (through learn::Workspace, one per
+// worker of the pool), the real encodings of every update, and the server's SGD on the flat
+// parameter vector. A device's learner owns its update's working memory (the gradient, the
+// local model of local-sgd) only while the update is in progress, and its compressor state.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backend/charged_model.hpp"
+#include "backend/learner.hpp"
+#include "backend/worker_pool.hpp"
+#include "learn/dataset.hpp"
+#include "learn/model.hpp"
+#include "scenario/scenario.hpp"
+
+namespace edgetrain::backend {
+
+class TorchBackend : public Backend {
+ public:
+  // `model` and `data` outlive the back-end. `threads`: the pool's size (1: every step on the
+  // simulation thread). `charged`: what the protocol charges (the trained model, or model.cost_as:
+  // then its sizes too, charged_model.hpp).
+  TorchBackend(const scenario::Scenario& scenario, const learn::Model& model, const learn::DatasetPair& data,
+               size_t threads, const ChargedModel& charged);
+  ~TorchBackend() override;
+
+  const ModelCost& cost() const override { return cost_; }
+  bool evaluates() const override { return true; }
+  DeviceLearner& device(size_t index) override { return *devices_.at(index); }
+  std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
+
+  // Shared by the learners and stores of this back-end.
+  struct Shared;
+
+ private:
+  std::unique_ptr<Shared> shared_;
+  ModelCost cost_;
+  std::vector<std::unique_ptr<DeviceLearner>> devices_;
+};
+
+}  // namespace edgetrain::backend

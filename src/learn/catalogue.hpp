@@ -1,0 +1,52 @@
+// The model catalogue: well-known models users plan with but do not train here (ResNets, VGGs,
+// MobileNetV2, a BERT-base encoder). Each entry's layer list is built from its architecture, in
+// the parameter order and with the names of its reference implementation (torchvision,
+// Hugging Face transformers), and its forward cost is counted layer by layer with the same
+// convention as learn::Model: 2 FLOPs per multiply-accumulate of each linear, convolution and
+// attention product, plus one per bias add; normalisation, activations, pooling, residual adds
+// and softmax are not counted. No LibTorch: timing-only runs and the scenario's validation use it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "learn/layer_info.hpp"
+
+namespace edgetrain::learn {
+
+// What one sample is, and the reference data set the model is trained on (its sizes stand in
+// for a data set in timing-only runs).
+struct CatalogueInput {
+  int64_t channels = 0, height = 0, width = 0;  // BERT: 1 x 1 x sequence length (token ids)
+  int64_t classes = 0;
+  int64_t raw_sample_bytes = 0;  // one stored sample: uint8 pixels, or int32 token ids
+  std::string dataset;           // the reference data set, e.g. "ImageNet-1k"
+  int64_t train_samples = 0, test_samples = 0;
+};
+
+struct CatalogueModel {
+  std::string name;         // as written in scenarios: "resnet50"
+  std::string description;  // one line: architecture and input
+  std::string source;       // the reference implementation and where the published counts are
+  std::vector<LayerInfo> layers;
+  int64_t params = 0;                   // sum of the layers' numel
+  double forward_macs_per_sample = 0;   // multiply-accumulates of one sample's forward pass
+  double forward_flops_per_sample = 0;  // 2 x MACs + bias adds
+  CatalogueInput input;
+  // Training step per sample, as learn::Model: forward + a backward pass costing twice it.
+  double step_flops_per_sample() const { return 3.0 * forward_flops_per_sample; }
+};
+
+// Every catalogued model, in a fixed order (built once, on first use).
+const std::vector<CatalogueModel>& catalogue();
+// The model named `name`, or null.
+const CatalogueModel* find_model(std::string_view name);
+// The names, in catalogue order.
+std::vector<std::string_view> catalogue_names();
+// The README's table of the catalogue: name, parameters, training GFLOPs per sample, input,
+// reference data set and source (tests/learn/catalogue_test.cpp keeps the README in step).
+std::string catalogue_markdown();
+
+}  // namespace edgetrain::learn

@@ -1,0 +1,57 @@
+// See known_data.hpp.
+#include "learn/known_data.hpp"
+
+#include <algorithm>
+
+#include "learn/catalogue.hpp"
+
+namespace edgetrain::learn {
+namespace {
+
+// The published IDX files of both data sets (train-*/t10k-*).
+constexpr int64_t kIdxTrain = 60000, kIdxTest = 10000, kIdxSide = 28, kIdxClasses = 10;
+
+// `limit` samples of `available` (0 = all), as load_idx_dataset keeps them.
+int64_t capped(int64_t available, int64_t limit) { return limit > 0 ? std::min(available, limit) : available; }
+
+KnownData idx(const std::string& name, int64_t train_limit, int64_t test_limit) {
+  KnownData k;
+  k.shape = {capped(kIdxTrain, train_limit), capped(kIdxTest, test_limit), 1, kIdxSide, kIdxSide, kIdxClasses};
+  k.raw_sample_bytes = kIdxSide * kIdxSide;  // uint8 pixels
+  k.source = name + " (published size: 60000 training and 10000 test samples of 1x28x28, 10 classes)";
+  return k;
+}
+
+}  // namespace
+
+KnownData known_dataset_shape(const scenario::Scenario& s) {
+  const scenario::DatasetSpec& d = s.dataset;
+  const CatalogueModel* model = find_model(s.model.name);
+  KnownData k;
+  if (d.name == "synthetic") {
+    k.shape = {d.train_samples, s.eval.test_samples, d.shape.at(0), d.shape.at(1), d.shape.at(2), d.classes};
+    k.raw_sample_bytes = k.shape.sample_floats() * static_cast<int64_t>(sizeof(float));
+    k.source = "synthetic (dataset.train_samples, dataset.shape, dataset.classes)";
+  } else if (!d.name.empty()) {
+    k = idx(d.name, d.train_samples, s.eval.test_samples);
+  } else if (model) {
+    const CatalogueInput& in = model->input;
+    k.shape.train_samples = capped(in.train_samples, d.train_samples);
+    k.shape.test_samples = capped(in.test_samples, s.eval.test_samples);
+    k.source = in.dataset + " (reference data set of " + model->name + ")";
+  } else {
+    k = idx("fashion-mnist", 0, 0);
+    k.source = "no data set: " + k.source + ", the input mlp and cnn default to";
+  }
+  if (model) {
+    const CatalogueInput& in = model->input;
+    k.shape.channels = in.channels;
+    k.shape.height = in.height;
+    k.shape.width = in.width;
+    k.shape.classes = in.classes;
+    k.raw_sample_bytes = in.raw_sample_bytes;
+  }
+  return k;
+}
+
+}  // namespace edgetrain::learn

@@ -1,0 +1,27 @@
+// What a run's data set holds, known from the scenario alone, without reading a file: timing-only
+// runs take their sample counts (for streams and partitions) and sample shape from here. No
+// LibTorch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "learn/dataset.hpp"
+#include "scenario/scenario.hpp"
+
+namespace edgetrain::learn {
+
+struct KnownData {
+  DatasetShape shape;            // sample counts, sample shape, classes
+  int64_t raw_sample_bytes = 0;  // one stored sample, as Dataset::raw_sample_bytes
+  std::string source;            // where the figures come from, for messages and summaries
+};
+
+// fashion-mnist and mnist: 60,000 training and 10,000 test samples of 1x28x28, 10 classes (the
+// published files); synthetic: its keys. dataset.train_samples and eval.test_samples cap the
+// counts as they cap what a real run loads. Without a data set (timing-only), the counts of the
+// catalogue model's reference data set (model.name), else fashion-mnist's. With a catalogue
+// model, the sample shape, classes and raw size are the model's input whatever the data set.
+KnownData known_dataset_shape(const scenario::Scenario& scenario);
+
+}  // namespace edgetrain::learn
