@@ -14,7 +14,7 @@ from collections import Counter
 
 # Phases: any frame of the stack, first rule that matches.
 PHASES = [
-    ("evaluation (test set, observer and end of run)", r"Model::evaluate_unless|Observer::evaluate_now"),
+    ("evaluation (test set, observer and end of run)", r"Model::evaluate_unless|Observer::evaluate_now|Workspace::evaluate|ModelStore.*evaluate|::evaluate\b"),
     ("start-up: data loading and standardising", r"learn::load_idx_dataset|learn::make_synthetic_dataset"),
     ("start-up: shared libraries, platform, scenario, model", r"_dl_start|dl_main|_dl_init|_dl_relocate|"
      r"sim::prepare|Model::Model|Model::init_params|setup_devices|scenario::load|check_platform|load_platform|"
@@ -25,21 +25,22 @@ PHASES = [
 # Leaf-first: the first frame from the leaf that matches a rule decides. A rule is (category,
 # symbol pattern) or (category, None, dso pattern).
 LEAF_FIRST = [
-    ("step: parameter copy into LibTorch (Model::Impl::load)", r"Model::Impl::load"),
-    ("step: batch tensors (Model::Impl::batch_tensors)", r"Model::Impl::batch_tensors"),
+    ("step: parameter copy into LibTorch (Impl::load)", r"(Model|Workspace)::Impl::load"),
+    ("step: batch tensors (Impl::batch_tensors)", r"(Model|Workspace)::Impl::batch_tensors"),
     ("step: backward", r"torch::autograd::Engine|at::Tensor::_?backward|torch::autograd::backward"),
     ("step: zero_grad", r"zero_grad"),
     ("step: forward + loss", r"SequentialImpl|ModuleHolder.*forward|cross_entropy|AnyModule|\bforward\b"),
-    ("step: gradient copy out, loss, rest of Model::gradient", r"Model::gradient"),
+    ("step: gradient copy out, loss, rest of gradient()", r"(Model|Workspace)::gradient"),
     # oneDNN's run-time generated convolution kernels (perf-PID.map) carry no unwind information: the
     # stack ends there. They run the CNN's forward and backward passes, in steps and evaluations alike.
     ("step/evaluation: oneDNN JIT conv kernels (no stack)", None, r"perf-\d+\.map"),
     ("encoding: error feedback", r"compress::ErrorFeedback"),
     ("encoding", r"UplinkEncoder::encode|DownlinkEncoder|compress::.*encode|\bencode\b"),
     ("decoding", r"UplinkDecoder::decode|DownlinkDecoder|compress::.*decode|\bdecode\b"),
-    ("aggregation + SGD (server)", r"learn::Sgd::step|SyncServer|AsyncServer|sim::aggregat|staleness"),
+    ("aggregation + SGD (server)", r"learn::Sgd::step|SyncServer|AsyncServer|Aggregator|ModelStore|sim::aggregat|staleness"),
     ("SimGrid", None, r"libsimgrid"),
     ("edgetrain protocol actors (rest of src/sim)", r"edgetrain::sim::"),
+    ("rest of the back-end (src/backend, worker pool)", r"edgetrain::backend::"),
 ]
 ORDER = [p[0] for p in PHASES[:1]] + [r[0] for r in LEAF_FIRST] + [p[0] for p in PHASES[1:]] + ["other"]
 
