@@ -51,6 +51,9 @@ PROFILES = {
 }
 # The wall-time goals of the scale runs (s); a run is stopped at twice its goal.
 SCALE_GOAL_S = {10000: 60, 100000: 300}
+# Timing-only fleets declare a synthetic data set of one batch per device (Fashion-MNIST's 60,000 samples
+# leave devices of a 100,000-device fleet without any); timing-only runs take only its size.
+SCALE_DATA = ("--samples-per-device", "32")
 MEMORY_LIMIT_S = 240  # a memory run stopped there still reports its peak RSS so far
 
 
@@ -161,15 +164,16 @@ class Bench:
         return {"rounds": [lo, hi], "steps": [16 * lo, 16 * hi], "medians": self.hyperfine(named),
                 "commands": {n: shown(c, self.work) for n, c in named}}
 
-    def fleet(self, devices, rounds, mode="sync"):
+    def fleet(self, devices, rounds, mode="sync", extra=()):
         out = subprocess.run([PYTHON, os.path.join(BENCH, "fleet_platform.py"), str(devices), "--out", self.work,
-                              "--rounds", str(rounds), "--mode", mode], check=True, capture_output=True, text=True)
+                              "--rounds", str(rounds), "--mode", mode, *extra], check=True, capture_output=True,
+                             text=True)
         return out.stdout.strip()
 
     def scale(self):
         rows = []
         for devices, rounds in self.p["scale"]:
-            scenario = self.fleet(devices, rounds)
+            scenario = self.fleet(devices, rounds, extra=SCALE_DATA)
             if self.timing_only is None:
                 probe = subprocess.run([EDGETRAIN, "validate", scenario, "--set", "training.compute=timing-only"],
                                        capture_output=True, text=True)
@@ -304,7 +308,9 @@ def section_parallel(d, threads):
 
 
 FLEET_NOTE = ("In the commands, `$W` is a scratch folder where `/usr/bin/python3 tools/bench/fleet_platform.py N "
-              "--out $W [--mode async]` wrote `fleet-N-MODE.json` and its platform.")
+              "--out $W [--mode async] [--samples-per-device 32]` wrote `fleet-N-MODE.json` and its platform "
+              "(the scale fleets declare a synthetic data set of 32 samples per device, of which timing-only runs "
+              "take only the size).")
 
 
 def section_scale(d):

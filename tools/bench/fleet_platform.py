@@ -13,9 +13,13 @@ route per pair.
 
 The scenario (FLEET.json): sync (or async) data-parallel SGD of the 784-128-10 MLP at batch 32 on
 Fashion-MNIST over every device, evaluation effectively off (100 test samples, once at the start and
-once at the end). `--set training.compute=timing-only` turns it into its timing-only twin.
+once at the end). `--set training.compute=timing-only` turns it into its timing-only twin. Fashion-MNIST's
+60,000 samples leave some of 100,000 devices without any: `--samples-per-device K` declares a synthetic
+data set of K samples per device instead (fashion-mnist's shape and classes; a timing-only run takes only
+its size, a real run would generate it).
 
 Usage: fleet_platform.py DEVICES --out DIR [--rounds R] [--mode sync|async] [--cluster-size C]
+                         [--samples-per-device K]
 Writes DIR/fleet-<DEVICES>-<mode>.xml and .json and prints the scenario's path."""
 import argparse
 import json
@@ -51,14 +55,21 @@ def platform_xml(devices, cluster_size):
     return "\n".join(lines)
 
 
-def scenario(devices, rounds, mode, platform_file):
+def dataset(devices, samples_per_device):
+    if samples_per_device:
+        return {"name": "synthetic", "train_samples": devices * samples_per_device, "shape": [1, 28, 28],
+                "classes": 10, "partition": {"kind": "iid"}}
+    return {"name": "fashion-mnist", "path": "/usr/share/datasets/fashion-mnist", "partition": {"kind": "iid"}}
+
+
+def scenario(devices, rounds, mode, platform_file, samples_per_device):
     return {
         "name": f"bench-fleet-{devices}-{mode}",
         "seed": 1,
         "platform": platform_file,
         "server": "server",
         "devices": [device_name(i) for i in range(devices)],
-        "dataset": {"name": "fashion-mnist", "path": "/usr/share/datasets/fashion-mnist", "partition": {"kind": "iid"}},
+        "dataset": dataset(devices, samples_per_device),
         "model": {"name": "mlp"},
         "training": {"mode": mode, "batch_size": 32, "lr": 0.05, "momentum": 0.0},
         "eval": {"every_s": 1000000000, "test_samples": 100},
@@ -73,15 +84,16 @@ def main():
     p.add_argument("--rounds", type=int, default=3, help="stop.rounds (async: applied pushes)")
     p.add_argument("--mode", choices=["sync", "async"], default="sync")
     p.add_argument("--cluster-size", type=int, default=1000)
+    p.add_argument("--samples-per-device", type=int, default=0, help="synthetic data set of this many samples each")
     a = p.parse_args()
-    if a.devices < 1 or a.cluster_size < 1:
-        p.error("DEVICES and --cluster-size must be positive")
+    if a.devices < 1 or a.cluster_size < 1 or a.samples_per_device < 0:
+        p.error("DEVICES and --cluster-size must be positive, --samples-per-device not negative")
     os.makedirs(a.out, exist_ok=True)
     stem = os.path.join(a.out, f"fleet-{a.devices}-{a.mode}")
     with open(stem + ".xml", "w") as f:
         f.write(platform_xml(a.devices, a.cluster_size))
     with open(stem + ".json", "w") as f:
-        json.dump(scenario(a.devices, a.rounds, a.mode, os.path.basename(stem) + ".xml"), f)
+        json.dump(scenario(a.devices, a.rounds, a.mode, os.path.basename(stem) + ".xml", a.samples_per_device), f)
         f.write("\n")
     print(stem + ".json")
 
