@@ -134,7 +134,7 @@ class Bench:
         err = [line for line in r.stderr.splitlines() if line.strip() and not line.startswith("\t")]
         if r.returncode != 0 and self.profile == "smoke":  # the smoke test checks that every command works
             raise SystemExit(f"bench: {sh(cmd)} exited with {r.returncode}: {r.stderr.strip()[-300:]}")
-        if r.returncode == 124 or "exit status 124" in text:
+        if limit_s and r.returncode in (124, 137):  # timeout stopped it (137: killed 10 s after it asked)
             err.append(f"stopped after the {limit_s} s limit")
         return {"status": r.returncode, "wall_s": seconds, "rss_bytes": int(rss[1]) * 1024 if rss else None,
                 "stderr": err[-1] if err and r.returncode else "", "command": shown(cmd, self.work)}
@@ -325,8 +325,8 @@ def section_scale(d):
         for r in d["rows"]:
             run, one = r["run"], r.get("one_round", {"status": None})
             if run["status"] != 0 or one["status"] != 0:
-                lines.append(f"| {r['devices']:,} | {r['rounds']} | failed (exit {run['status']}: {run['stderr']}) "
-                             f"| {gb(run['rss_bytes'])} | | |")
+                lines.append(f"| {r['devices']:,} | {r['rounds']} | not done (exit {run['status']}: {run['stderr']}) "
+                             f"| {'n/a (killed)' if run['status'] == 137 else gb(run['rss_bytes'])} | | |")
                 continue
             per = (run["wall_s"] - one["wall_s"]) / (r["rounds"] - 1) if r["rounds"] > 1 else None
             lines.append(f"| {r['devices']:,} | {r['rounds']} | {run['wall_s']:.2f} s | {gb(run['rss_bytes'])} | "
