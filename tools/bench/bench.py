@@ -408,7 +408,9 @@ def write_page(figures, out_dir, update_readme):
     stamps = [figures[n].get("measured", m) for n in NAMES if n in figures]
     dates = sorted({s["date"][:10] for s in stamps})
     loads = [s["load"] for s in stamps]
-    block = (f"Measured with `tools/bench/run.sh` on {', '.join(dates)} (commit {stamps[-1]['commit']}), "
+    commits = list(dict.fromkeys(s["commit"] for s in stamps))
+    block = (f"Measured with `tools/bench/run.sh` on {', '.join(dates)} (commit{'s' if len(commits) > 1 else ''} "
+             f"{', '.join(commits)}), "
              f"{m['cores']} cores ({m['cpu']}), load average {min(loads):.1f} to {max(loads):.1f} at the starts: "
              + "; ".join(summary) + ". Whole processes, medians; details and commands in results/bench/README.md.")
     page = ["# Benchmarks", "",
