@@ -14,6 +14,9 @@ packages=(
   libopenblas0-serial
   dataset-fashion-mnist
   python3 python3-matplotlib
+  # Benchmarks (tools/bench): hyperfine for medians, GNU time for peak RSS, the plain PyTorch
+  # baseline, and perf for the profile (tools/bench/profile.sh).
+  hyperfine time python3-torch linux-perf
   # The fuzz targets (tools/fuzz.sh): clang with libFuzzer and the sanitizers (compiler-rt).
   clang libclang-rt-14-dev
   # Instruction counts of the codec benchmark (tools/bench/codecs.sh --callgrind).

@@ -1,22 +1,16 @@
 #!/usr/bin/env bash
-# Wall-time benchmark (never asserted in tests): runs a few representative scenarios N times
-# and prints wall seconds per run and per simulated round, from each run's summary.json.
-# Usage: tools/bench/run.sh [N]   (default 3)
+# The benchmarks (never asserted in tests): edgetrain against a plain LibTorch C++ loop and a plain
+# PyTorch loop, the --threads speed-up, timing-only scale and real-training memory, as whole
+# processes (hyperfine medians, GNU time peak RSS). Writes results/bench/README.md and the README's
+# `bench` figures block. About 10 minutes on a 2-core machine; --quick a few, --smoke seconds.
+# Usage: tools/bench/run.sh [--quick | --smoke] [--out DIR] [--build DIR] [--no-readme]
+#                          [overhead python parallel scale memory]
+# Exit status 77 (the bench/smoke test shows it as skipped) when hyperfine or GNU time is missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[[ -x build/edgetrain ]] || tools/setup.sh
-n=${1:-3}
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-printf '%-44s %8s %10s %12s\n' scenario run wall_s wall_ms/round
-for s in scenarios/quickstart.json scenarios/scadles/s10-scadles.json scenarios/compression/topk-1pct-ef.json \
-  scenarios/adacomp/adacomp-1pct.json scenarios/adacomp/adacomp-1pct-churn.json; do
-  for i in $(seq 1 "$n"); do
-    build/edgetrain run "$s" --quiet --out "$out/r" > /dev/null
-    /usr/bin/python3 - "$s" "$i" "$out/r/summary.json" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[3]))
-print(f"{sys.argv[1]:<44} {sys.argv[2]:>8} {s['wall_time_s']:>10.2f} {1000 * s['wall_time_s'] / max(1, s['rounds']):>12.1f}")
-PY
-  done
+for tool in hyperfine /usr/bin/time; do
+  command -v "$tool" > /dev/null || { echo "run.sh: $tool missing (tools/setup.sh installs it)" >&2; exit 77; }
 done
+[[ " $* " == *" --build "* || (-x build/edgetrain && -x build/bench_bare_loop) ]] ||
+  cmake --build build -j2 --target edgetrain bench_bare_loop
+exec /usr/bin/python3 tools/bench/bench.py "$@"

@@ -1,0 +1,517 @@
+#!/usr/bin/python3
+"""The benchmarks of issue 10, as whole processes, with public tools: hyperfine for medians of
+commands run side by side in one invocation, GNU time (`/usr/bin/time -v`) for peak RSS. Writes
+results/bench/README.md (and the README's `bench` figures block) from the measured figures.
+
+  overhead  edgetrain run, real training, --threads 1, against tools/bench/bare_loop.cpp (plain
+            LibTorch C++ loop doing the same SGD steps on the same data, no simulation)
+  python    edgetrain --threads 1 and --threads 2 against tools/bench/bare_loop.py (plain PyTorch)
+  parallel  16-device CNN sync run, --threads 2 over --threads 1
+  scale     timing-only runs of generated cluster fleets (tools/bench/fleet_platform.py): wall time
+            per round and peak RSS against the device count
+  memory    peak RSS of real-training fleets (mlp, sync and async) against the device count
+
+Per-step figures are marginal: (median at the larger step count - median at the smaller) / (step
+difference), which cancels start-up and data loading in every program alike.
+
+Usage: bench.py [--quick | --smoke | --report-only] [--out DIR] [--build DIR] [--no-readme] [NAME...]
+  --quick   fewer repeats and smaller sizes (a few minutes)
+  --smoke   the smallest piece of each benchmark (seconds; the bench/smoke test): writes the page
+            to --out and checks it is well formed, without judging any figure
+  --report-only  measure nothing: rewrite the page from figures.json
+Figures of benchmarks not run this time are kept from results/bench/figures.json."""
+import datetime
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from results_lib import ROOT, readme_block  # noqa: E402
+
+BENCH = os.path.join(ROOT, "tools", "bench")
+BUILD = os.path.join(ROOT, "build")  # --build DIR: where edgetrain and bench_bare_loop were built
+EDGETRAIN = os.path.join(BUILD, "edgetrain")
+BARE_CPP = os.path.join(BUILD, "bench_bare_loop")
+PYTHON = "/usr/bin/python3"
+DATA = "/usr/share/datasets/fashion-mnist"
+NAMES = ["overhead", "python", "parallel", "scale", "memory"]
+
+# Sizes per profile: (full, quick, smoke).
+PROFILES = {
+    "full": {"runs": 5, "mlp_rounds": (50, 250), "cnn_rounds": (15, 60), "train_samples": 0,
+             "scale": [(1000, 100), (10000, 100), (100000, 10)], "memory": [100, 1000, 5000]},
+    "quick": {"runs": 2, "mlp_rounds": (10, 50), "cnn_rounds": (5, 20), "train_samples": 0,
+              "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000]},
+    "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
+              "scale": [(50, 2)], "memory": [20, 40]},
+}
+# The issue's wall-time goals of the scale runs (s); a run is stopped at twice its goal.
+SCALE_GOAL_S = {10000: 60, 100000: 300}
+# Timing-only fleets declare a synthetic data set of one batch per device (Fashion-MNIST's 60,000 samples
+# leave devices of a 100,000-device fleet without any); timing-only runs take only its size.
+SCALE_DATA = ("--samples-per-device", "32")
+MEMORY_LIMIT_S = 240  # a memory run stopped there still reports its peak RSS so far
+
+
+WORK = "$W"  # how commands name the scratch folder on the page
+
+
+def sh(cmd):
+    return " ".join(cmd)
+
+
+def shown(cmd, work):
+    """A command as the page shows it: paths relative to the repository, the scratch folder as $W."""
+    text = sh(cmd).replace(work, WORK).replace(ROOT + "/", "")
+    return re.sub(r"--out \S+", f"--out {WORK}/run", text)
+
+
+class Bench:
+    def __init__(self, profile, work):
+        self.p = PROFILES[profile]
+        self.profile = profile
+        self.work = work
+        help_text = subprocess.run([EDGETRAIN, "run", "--help"], capture_output=True, text=True).stdout
+        self.threads = "--threads" in help_text  # until the option exists, runs leave it out
+        self.timing_only = None  # decided on the first scale scenario
+        self.outs = 0
+
+    # --- commands -------------------------------------------------------------------------------
+
+    def out_dir(self):
+        self.outs += 1
+        return os.path.join(self.work, f"out-{self.outs}")
+
+    def edgetrain(self, scenario, rounds, threads=None, sets=()):
+        cmd = [EDGETRAIN, "run", scenario, "--quiet", "--out", self.out_dir(), "--set", f"stop.rounds={rounds}"]
+        if self.p["train_samples"]:
+            cmd += ["--set", f"dataset.train_samples={self.p['train_samples']}"]
+        for s in sets:
+            cmd += ["--set", s]
+        if threads is not None and self.threads:
+            cmd += ["--threads", str(threads)]
+        return cmd
+
+    def bare(self, program, model, steps):
+        cmd = [BARE_CPP] if program == "cpp" else [PYTHON, os.path.join(BENCH, "bare_loop.py")]
+        cmd += ["--data", DATA, "--model", model, "--steps", str(steps), "--batch", "32", "--threads", "1"]
+        if self.p["train_samples"]:
+            cmd += ["--train-samples", str(self.p["train_samples"])]
+        return cmd
+
+    # --- measurement ----------------------------------------------------------------------------
+
+    def hyperfine(self, named):
+        """Medians (s) of the named commands, run in one hyperfine invocation."""
+        export = os.path.join(self.work, f"hyperfine-{self.outs}.json")
+        self.outs += 1
+        cmd = ["hyperfine", "-N", "--style", "basic", "--runs", str(self.p["runs"]), "--export-json", export]
+        if self.profile == "full":
+            cmd += ["--warmup", "1"]
+        for name, c in named:
+            cmd += ["-n", name, sh(c)]
+        print("bench: " + " | ".join(n for n, _ in named), flush=True)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL if self.profile == "smoke" else None)
+        with open(export) as f:
+            return {r["command"]: r["median"] for r in json.load(f)["results"]}
+
+    def timed(self, cmd, limit_s=None):
+        """One run under GNU time: exit status, wall s, peak RSS bytes, last stderr line."""
+        report = os.path.join(self.work, f"time-{self.outs}.txt")
+        self.outs += 1
+        # timeout inside GNU time: the peak RSS it reports includes the reaped command's.
+        full = ["/usr/bin/time", "-v", "-o", report] + (["timeout", "-k", "10", str(limit_s)] if limit_s else []) + cmd
+        print("bench: " + sh(cmd), flush=True)
+        r = subprocess.run(full, capture_output=True, text=True)
+        text = open(report).read() if os.path.exists(report) else ""
+        wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", text)
+        rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+        seconds = (int(wall[1] or 0) * 3600 + int(wall[2]) * 60 + float(wall[3])) if wall else None
+        err = [line for line in r.stderr.splitlines() if line.strip() and not line.startswith("\t")]
+        if r.returncode != 0 and self.profile == "smoke":  # the smoke test checks that every command works
+            raise SystemExit(f"bench: {sh(cmd)} exited with {r.returncode}: {r.stderr.strip()[-300:]}")
+        if limit_s and r.returncode in (124, 137):  # timeout stopped it (137: killed 10 s after it asked)
+            err.append(f"stopped after the {limit_s} s limit")
+        return {"status": r.returncode, "wall_s": seconds, "rss_bytes": int(rss[1]) * 1024 if rss else None,
+                "stderr": err[-1] if err and r.returncode else "", "command": shown(cmd, self.work)}
+
+    # --- benchmarks -----------------------------------------------------------------------------
+
+    def steps(self, want_cpp, want_python):
+        """Benchmarks 1 and 2: edgetrain (8 devices, sync mlp) and the bare loops at two step counts."""
+        scenario = os.path.join(BENCH, "scenarios", "mlp8-sync.json")
+        lo, hi = self.p["mlp_rounds"]
+        named = []
+        for r in (hi, lo):
+            named.append((f"edgetrain-t1-{r}", self.edgetrain(scenario, r, threads=1)))
+            if want_python:
+                named.append((f"edgetrain-t2-{r}", self.edgetrain(scenario, r, threads=2)))
+            if want_cpp:
+                named.append((f"cpp-{r}", self.bare("cpp", "mlp", 8 * r)))
+            if want_python:
+                named.append((f"python-{r}", self.bare("python", "mlp", 8 * r)))
+        return {"rounds": [lo, hi], "steps": [8 * lo, 8 * hi], "medians": self.hyperfine(named),
+                "commands": {n: shown(c, self.work) for n, c in named}}
+
+    def parallel(self):
+        scenario = os.path.join(BENCH, "scenarios", "cnn16-sync.json")
+        lo, hi = self.p["cnn_rounds"]
+        named = [(f"edgetrain-t{t}-{r}", self.edgetrain(scenario, r, threads=t)) for r in (hi, lo) for t in (1, 2)]
+        return {"rounds": [lo, hi], "steps": [16 * lo, 16 * hi], "medians": self.hyperfine(named),
+                "commands": {n: shown(c, self.work) for n, c in named}}
+
+    def fleet(self, devices, rounds, mode="sync", extra=()):
+        out = subprocess.run([PYTHON, os.path.join(BENCH, "fleet_platform.py"), str(devices), "--out", self.work,
+                              "--rounds", str(rounds), "--mode", mode, *extra], check=True, capture_output=True,
+                             text=True)
+        return out.stdout.strip()
+
+    def scale(self):
+        rows = []
+        for devices, rounds in self.p["scale"]:
+            scenario = self.fleet(devices, rounds, extra=SCALE_DATA)
+            if self.timing_only is None:
+                probe = subprocess.run([EDGETRAIN, "validate", scenario, "--set", "training.compute=timing-only"],
+                                       capture_output=True, text=True)
+                self.timing_only = probe.returncode == 0 or "training.compute" not in probe.stderr
+            row = {"devices": devices, "rounds": rounds}
+            if self.timing_only:
+                limit = 2 * SCALE_GOAL_S.get(devices, 300)
+                row["run"] = self.timed(self.edgetrain(scenario, rounds, sets=["training.compute=timing-only"]), limit)
+                if row["run"]["status"] == 0:  # the set-up cost, from a 1-round run (not after a stopped run)
+                    row["one_round"] = self.timed(self.edgetrain(scenario, 1, sets=["training.compute=timing-only"]),
+                                                  limit)
+            else:
+                row["validate"] = self.timed([EDGETRAIN, "validate", scenario])
+                if devices == self.p["scale"][0][0]:  # the smallest fleet also trains for real, one round
+                    row["real_one_round"] = self.timed(self.edgetrain(scenario, 1))
+            rows.append(row)
+        return {"timing_only": self.timing_only, "rows": rows}
+
+    def memory(self):
+        rows = []
+        for mode in ("sync", "async"):
+            for devices in self.p["memory"]:
+                # async counts applied pushes: one per device (every device has pulled the model by then).
+                rounds = 3 if mode == "sync" else devices
+                scenario = self.fleet(devices, rounds, mode)
+                rows.append({"mode": mode, "devices": devices, "rounds": rounds,
+                             "run": self.timed(self.edgetrain(scenario, rounds), MEMORY_LIMIT_S)})
+        return {"rows": rows}
+
+
+# --- the page -------------------------------------------------------------------------------------
+
+
+def machine():
+    model = ""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return {"cpu": model, "cores": os.cpu_count(), "load": os.getloadavg()[0],
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "commit": commit.stdout.strip()}
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}x" if a and b else "n/a"
+
+
+def gb(b):
+    return f"{b / 1e9:.2f} GB" if b else "n/a"
+
+
+def marginal(m, name, lo, hi, steps):
+    """Marginal ms per step between the two step counts."""
+    a, b = m.get(f"{name}-{hi}"), m.get(f"{name}-{lo}")
+    return 1e3 * (a - b) / (steps[1] - steps[0]) if a is not None and b is not None else None
+
+
+def ms(v):
+    return f"{v:.3f} ms" if v is not None else "n/a"
+
+
+def steps_table(data, rows, note):
+    lo, hi = data["rounds"]
+    m, steps = data["medians"], data["steps"]
+    base = rows[-1][1]
+    lines = [f"| program | whole process, {steps[1]} steps (median) | ratio | per step (marginal, {steps[0]} "
+             f"to {steps[1]} steps) | ratio |", "|---|---|---|---|---|"]
+    base_step = marginal(m, base, lo, hi, steps)
+    for label, name in rows:
+        step = marginal(m, name, lo, hi, steps)
+        whole = m.get(f"{name}-{hi}")
+        lines.append(f"| {label} | {whole:.3f} s | {ratio(whole, m.get(f'{base}-{hi}'))} | {ms(step)} | "
+                     f"{ratio(step, base_step)} |")
+    lines += ["", note, "", "Commands (hyperfine medians of "
+              f"{PROFILE['runs']} run(s) each, in one hyperfine invocation):", "", "```"]
+    lines += [data["commands"][f"{name}-{r}"] for _, name in rows for r in (hi, lo)]
+    return lines + ["```", ""]
+
+
+def section_overhead(d, threads):
+    m = d["medians"]
+    hi = d["rounds"][1]
+    lines = ["## 1. Overhead: edgetrain --threads 1 against a plain LibTorch C++ loop", "",
+             "The quickstart fleet (8 devices, `tools/bench/scenarios/mlp8-sync.json`): sync SGD of the "
+             "784-128-10 MLP at batch 32 on Fashion-MNIST, evaluation effectively off, against "
+             "`build/bench_bare_loop` (tools/bench/bare_loop.cpp) doing as many SGD steps on the same data. "
+             "Goal: at most 1.10x.", ""]
+    lines += steps_table(d, [("edgetrain run --threads 1", "edgetrain-t1"), ("bare LibTorch C++ loop", "cpp")],
+                         "" if threads else "This build has no `--threads`: edgetrain ran with its default (one thread).")
+    lo, steps = d["rounds"][0], d["steps"]
+    per = ratio(marginal(m, "edgetrain-t1", lo, hi, steps), marginal(m, "cpp", lo, hi, steps))
+    return lines, (f"edgetrain `--threads 1` takes {ratio(m[f'edgetrain-t1-{hi}'], m[f'cpp-{hi}'])} the time of a plain "
+                   f"LibTorch C++ loop doing the same {steps[1]:,} MLP steps as whole processes, {per} per step (goal "
+                   "1.10x)")
+
+
+def section_python(d, threads):
+    m = d["medians"]
+    hi = d["rounds"][1]
+    lines = ["## 2. Against a plain Python PyTorch loop", "",
+             "The same edgetrain runs against `/usr/bin/python3 tools/bench/bare_loop.py` (Debian's python3-torch, "
+             "`torch.set_num_threads(1)`) doing as many SGD steps. Goal: edgetrain faster with one thread, at least 2x "
+             "faster with `--threads 2` (a ratio below 1 is faster).", ""]
+    lines += steps_table(d, [("edgetrain run --threads 1", "edgetrain-t1"), ("edgetrain run --threads 2", "edgetrain-t2"),
+                             ("bare PyTorch loop", "python")],
+                         "" if threads else "This build has no `--threads`: both edgetrain rows ran single-threaded.")
+    lo, steps = d["rounds"][0], d["steps"]
+    py = marginal(m, "python", lo, hi, steps)
+    return lines, (f"{ratio(m[f'edgetrain-t1-{hi}'], m[f'python-{hi}'])} (one thread) and "
+                   f"{ratio(m[f'edgetrain-t2-{hi}'], m[f'python-{hi}'])} (two) the time of a plain PyTorch loop, "
+                   f"{ratio(marginal(m, 'edgetrain-t1', lo, hi, steps), py)} and "
+                   f"{ratio(marginal(m, 'edgetrain-t2', lo, hi, steps), py)} per step")
+
+
+def section_parallel(d, threads):
+    m, (lo, hi), steps = d["medians"], d["rounds"], d["steps"]
+    t1, t2 = m[f"edgetrain-t1-{hi}"], m[f"edgetrain-t2-{hi}"]
+    s1, s2 = (marginal(m, f"edgetrain-t{t}", lo, hi, steps) for t in (1, 2))
+    lines = ["## 3. Parallel speed-up: 16-device CNN sync run", "",
+             "`tools/bench/scenarios/cnn16-sync.json` (the AdaComp fleet, 16 devices, the small CNN at batch 32, "
+             "evaluation effectively off), `--threads 2` over `--threads 1`. Goal: at least 1.7x on 2 cores.", "",
+             "| threads | whole process, " + f"{steps[1]} steps (median) | per step (marginal) |", "|---|---|---|",
+             f"| 1 | {t1:.3f} s | {ms(s1)} |", f"| 2 | {t2:.3f} s | {ms(s2)} |",
+             f"| speed-up | {ratio(t1, t2)} | {ratio(s1, s2)} |", ""]
+    if not threads:
+        lines += ["This build has no `--threads`: both rows ran single-threaded (the speed-up shows the noise).", ""]
+    lines += ["```"] + [d["commands"][f"edgetrain-t{t}-{r}"] for r in (hi, lo) for t in (1, 2)] + ["```", ""]
+    return lines, f"the 16-device CNN run is {ratio(t1, t2)} faster with `--threads 2` (goal 1.7x)"
+
+
+FLEET_NOTE = ("In the commands, `$W` is a scratch folder where `/usr/bin/python3 tools/bench/fleet_platform.py N "
+              "--out $W [--mode async] [--samples-per-device 32]` wrote `fleet-N-MODE.json` and its platform "
+              "(the scale fleets declare a synthetic data set of 32 samples per device, of which timing-only runs "
+              "take only the size).")
+
+
+def section_scale(d):
+    lines = ["## 4. Timing-only scale", "",
+             "Generated fleets (`tools/bench/fleet_platform.py N`: FLAT `<cluster>` zones of 1,000 devices under a "
+             "Full top zone, one WAN link per cluster into the server's shared ingress), sync MLP scenario run with "
+             "`--set training.compute=timing-only`. Goals: 10,000 devices x 100 rounds in < 60 s and < 2 GB; 100,000 "
+             "x 10 in < 5 min and < 8 GB. Single runs under `/usr/bin/time -v` (peak RSS). " + FLEET_NOTE, ""]
+    if d["timing_only"]:
+        lines += ["| devices | rounds | wall | peak RSS | wall per round (marginal over a 1-round run) | set-up + 1 round |",
+                  "|---|---|---|---|---|---|"]
+        for r in d["rows"]:
+            run, one = r["run"], r.get("one_round", {"status": None})
+            if run["status"] != 0 or one["status"] != 0:
+                lines.append(f"| {r['devices']:,} | {r['rounds']} | not done (exit {run['status']}: {run['stderr']}) "
+                             f"| {'n/a (killed)' if run['status'] == 137 else gb(run['rss_bytes'])} | | |")
+                continue
+            per = (run["wall_s"] - one["wall_s"]) / (r["rounds"] - 1) if r["rounds"] > 1 else None
+            lines.append(f"| {r['devices']:,} | {r['rounds']} | {run['wall_s']:.2f} s | {gb(run['rss_bytes'])} | "
+                         f"{f'{1e3 * per:.1f} ms' if per is not None else 'n/a'} | {one['wall_s']:.2f} s |")
+        cmds = [r[k]["command"] for r in d["rows"] for k in ("run", "one_round") if k in r]
+        summary = "; ".join(f"{r['devices']:,} x {r['rounds']} rounds "
+                            + (f"{r['run']['wall_s']:.1f} s, {gb(r['run']['rss_bytes'])}" if r["run"]["status"] == 0
+                               else f"not done ({r['run']['stderr']})")
+                            for r in d["rows"]) + " (goals 10,000 x 100 < 60 s, < 2 GB; 100,000 x 10 < 5 min, < 8 GB)"
+    else:
+        lines += ["This build has no timing-only mode (`training.compute` is not a scenario key yet): the generated "
+                  "platforms and scenarios are checked with `edgetrain validate` (platform check, SimGrid load, routes, "
+                  "memory estimate for real training), and the smallest also trains for real for one round.", "",
+                  "| devices | check | exit | wall | peak RSS | note |", "|---|---|---|---|---|---|"]
+        cmds = []
+        for r in d["rows"]:
+            for key, label in (("validate", "validate"), ("real_one_round", "real training, 1 round")):
+                if key in r:
+                    t = r[key]
+                    lines.append(f"| {r['devices']:,} | {label} | {t['status']} | {t['wall_s']:.2f} s | "
+                                 f"{gb(t['rss_bytes'])} | {t['stderr']} |")
+                    cmds.append(t["command"])
+        summary = "not in this build yet"
+    lines += ["", "```"] + cmds + ["```", ""]
+    return lines, f"timing-only fleets: {summary}"
+
+
+def section_memory(d):
+    lines = ["## 5. Memory per device, real training", "",
+             "The generated cluster fleets (as in 4) training the MLP for real: sync 3 rounds, async as many applied "
+             f"pushes as devices (one each on average), each run stopped after {MEMORY_LIMIT_S} s. Single runs under `/usr/bin/time -v`; per device = the RSS difference between two fleet "
+             "sizes over the device difference. Goal: 5,000 devices (mlp, sync) in < 2.5 GB.", "",
+             "| mode | devices | wall | peak RSS | per device (marginal) |", "|---|---|---|---|---|"]
+    prev = {}
+    for r in d["rows"]:
+        t = r["run"]
+        if t["status"] != 0:
+            lines.append(f"| {r['mode']} | {r['devices']:,} | {t['wall_s']:.2f} s, exit {t['status']} ({t['stderr']}) | "
+                         f"{gb(t['rss_bytes'])} so far | |")
+            continue
+        per = ""
+        if r["mode"] in prev:
+            pd, prss = prev[r["mode"]]
+            per = f"{(t['rss_bytes'] - prss) / (r['devices'] - pd) / 1e6:.2f} MB"
+        prev[r["mode"]] = (r["devices"], t["rss_bytes"])
+        lines.append(f"| {r['mode']} | {r['devices']:,} | {t['wall_s']:.2f} s | {gb(t['rss_bytes'])} | {per} |")
+    lines += ["", "```"] + [r["run"]["command"] for r in d["rows"]] + ["```", ""]
+    largest = [r for r in d["rows"] if r["mode"] == "sync" and r["run"]["status"] == 0]
+    summary = (f"{largest[-1]['devices']:,} real-training devices (sync) peak at {gb(largest[-1]['run']['rss_bytes'])} "
+               "(goal < 2.5 GB for 5,000)") if largest else "memory runs failed"
+    return lines, summary
+
+
+def kept_sections(path):
+    """The hand-written "## Where the time goes" sections of the existing page, kept as they are."""
+    if not os.path.exists(path):
+        return []
+    text = open(path).read()
+    return re.findall(r"^## Where the time goes.*?(?=^## |\Z)", text, flags=re.S | re.M)
+
+
+def write_page(figures, out_dir, update_readme):
+    global PROFILE
+    PROFILE = PROFILES[figures["profile"]]
+    m = figures["machine"]
+    sections, summary = [], []
+    threads = figures.get("threads", False)
+    for name, make in (("overhead", lambda d: section_overhead(d, threads)),
+                       ("python", lambda d: section_python(d, threads)),
+                       ("parallel", lambda d: section_parallel(d, threads)),
+                       ("scale", section_scale), ("memory", section_memory)):
+        if name in figures:
+            lines, line = make(figures[name])
+            stamp = figures[name].get("measured", m)
+            lines[1:1] = ["", f"Measured {stamp['date']}, commit {stamp['commit']}, load average {stamp['load']:.2f} "
+                          "at the start."]
+            sections += lines
+            summary.append(line)
+    stamps = [figures[n].get("measured", m) for n in NAMES if n in figures]
+    dates = sorted({s["date"][:10] for s in stamps})
+    loads = [s["load"] for s in stamps]
+    commits = list(dict.fromkeys(s["commit"] for s in stamps))
+    block = (f"Measured with `tools/bench/run.sh` on {', '.join(dates)} (commit{'s' if len(commits) > 1 else ''} "
+             f"{', '.join(commits)}), "
+             f"{m['cores']} cores ({m['cpu']}), load average {min(loads):.1f} to {max(loads):.1f} at the starts: "
+             + "; ".join(summary) + ". Whole processes, medians; details and commands in results/bench/README.md.")
+    page = ["# Benchmarks", "",
+            "Written by `tools/bench/run.sh` (tools/bench/bench.py); never asserted in tests. Each ratio compares "
+            "commands measured side by side in one run of the script.", "",
+            "## Machine", "",
+            f"- CPU: {m['cpu']}, {m['cores']} cores (/proc/cpuinfo, os.cpu_count)",
+            "- load average (1 min) when each benchmark started: in its section"
+            + (" (a shared machine: timings are noisy; medians)" if max(loads) > 0.5 else ""),
+            f"- edgetrain commit {m['commit']}; `--threads`: {'yes' if threads else 'not in this build'}; "
+            f"bare loops and Python: one intra-op thread",
+            f"- last run of the script: {m['date']}, profile `{figures['profile']}`", "",
+            "<!-- figures:bench -->", block, "<!-- /figures:bench -->", ""] + sections
+    path = os.path.join(out_dir, "README.md")
+    kept = kept_sections(os.path.join(ROOT, "results", "bench", "README.md"))
+    os.makedirs(out_dir, exist_ok=True)
+    with open(path, "w") as f:
+        f.write("\n".join(page) + ("\n" + "\n".join(s.rstrip() + "\n" for s in kept) if kept else ""))
+    print(f"bench: wrote {path}")
+    if update_readme:
+        readme_block("bench", block)
+    return path, len(summary)
+
+
+def check_page(path, expected):
+    """The smoke test's check: every benchmark has its section and figures, nothing is missing."""
+    text = open(path).read()
+    problems = [f"no section {n}" for n in ("## 1.", "## 2.", "## 3.", "## 4.", "## 5.") if n not in text]
+    problems += ["a figure is nan"] if re.search(r"\bnan\b", text) else []
+    problems += [] if re.search(r"<!-- figures:bench -->\n.+\n<!-- /figures:bench -->", text) else ["no figures block"]
+    if expected != 5:
+        problems.append(f"{expected} of 5 benchmarks reported")
+    if problems:
+        raise SystemExit("bench: malformed page: " + "; ".join(problems))
+    print("bench: page well formed")
+
+
+PROFILE = PROFILES["full"]
+
+
+def option(argv, name, default):
+    """The value of `name VALUE` in argv (both removed), or default."""
+    if name not in argv:
+        return default
+    i = argv.index(name)
+    if i + 1 >= len(argv):
+        raise SystemExit(f"bench: {name} needs a value")
+    value = argv[i + 1]
+    del argv[i:i + 2]
+    return os.path.abspath(value)
+
+
+def main():
+    global PROFILE, EDGETRAIN, BARE_CPP
+    argv = sys.argv[1:]
+    out_dir = option(argv, "--out", os.path.join(ROOT, "results", "bench"))
+    build = option(argv, "--build", BUILD)
+    EDGETRAIN, BARE_CPP = os.path.join(build, "edgetrain"), os.path.join(build, "bench_bare_loop")
+    profile = "smoke" if "--smoke" in argv else "quick" if "--quick" in argv else "full"
+    PROFILE = PROFILES[profile]
+    update_readme = "--no-readme" not in argv and profile != "smoke"
+    names = [a for a in argv if not a.startswith("--")] or NAMES
+    unknown = [n for n in names if n not in NAMES]
+    if unknown:
+        raise SystemExit(f"bench: unknown benchmark {unknown[0]} (one of {', '.join(NAMES)})")
+    for program in (EDGETRAIN, BARE_CPP):
+        if not os.access(program, os.X_OK):
+            raise SystemExit(f"bench: {program} not built (cmake --build build)")
+    figures_path = os.path.join(out_dir, "figures.json")
+    figures = {}
+    if profile != "smoke" and os.path.exists(figures_path):
+        with open(figures_path) as f:
+            figures = json.load(f)
+    if "--report-only" in argv:
+        write_page(figures, out_dir, update_readme)
+        return
+    figures["machine"] = machine()
+    work = tempfile.mkdtemp(prefix="edgetrain-bench-")
+    try:
+        b = Bench(profile, work)
+        figures["threads"] = b.threads
+        figures["profile"] = profile
+        if "overhead" in names or "python" in names:
+            data = b.steps("overhead" in names, "python" in names)
+            for n in ("overhead", "python"):
+                if n in names:
+                    figures[n] = dict(data, measured=machine())
+        for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory)):
+            if n in names:
+                stamp = machine()  # when this benchmark started: its section says so
+                figures[n] = dict(measure(), measured=stamp)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(out_dir, exist_ok=True)
+    with open(figures_path, "w") as f:
+        json.dump(figures, f, indent=1)
+        f.write("\n")
+    path, reported = write_page(figures, out_dir, update_readme)
+    if profile == "smoke":
+        check_page(path, reported)
+
+
+if __name__ == "__main__":
+    main()
