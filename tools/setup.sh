@@ -11,7 +11,7 @@ packages=(
   libpugixml-dev  # reads platform files before SimGrid does (src/platform)
   # LibTorch calls BLAS for every linear layer; Debian's default reference BLAS is about ten
   # times slower than OpenBLAS. The serial build keeps one thread (deterministic results).
-  libopenblas0-serial
+  libopenblas0-pthread
   dataset-fashion-mnist
   python3 python3-matplotlib
   # Benchmarks (tools/bench): hyperfine for medians, GNU time for peak RSS, the plain PyTorch

@@ -97,6 +97,9 @@ class Backend {
   virtual DeviceLearner& device(size_t index) = 0;
   // The model store of an aggregator serving `members` (scenario device indices).
   virtual std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) = 0;
+  // The simulation ended: steps still on the pool (devices killed mid-step) finish and are
+  // dropped, so that nothing changes while the results are written.
+  virtual void quiesce() {}
   // Sizes taken from a declared ratio rather than computed: key -> ratio (timing-only runs).
   virtual std::vector<std::pair<std::string, double>> declared_sizes() const { return {}; }
 };

@@ -49,6 +49,7 @@ class TorchDevice : public DeviceLearner {
       : shared_(shared),
         training_(shared.scenario.training),
         local_sgd_(Mode(training_, shared.scenario.devices.size()).local_sgd()),
+        steps_per_update_(Mode(training_, shared.scenario.devices.size()).steps_per_update()),
         encoder_(shared.scenario.compression, shared.layers, shared.uplink_seed(index)) {
     if (const auto& down = shared.scenario.compression.downlink) {
       replica_.emplace(*down, shared.layers, shared.downlink_seed(index));
@@ -69,17 +70,21 @@ class TorchDevice : public DeviceLearner {
     steps_ = 0;
   }
 
+  // The update's last step also encodes it, on the worker: the gradient (and the local model)
+  // live only while the job runs, and what waits for the simulated compute to end is the
+  // encoded payload alone. A step that a fault cuts still runs to its end, so the device's
+  // compression memory then holds it, as it holds an update lost on the wire.
   void start_step(std::vector<int64_t> batch) override {
-    const size_t n = static_cast<size_t>(shared_.model.num_params());
-    if (update_.empty()) update_.resize(n);
-    if (local_sgd_ && steps_ == 0) local_ = base();  // the local model starts from the received one
-    ++steps_;
-    // The job owns its batch and writes only this learner's vectors; nobody reads them until
+    const bool first = steps_ == 0, last = ++steps_ == steps_per_update_;
+    // The job owns its batch and writes only this learner's state; nobody reads it until
     // finish_step has waited for it.
-    ticket_ = shared_.pool.submit([this, batch = std::move(batch)](size_t worker) {
+    ticket_ = shared_.pool.submit([this, first, last, batch = std::move(batch)](size_t worker) {
+      if (update_.empty()) update_.resize(static_cast<size_t>(shared_.model.num_params()));
+      if (local_sgd_ && first) local_ = base();  // the local model starts from the received one
       const std::vector<float>& from = local_sgd_ ? local_ : base();
       loss_ = shared_.workspace(worker).gradient(from, shared_.data.train, batch, update_);
       if (local_sgd_) local_optimizer_.step(local_, update_, training_.lr);
+      if (last) encode();
     });
   }
 
@@ -89,20 +94,12 @@ class TorchDevice : public DeviceLearner {
   }
 
   UpdatePayload finish_update() override {
-    if (local_sgd_) {
-      // The delta pulled - local: applied by the server like a gradient (FedAvg at server_lr 1).
-      const std::vector<float>& pulled = base();
-      for (size_t k = 0; k < local_.size(); ++k) update_[k] = pulled[k] - local_[k];
-    }
-    EncodedUpdate encoded = encoder_.encode(update_, encoded_);
-    UpdatePayload out;
-    out.bytes = static_cast<int64_t>(encoded.payload.size());
-    if (shared_.uplink_charge) out.bytes = shared_.uplink_charge->charge(out.bytes, !encoded.compressed);
-    out.encoded = std::move(encoded.payload);
-    out.compressed = encoded.compressed;
-    out.indices = std::move(encoded.indices);
-    out.step = encoded_++;
-    release();
+    shared_.pool.wait(ticket_);
+    UpdatePayload out = std::move(pending_);
+    pending_ = UpdatePayload{};
+    if (out.compressed && encoder_.adaptive()) ++compressed_updates_;
+    base_ = nullptr;  // the snapshot may go once no device trains on it
+    steps_ = 0;
     return out;
   }
 
@@ -112,30 +109,49 @@ class TorchDevice : public DeviceLearner {
     } catch (...) {
       // The step's own failure does not matter any more: its update is dropped.
     }
-    release();
+    std::vector<float>().swap(update_);
+    std::vector<float>().swap(local_);
+    pending_ = UpdatePayload{};
+    base_ = nullptr;
+    steps_ = 0;
   }
 
-  int64_t compressed_updates() const override { return encoder_.adaptive() ? encoder_.compressed_steps() : -1; }
+  int64_t compressed_updates() const override { return encoder_.adaptive() ? compressed_updates_ : -1; }
 
  private:
   const std::vector<float>& base() const { return replica_ ? replica_->params() : *base_; }
-  void release() {
+  // On the worker, after the last step: the update encoded into pending_, its vectors freed.
+  void encode() {
+    if (local_sgd_) {
+      // The delta pulled - local: applied by the server like a gradient (FedAvg at server_lr 1).
+      const std::vector<float>& pulled = base();
+      for (size_t k = 0; k < local_.size(); ++k) update_[k] = pulled[k] - local_[k];
+    }
+    EncodedUpdate encoded = encoder_.encode(update_, encoded_);
+    pending_.bytes = static_cast<int64_t>(encoded.payload.size());
+    if (shared_.uplink_charge) pending_.bytes = shared_.uplink_charge->charge(pending_.bytes, !encoded.compressed);
+    pending_.encoded = std::move(encoded.payload);
+    pending_.compressed = encoded.compressed;
+    pending_.indices = std::move(encoded.indices);
+    pending_.step = encoded_++;
     std::vector<float>().swap(update_);
     std::vector<float>().swap(local_);
-    base_ = nullptr;  // the snapshot may go once no device trains on it
   }
 
   TorchBackend::Shared& shared_;
   const scenario::TrainingSpec& training_;
   bool local_sgd_;
+  int64_t steps_per_update_;
   UplinkEncoder encoder_;
   std::optional<DownlinkReplica> replica_;  // the device's own copy under downlink compression
   int64_t encoded_ = 0;                     // updates encoded (the uplink's context)
   std::shared_ptr<const std::vector<float>> base_;
   std::vector<float> update_, local_;  // only while an update is in progress
   learn::Sgd local_optimizer_{0.0, training_.weight_decay};
-  int64_t steps_ = 0;
+  int64_t steps_ = 0;  // of the update in progress
   double loss_ = 0;
+  UpdatePayload pending_;  // the encoded update, from its last step to finish_update
+  int64_t compressed_updates_ = 0;
   WorkerPool::Ticket ticket_;
 };
 
@@ -254,7 +270,9 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
 
 // A device killed by a fault or by the end of the run may leave a step on the pool: it must
 // finish before the learners it writes to go.
-TorchBackend::~TorchBackend() {
+TorchBackend::~TorchBackend() { quiesce(); }
+
+void TorchBackend::quiesce() {
   for (auto& d : devices_) d->abandon();
 }
 

@@ -30,6 +30,7 @@ class TorchBackend : public Backend {
   bool trains() const override { return true; }
   DeviceLearner& device(size_t index) override { return *devices_.at(index); }
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
+  void quiesce() override;
 
   // Shared by the learners and stores of this back-end.
   struct Shared;

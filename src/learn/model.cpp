@@ -3,6 +3,8 @@
 // given flat vector (set_data on a view: no copy) before each forward pass.
 #include "learn/model.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <mutex>
 #include <new>
@@ -24,6 +26,18 @@ auto allocating(F&& f) {
       throw std::bad_alloc();
     throw;
   }
+}
+
+// One BLAS thread: the worker pool is the parallelism. OpenBLAS's pthread build (thread-safe,
+// unlike its serial build, whose shared buffers corrupt concurrent calls from several workers)
+// would otherwise split every product over all cores, fight the pool, and change the low digits.
+// Looked up at run time: another BLAS may not have the call.
+void single_threaded_blas() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    using SetThreads = void (*)(int);
+    if (auto* set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(1);
+  });
 }
 
 // Building a network draws its default initialisation from LibTorch's global generator: one
@@ -120,6 +134,7 @@ struct Model::Impl {
 };
 
 Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>()) {
+  single_threaded_blas();
   impl_->config = config;
   const std::lock_guard lock(build_mutex);
   allocating([&] { return impl_->build(true); });

@@ -414,6 +414,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     state.stop("failed", std::string("simulation error: ") + e.what());
   }
   if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
+  p.backend->quiesce();
   const double end = sg4::Engine::get_clock();
   try {
     close_run(state, *store, end);
