@@ -6,7 +6,8 @@
 namespace edgetrain::backend {
 
 WorkerPool::WorkerPool(size_t threads) : threads_(std::max<size_t>(1, threads)) {
-  for (size_t w = 1; w < threads_; ++w) workers_.emplace_back([this, w] { worker_loop(w); });
+  if (threads_ > 1)
+    for (size_t w = 0; w < threads_; ++w) workers_.emplace_back([this, w] { worker_loop(w); });
 }
 
 WorkerPool::~WorkerPool() {
@@ -62,7 +63,7 @@ void WorkerPool::wait(Ticket& ticket) {
   if (!ticket.state_) return;
   std::unique_lock lock(mutex_);
   while (!ticket.state_->done) {
-    if (!queue_.empty()) {
+    if (workers_.empty() && !queue_.empty()) {
       Queued q = std::move(queue_.front());
       queue_.pop_front();
       lock.unlock();

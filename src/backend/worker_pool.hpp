@@ -2,9 +2,10 @@
 // submits a job when its simulated compute starts and waits for it when that compute ends;
 // SimGrid keeps the simulated clock, so how many threads run the jobs changes wall time only.
 // Jobs must be pure functions of what they are given (each owns its inputs and outputs), which
-// keeps results byte-identical for any thread count. The thread that waits runs queued jobs
-// itself meanwhile, so `threads` counts it: threads 1 runs every job on the waiting thread, with
-// no hand-off at all. No LibTorch or SimGrid here.
+// keeps results byte-identical for any thread count. With one thread the jobs run on the
+// waiting thread itself, when it waits (no hand-off at all); with more, on that many workers of
+// their own, so that no job runs on the waiting thread (there, on an actor's stack: SimGrid
+// actors can then keep small stacks). No LibTorch or SimGrid here.
 #pragma once
 
 #include <condition_variable>
@@ -33,8 +34,8 @@ class WorkerPool {
 
   size_t threads() const { return threads_; }
   Ticket submit(Job job);
-  // Blocks until the ticket's job ran, running queued jobs on this thread (as worker 0)
-  // meanwhile; rethrows what the job threw.
+  // Blocks until the ticket's job ran (with one thread: runs the queued jobs up to it here, as
+  // worker 0); rethrows what the job threw.
   void wait(Ticket& ticket);
 
   class Ticket {
@@ -64,7 +65,7 @@ class WorkerPool {
   std::condition_variable work_, finished_;
   std::deque<Queued> queue_;
   bool closing_ = false;
-  std::vector<std::thread> workers_;  // threads_ - 1 of them: the waiting thread is worker 0
+  std::vector<std::thread> workers_;  // none with one thread: the waiting thread is worker 0
 };
 
 }  // namespace edgetrain::backend

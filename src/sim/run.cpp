@@ -54,9 +54,9 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 // CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README),
 // and configuration chatter is silenced. The user's flags and the platform's <config> are
 // tried in a throw-away Engine first (check_engine_flags): SimGrid aborts on bad ones.
-// Timing-only runs run no LibTorch inside actors, so their actors get small stacks (SimGrid's
-// default is 8 MiB each, with a guard page that costs a memory mapping per actor: Linux allows
-// about 65,000 mappings), and 100,000 devices fit.
+// When no LibTorch runs inside actors (timing-only runs, or steps on a pool of several workers),
+// actors get small stacks (SimGrid's default is 8 MiB each, with a guard page that costs a memory
+// mapping per actor: Linux allows about 65,000 mappings), and 100,000 devices fit.
 constexpr int kSmallStackKiB = 32;
 
 std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info,
@@ -294,7 +294,9 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   Prepared p;
   const bool timing_only = scenario.training.compute == "timing-only";
   const platform::PlatformInfo info = read_platform(scenario);
-  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, timing_only); });
+  // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
+  const bool small_stacks = timing_only || options.threads > 1;
+  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks); });
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
