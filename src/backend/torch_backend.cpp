@@ -28,10 +28,18 @@ struct TorchBackend::Shared {
   std::optional<ChargedSizes> uplink_charge, downlink_charge;
   int64_t charged_dense_bytes = 0;
 
+  // And one gradient buffer per worker: a step's gradient lives only while its job runs.
+  std::vector<std::vector<float>> gradients;
+
   learn::Workspace& workspace(size_t worker) {
     auto& w = workspaces.at(worker);
     if (!w) w = std::make_unique<learn::Workspace>(model);
     return *w;
+  }
+  std::vector<float>& gradient(size_t worker) {
+    auto& g = gradients.at(worker);
+    if (g.empty()) g.resize(static_cast<size_t>(model.num_params()));
+    return g;
   }
   uint64_t uplink_seed(size_t device) const { return util::derive_seed(scenario.seed, "uplink", device); }
   uint64_t downlink_seed(size_t device) const { return util::derive_seed(scenario.seed, "downlink", device); }
@@ -79,12 +87,12 @@ class TorchDevice : public DeviceLearner {
     // The job owns its batch and writes only this learner's state; nobody reads it until
     // finish_step has waited for it.
     ticket_ = shared_.pool.submit([this, first, last, batch = std::move(batch)](size_t worker) {
-      if (update_.empty()) update_.resize(static_cast<size_t>(shared_.model.num_params()));
+      std::vector<float>& gradient = shared_.gradient(worker);
       if (local_sgd_ && first) local_ = base();  // the local model starts from the received one
       const std::vector<float>& from = local_sgd_ ? local_ : base();
-      loss_ = shared_.workspace(worker).gradient(from, shared_.data.train, batch, update_);
-      if (local_sgd_) local_optimizer_.step(local_, update_, training_.lr);
-      if (last) encode();
+      loss_ = shared_.workspace(worker).gradient(from, shared_.data.train, batch, gradient);
+      if (local_sgd_) local_optimizer_.step(local_, gradient, training_.lr);
+      if (last) encode(gradient);
     });
   }
 
@@ -109,7 +117,6 @@ class TorchDevice : public DeviceLearner {
     } catch (...) {
       // The step's own failure does not matter any more: its update is dropped.
     }
-    std::vector<float>().swap(update_);
     std::vector<float>().swap(local_);
     pending_ = UpdatePayload{};
     base_ = nullptr;
@@ -120,21 +127,21 @@ class TorchDevice : public DeviceLearner {
 
  private:
   const std::vector<float>& base() const { return replica_ ? replica_->params() : *base_; }
-  // On the worker, after the last step: the update encoded into pending_, its vectors freed.
-  void encode() {
+  // On the worker, after the last step: the update (the gradient in `update`, or local-sgd's
+  // delta, written there) encoded into pending_; the local model freed.
+  void encode(std::vector<float>& update) {
     if (local_sgd_) {
       // The delta pulled - local: applied by the server like a gradient (FedAvg at server_lr 1).
       const std::vector<float>& pulled = base();
-      for (size_t k = 0; k < local_.size(); ++k) update_[k] = pulled[k] - local_[k];
+      for (size_t k = 0; k < local_.size(); ++k) update[k] = pulled[k] - local_[k];
     }
-    EncodedUpdate encoded = encoder_.encode(update_, encoded_);
+    EncodedUpdate encoded = encoder_.encode(update, encoded_);
     pending_.bytes = static_cast<int64_t>(encoded.payload.size());
     if (shared_.uplink_charge) pending_.bytes = shared_.uplink_charge->charge(pending_.bytes, !encoded.compressed);
     pending_.encoded = std::move(encoded.payload);
     pending_.compressed = encoded.compressed;
     pending_.indices = std::move(encoded.indices);
     pending_.step = encoded_++;
-    std::vector<float>().swap(update_);
     std::vector<float>().swap(local_);
   }
 
@@ -146,7 +153,7 @@ class TorchDevice : public DeviceLearner {
   std::optional<DownlinkReplica> replica_;  // the device's own copy under downlink compression
   int64_t encoded_ = 0;                     // updates encoded (the uplink's context)
   std::shared_ptr<const std::vector<float>> base_;
-  std::vector<float> update_, local_;  // only while an update is in progress
+  std::vector<float> local_;  // local-sgd: the local model, only while an update is in progress
   learn::Sgd local_optimizer_{0.0, training_.weight_decay};
   int64_t steps_ = 0;  // of the update in progress
   double loss_ = 0;
@@ -190,7 +197,7 @@ class TorchStore : public ModelStore {
   }
 
   void accumulate(const UpdatePayload& update, size_t member, double weight) override {
-    const std::vector<float> g = decode(update, member);
+    const std::vector<float>& g = decode(update, member);
     if (sum_.empty()) sum_.assign(g.size(), 0.0f);
     const auto w = static_cast<float>(weight);
     for (size_t k = 0; k < g.size(); ++k) sum_[k] += w * g[k];
@@ -206,7 +213,7 @@ class TorchStore : public ModelStore {
   }
 
   bool apply_one(const UpdatePayload& update, size_t member, int64_t staleness, double lr) override {
-    std::vector<float> g = decode(update, member);
+    std::vector<float>& g = decode(update, member);
     // The touched coordinates: the sparse index sets, or every coordinate for a dense push.
     std::vector<int64_t> touched;
     for (const auto& layer : update.indices) touched.insert(touched.end(), layer.begin(), layer.end());
@@ -230,9 +237,12 @@ class TorchStore : public ModelStore {
   }
 
  private:
-  std::vector<float> decode(const UpdatePayload& update, size_t member) const {
-    EncodedUpdate encoded{update.encoded, update.compressed, {}};
-    return decoder_.decode(encoded, shared_.uplink_seed(members_.at(member)), update.step);
+  // The decoded update, in the store's own buffer (valid until the next decode).
+  std::vector<float>& decode(const UpdatePayload& update, size_t member) {
+    decoded_.resize(shared_.initial.size());
+    decoder_.decode_into(update.encoded, update.compressed, shared_.uplink_seed(members_.at(member)), update.step,
+                         decoded_);
+    return decoded_;
   }
   // The model to change in place: copied first while devices still train on this version.
   std::vector<float>& writable() {
@@ -248,7 +258,8 @@ class TorchStore : public ModelStore {
   StalenessRule rule_;
   std::vector<DownlinkEncoder> downlinks_;  // per member, when the downlink is compressed
   int64_t version_ = 0;     // updates applied
-  std::vector<float> sum_;  // round-based aggregation: the weighted sum so far
+  std::vector<float> sum_;      // round-based aggregation: the weighted sum so far
+  std::vector<float> decoded_;  // the update being applied
 };
 
 }  // namespace
@@ -264,6 +275,7 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
       shared_->downlink_charge.emplace(*down, model.num_params(), charged, "compression.downlink");
   }
   shared_->workspaces.resize(shared_->pool.threads());
+  shared_->gradients.resize(shared_->pool.threads());
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
   for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.push_back(std::make_unique<TorchDevice>(*shared_, i));
 }

@@ -70,6 +70,11 @@ UplinkDecoder::UplinkDecoder(const scenario::CompressionSpec& spec, const std::v
     : compressor_(compress::make_compressor(compressor_config(spec.uplink), layers)),
       dense_(dense_compressor(layers)) {}
 
+void UplinkDecoder::decode_into(std::span<const uint8_t> payload, bool compressed, uint64_t device_seed, int64_t step,
+                                std::span<float> out) const {
+  (compressed ? compressor_ : dense_)->decode_into(payload, compress::Context{device_seed, step}, out);
+}
+
 std::vector<float> UplinkDecoder::decode(const EncodedUpdate& update, uint64_t device_seed, int64_t step) const {
   return (update.compressed ? compressor_ : dense_)->decode(update.payload, compress::Context{device_seed, step});
 }

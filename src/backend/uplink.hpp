@@ -46,6 +46,9 @@ class UplinkDecoder {
  public:
   UplinkDecoder(const scenario::CompressionSpec& spec, const std::vector<compress::Layer>& layers);
   std::vector<float> decode(const EncodedUpdate& update, uint64_t device_seed, int64_t step) const;
+  // The same into `out` (the model's size), from the payload bytes alone: no allocation.
+  void decode_into(std::span<const uint8_t> payload, bool compressed, uint64_t device_seed, int64_t step,
+                   std::span<float> out) const;
 
  private:
   std::unique_ptr<compress::Compressor> compressor_, dense_;
