@@ -13,9 +13,9 @@ namespace edgetrain::backend {
 
 ChargedModel charged_model(const scenario::Scenario& scenario, const learn::DatasetShape& shape) {
   ChargedModel out;
-  const std::string& catalogued =
-      scenario.training.compute == "timing-only" && learn::find_model(scenario.model.name) ? scenario.model.name
-                                                                                         : scenario.model.cost_as;
+  const std::string& catalogued = scenario.training.compute == "timing-only" && learn::find_model(scenario.model.name)
+                                      ? scenario.model.name
+                                      : scenario.model.cost_as;
   if (const learn::CatalogueModel* m = catalogued.empty() ? nullptr : learn::find_model(catalogued)) {
     out.cost = {m->name, m->params, m->step_flops_per_sample()};
     out.layers = compress_layers(m->layers);

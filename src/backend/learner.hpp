@@ -17,8 +17,8 @@ namespace edgetrain::backend {
 // What the protocol charges for the model: its size and its training FLOPs. With model.cost_as
 // these are the catalogued model's, whatever is trained.
 struct ModelCost {
-  std::string name;               // what is charged, e.g. "mlp" or "resnet152"
-  int64_t params = 0;             // values in one dense update
+  std::string name;    // what is charged, e.g. "mlp" or "resnet152"
+  int64_t params = 0;  // values in one dense update
   double step_flops_per_sample = 0;
   int64_t dense_bytes() const { return 4 * params; }  // a dense fp32 payload
 };
@@ -33,9 +33,9 @@ struct ModelPayload {
 
 // One device's update as it travels; the protocol reads only its size and its index sets' size.
 struct UpdatePayload {
-  std::vector<uint8_t> encoded;  // the real encoding (empty in timing-only mode)
-  int64_t bytes = 0;             // wire size of the payload
-  bool compressed = true;        // false: dense fp32 (ScaDLES's adaptive switch chose not to compress)
+  std::vector<uint8_t> encoded;               // the real encoding (empty in timing-only mode)
+  int64_t bytes = 0;                          // wire size of the payload
+  bool compressed = true;                     // false: dense fp32 (ScaDLES's adaptive switch chose not to compress)
   std::vector<std::vector<int64_t>> indices;  // sparse schemes: the index sets sent (staleness rule)
   int64_t step = 0;                           // the device's encode counter (compression context)
 };

@@ -18,6 +18,7 @@ std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& scena
 // Timing-only runs: the same partition of `shape.train_samples` samples whose labels are taken
 // as balanced (sample i has label i mod classes, as in Fashion-MNIST), so label-skewed kinds
 // still give realistic partition sizes without reading any data.
-std::vector<std::vector<int64_t>> partition_counts(const scenario::Scenario& scenario, const learn::DatasetShape& shape);
+std::vector<std::vector<int64_t>> partition_counts(const scenario::Scenario& scenario,
+                                                   const learn::DatasetShape& shape);
 
 }  // namespace edgetrain::backend

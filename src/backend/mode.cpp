@@ -26,6 +26,6 @@ Mode::Mode(const scenario::TrainingSpec& t, size_t devices)
       linear_lr_(kind_ == Kind::Scadles && t.lr_scaling == "linear"),
       lr_(kind_ == Kind::LocalSgd ? t.server_lr : t.lr),
       base_global_batch_(static_cast<double>(t.base_global_batch > 0 ? t.base_global_batch
-                                                                      : t.batch_size * static_cast<int64_t>(devices))) {}
+                                                                     : t.batch_size * static_cast<int64_t>(devices))) {}
 
 }  // namespace edgetrain::backend

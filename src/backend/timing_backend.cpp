@@ -16,9 +16,10 @@ int64_t timing_payload_bytes(const scenario::CompressorSpec& spec, const std::ve
   }
   if (bytes) return *bytes;
   if (!spec.timing_ratio) {
-    throw compress::ConfigError("timing_ratio", "a " + spec.kind +
-                                                    " payload's size depends on the data: declare it as a "
-                                                    "fraction of the dense update for timing-only runs",
+    throw compress::ConfigError("timing_ratio",
+                                "a " + spec.kind +
+                                    " payload's size depends on the data: declare it as a "
+                                    "fraction of the dense update for timing-only runs",
                                 section);
   }
   declared.emplace_back(section + ".timing_ratio", *spec.timing_ratio);

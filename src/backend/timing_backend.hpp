@@ -26,8 +26,7 @@ class TimingBackend : public Backend {
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
   std::vector<std::pair<std::string, double>> declared_sizes() const override { return declared_; }
 
-  // What one update weighs on the uplink, and one model delta on the downlink (0: dense).
-  int64_t uplink_bytes() const { return uplink_bytes_; }
+  // What one model delta weighs on the downlink (0: no downlink compression, always dense).
   int64_t downlink_delta_bytes() const { return downlink_delta_bytes_; }
 
  private:

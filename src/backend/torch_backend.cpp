@@ -20,16 +20,15 @@ struct TorchBackend::Shared {
   const learn::DatasetPair& data;
   std::vector<compress::Layer> layers;
   WorkerPool pool;
-  // One workspace per worker, built by that worker on first use: a workspace is only ever used
-  // by the thread of its index.
-  std::vector<std::unique_ptr<learn::Workspace>> workspaces;
-  std::vector<float> initial;  // the seeded initial model
+  int64_t charged_dense_bytes = 0;
   // model.cost_as: the catalogued model's sizes, charged in place of the real ones.
   std::optional<ChargedSizes> uplink_charge, downlink_charge;
-  int64_t charged_dense_bytes = 0;
-
-  // And one gradient buffer per worker: a step's gradient lives only while its job runs.
-  std::vector<std::vector<float>> gradients;
+  std::vector<float> initial;  // the seeded initial model
+  // One workspace and one gradient buffer per worker, made by that worker on first use: they are
+  // only ever used by the thread of their index, and a step's gradient lives only while its job runs.
+  std::vector<std::unique_ptr<learn::Workspace>> workspaces =
+      std::vector<std::unique_ptr<learn::Workspace>>(pool.threads());
+  std::vector<std::vector<float>> gradients = std::vector<std::vector<float>>(pool.threads());
 
   learn::Workspace& workspace(size_t worker) {
     auto& w = workspaces.at(worker);
@@ -257,25 +256,30 @@ class TorchStore : public ModelStore {
   UplinkDecoder decoder_;
   StalenessRule rule_;
   std::vector<DownlinkEncoder> downlinks_;  // per member, when the downlink is compressed
-  int64_t version_ = 0;     // updates applied
-  std::vector<float> sum_;      // round-based aggregation: the weighted sum so far
-  std::vector<float> decoded_;  // the update being applied
+  int64_t version_ = 0;                     // updates applied
+  std::vector<float> sum_;                  // round-based aggregation: the weighted sum so far
+  std::vector<float> decoded_;              // the update being applied
 };
 
 }  // namespace
 
 TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Model& model,
                            const learn::DatasetPair& data, size_t threads, const ChargedModel& charged)
-    : shared_(new Shared{scenario, model, data, compress_layers(model.layers()), WorkerPool(threads), {}, {}, {}, {},
-                         charged.cost.dense_bytes()}),
+    : shared_(new Shared{scenario,
+                         model,
+                         data,
+                         compress_layers(model.layers()),
+                         WorkerPool(threads),
+                         charged.cost.dense_bytes(),
+                         {},
+                         {},
+                         {}}),
       cost_(charged.cost) {
   if (charged.catalogued) {
     shared_->uplink_charge.emplace(scenario.compression.uplink, model.num_params(), charged, "compression");
     if (const auto& down = scenario.compression.downlink)
       shared_->downlink_charge.emplace(*down, model.num_params(), charged, "compression.downlink");
   }
-  shared_->workspaces.resize(shared_->pool.threads());
-  shared_->gradients.resize(shared_->pool.threads());
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
   for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.push_back(std::make_unique<TorchDevice>(*shared_, i));
 }

@@ -60,7 +60,6 @@ EncodedUpdate UplinkEncoder::encode(std::span<const float> update, int64_t step)
   compress::Compressor& codec = compress_now ? *compressor_ : *dense_;
   compress::Encoded encoded = codec.encode(input, context);
   if (feedback_) feedback_->remember(codec, encoded.payload, context);
-  if (compress_now) ++compressed_steps_;
   out.payload = std::move(encoded.payload);
   out.indices = std::move(encoded.indices);
   return out;
@@ -73,10 +72,6 @@ UplinkDecoder::UplinkDecoder(const scenario::CompressionSpec& spec, const std::v
 void UplinkDecoder::decode_into(std::span<const uint8_t> payload, bool compressed, uint64_t device_seed, int64_t step,
                                 std::span<float> out) const {
   (compressed ? compressor_ : dense_)->decode_into(payload, compress::Context{device_seed, step}, out);
-}
-
-std::vector<float> UplinkDecoder::decode(const EncodedUpdate& update, uint64_t device_seed, int64_t step) const {
-  return (update.compressed ? compressor_ : dense_)->decode(update.payload, compress::Context{device_seed, step});
 }
 
 }  // namespace edgetrain::backend

@@ -28,7 +28,6 @@ class UplinkEncoder {
  public:
   UplinkEncoder(const scenario::CompressionSpec& spec, const std::vector<compress::Layer>& layers, uint64_t seed);
   EncodedUpdate encode(std::span<const float> update, int64_t step);
-  int64_t compressed_steps() const { return compressed_steps_; }
   bool adaptive() const { return adaptive_.has_value(); }
 
  private:
@@ -39,14 +38,12 @@ class UplinkEncoder {
   std::vector<compress::Layer> layers_;
   uint64_t seed_;
   std::optional<double> smoothed_gap_;
-  int64_t compressed_steps_ = 0;
 };
 
 class UplinkDecoder {
  public:
   UplinkDecoder(const scenario::CompressionSpec& spec, const std::vector<compress::Layer>& layers);
-  std::vector<float> decode(const EncodedUpdate& update, uint64_t device_seed, int64_t step) const;
-  // The same into `out` (the model's size), from the payload bytes alone: no allocation.
+  // Decodes an update's payload into `out` (the model's size), without allocating.
   void decode_into(std::span<const uint8_t> payload, bool compressed, uint64_t device_seed, int64_t step,
                    std::span<float> out) const;
 

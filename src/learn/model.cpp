@@ -130,7 +130,6 @@ struct Model::Impl {
     }
     return net;
   }
-
 };
 
 Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>()) {

@@ -34,7 +34,6 @@ struct ModelConfig {
   int64_t channels = 1, height = 28, width = 28, classes = 10;
 };
 
-
 struct EvalResult {
   double accuracy = 0;
   double loss = 0;
@@ -83,8 +82,9 @@ class Workspace {
   // Accuracy and mean loss over the first `limit` samples of `data` (0 = all), under no-grad in
   // batches of 1,000, asking `cancelled` between batches: nothing once it says so (a long
   // evaluation must not hold up a Ctrl-C).
-  std::optional<EvalResult> evaluate(std::span<const float> params, const Dataset& data, int64_t limit,
-                                     const std::function<bool()>& cancelled = [] { return false; });
+  std::optional<EvalResult> evaluate(
+      std::span<const float> params, const Dataset& data, int64_t limit,
+      const std::function<bool()>& cancelled = [] { return false; });
 
  private:
   struct Impl;

@@ -45,8 +45,8 @@ ModelShape model_shape(const ModelConfig& config) {
       }
       s.params += c * kernel * kernel * out + out;
       s.forward_flops_per_sample += (2.0 * c * kernel * kernel + 1) * out * oh * ow;
-      add_layer(s, "conv" + std::to_string(s.layers.size() / 2 + 1),
-                {out, static_cast<int64_t>(c), kernel, kernel}, out);
+      add_layer(s, "conv" + std::to_string(s.layers.size() / 2 + 1), {out, static_cast<int64_t>(c), kernel, kernel},
+                out);
       h = oh / 2;
       w = ow / 2;
       const double pooled = static_cast<double>(out) * h * w;

@@ -48,8 +48,7 @@ std::string summary_text(const RunSummary& s, const std::string& out_dir) {
                 "status: %s (%s)\nrounds: %ld   simulated time: %.2f s   wall time: %.1f s\n%s\n"
                 "bytes up: %s   bytes down: %s   model parameters: %ld\nresults: %s\n",
                 s.status.c_str(), s.status_reason.c_str(), static_cast<long>(s.rounds), s.sim_time_s, s.wall_time_s,
-                accuracy,
-                human_bytes(static_cast<double>(s.bytes_up)).c_str(),
+                accuracy, human_bytes(static_cast<double>(s.bytes_up)).c_str(),
                 human_bytes(static_cast<double>(s.bytes_down)).c_str(), static_cast<long>(s.model_params),
                 out_dir.c_str());
   return buf;

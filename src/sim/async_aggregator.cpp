@@ -32,9 +32,8 @@ void AsyncAggregator::apply(const UpdateMessage& push) {
     return;
   }
   sg4::this_actor::execute(5.0 * static_cast<double>(state_.backend.cost().params));  // scale + SGD update
-  const bool finite =
-      store_.apply_one(push.update, position_.at(push.device), staleness, state_.mode.server_lr()) &&
-      std::isfinite(push.loss);
+  const bool finite = store_.apply_one(push.update, position_.at(push.device), staleness, state_.mode.server_lr()) &&
+                      std::isfinite(push.loss);
   state_.rounds_done += 1;
   state_.staleness.push_back({sg4::Engine::get_clock(), state_.devices[push.device].device, staleness});
   if (!finite)

@@ -18,8 +18,7 @@ namespace edgetrain::sim {
 
 class AsyncAggregator {
  public:
-  AsyncAggregator(RunState& state, Inbox& inbox, std::vector<size_t> members,
-                  backend::ModelStore& store)
+  AsyncAggregator(RunState& state, Inbox& inbox, std::vector<size_t> members, backend::ModelStore& store)
       : state_(state), inbox_(inbox), members_(std::move(members)), store_(store) {}
   void operator()();
 

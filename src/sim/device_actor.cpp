@@ -104,8 +104,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   train(*model, *message, ledger);
   message->update = state_.backend.device(index_).finish_update();
   const int64_t shared_sample_bytes =
-      (state_.streams[index_] ? state_.streams[index_]->sample_bytes() : state_.raw_sample_bytes) +
-      kInjectedLabelBytes;
+      (state_.streams[index_] ? state_.streams[index_]->sample_bytes() : state_.raw_sample_bytes) + kInjectedLabelBytes;
   const int64_t shared_bytes = static_cast<int64_t>(message->shared.size()) * shared_sample_bytes;
   message->bytes = message_bytes(message->update.bytes + shared_bytes);
   message->dense_bytes = message_bytes(state_.backend.cost().dense_bytes() + shared_bytes);

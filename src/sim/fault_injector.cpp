@@ -52,7 +52,8 @@ void switch_on(RunState& state, size_t i) {
   state.couriers[i]->clear();
   state.live[i].on = true;
   record.restarts += 1;
-  sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))->daemonize();
+  sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))
+      ->daemonize();
 }
 
 void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& spec) {
@@ -164,8 +165,8 @@ std::vector<LinkFaultPlan> plan_link_faults(const sg4::Engine& engine, const sce
     if (plan.links.empty()) {
       std::string names;
       for (const auto* l : engine.get_all_links()) names += (names.empty() ? "" : ", ") + l->get_name();
-      throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " +
-                          scenario.platform.string() + " (links: " + names + ")");
+      throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " + scenario.platform.string() +
+                          " (links: " + names + ")");
     }
     plan.events = link_events(entries[k], at);  // reads and checks the trace
     plans.push_back(std::move(plan));

@@ -109,7 +109,7 @@ std::optional<double> cgroup_free() {
 
 int64_t model_memory_vectors(const scenario::Scenario& sc) {
   const auto& up = sc.compression.uplink;
-  int64_t vectors = 2;
+  int64_t vectors = 1;
   if (sc.training.mode == "local-sgd") vectors += 1;
   if (up.error_feedback || up.kind == "adacomp-bins") vectors += 1;
   if (sc.compression.downlink) vectors += 1;

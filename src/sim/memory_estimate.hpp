@@ -23,8 +23,9 @@ class MemoryError : public std::runtime_error, public util::InputError {
   using std::runtime_error::runtime_error;
 };
 
-// How many model-sized fp32 vectors each device holds while training: the pulled parameters
-// and the gradient (or update), plus the local copy (local-sgd), the compressor's residual
+// How many model-sized fp32 vectors each device holds while training: its update (the gradient,
+// on a worker while the step runs, then its encoding until it is delivered; the received model is
+// a snapshot shared by every device), plus the local model (local-sgd), the compressor's residual
 // (error feedback, adacomp-bins) and the downlink replica. Reported as model_memory_bytes.
 int64_t model_memory_vectors(const scenario::Scenario& sc);
 

@@ -22,7 +22,7 @@ namespace edgetrain::sim {
 struct Message {
   virtual ~Message() = default;
   virtual const char* kind() const = 0;
-  int64_t bytes = 0;  // simulated size on the wire, header included
+  int64_t bytes = 0;                   // simulated size on the wire, header included
   simgrid::s4u::Host* from = nullptr;  // the sender's host
 };
 
@@ -46,9 +46,9 @@ struct UpdateMessage : Message {
   int64_t round = 0;  // the model version it was computed from
   backend::UpdatePayload update;
   double loss = 0;
-  int64_t samples = 0;      // samples the update was computed on (own batches + injected)
-  int64_t own_samples = 0;  // of which from the device's own partition or stream
-  int64_t dense_bytes = 0;  // what the same message would weigh with a dense fp32 update
+  int64_t samples = 0;              // samples the update was computed on (own batches + injected)
+  int64_t own_samples = 0;          // of which from the device's own partition or stream
+  int64_t dense_bytes = 0;          // what the same message would weigh with a dense fp32 update
   std::vector<int64_t> shared;      // dataset indices shared for injection (their bytes are included)
   int64_t shared_sample_bytes = 0;  // wire size of one shared sample
 };

@@ -11,14 +11,14 @@
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
-#include "report/progress.hpp"
-#include "report/results_dir.hpp"
-#include "report/run_record.hpp"
 #include "backend/learning_setup.hpp"
 #include "backend/timing_backend.hpp"
 #include "backend/torch_backend.hpp"
-#include "learn/known_data.hpp"
 #include "backend/uplink.hpp"
+#include "learn/known_data.hpp"
+#include "report/progress.hpp"
+#include "report/results_dir.hpp"
+#include "report/run_record.hpp"
 #include "sim/actor_guard.hpp"
 #include "sim/async_aggregator.hpp"
 #include "sim/device_actor.hpp"
@@ -307,8 +307,9 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
     p.shape = backend::data_shape(scenario);
   }
   p.charged = backend::charged_model(scenario, p.shape);
-  p.memory = estimate_memory(scenario, p.shape,
-                             timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)));
+  p.memory =
+      estimate_memory(scenario, p.shape,
+                      timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)));
   check_memory(p.memory, available_memory());
   check_ns3_message_size(p.charged.cost);
   if (timing_only) {

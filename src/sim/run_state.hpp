@@ -43,7 +43,7 @@ struct RunState {
   backend::Backend& backend;
   const int64_t raw_sample_bytes;  // one dataset sample on the wire (data injection)
 
-  int64_t rounds_done = 0;  // updates applied to the global model
+  int64_t rounds_done = 0;               // updates applied to the global model
   int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices, headers included
 
   std::vector<report::DeviceRecord> devices;  // sized once before the actors start

@@ -14,9 +14,6 @@ inline constexpr int64_t kHeaderBytes = 64;
 // A sample shared for data injection travels as its raw bytes plus a 4-byte label.
 inline constexpr int64_t kInjectedLabelBytes = 4;
 
-// A dense fp32 tensor payload: 4 bytes per value.
-constexpr int64_t dense_fp32_bytes(int64_t values) { return 4 * values; }
-
 constexpr int64_t message_bytes(int64_t payload_bytes) { return kHeaderBytes + payload_bytes; }
 
 }  // namespace edgetrain::sim

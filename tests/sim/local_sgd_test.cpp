@@ -15,8 +15,8 @@ TEST_CASE("local-sgd: each push follows local_steps real steps, charged step by 
     CHECK(std::stoll(row.at("samples_trained")) == kRounds * 3 * kBatch);
     CHECK(std::stod(row.at("compute_s")) == doctest::Approx(kRounds * 3 * compute_s(kDevices[i])).epsilon(1e-9));
     CHECK(std::stoll(row.at("bytes_up")) == kRounds * kDenseMessage);  // a delta weighs what a gradient does
-    // The pulled model, the update and the local copy: three model-sized vectors.
-    CHECK(std::stoll(row.at("model_memory_bytes")) == 3 * 4 * kParams);
+    // The update and the local model: two model-sized vectors (the pulled model is a shared snapshot).
+    CHECK(std::stoll(row.at("model_memory_bytes")) == 2 * 4 * kParams);
   }
   const auto summary = read_json(out / "summary.json");
   CHECK(summary["mode"] == "local-sgd");

@@ -37,8 +37,9 @@ void check_thread_independence(const std::string& tag, const std::string& sets) 
 }  // namespace
 
 TEST_CASE("threads: sync rounds with momentum and a compressed downlink give the same bytes for 1, 2 and 4 workers") {
-  check_thread_independence("threads-sync", "--set training.momentum=0.9 --set compression.kind=powersgd "
-                                            "--set 'compression.downlink={\"kind\":\"topk\",\"ratio\":0.2}'");
+  check_thread_independence("threads-sync",
+                            "--set training.momentum=0.9 --set compression.kind=powersgd "
+                            "--set 'compression.downlink={\"kind\":\"topk\",\"ratio\":0.2}'");
 }
 
 TEST_CASE("threads: scadles with streams, injection and adaptive top-k give the same bytes") {
@@ -77,7 +78,8 @@ TEST_CASE("threads: async local-sgd with random-k under churn gives the same byt
 TEST_CASE("threads: --threads must be a whole number from 1 to 256") {
   for (const char* bad : {"0", "-1", "two", "257", "1.5", ""}) {
     CAPTURE(bad);
-    const Result r = run_cli("run " + (kData / "eight-devices.json").string() + " --threads '" + bad + "'", "threads-bad");
+    const Result r =
+        run_cli("run " + (kData / "eight-devices.json").string() + " --threads '" + bad + "'", "threads-bad");
     CHECK(r.status == 2);
     CHECK(r.err.rfind("edgetrain: --threads: expected a whole number from 1 to 256", 0) == 0);  // then the usage
   }

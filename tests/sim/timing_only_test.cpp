@@ -49,8 +49,8 @@ TEST_CASE("timing-only: round time is max(down + FLOPs / speed + up) + apply, by
 }
 
 TEST_CASE("timing-only equals real: sync with every data-independent compressor, both directions") {
-  for (const char* kind : {"none", "fp16", "topk", "randomk", "qsgd", "terngrad", "signsgd", "onebit", "powersgd",
-                           "adacomp"}) {
+  for (const char* kind :
+       {"none", "fp16", "topk", "randomk", "qsgd", "terngrad", "signsgd", "onebit", "powersgd", "adacomp"}) {
     CAPTURE(kind);
     const std::string sets = std::string("--set compression.kind=") + kind +
                              " --set 'compression.downlink={\"kind\":\"topk\",\"ratio\":0.1}'";
@@ -97,8 +97,9 @@ TEST_CASE("timing-only: a catalogue model is charged its published parameters an
 TEST_CASE("model.cost_as: a real run charges the catalogued model's time and bytes") {
   const std::string sets = " --set model.cost_as=mobilenet_v2 --set compression.kind=topk --set compression.ratio=0.01";
   const fs::path real = run_two_devices("cost-as-real", sets);
-  const fs::path timing = run_two_devices("cost-as-tonly", std::string(kTimingOnly) + " --set model.name=mobilenet_v2 " +
-                                                               "--set compression.kind=topk --set compression.ratio=0.01");
+  const fs::path timing =
+      run_two_devices("cost-as-tonly", std::string(kTimingOnly) + " --set model.name=mobilenet_v2 " +
+                                           "--set compression.kind=topk --set compression.ratio=0.01");
   const auto a = read_json(real / "summary.json"), b = read_json(timing / "summary.json");
   CHECK(a["charged_model"] == "mobilenet_v2");
   CHECK(a["model_params"] == 3504872);
@@ -116,8 +117,9 @@ TEST_CASE("timing-only: data-dependent sizes need a declared ratio, recorded in 
   CHECK(refused.status == 2);
   CHECK(refused.err.find("compression.timing_ratio") != std::string::npos);
   const fs::path out =
-      run_two_devices("timing-ratio", std::string(kTimingOnly) + " --set compression.kind=threshold "
-                                                                 "--set compression.threshold=0.01 --set compression.timing_ratio=0.25");
+      run_two_devices("timing-ratio", std::string(kTimingOnly) +
+                                          " --set compression.kind=threshold "
+                                          "--set compression.threshold=0.01 --set compression.timing_ratio=0.25");
   const auto summary = read_json(out / "summary.json");
   CHECK(summary["declared_sizes"]["compression.timing_ratio"] == 0.25);
   CHECK(summary["bytes_up"] == 2 * kRounds * (std::llround(0.25 * 4 * kParams) + kHeader));
