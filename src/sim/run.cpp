@@ -55,18 +55,18 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 // and configuration chatter is silenced. The user's flags and the platform's <config> are
 // tried in a throw-away Engine first (check_engine_flags): SimGrid aborts on bad ones.
 // When no LibTorch runs inside actors (timing-only runs, or steps on a pool of several workers),
-// actors get small stacks (SimGrid's default is 8 MiB each, with a guard page that costs a memory
-// mapping per actor: Linux allows about 65,000 mappings), and 100,000 devices fit.
+// actors get small stacks (SimGrid's default is 8 MiB each). A stack's guard page, which turns an
+// overflow into a crash instead of silent corruption, costs a memory mapping per actor, and Linux
+// allows about 65,000: fleets above kGuardedDevices (two actors each) go without.
 constexpr int kSmallStackKiB = 32;
+constexpr size_t kGuardedDevices = 12000;  // 10,000 devices measured at 41,700 mappings
 
 std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info,
-                                         bool small_stacks) {
+                                         bool small_stacks, bool guard_pages) {
   static std::vector<std::string> args;  // argv must outlive the engine
   args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--log=xbt_cfg.thres:warning"};
-  if (small_stacks) {
-    args.push_back("--cfg=contexts/stack-size:" + std::to_string(kSmallStackKiB));
-    args.push_back("--cfg=contexts/guard-size:0");
-  }
+  if (small_stacks) args.push_back("--cfg=contexts/stack-size:" + std::to_string(kSmallStackKiB));
+  if (!guard_pages) args.push_back("--cfg=contexts/guard-size:0");
   std::vector<EngineFlag> flags;
   for (const std::string& a : options.simgrid_args) flags.push_back({a, a});
   for (const auto& [key, value] : info.config) {
@@ -296,7 +296,8 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const platform::PlatformInfo info = read_platform(scenario);
   // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
   const bool small_stacks = timing_only || options.threads > 1;
-  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks); });
+  const bool guard_pages = scenario.devices.size() <= kGuardedDevices;
+  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks, guard_pages); });
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
