@@ -57,7 +57,9 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 // When no LibTorch runs inside actors (timing-only runs, or steps on a pool of several workers),
 // actors get small stacks (SimGrid's default is 8 MiB each). A stack's guard page, which turns an
 // overflow into a crash instead of silent corruption, costs a memory mapping per actor, and Linux
-// allows about 65,000: fleets above kGuardedDevices (two actors each) go without.
+// allows about 65,000: fleets above kGuardedDevices (two actors each) go without, and so do
+// timing-only runs, whose actors run on guarded stacks about 40% slower (one mapping each instead
+// of one heap, measured on tools/bench fleets) and run no LibTorch.
 constexpr int kSmallStackKiB = 32;
 constexpr size_t kGuardedDevices = 12000;  // 10,000 devices measured at 41,700 mappings
 
@@ -296,7 +298,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const platform::PlatformInfo info = read_platform(scenario);
   // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
   const bool small_stacks = timing_only || options.threads > 1;
-  const bool guard_pages = scenario.devices.size() <= kGuardedDevices;
+  const bool guard_pages = !timing_only && scenario.devices.size() <= kGuardedDevices;
   p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks, guard_pages); });
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.link_faults = plan_link_faults(*p.engine, scenario);
