@@ -162,8 +162,7 @@ Dataset read_split(Split& split, int64_t limit) {
   d.width = split.images.dims()[2];
   d.classes = kIdxClasses;
   d.raw_sample_bytes = d.height * d.width;
-  d.features.resize(pixels.size());
-  for (size_t i = 0; i < pixels.size(); ++i) d.features[i] = pixels[i] / 255.0f;
+  d.codes = pixels;  // the value of a code is set by standardise()
   d.labels.assign(label_bytes.begin(), label_bytes.begin() + static_cast<std::ptrdiff_t>(keep));
   return d;
 }
@@ -182,17 +181,22 @@ std::pair<Split, Split> open_splits(const fs::path& dir) {
 
 // Standardises both splits with the training set's statistics (computed in double, in a
 // fixed order, so the result is the same on every run).
+// Pixels scale to [0, 1] (p / 255 in fp32), then standardise; each of the 256 codes gets the
+// value each of its pixels would get, so nothing is stored per pixel but its byte.
 void standardise(DatasetPair& pair) {
+  std::array<float, 256> scaled;
+  for (size_t p = 0; p < scaled.size(); ++p) scaled[p] = static_cast<float>(p) / 255.0f;
   double sum = 0, sum_sq = 0;
-  for (float v : pair.train.features) {
+  for (uint8_t c : pair.train.codes) {
+    const float v = scaled[c];
     sum += v;
     sum_sq += double{v} * v;
   }
-  const double n = static_cast<double>(pair.train.features.size());
+  const double n = static_cast<double>(pair.train.codes.size());
   const double mean = sum / n;
   const double std_dev = std::sqrt(std::max(sum_sq / n - mean * mean, 1e-12));
   for (Dataset* d : {&pair.train, &pair.test}) {
-    for (float& v : d->features) v = static_cast<float>((v - mean) / std_dev);
+    for (size_t p = 0; p < scaled.size(); ++p) d->code_values[p] = static_cast<float>((scaled[p] - mean) / std_dev);
   }
 }
 
@@ -215,6 +219,23 @@ DatasetShape idx_dataset_shape(const fs::path& dir, int64_t train_limit, int64_t
   shape.width = train.images.dims()[2];
   shape.classes = kIdxClasses;
   return shape;
+}
+
+void Dataset::copy_sample(int64_t index, float* out) const {
+  const auto s = static_cast<size_t>(sample_size());
+  const auto at = static_cast<size_t>(index) * s;
+  if (codes.empty()) {
+    std::copy_n(features.data() + at, s, out);
+  } else {
+    for (size_t k = 0; k < s; ++k) out[k] = code_values[codes[at + k]];
+  }
+}
+
+std::vector<float> Dataset::values() const {
+  if (codes.empty()) return features;
+  std::vector<float> out(codes.size());
+  for (size_t k = 0; k < codes.size(); ++k) out[k] = code_values[codes[k]];
+  return out;
 }
 
 DatasetShape synthetic_shape(const SyntheticSpec& spec) {

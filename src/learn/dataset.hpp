@@ -1,8 +1,10 @@
-// Datasets held in memory as normalised fp32 features and integer labels. Reads the IDX
+// Datasets held in memory as normalised values (one-byte codes for IDX images, fp32 for
+// synthetic data) and integer labels. Reads the IDX
 // files of MNIST and Fashion-MNIST (gzipped or not, through zlib) and generates a seeded
 // synthetic classification set for fast tests. No LibTorch here: tensors are made later.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -22,11 +24,20 @@ class DataError : public std::runtime_error, public util::InputError {
 struct Dataset {
   int64_t channels = 1, height = 28, width = 28;
   int64_t classes = 10;
-  std::vector<float> features;  // size() * sample_size() values, row-major, normalised
+  // The values, size() * sample_size() of them, row-major, normalised: IDX images keep their
+  // pixels as codes (one byte each, a quarter of fp32) with the value of each of the 256 codes;
+  // synthetic data keeps fp32 features. values() and copy_sample() read either.
+  std::vector<float> features;
+  std::vector<uint8_t> codes;
+  std::array<float, 256> code_values{};
   std::vector<int64_t> labels;
 
   int64_t size() const { return static_cast<int64_t>(labels.size()); }
   int64_t sample_size() const { return channels * height * width; }
+  // Sample `index`'s sample_size() values into `out`.
+  void copy_sample(int64_t index, float* out) const;
+  // Every value, in order (small sets: tests).
+  std::vector<float> values() const;
   // Bytes one raw sample occupies on the device (uint8 pixels as stored in IDX, or fp32 for
   // synthetic data); used to report buffer memory.
   int64_t raw_sample_bytes = 784;

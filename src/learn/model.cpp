@@ -186,7 +186,7 @@ struct Workspace::Impl {
     int64_t* yp = y.data_ptr<int64_t>();
     for (int64_t i = 0; i < n; ++i) {
       const int64_t idx = batch[i];
-      std::copy_n(data.features.data() + idx * s, s, xp + i * s);
+      data.copy_sample(idx, xp + i * s);
       yp[i] = data.labels[idx];
     }
     return {x, y};

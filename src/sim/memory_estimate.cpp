@@ -125,9 +125,11 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   e.model_bytes = e.params * e.model_vectors * kFloat;
   const double train = static_cast<double>(data.train_samples), test = static_cast<double>(data.test_samples);
   const double features = static_cast<double>(data.sample_floats());
-  // Features and labels; for IDX files also the raw bytes read; for synthetic data the class
-  // centres (double); the partition's indices and each device's sample order (about 3 per sample).
-  e.data_bytes = (train + test) * (features * kFloat + kIndex) + 3 * train * kIndex;
+  // Values and labels (fp32 features for synthetic data, one-byte codes for IDX images); for IDX
+  // files also the raw bytes read; for synthetic data the class centres (double); the partition's
+  // indices and each device's sample order (about 3 per sample).
+  const double value_bytes = sc.dataset.name == "synthetic" ? kFloat : 1;
+  e.data_bytes = (train + test) * (features * value_bytes + kIndex) + 3 * train * kIndex;
   if (sc.training.compute == "timing-only") {
     // Nothing is loaded: the balanced labels the partition is made from, the partition and each
     // device's sample order; per device its records, stream and the stacks of its two actors.

@@ -52,12 +52,14 @@ TEST_CASE("IDX files are read gzipped or not, with identical results") {
   CHECK(a.train.size() == 3);
   CHECK(a.train.height == 2);
   CHECK(a.train.labels == std::vector<int64_t>{0, 1, 2});
-  CHECK(a.train.features == b.train.features);
+  CHECK(a.train.values() == b.train.values());
+  CHECK(a.train.features.empty());  // kept as one-byte codes
+  CHECK(a.train.codes.size() == 3 * 2 * 2);
   // standardised with the training set's statistics: mean 0
   double sum = 0;
-  for (float v : a.train.features) sum += v;
+  for (float v : a.train.values()) sum += v;
   CHECK(sum == doctest::Approx(0.0).scale(1.0));
-  CHECK(a.train.features[1] > a.train.features[0]);
+  CHECK(a.train.values()[1] > a.train.values()[0]);
 }
 
 TEST_CASE("limits keep the first samples") {
