@@ -13,7 +13,7 @@ namespace edgetrain::backend {
 
 ChargedModel charged_model(const scenario::Scenario& scenario, const learn::DatasetShape& shape) {
   ChargedModel out;
-  const std::string& catalogued = scenario.training.compute == "timing-only" && learn::find_model(scenario.model.name)
+  const std::string& catalogued = scenario.training.timing_only() && learn::find_model(scenario.model.name)
                                       ? scenario.model.name
                                       : scenario.model.cost_as;
   if (const learn::CatalogueModel* m = catalogued.empty() ? nullptr : learn::find_model(catalogued)) {

@@ -18,6 +18,7 @@ struct TorchBackend::Shared {
   const scenario::Scenario& scenario;
   const learn::Model& model;
   const learn::DatasetPair& data;
+  Mode mode;  // read once from the scenario
   std::vector<compress::Layer> layers;
   WorkerPool pool;
   int64_t charged_dense_bytes = 0;
@@ -55,8 +56,8 @@ class TorchDevice : public DeviceLearner {
   TorchDevice(TorchBackend::Shared& shared, size_t index)
       : shared_(shared),
         training_(shared.scenario.training),
-        local_sgd_(Mode(training_, shared.scenario.devices.size()).local_sgd()),
-        steps_per_update_(Mode(training_, shared.scenario.devices.size()).steps_per_update()),
+        local_sgd_(shared.mode.local_sgd()),
+        steps_per_update_(shared.mode.steps_per_update()),
         encoder_(shared.scenario.compression, shared.layers, shared.uplink_seed(index)) {
     if (const auto& down = shared.scenario.compression.downlink) {
       replica_.emplace(*down, shared.layers, shared.downlink_seed(index));
@@ -268,6 +269,7 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
     : shared_(new Shared{scenario,
                          model,
                          data,
+                         Mode(scenario.training, scenario.devices.size()),
                          compress_layers(model.layers()),
                          WorkerPool(threads),
                          charged.cost.dense_bytes(),

@@ -481,7 +481,7 @@ std::string describe(const Scenario& s) {
     if (s.devices.size() > kShown) devices += ", ... (" + std::to_string(s.devices.size() - kShown) + " more)";
     line("devices", devices);
   }
-  const bool timing_only = s.training.compute == "timing-only";
+  const bool timing_only = s.training.timing_only();
   if (timing_only) line("compute", "timing-only (no tensors, no data: steps cost their FLOPs, messages their sizes)");
   {
     const auto& d = s.dataset;

@@ -69,7 +69,8 @@ struct InjectionSpec {
 
 struct TrainingSpec {
   std::string compute = "real";  // real (LibTorch steps on data) | timing-only (no tensors, no data)
-  std::string mode = "sync";     // sync | scadles | async | local-sgd
+  bool timing_only() const { return compute == "timing-only"; }
+  std::string mode = "sync";  // sync | scadles | async | local-sgd
   int64_t batch_size = 32;
   double lr = 0.05;
   double momentum = 0.0;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <simgrid/s4u.hpp>
 
+#include "sim/members.hpp"
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"
 
@@ -41,8 +42,7 @@ void AsyncAggregator::apply(const UpdateMessage& push) {
 }
 
 void AsyncAggregator::operator()() {
-  position_.assign(state_.devices.size(), members_.size());
-  for (size_t m = 0; m < members_.size(); ++m) position_[members_[m]] = m;
+  position_ = member_positions(members_, state_.devices.size());
   const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
   const std::string me = "aggregator on " + inbox_.host()->get_name();
   while (!state_.should_stop(sg4::Engine::get_clock())) {

@@ -130,7 +130,7 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   // indices and each device's sample order (about 3 per sample).
   const double value_bytes = sc.dataset.name == "synthetic" ? kFloat : 1;
   e.data_bytes = (train + test) * (features * value_bytes + kIndex) + 3 * train * kIndex;
-  if (sc.training.compute == "timing-only") {
+  if (sc.training.timing_only()) {
     // Nothing is loaded: the balanced labels the partition is made from, the partition and each
     // device's sample order; per device its records, stream and the stacks of its two actors.
     e.data_bytes = 3 * train * kIndex + static_cast<double>(sc.devices.size()) * kTimingDeviceBytes;

@@ -294,7 +294,7 @@ struct Prepared {
 
 Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
   Prepared p;
-  const bool timing_only = scenario.training.compute == "timing-only";
+  const bool timing_only = scenario.training.timing_only();
   const platform::PlatformInfo info = read_platform(scenario);
   // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
   const bool small_stacks = timing_only || options.threads > 1;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <simgrid/s4u.hpp>
 
+#include "sim/members.hpp"
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"
 
@@ -41,8 +42,7 @@ std::vector<bool> SyncAggregator::send_models(double started) {
 
 void SyncAggregator::operator()() {
   const size_t n = members_.size();
-  std::vector<size_t> position(state_.devices.size(), n);  // device index -> member position
-  for (size_t m = 0; m < n; ++m) position[members_[m]] = m;
+  const std::vector<size_t> position = member_positions(members_, state_.devices.size());
   const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
   const auto& round_timeout = state_.scenario.training.round_timeout_s;
   const std::string me = "aggregator on " + inbox_.host()->get_name();
