@@ -10,6 +10,7 @@
 
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
+#include "scenario/warnings.hpp"
 #include "sim/run.hpp"
 #include "sim/stop_signal.hpp"
 #include "util/input_error.hpp"
@@ -44,7 +45,7 @@ po::options_description run_options() {
       "override a scenario key by its dotted path, e.g. --set training.lr=0.1 (repeatable)")(
       "threads,j", po::value<std::string>(),
       "workers that run the real training steps (default: the number of cores; results do not depend on it)")(
-      "quiet,q", "no progress lines, only the summary");
+      "quiet,q", "no progress line on a terminal, only warnings and the summary");
   return o;
 }
 
@@ -151,6 +152,10 @@ int main(int argc, char** argv) {
     options.threads = threads;
     options.out_dir =
         cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : std::filesystem::path(cli.out_dir);
+    options.warn_replacing = cli.out_dir.empty();
+    for (const std::string& warning : scenario::warnings(sc)) {
+      std::fprintf(stderr, "edgetrain: warning: %s\n", warning.c_str());
+    }
     if (cli.command == "validate") {
       const std::string checked = sim::check_scenario(sc, options);
       if (sim::interrupt_requested()) return fail("interrupted", 130);

@@ -1,6 +1,7 @@
 // See diff.hpp.
 #include "scenario/diff.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "scenario/text.hpp"
@@ -48,8 +49,11 @@ std::string difference_text(const Difference& d) {
 }
 
 std::string differences_text(const std::vector<Difference>& differences, size_t shown) {
+  // Values changed first: keys added or removed mostly follow from them (another mode's keys).
+  std::vector<Difference> ordered = differences;
+  std::stable_partition(ordered.begin(), ordered.end(), [](const Difference& d) { return d.before && d.after; });
   std::vector<std::string> parts;
-  for (size_t i = 0; i < differences.size() && i < shown; ++i) parts.push_back(difference_text(differences[i]));
+  for (size_t i = 0; i < ordered.size() && i < shown; ++i) parts.push_back(difference_text(ordered[i]));
   std::string out = text::join(parts, ", ");
   if (differences.size() > shown) out += " and " + std::to_string(differences.size() - shown) + " more";
   return out;

@@ -24,7 +24,8 @@ std::vector<Difference> differences(const nlohmann::json& before, const nlohmann
 // missing key.
 std::string difference_text(const Difference& difference);
 
-// The first `shown` differences joined by ", ", then "and N more" when there are more.
+// The first `shown` differences joined by ", ", values changed before keys added or removed (those
+// mostly follow from a changed value, e.g. another mode's keys), then "and N more".
 std::string differences_text(const std::vector<Difference>& differences, size_t shown = 3);
 
 }  // namespace edgetrain::scenario

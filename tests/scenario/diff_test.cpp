@@ -33,9 +33,10 @@ TEST_CASE("diff: changed, added and removed keys as dotted paths") {
   CHECK(difference_text(d[0]) == R"(devices.2 (absent) -> {"host":"pi-3","name":"pi-3","stream":null})");
   CHECK(difference_text(d[1]) == "seed 1 -> 7");
   CHECK(difference_text(d[2]) == "training.lr 0.05 -> 0.1");
+  // Changed values first, then keys added or removed.
   CHECK(differences_text(d) ==
-        R"(devices.2 (absent) -> {"host":"pi-3","name":"pi-3","stream":null}, seed 1 -> 7, training.lr 0.05 -> 0.1)");
-  CHECK(differences_text(d, 1) == R"(devices.2 (absent) -> {"host":"pi-3","name":"pi-3","stream":null} and 2 more)");
+        R"(seed 1 -> 7, training.lr 0.05 -> 0.1, devices.2 (absent) -> {"host":"pi-3","name":"pi-3","stream":null})");
+  CHECK(differences_text(d, 1) == "seed 1 -> 7 and 2 more");
   const std::vector<Difference> back = differences(after, before);
   REQUIRE(back.size() == 3);
   CHECK(difference_text(back[0]) == R"(devices.2 {"host":"pi-3","name":"pi-3","stream":null} -> (absent))");
