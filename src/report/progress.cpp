@@ -26,8 +26,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
+std::string format_seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
 }
 
 // Columns of the terminal on stderr; 0 when unknown.
@@ -62,7 +64,7 @@ std::optional<double> Progress::time_left_s(const ProgressPoint& point, const Pr
     done = std::max(done, static_cast<double>(point.updates) / static_cast<double>(*limits.rounds));
   }
   if (limits.sim_time_s && *limits.sim_time_s > 0) done = std::max(done, point.sim_time_s / *limits.sim_time_s);
-  if (!(done > 0)) return std::nullopt;
+  if (!(done >= kMinDoneForEstimate)) return std::nullopt;  // too early: the first instants say nothing
   done = std::min(done, 1.0);
   return wall_s * (1 - done) / done;
 }
@@ -97,7 +99,7 @@ void Progress::update(const ProgressPoint& point) {
   const Clock::time_point now = Clock::now();
   if (shown_ > 0 && now - last_ < std::chrono::milliseconds(1000 / kRedrawsPerSecond)) return;
   last_ = now;
-  std::string text = line(point, limits_, seconds_between(start_, now));
+  std::string text = line(point, limits_, std::chrono::duration<double>(now - start_).count());
   // Never wider than the terminal: a wrapped line could not be rewritten in place.
   const size_t columns = terminal_columns();
   if (columns > 1 && text.size() >= columns) text.resize(columns - 1);
@@ -114,14 +116,6 @@ void Progress::clear() {
   std::fflush(stderr);
   shown_ = 0;
 }
-
-namespace {
-std::string format_seconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f s", s);
-  return buf;
-}
-}  // namespace
 
 std::string summary_text(const RunSummary& s, const std::string& out_dir) {
   char accuracy[128] = "test accuracy: not computed (timing-only run)";

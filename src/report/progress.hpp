@@ -2,7 +2,7 @@
 // The line sits on stderr and is rewritten in place ("\r") at most kRedrawsPerSecond times per
 // second of wall time: simulated time, rounds (pushes in asynchronous modes), the last test
 // accuracy, wall time and the time left, estimated from the stop condition nearest to its end
-// (stop.rounds or stop.sim_time_s; "?" while none bounds it). It is drawn only when stderr is a
+// (stop.rounds or stop.sim_time_s; "?" while none bounds it or 1% of it is not done yet). It is drawn only when stderr is a
 // terminal and the run is not --quiet: pipes, files and CI get no progress output at all.
 #pragma once
 
@@ -33,6 +33,8 @@ struct ProgressPoint {
 class Progress {
  public:
   static constexpr int kRedrawsPerSecond = 4;
+  // The time left is estimated once this fraction of a stop condition is done ("?" before).
+  static constexpr double kMinDoneForEstimate = 0.01;
   // `enabled`: draw at all (stderr is a terminal, no --quiet). Wall time counts from construction.
   Progress(bool enabled, const ProgressLimits& limits);
   ~Progress();  // clears the line
@@ -48,7 +50,8 @@ class Progress {
   // The text of the line after `wall_s` seconds of wall time, before fitting it to the terminal.
   static std::string line(const ProgressPoint& point, const ProgressLimits& limits, double wall_s);
   // The estimated wall time left, in seconds: the elapsed wall time scaled by what is left of the
-  // stop condition nearest to its end. Empty when no condition bounds the run or nothing is done yet.
+  // stop condition nearest to its end. Empty when no condition bounds the run or less than
+  // kMinDoneForEstimate of it is done.
   static std::optional<double> time_left_s(const ProgressPoint& point, const ProgressLimits& limits, double wall_s);
 
  private:

@@ -36,6 +36,9 @@ TEST_CASE("progress: the time left follows the stop condition nearest to its end
   // Past a limit (the round in flight) nothing is left; nothing done yet, or nothing bounds it: unknown.
   CHECK(*Progress::time_left_s({.sim_time_s = 1001, .updates = 0, .test_accuracy = {}}, both, 5.0) == 0.0);
   CHECK(!Progress::time_left_s({.sim_time_s = 0, .updates = 0, .test_accuracy = {}}, both, 5.0));
+  CHECK(!Progress::time_left_s({.sim_time_s = 9.9, .updates = 0, .test_accuracy = {}}, both, 0.1));  // under 1%
+  CHECK(*Progress::time_left_s({.sim_time_s = 10, .updates = 0, .test_accuracy = {}}, both, 0.1) ==
+        doctest::Approx(9.9));
   const ProgressLimits unbounded{.pushes = false, .evaluates = true, .rounds = {}, .sim_time_s = {}};
   CHECK(!Progress::time_left_s({.sim_time_s = 10, .updates = 10, .test_accuracy = {}}, unbounded, 1.0));
 }
