@@ -12,6 +12,7 @@
 #include "scenario/schema.hpp"
 #include "scenario/warnings.hpp"
 #include "sim/run.hpp"
+#include "sim/run_warnings.hpp"
 #include "sim/stop_signal.hpp"
 #include "util/input_error.hpp"
 #include "util/printable.hpp"
@@ -153,12 +154,10 @@ int main(int argc, char** argv) {
     options.out_dir =
         cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : std::filesystem::path(cli.out_dir);
     options.warn_replacing = cli.out_dir.empty();
-    for (const std::string& warning : scenario::warnings(sc)) {
-      std::fprintf(stderr, "edgetrain: warning: %s\n", warning.c_str());
-    }
     if (cli.command == "validate") {
       const std::string checked = sim::check_scenario(sc, options);
       if (sim::interrupt_requested()) return fail("interrupted", 130);
+      sim::print_warnings(scenario::warnings(sc));  // once it is known valid: bad input stays one line
       std::cout << scenario::describe(sc) << checked << "scenario is valid\n";
       return 0;
     }

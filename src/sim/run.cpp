@@ -29,7 +29,7 @@
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
 #include "sim/platform.hpp"
-#include "sim/replaced_results.hpp"
+#include "sim/run_warnings.hpp"
 #include "sim/simgrid_flags.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/sync_aggregator.hpp"
@@ -404,12 +404,10 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
 int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
-  const auto replacing =
-      options.warn_replacing ? replaced_results_warning(results, options.out_dir, scenario.resolved) : std::nullopt;
-  if (replacing) std::fprintf(stderr, "edgetrain: warning: %s\n", replacing->c_str());
   Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.backend, p.raw_sample_bytes);
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
+  print_warnings(run_warnings(scenario, results, options.out_dir, options.warn_replacing));  // set-up went well
 
   // The live line on a terminal, redrawn as the simulated clock advances (report/progress.hpp).
   const report::ProgressLimits limits{.pushes = state.mode.applies_on_arrival(),

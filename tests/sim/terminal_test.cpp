@@ -158,6 +158,15 @@ TEST_CASE("run and validate print the scenario's warnings on stderr, even with -
   CHECK(validate.out.find("scenario is valid\n") != std::string::npos);
   // A scenario without traps: not a word.
   CHECK(run_cli("validate " + kScenario, "warn-none").err.empty());
+  // Bad input is still one line: warnings come only once the set-up succeeded.
+  for (const std::string command : {"run", "validate"}) {
+    const Result bad = run_cli(command + " " + kScenario + " --quiet --out " + fresh_dir("warn-bad-out").string() +
+                                   sets + " --set devices.1=nope",
+                               "warn-bad");
+    CHECK(bad.status == 2);
+    CHECK_MESSAGE(std::count(bad.err.begin(), bad.err.end(), '\n') == 1, bad.err);
+    CHECK(bad.err.find("devices[1]: host \"nope\" is not in platform") != std::string::npos);
+  }
 }
 
 TEST_CASE("a run whose default results folder holds a different scenario's results says so, then replaces them") {
