@@ -48,7 +48,8 @@ void check_name(const std::string& path, const std::string& name) {
 class Object {
  public:
   // `value` must be an object whose keys are all in `keys` ("about" is always allowed).
-  Object(const json& value, std::string path, std::vector<std::string> keys, const std::string& hint = "")
+  Object(const json& value, std::string path, std::vector<std::string> keys,
+         const std::map<std::string, std::string>& hints = {})
       : v_(value), path_(std::move(path)) {
     if (!v_.is_object()) fail(shown(), "expected an object, got " + text::show(v_));
     keys.push_back("about");
@@ -60,7 +61,8 @@ class Object {
       } else {
         msg += " (expected one of: " + text::join(keys, ", ") + ")";
       }
-      fail(join_path(path_, key), msg + hint);
+      const auto hint = hints.find(key);
+      fail(join_path(path_, key), msg + (hint == hints.end() ? "" : hint->second));
     }
     if (v_.contains("about") && !v_["about"].is_string()) {
       fail(join_path(path_, "about"), "expected a string (a comment), got " + text::show(v_["about"]));
@@ -349,8 +351,13 @@ void resolve_counts(FleetSpec& spec, const std::vector<ClassCount>& given, const
 }  // namespace
 
 FleetSpec parse_fleet(const json& description, const std::string& where) {
+  // "links", "hosts" and "file" are the spellings of a scenario's platform what-ifs, not fleet keys.
+  const std::string what_if =
+      " (a scenario's platform what-ifs spell platform.links.NAME... and platform.hosts.NAME...";
   const Object top(description, where, {"name", "seed", "devices", "classes", "link_classes", "sites", "wan", "cloud"},
-                   "; platform what-ifs are spelled platform.links.NAME..., the fleet's access links are link_classes");
+                   {{"links", what_if + "; a fleet's access links are its link_classes)"},
+                    {"hosts", what_if + "; a fleet's hosts come from its classes)"},
+                    {"file", what_if + "; a fleet description is the platform itself)"}});
   FleetSpec spec;
   spec.name = top.has("name") ? top.string("name") : "fleet";
   if (top.has("seed")) {
