@@ -13,6 +13,7 @@
 #include "fleet/draw.hpp"
 #include "fleet/parse.hpp"
 #include "fleet/xml.hpp"
+#include "platform/check.hpp"
 #include "report/output_file.hpp"
 #include "scenario/load.hpp"
 #include "util/input_error.hpp"
@@ -86,14 +87,22 @@ int fleet_command(const std::vector<std::string>& args) {
   try {
     std::optional<uint64_t> seed_option;  // checked first: a bad option is reported before a bad file
     if (vm.count("seed")) seed_option = scenario::parse_seed_option(vm["seed"].as<std::string>());
-    const fleet::FleetSpec spec = fleet::load_fleet_file(vm["description"].as<std::string>());
+    const std::string description = vm["description"].as<std::string>();
+    const fleet::FleetSpec spec = fleet::load_fleet_file(description);
     const uint64_t seed = seed_option.value_or(spec.seed);
     const fs::path out = vm["out"].as<std::string>();
     if (out.filename().empty() || fs::is_directory(out)) {
       return fail("-o " + out.string() + ": expected a file name such as platforms/NAME.xml");
     }
     const fleet::Fleet drawn = fleet::draw_fleet(spec, seed);
-    write_atomically(out, fleet::platform_xml(drawn));
+    const std::string xml = fleet::platform_xml(drawn);
+    // What SimGrid would abort on must not reach a file: e.g. a class property SimGrid reads itself.
+    try {
+      platform::check_platform_text(xml, out.string());
+    } catch (const platform::PlatformFileError& e) {
+      return fail(description + ": the generated platform would not load, so it was not written: " + e.what());
+    }
+    write_atomically(out, xml);
     const fs::path devices = device_list_path(out);
     write_atomically(devices, fleet::device_list_csv(drawn));
     std::cout << fleet::describe_fleet(drawn) << "wrote " << out.string() << " and " << devices.string() << "\n";

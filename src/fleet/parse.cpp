@@ -69,7 +69,6 @@ class Object {
     }
   }
 
-  const std::string& path() const { return path_; }
   std::string shown() const { return path_.empty() ? "the description" : path_; }
   std::string at(const std::string& key) const { return join_path(path_, key); }
   bool has(const std::string& key) const { return v_.contains(key); }
@@ -163,14 +162,13 @@ std::vector<std::pair<std::string, double>> shares_of(const json& value, const s
   return out;
 }
 
-Properties properties_of(const json& value, const std::string& path, bool reserved_checked) {
+Properties properties_of(const json& value, const std::string& path) {
   if (!value.is_object()) fail(path, "expected an object of property -> value, got " + text::show(value));
   Properties out;
   for (const auto& [key, v] : value.items()) {
     const std::string at = join_path(path, key);
     if (key.empty()) fail(path, "a property name must not be empty");
-    if (reserved_checked &&
-        std::find(kReservedProperties.begin(), kReservedProperties.end(), key) != kReservedProperties.end()) {
+    if (std::find(kReservedProperties.begin(), kReservedProperties.end(), key) != kReservedProperties.end()) {
       fail(at, "edgetrain sets this property itself (class, site, link_class, role)");
     }
     if (v.is_string()) {
@@ -274,7 +272,7 @@ HostSpec host_spec(const Object& o) {
   HostSpec h;
   h.speed_flops = o.quantity("speed", Unit::Flops, false);
   if (o.has("cores")) h.cores = o.whole("cores", 1, kMaxCores);
-  if (o.has("properties")) h.properties = properties_of(o["properties"], o.at("properties"), true);
+  if (o.has("properties")) h.properties = properties_of(o["properties"], o.at("properties"));
   return h;
 }
 
@@ -408,7 +406,7 @@ FleetSpec parse_fleet(const json& description, const std::string& where) {
     if (o.has("cores")) c.cores = distribution(o["cores"], o.at("cores"), true);
     c.link_shares = shares_of(o.required("links"), o.at("links"), link_names, "link class");
     if (o.has("sites")) c.site_shares = shares_of(o["sites"], o.at("sites"), site_names, "site");
-    if (o.has("properties")) c.properties = properties_of(o["properties"], o.at("properties"), true);
+    if (o.has("properties")) c.properties = properties_of(o["properties"], o.at("properties"));
     spec.classes.push_back(std::move(c));
     counts.push_back(n);
   }
@@ -425,7 +423,7 @@ FleetSpec parse_fleet(const json& description, const std::string& where) {
     }
     if (c.has("speed")) spec.cloud.spec.speed_flops = c.quantity("speed", Unit::Flops, false);
     if (c.has("cores")) spec.cloud.spec.cores = c.whole("cores", 1, kMaxCores);
-    if (c.has("properties")) spec.cloud.spec.properties = properties_of(c["properties"], c.at("properties"), true);
+    if (c.has("properties")) spec.cloud.spec.properties = properties_of(c["properties"], c.at("properties"));
     if (c.has("ingress")) spec.cloud.ingress = backbone(c["ingress"], c.at("ingress"));
   }
   check_names(spec, where);
