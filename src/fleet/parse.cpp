@@ -16,6 +16,7 @@
 #include "scenario/json_text.hpp"
 #include "scenario/text.hpp"
 #include "scenario/units.hpp"
+#include "util/limits.hpp"
 
 namespace edgetrain::fleet {
 namespace {
@@ -92,6 +93,15 @@ class Object {
     }
     if (!std::isfinite(v) || v < 0 || (v == 0 && !zero_allowed)) {
       fail(path, std::string(zero_allowed ? "must be >= 0" : "must be > 0") + ", got " + text::show(value));
+    }
+    return v;
+  }
+
+  // A link latency: >= 0 and at most the longest simulated time a scenario may name.
+  double latency(const std::string& key) const {
+    const double v = quantity(key, Unit::Seconds, true);
+    if (v > util::kMaxTimeS) {
+      fail(at(key), "must be at most " + text::format_number(util::kMaxTimeS) + " s, got " + text::show(required(key)));
     }
     return v;
   }
@@ -260,12 +270,12 @@ Distribution distribution(const json& value, const std::string& path, bool whole
 DuplexLink duplex_link(const json& value, const std::string& path) {
   const Object o(value, path, {"up", "down", "latency"});
   return DuplexLink{o.quantity("up", Unit::BitsPerSecond, false), o.quantity("down", Unit::BitsPerSecond, false),
-                    o.quantity("latency", Unit::Seconds, true)};
+                    o.latency("latency")};
 }
 
 Backbone backbone(const json& value, const std::string& path) {
   const Object o(value, path, {"bandwidth", "latency"});
-  return Backbone{o.quantity("bandwidth", Unit::BitsPerSecond, false), o.quantity("latency", Unit::Seconds, true)};
+  return Backbone{o.quantity("bandwidth", Unit::BitsPerSecond, false), o.latency("latency")};
 }
 
 HostSpec host_spec(const Object& o) {
@@ -280,7 +290,7 @@ LinkClass link_class(const std::string& name, const json& value, const std::stri
   check_name(path, name);
   const Object o(value, path, {"up", "down", "latency"});
   return LinkClass{name, o.quantity("up", Unit::BitsPerSecond, false), o.quantity("down", Unit::BitsPerSecond, false),
-                   o.quantity("latency", Unit::Seconds, true)};
+                   o.latency("latency")};
 }
 
 SiteGroup site_group(const std::string& name, const json& value, const std::string& path) {

@@ -100,6 +100,7 @@ TEST_CASE("bad descriptions: one message naming the JSON path") {
         "classes.pi.properties.role: edgetrain sets this property itself (class, site, link_class, role)");
   CHECK(with("/link_classes/dsl/up", "-1Mbps") == "link_classes.dsl.up: must be > 0, got \"-1Mbps\"");
   CHECK(with("/link_classes/dsl/latency", drop) == "link_classes.dsl.latency: required");
+  CHECK(with("/link_classes/dsl/latency", 2e9) == "link_classes.dsl.latency: must be at most 1e+09 s, got 2000000000.0");
   CHECK(with("/wan", drop) == "wan: required");
   CHECK(with("/devices", 11).empty());  // shares split any total
   CHECK(with("/devices", drop) == "devices: required: classes \"phone\" and others give a share of it");
