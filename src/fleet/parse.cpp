@@ -27,6 +27,8 @@ namespace text = scenario::text;
 
 // Host properties edgetrain sets itself: a class may not set them.
 const std::vector<std::string> kReservedProperties = {"class", "site", "link_class", "role"};
+// Properties edgetrain's platform check reads, which a generated fleet cannot honour.
+const std::vector<std::string> kRefusedProperties = {"wifi_rate_level"};
 
 std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 
@@ -180,6 +182,9 @@ Properties properties_of(const json& value, const std::string& path) {
     if (key.empty()) fail(path, "a property name must not be empty");
     if (std::find(kReservedProperties.begin(), kReservedProperties.end(), key) != kReservedProperties.end()) {
       fail(at, "edgetrain sets this property itself (class, site, link_class, role)");
+    }
+    if (std::find(kRefusedProperties.begin(), kRefusedProperties.end(), key) != kRefusedProperties.end()) {
+      fail(at, "a fleet has no Wi-Fi zone: this property is only for hosts of a routing=\"Wifi\" zone");
     }
     if (v.is_string()) {
       out[key] = v.get<std::string>();
