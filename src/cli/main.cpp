@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/fleet_command.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
 #include "scenario/warnings.hpp"
@@ -26,6 +27,7 @@ constexpr const char* kUsage =
     "usage: edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N] [--quiet]\n"
     "       edgetrain validate SCENARIO.json [--seed N] [--set key.path=value]...\n"
     "       edgetrain schema        (the scenario keys, as a Markdown table)\n"
+    "       edgetrain fleet FLEET.json -o PLATFORM.xml [--seed N]   (a platform from a fleet description)\n"
     "       edgetrain --help | --version\n"
     "SimGrid's own flags (--cfg=..., --log=...) pass through to the simulator.\n";
 
@@ -61,7 +63,7 @@ Cli parse(int argc, char** argv) {
       args.push_back(a);
     }
   }
-  if (args.empty()) throw po::error("missing command (run, validate or schema)");
+  if (args.empty()) throw po::error("missing command (run, validate, schema or fleet)");
   cli.command = args[0];
   if (cli.command == "--help" || cli.command == "-h" || cli.command == "help") {
     cli.help = true;
@@ -69,7 +71,7 @@ Cli parse(int argc, char** argv) {
   }
   if (cli.command == "--version") return cli;
   if (cli.command != "run" && cli.command != "validate" && cli.command != "schema") {
-    throw po::error("unknown command \"" + cli.command + "\" (expected run, validate or schema)");
+    throw po::error("unknown command \"" + cli.command + "\" (expected run, validate, schema or fleet)");
   }
   po::options_description visible = run_options();
   po::options_description all;
@@ -121,6 +123,8 @@ int fail(const std::string& message, int status = 2) {
 
 int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
+  // Commands without SimGrid take their arguments as they are.
+  if (argc > 1 && std::string(argv[1]) == "fleet") return cli::fleet_command({argv + 2, argv + argc});
   Cli cli;
   size_t threads = 1;
   try {

@@ -249,9 +249,11 @@ class Checker {
     }
   }
 
-  void new_host(const pugi::xml_node& node, const std::string& name) {
+  void new_host(const pugi::xml_node& node, const std::string& name,
+                std::map<std::string, std::string> properties = {}) {
     new_netpoint(node, name);
     HostPlace place;
+    place.properties = std::move(properties);
     for (const ZoneState& z : zones_) place.zones.push_back(z.ref);
     place.line = line_at(node.offset_debug());
     info_.hosts[name] = place;
@@ -407,7 +409,7 @@ class Checker {
       attr_quantity(d, "read_bw", Quantity::Bandwidth, false);
       attr_quantity(d, "write_bw", Quantity::Bandwidth, false);
     }
-    const std::map<std::string, std::string> host_props = props(node);
+    std::map<std::string, std::string> host_props = props(node);
     int level = 0;
     if (const auto it = host_props.find("wifi_rate_level"); it != host_props.end()) {
       const std::optional<int64_t> n = parse_count(it->second);
@@ -417,7 +419,7 @@ class Checker {
       }
       level = static_cast<int>(std::min<int64_t>(*n, 1 << 30));
     }
-    new_host(node, id);
+    new_host(node, id, std::move(host_props));
     station_levels_[id] = level;
   }
 

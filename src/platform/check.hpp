@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "util/printable.hpp"
 #include "util/input_error.hpp"
+#include "util/printable.hpp"
 
 namespace edgetrain::platform {
 
@@ -37,10 +37,12 @@ struct ZoneRef {
   Routing routing = Routing::Full;
 };
 
-// Where a host was declared: its zones from the outermost in, and its line.
+// Where a host was declared: its zones from the outermost in, and its line; and its <prop>s
+// (a generated fleet's hosts carry role, class, site and link_class: README, "Fleet platforms").
 struct HostPlace {
   std::vector<ZoneRef> zones;
   int line = 0;
+  std::map<std::string, std::string> properties;
 };
 
 // A Wi-Fi zone: its one WIFI link, its access point, and each station (every host of the zone,

@@ -1,0 +1,112 @@
+// See fleet_command.hpp. Each output is written to a temporary file beside it, then renamed over
+// it: a reader (or a failed run) never sees half a platform.
+#include "cli/fleet_command.hpp"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "fleet/draw.hpp"
+#include "fleet/parse.hpp"
+#include "fleet/xml.hpp"
+#include "report/output_file.hpp"
+#include "scenario/load.hpp"
+#include "util/input_error.hpp"
+#include "util/printable.hpp"
+
+namespace edgetrain::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+
+constexpr const char* kUsage = "usage: edgetrain fleet FLEET.json -o PLATFORM.xml [--seed N]\n";
+
+po::options_description options() {
+  po::options_description o("options");
+  o.add_options()("help,h", "this help")(
+      "out,o", po::value<std::string>(),
+      "the platform file to write; the device list goes beside it as PLATFORM.devices.csv")(
+      "seed", po::value<std::string>(), "the seed of the draws (default: the description's \"seed\", else 1)");
+  return o;
+}
+
+// PLATFORM.xml -> PLATFORM.devices.csv
+fs::path device_list_path(const fs::path& platform) {
+  fs::path p = platform;
+  p.replace_extension(".devices.csv");
+  return p;
+}
+
+void write_atomically(const fs::path& path, const std::string& content) {
+  const fs::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
+  if (const std::error_code ec = report::write_file(temp, content)) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    throw report::OutputError(path.string() + ": cannot write (" + ec.message() + ")");
+  }
+  std::error_code ec, ignored;
+  fs::rename(temp, path, ec);
+  if (ec) {
+    fs::remove(temp, ignored);
+    throw report::OutputError(path.string() + ": cannot write (" + ec.message() + ")");
+  }
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "edgetrain fleet: %s\n", util::printable(message).c_str());
+  return 2;
+}
+
+}  // namespace
+
+int fleet_command(const std::vector<std::string>& args) {
+  po::variables_map vm;
+  try {
+    po::options_description all;
+    all.add(options()).add_options()("description", po::value<std::string>());
+    po::positional_options_description positional;
+    positional.add("description", 1);
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << kUsage << "\n" << options();
+      return 0;
+    }
+    if (!vm.count("description")) throw po::error("missing FLEET.json");
+    if (!vm.count("out")) throw po::error("missing -o PLATFORM.xml");
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "edgetrain fleet: %s\n%s", util::printable(e.what()).c_str(), kUsage);
+    return 2;
+  }
+  try {
+    std::optional<uint64_t> seed_option;  // checked first: a bad option is reported before a bad file
+    if (vm.count("seed")) seed_option = scenario::parse_seed_option(vm["seed"].as<std::string>());
+    const std::string description = vm["description"].as<std::string>();
+    const fleet::FleetSpec spec = fleet::load_fleet_file(description);
+    const uint64_t seed = seed_option.value_or(spec.seed);
+    const fs::path out = vm["out"].as<std::string>();
+    if (out.filename().empty() || fs::is_directory(out)) {
+      return fail("-o " + out.string() + ": expected a file name such as platforms/NAME.xml");
+    }
+    const fleet::Fleet drawn = fleet::draw_fleet(spec, seed);
+    const std::string xml = fleet::platform_xml(drawn);
+    write_atomically(out, xml);
+    const fs::path devices = device_list_path(out);
+    write_atomically(devices, fleet::device_list_csv(drawn));
+    std::cout << fleet::describe_fleet(drawn) << "wrote " << out.string() << " and " << devices.string() << "\n";
+    return 0;
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory");
+  } catch (const std::exception& e) {
+    if (dynamic_cast<const util::InputError*>(&e)) return fail(e.what());
+    std::fprintf(stderr, "edgetrain fleet: internal error: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace edgetrain::cli

@@ -1,0 +1,30 @@
+// Reading a fleet description (README, "Fleet platforms", documents every key): JSON in, a
+// validated FleetSpec out. Unknown keys get a "did you mean"; quantities take the scenario's
+// units ("2Gf", "10Mbps", "20ms"); counts and shares resolve to exact per-class counts. Every
+// problem is one FleetError whose message starts with the JSON path it concerns.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fleet/spec.hpp"
+
+namespace edgetrain::fleet {
+
+// Limits that keep a typo from eating the machine's memory (and SimGrid's Full top zone, which
+// holds a table of sites x sites entries, small).
+inline constexpr int64_t kMaxDevices = 1000000;
+inline constexpr int64_t kMaxSites = 2000;
+inline constexpr int64_t kMaxCores = 4096;
+
+// `where` is the JSON path of the description inside its document ("platform" when a scenario
+// holds it; "" for a fleet file): messages read "<where>.classes.pi.count: ...".
+FleetSpec parse_fleet(const nlohmann::json& description, const std::string& where = "");
+
+// Reads a fleet file (JSON; // and /* */ comments allowed, as in scenario files; a key given
+// twice is an error) and parses it. Messages start with the file name.
+FleetSpec load_fleet_file(const std::filesystem::path& file);
+
+}  // namespace edgetrain::fleet
