@@ -65,8 +65,8 @@ void sync_folder(const fs::path& dir) {
 }  // namespace
 
 const std::vector<std::string>& ResultsDir::result_files() {
-  static const std::vector<std::string> files = {"scenario.json", "metrics.csv",   "devices.csv", "buffers.csv",
-                                                 "links.csv",     "staleness.csv", "summary.json"};
+  static const std::vector<std::string> files = {"scenario.json", "metrics.csv",   "devices.csv",  "buffers.csv",
+                                                 "links.csv",     "staleness.csv", "summary.json", "platform.xml"};
   return files;
 }
 

@@ -260,6 +260,11 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["message_header_bytes"] = kHeaderBytes;
   summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
+  nlohmann::json overrides = nlohmann::json::array();
+  for (const auto& o : scenario.platform_overrides) {
+    overrides.push_back({{"key", o.key}, {"value", o.value}, {"before", o.before}});
+  }
+  summary.extra["platform_overrides"] = overrides;
   return summary;
 }
 
@@ -433,6 +438,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   report::write_run_outputs(results, scenario.resolved, summary, state.evals, state.devices,
                             state.buffer_timeline.rows(), state.links.records(), state.staleness);
+  if (!scenario.platform_xml.empty()) results.write("platform.xml", scenario.platform_xml);  // what was simulated
   results.commit();
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
   // An exception an actor threw: the CLI turns it into its message and exit status (2 for bad input).
