@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "fleet/draw.hpp"
 #include "fleet/parse.hpp"
@@ -83,14 +84,18 @@ int fleet_command(const std::vector<std::string>& args) {
     return 2;
   }
   try {
-    const fleet::FleetSpec spec = fleet::load_fleet_file(vm["description"].as<std::string>());
-    const uint64_t seed = vm.count("seed") ? scenario::parse_seed_option(vm["seed"].as<std::string>()) : spec.seed;
+    std::optional<uint64_t> seed_option;  // checked first: a bad option is reported before a bad file
+    if (vm.count("seed")) seed_option = scenario::parse_seed_option(vm["seed"].as<std::string>());
+    const std::string description = vm["description"].as<std::string>();
+    const fleet::FleetSpec spec = fleet::load_fleet_file(description);
+    const uint64_t seed = seed_option.value_or(spec.seed);
     const fs::path out = vm["out"].as<std::string>();
     if (out.filename().empty() || fs::is_directory(out)) {
       return fail("-o " + out.string() + ": expected a file name such as platforms/NAME.xml");
     }
     const fleet::Fleet drawn = fleet::draw_fleet(spec, seed);
-    write_atomically(out, fleet::platform_xml(drawn));
+    const std::string xml = fleet::platform_xml(drawn);
+    write_atomically(out, xml);
     const fs::path devices = device_list_path(out);
     write_atomically(devices, fleet::device_list_csv(drawn));
     std::cout << fleet::describe_fleet(drawn) << "wrote " << out.string() << " and " << devices.string() << "\n";

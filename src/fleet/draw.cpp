@@ -119,7 +119,7 @@ Fleet draw_fleet(const FleetSpec& spec, uint64_t seed) {
         d.class_index = c;
         d.site_index = s;
         d.link_index = links[c][static_cast<size_t>(j)];
-        d.speed_flops = std::max(1.0, std::round(draw_value(cls.speed_flops, source)));
+        d.speed_flops = 1e6 * std::max(1.0, std::round(draw_value(cls.speed_flops, source) / 1e6));
         d.cores = draw_count(cls.cores, source);
         fleet.devices.push_back(std::move(d));
       }

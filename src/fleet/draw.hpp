@@ -16,7 +16,7 @@ namespace edgetrain::fleet {
 struct Device {
   std::string host;
   size_t class_index = 0, site_index = 0, link_index = 0;  // into spec.classes, Fleet::sites, spec.link_classes
-  double speed_flops = 0;                                  // per core, a whole number of flop/s
+  double speed_flops = 0;                                  // per core, rounded to whole Mf (1e6 flop/s)
   int64_t cores = 1;
 };
 

@@ -16,6 +16,7 @@
 #include "scenario/json_text.hpp"
 #include "scenario/text.hpp"
 #include "scenario/units.hpp"
+#include "util/limits.hpp"
 
 namespace edgetrain::fleet {
 namespace {
@@ -26,6 +27,8 @@ namespace text = scenario::text;
 
 // Host properties edgetrain sets itself: a class may not set them.
 const std::vector<std::string> kReservedProperties = {"class", "site", "link_class", "role"};
+// Properties edgetrain's platform check reads, which a generated fleet cannot honour.
+const std::vector<std::string> kRefusedProperties = {"wifi_rate_level"};
 
 std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 
@@ -48,7 +51,8 @@ void check_name(const std::string& path, const std::string& name) {
 class Object {
  public:
   // `value` must be an object whose keys are all in `keys` ("about" is always allowed).
-  Object(const json& value, std::string path, std::vector<std::string> keys, const std::string& hint = "")
+  Object(const json& value, std::string path, std::vector<std::string> keys,
+         const std::map<std::string, std::string>& hints = {})
       : v_(value), path_(std::move(path)) {
     if (!v_.is_object()) fail(shown(), "expected an object, got " + text::show(v_));
     keys.push_back("about");
@@ -60,14 +64,14 @@ class Object {
       } else {
         msg += " (expected one of: " + text::join(keys, ", ") + ")";
       }
-      fail(join_path(path_, key), msg + hint);
+      const auto hint = hints.find(key);
+      fail(join_path(path_, key), msg + (hint == hints.end() ? "" : hint->second));
     }
     if (v_.contains("about") && !v_["about"].is_string()) {
       fail(join_path(path_, "about"), "expected a string (a comment), got " + text::show(v_["about"]));
     }
   }
 
-  const std::string& path() const { return path_; }
   std::string shown() const { return path_.empty() ? "the description" : path_; }
   std::string at(const std::string& key) const { return join_path(path_, key); }
   bool has(const std::string& key) const { return v_.contains(key); }
@@ -91,6 +95,15 @@ class Object {
     }
     if (!std::isfinite(v) || v < 0 || (v == 0 && !zero_allowed)) {
       fail(path, std::string(zero_allowed ? "must be >= 0" : "must be > 0") + ", got " + text::show(value));
+    }
+    return v;
+  }
+
+  // A link latency: >= 0 and at most the longest simulated time a scenario may name.
+  double latency(const std::string& key) const {
+    const double v = quantity(key, Unit::Seconds, true);
+    if (v > util::kMaxTimeS) {
+      fail(at(key), "must be at most " + text::format_number(util::kMaxTimeS) + " s, got " + text::show(required(key)));
     }
     return v;
   }
@@ -161,15 +174,17 @@ std::vector<std::pair<std::string, double>> shares_of(const json& value, const s
   return out;
 }
 
-Properties properties_of(const json& value, const std::string& path, bool reserved_checked) {
+Properties properties_of(const json& value, const std::string& path) {
   if (!value.is_object()) fail(path, "expected an object of property -> value, got " + text::show(value));
   Properties out;
   for (const auto& [key, v] : value.items()) {
     const std::string at = join_path(path, key);
     if (key.empty()) fail(path, "a property name must not be empty");
-    if (reserved_checked &&
-        std::find(kReservedProperties.begin(), kReservedProperties.end(), key) != kReservedProperties.end()) {
+    if (std::find(kReservedProperties.begin(), kReservedProperties.end(), key) != kReservedProperties.end()) {
       fail(at, "edgetrain sets this property itself (class, site, link_class, role)");
+    }
+    if (std::find(kRefusedProperties.begin(), kRefusedProperties.end(), key) != kRefusedProperties.end()) {
+      fail(at, "a fleet has no Wi-Fi zone: this property is only for hosts of a routing=\"Wifi\" zone");
     }
     if (v.is_string()) {
       out[key] = v.get<std::string>();
@@ -260,19 +275,19 @@ Distribution distribution(const json& value, const std::string& path, bool whole
 DuplexLink duplex_link(const json& value, const std::string& path) {
   const Object o(value, path, {"up", "down", "latency"});
   return DuplexLink{o.quantity("up", Unit::BitsPerSecond, false), o.quantity("down", Unit::BitsPerSecond, false),
-                    o.quantity("latency", Unit::Seconds, true)};
+                    o.latency("latency")};
 }
 
 Backbone backbone(const json& value, const std::string& path) {
   const Object o(value, path, {"bandwidth", "latency"});
-  return Backbone{o.quantity("bandwidth", Unit::BitsPerSecond, false), o.quantity("latency", Unit::Seconds, true)};
+  return Backbone{o.quantity("bandwidth", Unit::BitsPerSecond, false), o.latency("latency")};
 }
 
 HostSpec host_spec(const Object& o) {
   HostSpec h;
   h.speed_flops = o.quantity("speed", Unit::Flops, false);
   if (o.has("cores")) h.cores = o.whole("cores", 1, kMaxCores);
-  if (o.has("properties")) h.properties = properties_of(o["properties"], o.at("properties"), true);
+  if (o.has("properties")) h.properties = properties_of(o["properties"], o.at("properties"));
   return h;
 }
 
@@ -280,7 +295,7 @@ LinkClass link_class(const std::string& name, const json& value, const std::stri
   check_name(path, name);
   const Object o(value, path, {"up", "down", "latency"});
   return LinkClass{name, o.quantity("up", Unit::BitsPerSecond, false), o.quantity("down", Unit::BitsPerSecond, false),
-                   o.quantity("latency", Unit::Seconds, true)};
+                   o.latency("latency")};
 }
 
 SiteGroup site_group(const std::string& name, const json& value, const std::string& path) {
@@ -349,8 +364,13 @@ void resolve_counts(FleetSpec& spec, const std::vector<ClassCount>& given, const
 }  // namespace
 
 FleetSpec parse_fleet(const json& description, const std::string& where) {
+  // "links", "hosts" and "file" are the spellings of a scenario's platform what-ifs, not fleet keys.
+  const std::string what_if =
+      " (a scenario's platform what-ifs spell platform.links.NAME... and platform.hosts.NAME...";
   const Object top(description, where, {"name", "seed", "devices", "classes", "link_classes", "sites", "wan", "cloud"},
-                   "; platform what-ifs are spelled platform.links.NAME..., the fleet's access links are link_classes");
+                   {{"links", what_if + "; a fleet's access links are its link_classes)"},
+                    {"hosts", what_if + "; a fleet's hosts come from its classes)"},
+                    {"file", what_if + "; a fleet description is the platform itself)"}});
   FleetSpec spec;
   spec.name = top.has("name") ? top.string("name") : "fleet";
   if (top.has("seed")) {
@@ -401,7 +421,7 @@ FleetSpec parse_fleet(const json& description, const std::string& where) {
     if (o.has("cores")) c.cores = distribution(o["cores"], o.at("cores"), true);
     c.link_shares = shares_of(o.required("links"), o.at("links"), link_names, "link class");
     if (o.has("sites")) c.site_shares = shares_of(o["sites"], o.at("sites"), site_names, "site");
-    if (o.has("properties")) c.properties = properties_of(o["properties"], o.at("properties"), true);
+    if (o.has("properties")) c.properties = properties_of(o["properties"], o.at("properties"));
     spec.classes.push_back(std::move(c));
     counts.push_back(n);
   }
@@ -418,7 +438,7 @@ FleetSpec parse_fleet(const json& description, const std::string& where) {
     }
     if (c.has("speed")) spec.cloud.spec.speed_flops = c.quantity("speed", Unit::Flops, false);
     if (c.has("cores")) spec.cloud.spec.cores = c.whole("cores", 1, kMaxCores);
-    if (c.has("properties")) spec.cloud.spec.properties = properties_of(c["properties"], c.at("properties"), true);
+    if (c.has("properties")) spec.cloud.spec.properties = properties_of(c["properties"], c.at("properties"));
     if (c.has("ingress")) spec.cloud.ingress = backbone(c["ingress"], c.at("ingress"));
   }
   check_names(spec, where);

@@ -7,19 +7,26 @@
 #include <map>
 
 #include "fleet/names.hpp"
-#include "util/format.hpp"
 
 namespace edgetrain::fleet {
 namespace {
 
-// Whole numbers in plain digits ("16000000", not "1.6e+07"), others the shortest round trip.
+// Plain digits, never an exponent ("16000000", "0.00005"), with the fewest digits that read back
+// as the same double.
 std::string number(double v) {
-  if (v == std::floor(v) && std::abs(v) < 1e18) {
-    char buf[32];
-    const auto end = std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(v)).ptr;
-    return std::string(buf, end);
+  char buf[400];
+  const auto format = v != 0 && std::abs(v) < 1e-12 ? std::chars_format::scientific : std::chars_format::fixed;
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, format).ptr);
+}
+
+// A speed or bandwidth with the largest of the G, M, k prefixes that keeps it a whole number
+// and reads back exactly ("250Mbps", "3400Mf"), else in the base unit.
+std::string with_prefix(double v, const char* unit) {
+  for (const auto& [scale, prefix] : {std::pair{1e9, "G"}, std::pair{1e6, "M"}, std::pair{1e3, "k"}}) {
+    const double q = v / scale;
+    if (q >= 1 && q == std::floor(q) && q * scale == v) return number(q) + prefix + unit;
   }
-  return util::format_number(v);
+  return number(v) + unit;
 }
 
 std::string escaped(const std::string& s) {
@@ -53,15 +60,15 @@ class Writer {
   void host(int indent, const std::string& id, double speed, int64_t cores,
             std::initializer_list<std::pair<const char*, const std::string*>> own, const Properties& extra) {
     out.append(static_cast<size_t>(indent) * 2, ' ');
-    out += "<host id=\"" + id + "\" speed=\"" + number(speed) + "f\" core=\"" + std::to_string(cores) + "\">";
+    out += "<host id=\"" + id + "\" speed=\"" + with_prefix(speed, "f") + "\" core=\"" + std::to_string(cores) + "\">";
     for (const auto& [key, value] : own) prop(key, *value);
     for (const auto& [key, value] : extra) prop(key, value);
     out += "</host>\n";
   }
 
   void link(const std::string& id, double bps, double latency, bool split_duplex = false) {
-    out += "<link id=\"" + id + "\" bandwidth=\"" + number(bps) + "bps\" latency=\"" + number(latency) + "s\"" +
-           (split_duplex ? " sharing_policy=\"SPLITDUPLEX\"" : "") + "/>";
+    out += "<link id=\"" + id + "\" bandwidth=\"" + with_prefix(bps, "bps") + "\" latency=\"" + number(latency) +
+           "s\"" + (split_duplex ? " sharing_policy=\"SPLITDUPLEX\"" : "") + "/>";
   }
 
   // A host's own two links and the <host_link> that gives them to it, on one line.
@@ -106,8 +113,9 @@ std::string platform_xml(const Fleet& fleet) {
     w.line(2, "<zone id=\"" + site.name + "\" routing=\"Cluster\">");
     w.line(3, "<router id=\"" + site_router(site.name) + "\"/>");
     if (group.lan) {
-      w.line(3, "<backbone id=\"" + lan_link(site.name) + "\" bandwidth=\"" + number(group.lan->bandwidth_bps) +
-                    "bps\" latency=\"" + number(group.lan->latency_s) + "s\"/>");
+      w.line(3, "<backbone id=\"" + lan_link(site.name) + "\" bandwidth=\"" +
+                    with_prefix(group.lan->bandwidth_bps, "bps") + "\" latency=\"" + number(group.lan->latency_s) +
+                    "s\"/>");
     }
     if (group.aggregator) {
       const SiteAggregator& a = *group.aggregator;

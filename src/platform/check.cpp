@@ -250,10 +250,10 @@ class Checker {
                 std::map<std::string, std::string> properties = {}) {
     new_netpoint(node, name);
     HostPlace place;
+    place.properties = std::move(properties);
     for (const ZoneState& z : zones_) place.zones.push_back(z.ref);
     place.line = line_at(node.offset_debug());
     place.element = node.name();
-    place.properties = std::move(properties);
     info_.hosts[name] = std::move(place);
     info_.host_order.push_back(name);
     zones_.back().hosts.push_back(name);
@@ -408,7 +408,7 @@ class Checker {
       attr_quantity(d, "read_bw", Quantity::Bandwidth, false);
       attr_quantity(d, "write_bw", Quantity::Bandwidth, false);
     }
-    const std::map<std::string, std::string> host_props = props(node);
+    std::map<std::string, std::string> host_props = props(node);
     int level = 0;
     if (const auto it = host_props.find("wifi_rate_level"); it != host_props.end()) {
       const std::optional<int64_t> n = parse_count(it->second);
@@ -418,7 +418,7 @@ class Checker {
       }
       level = static_cast<int>(std::min<int64_t>(*n, 1 << 30));
     }
-    new_host(node, id, host_props);
+    new_host(node, id, std::move(host_props));
     station_levels_[id] = level;
   }
 

@@ -1,12 +1,15 @@
 // Small fleet descriptions for the fleet tests, and the way to parse one and see its error.
 #pragma once
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "fleet/parse.hpp"
 
 namespace test {
+
+inline const std::filesystem::path kSourceDir = EDGETRAIN_SOURCE_DIR;
 
 // Two sites (one with an aggregator), two device classes, two link classes.
 inline nlohmann::json two_site_fleet() {

@@ -1,0 +1,53 @@
+// Fuzz target: fleet descriptions (fleet::parse_fleet) and what the generator makes of them. Any
+// JSON text is either refused with one FleetError line or accepted; an accepted description of at
+// most 2,000 devices is drawn, written as a platform and a device list, and the platform must pass
+// the platform check (platform::check_platform_text): the generator never writes a file that the
+// check, and so SimGrid, would refuse. Non-JSON input is skipped (nlohmann's parser is not ours).
+// fuzz.sh: -max_len=4096
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "fleet/draw.hpp"
+#include "fleet/parse.hpp"
+#include "fleet/xml.hpp"
+#include "platform/check.hpp"
+
+namespace {
+
+[[noreturn]] void failure(const char* what, const std::string& detail) {
+  std::fprintf(stderr, "fleet_fuzz: %s: %s\n", what, detail.c_str());
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return 0;
+  edgetrain::fleet::FleetSpec spec;
+  try {
+    spec = edgetrain::fleet::parse_fleet(doc, "platform");
+  } catch (const edgetrain::fleet::FleetError& e) {
+    const std::string_view message = e.what();
+    bool printable = message.substr(0, 8) == "platform" && message.size() > 10;
+    for (const char c : message) printable = printable && !(c >= 0 && c < 0x20);
+    if (!printable) failure("not one line starting with the JSON path", e.what());
+    return 0;
+  }
+  if (spec.devices > 2000) return 0;  // large fleets are valid, and slow to fuzz
+  const edgetrain::fleet::Fleet fleet = edgetrain::fleet::draw_fleet(spec, size);
+  if (fleet.devices.size() != static_cast<size_t>(spec.devices)) failure("device count", std::to_string(spec.devices));
+  const std::string xml = edgetrain::fleet::platform_xml(fleet);
+  edgetrain::fleet::device_list_csv(fleet);
+  try {
+    edgetrain::platform::check_platform_text(xml, "fleet.xml");
+  } catch (const edgetrain::platform::PlatformFileError& e) {
+    failure("the generated platform fails the check", e.what());
+  }
+  return 0;
+}
