@@ -276,6 +276,7 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
   const bool own_seed = description.contains("seed") && !description.at("seed").is_null();
   base_ = fleet::platform_xml(spec, own_seed ? spec.seed : scenario_seed);
   generated_ = true;
+  info();  // checked now (the run uses this check): a generated platform always has one
   for (const auto& [k, v] : patch.items()) resolved[k] = v;
 }
 

@@ -89,3 +89,29 @@ TEST_CASE("what-if run: devices named by a selector run, listed in devices.csv, 
   CHECK(read_json(out / "scenario.json")["devices"] == nlohmann::json::parse(R"({"hosts": "dev-*", "matched": 2})"));
   CHECK(num(devices[0], "comm_s") == doctest::Approx(comm_a(kDevices[0].up, kDevices[0].down)).epsilon(1e-9));
 }
+
+TEST_CASE("what-if run: a fleet description is the platform, with a class count set from the command line") {
+  const fs::path out = fresh_dir("whatif-fleet");
+  const Result r = run_cli("run " + (kData / "factory-jetson.json").string() + " --quiet --out " + out.string() +
+                               " --set platform.classes.jetson.count=6",
+                           "whatif-fleet");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto devices = read_csv(out / "devices.csv");
+  REQUIRE(devices.size() == 6);
+  const std::string platform = slurp(out / "platform.xml");  // the generated fleet, as simulated
+  for (const auto& row : devices) {
+    const size_t at = platform.find("<host id=\"" + row.at("host") + "\"");
+    REQUIRE(at != std::string::npos);
+    CHECK(platform.substr(at, platform.find("</host>", at) - at).find("<prop id=\"class\" value=\"jetson\"/>") !=
+          std::string::npos);
+  }
+  const auto summary = read_json(out / "summary.json");
+  CHECK(summary["status"] == "completed");
+  CHECK(summary["rounds"] == 2);
+  CHECK(summary["platform_overrides"] ==
+        nlohmann::json::parse(R"([{"key": "platform.classes.jetson.count", "value": 6, "before": 24}])"));
+  const auto scenario = read_json(out / "scenario.json");
+  CHECK(scenario["devices"] == nlohmann::json::parse(R"({"class": "jetson", "matched": 6})"));
+  CHECK(scenario["platform"]["classes"]["jetson"]["count"] == 6);
+}
