@@ -336,7 +336,7 @@ std::vector<KeySpec> build_table() {
           "platforms\") from which the run generates one with the scenario's `seed` (unless the description sets "
           "its own). The object form also changes values of the platform (what-ifs, see \"Platform what-ifs\"): "
           "`{\"file\": ..., \"links\": {...}, \"hosts\": {...}}`, and for a fleet description any of its keys "
-          "(`platform.device_classes.pi4.count`), merged over the file's before generation. A plain string means "
+          "(`platform.classes.pi4.count`), merged over the file's before generation. A plain string means "
           "`{\"file\": string}`.")
           .required(),
       path_key("platform.file", PathKind::File, "The platform file: SimGrid XML or a fleet description (JSON).")

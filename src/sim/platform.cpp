@@ -168,10 +168,9 @@ void set_link_directions(const sg4::Engine& engine, const scenario::Scenario& sc
 }  // namespace
 
 platform::PlatformInfo read_platform(const scenario::Scenario& scenario) {
-  if (scenario.platform_info) return *scenario.platform_info;  // load_scenario checked it
+  // load_scenario checked a platform it changed or generated (and any it read for a selector).
+  if (scenario.platform_info) return *scenario.platform_info;
   try {
-    if (!scenario.platform_xml.empty())
-      return platform::check_platform_text(scenario.platform_xml, scenario.platform.string());
     return platform::check_platform_file(scenario.platform);
   } catch (const platform::PlatformFileError& e) {
     throw PlatformError(e.what());
