@@ -49,10 +49,10 @@ void write_atomically(const fs::path& path, const std::string& content) {
     fs::remove(temp, ignored);
     throw report::OutputError(path.string() + ": cannot write (" + ec.message() + ")");
   }
-  std::error_code ec;
+  std::error_code ec, ignored;
   fs::rename(temp, path, ec);
   if (ec) {
-    fs::remove(temp, ec);
+    fs::remove(temp, ignored);
     throw report::OutputError(path.string() + ": cannot write (" + ec.message() + ")");
   }
 }
