@@ -57,10 +57,6 @@ std::vector<std::string> split(std::string_view s, char sep) {
   }
 }
 
-struct Link {
-  std::string policy;  // upper case: SHARED, SPLITDUPLEX, FATPIPE, WIFI
-};
-
 // One zone being read: what SimGrid's zone of that routing kind accepts depends on it.
 struct ZoneState {
   ZoneRef ref;
@@ -242,10 +238,11 @@ class Checker {
                            ? links_.count(name) + links_.count(name + "_UP") + links_.count(name + "_DOWN") == 0
                            : links_.count(name) == 0;
     if (!fresh) fail(node, what(node) + ": link " + in_quotes(name) + " is declared twice");
-    links_[name] = Link{policy};
+    const LinkPlace place{node.name(), policy, line_at(node.offset_debug())};
+    links_[name] = place;
     if (policy == "SPLITDUPLEX") {
-      links_[name + "_UP"] = Link{"SHARED"};
-      links_[name + "_DOWN"] = Link{"SHARED"};
+      links_[name + "_UP"] = LinkPlace{place.element, "SHARED", place.line};
+      links_[name + "_DOWN"] = LinkPlace{place.element, "SHARED", place.line};
     }
   }
 
@@ -256,7 +253,9 @@ class Checker {
     place.properties = std::move(properties);
     for (const ZoneState& z : zones_) place.zones.push_back(z.ref);
     place.line = line_at(node.offset_debug());
-    info_.hosts[name] = place;
+    place.element = node.name();
+    info_.hosts[name] = std::move(place);
+    info_.host_order.push_back(name);
     zones_.back().hosts.push_back(name);
   }
 
@@ -577,7 +576,7 @@ class Checker {
                                  "topology", "topo_parameters", "bb_bw", "bb_lat", "bb_sharing_policy", "router_id",
                                  "limiter_link", "loopback_bw", "loopback_lat"});
     only_children(node, {"prop"});
-    props(node);
+    const std::map<std::string, std::string> cluster_props = props(node);
     // A <cluster> is a zone of its own, directly in <platform> or in a zone that routes between zones.
     ZoneState* parent = zones_.empty() ? nullptr : &zones_.back();
     if (parent && (parent->ref.routing == Routing::Wifi || parent->ref.routing == Routing::None ||
@@ -628,7 +627,7 @@ class Checker {
     if (router.empty()) router = prefix + id + "_router" + suffix;
     for (size_t i = 0; i < host_count; ++i) {
       const std::string host = prefix + std::to_string(numbers[i]) + suffix;
-      new_host(node, host);
+      new_host(node, host, cluster_props);
       if (topology == "FLAT") info_.one_link_pairs.emplace_back(host, router);
     }
     if (topology == "FLAT") new_netpoint(node, router);
@@ -735,9 +734,9 @@ class Checker {
   std::vector<size_t> newlines_;
   std::vector<ZoneState> zones_;
   std::set<std::string> netpoints_;
-  std::map<std::string, Link> links_;
-  std::map<std::string, int> station_levels_;
   PlatformInfo info_;
+  std::map<std::string, LinkPlace>& links_ = info_.links;  // built in place: run() returns info_
+  std::map<std::string, int> station_levels_;
 };
 
 }  // namespace

@@ -37,12 +37,23 @@ struct ZoneRef {
   Routing routing = Routing::Full;
 };
 
-// Where a host was declared: its zones from the outermost in, and its line; and its <prop>s
-// (a generated fleet's hosts carry role, class, site and link_class: README, "Fleet platforms").
+// Where a host was declared: its zones from the outermost in, its line, the element that made it
+// ("host", or "cluster", "cabinet", "peer" for hosts those make) and its <prop>s (a cluster's
+// props are each member's, as SimGrid sets them; the fleet generator writes class, site, role).
 struct HostPlace {
   std::vector<ZoneRef> zones;
   int line = 0;
+  std::string element = "host";
   std::map<std::string, std::string> properties;
+};
+
+// A link as the file declares it: its element ("link", "backbone", or "cabinet" / "peer" for the
+// links those make), its sharing policy (upper case; the halves of a SPLITDUPLEX link are SHARED
+// links "<id>_UP" and "<id>_DOWN" of element "link") and its line.
+struct LinkPlace {
+  std::string element = "link";
+  std::string policy = "SHARED";
+  int line = 0;
 };
 
 // A Wi-Fi zone: its one WIFI link, its access point, and each station (every host of the zone,
@@ -58,6 +69,8 @@ struct WifiZone {
 // What later stages need to know about a platform that passed the checks.
 struct PlatformInfo {
   std::map<std::string, HostPlace> hosts;                   // every host, <peer> and cluster member
+  std::vector<std::string> host_order;                      // the same hosts, in file order
+  std::map<std::string, LinkPlace> links;                   // every named link (not a cluster's own links)
   std::vector<WifiZone> wifi_zones;                         // in file order
   std::vector<std::pair<std::string, std::string>> config;  // <config><prop id value>, as "key", "value"
   bool has_hierarchical_cluster = false;                    // a <cluster> with TORUS, FAT_TREE or DRAGONFLY

@@ -168,7 +168,8 @@ Scenario to_typed(const json& r) {
   Scenario s;
   s.name = r.at("name").get<std::string>();
   s.seed = r.at("seed").get<uint64_t>();
-  s.platform = r.at("platform").get<std::string>();
+  const json& platform = r.at("platform");  // a path, or {"file": path, what-ifs...}
+  s.platform = (platform.is_object() ? platform.at("file") : platform).get<std::string>();
   s.server = r.at("server").get<std::string>();
   for (const auto& d : r.at("devices")) {
     DeviceSpec dev{d.at("name").get<std::string>(), d.at("host").get<std::string>(), std::nullopt};
@@ -283,11 +284,33 @@ void apply_override(json& doc, const std::string& override_text) {
   const KeySpec* leaf = nullptr;      // the declared key reached, if any
   const KeySpec* entry_of = nullptr;  // set while the node is an entry of this EntryList
   bool element = false;               // the node is an element of an IntList
+  bool free_form = false;             // inside the platform's object form: any keys
   json* node = &doc;
   std::string typed;  // the key path as typed, up to the current segment ("faults.devices.0")
   for (const auto& seg : segments) {
     const std::string typed_at = typed;
     typed += (typed.empty() ? "" : ".") + seg;
+    if (leaf && (leaf->type == ValueType::Platform || free_form)) {
+      // Into the platform's object form: what-ifs and fleet keys are checked against the platform
+      // itself when the document is resolved. A plain path becomes {"file": path}.
+      if (!free_form && node->is_string()) *node = json{{"file", *node}};
+      if (node->is_array() && all_digits(seg)) {
+        const size_t index = seg.size() > 9 ? node->size() + 1 : std::stoul(seg);
+        if (index > node->size())
+          fail_override(
+              shown, "index " + seg + " is out of range (" + at + " has " + std::to_string(node->size()) + " entries)");
+        if (index == node->size()) node->push_back(nullptr);
+        node = &(*node)[index];
+        at += "[" + seg + "]";
+      } else {
+        if (node->is_null()) *node = json::object();
+        if (!node->is_object()) fail_override(shown, at + " is " + text::show(*node) + ", not an object");
+        node = &(*node)[seg];
+        at += "." + seg;
+      }
+      free_form = true;
+      continue;
+    }
     if (all_digits(seg)) {
       if (leaf && element && leaf->type == ValueType::Rate) {
         fail_override(shown, "set " + at + " as a whole, e.g. " + at + "=[10, 20]");
@@ -315,6 +338,15 @@ void apply_override(json& doc, const std::string& override_text) {
         section = leaf->path + "[]";
         leaf = nullptr;
       }
+      continue;
+    }
+    if (leaf && !element && leaf->type == ValueType::EntryList && leaf->host_selector && !all_digits(seg) &&
+        !node->is_array()) {
+      // A device selector's field: --set devices.class=pi4.
+      if (!node->is_object()) *node = json::object();
+      node = &(*node)[seg];
+      at += "." + seg;
+      element = true;
       continue;
     }
     if (leaf && !element && leaf->type == ValueType::Rate) {
@@ -411,6 +443,7 @@ Scenario parse_scenario(json doc, const fs::path& file_for_relative_paths,
     check_json_depth(doc, "scenario (after --set)");
     if (seed_override) doc["seed"] = *seed_override;
     Scenario s = to_typed(resolve_document(doc, ctx));
+    ctx.platform->fill(s);
     s.file = file_abs;
     return s;
   } catch (const ScenarioError&) {
@@ -469,11 +502,21 @@ std::string describe(const Scenario& s) {
   };
   line("scenario", s.name + (s.file.empty() ? "" : " (" + s.file.string() + ")"));
   line("seed", std::to_string(s.seed));
-  line("platform", s.platform.string());
+  line("platform", s.platform.string() +
+                       (s.platform_generated ? " (fleet description: " + std::to_string(s.platform_info->hosts.size()) +
+                                                   " hosts generated)"
+                                             : std::string()));
+  for (const auto& o : s.platform_overrides) {
+    line("what-if", o.key + " = " + (o.value.is_string() ? o.value.get<std::string>() : o.value.dump()) + " (was " +
+                        (o.before.is_string() ? o.before.get<std::string>() : o.before.dump()) + ")");
+  }
   line("server", s.server);
+  const json& devices_resolved = s.resolved.at("devices");
+  const bool selected = devices_resolved.is_object();  // a selector: every device has the global stream
   {
     constexpr size_t kShown = 12;  // a fleet of 500 should not fill the screen
-    std::string devices = std::to_string(s.devices.size()) + ":";
+    std::string devices = std::to_string(s.devices.size()) +
+                          (selected ? " (selector " + text::show(devices_resolved) + ")" : std::string()) + ":";
     for (size_t i = 0; i < s.devices.size() && i < kShown; ++i) {
       const auto& d = s.devices[i];
       devices += (i ? ", " : " ") + d.name + (d.name == d.host ? "" : " (on " + d.host + ")");
@@ -504,15 +547,18 @@ std::string describe(const Scenario& s) {
   }
   {
     // Streams: one description when every streaming device has the same settings.
-    const json& devices = s.resolved.at("devices");
     std::vector<const json*> streams;
-    for (const auto& d : devices) {
-      if (!d.at("stream").is_null()) streams.push_back(&d.at("stream"));
+    if (selected) {
+      if (!s.resolved.at("stream").is_null()) streams.assign(s.devices.size(), &s.resolved.at("stream"));
+    } else {
+      for (const auto& d : devices_resolved) {
+        if (!d.at("stream").is_null()) streams.push_back(&d.at("stream"));
+      }
     }
-    std::string who =
-        streams.size() == devices.size()
-            ? (devices.size() == 1 ? std::string("the device") : "all " + std::to_string(devices.size()) + " devices")
-            : std::to_string(streams.size()) + " of " + std::to_string(devices.size()) + " devices";
+    const size_t n = s.devices.size();
+    std::string who = streams.size() == n
+                          ? (n == 1 ? std::string("the device") : "all " + std::to_string(n) + " devices")
+                          : std::to_string(streams.size()) + " of " + std::to_string(n) + " devices";
     bool same = true;
     for (const json* st : streams) same = same && *st == *streams.front();
     if (streams.empty()) {

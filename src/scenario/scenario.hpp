@@ -5,10 +5,15 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace edgetrain::platform {
+struct PlatformInfo;
+}
 
 namespace edgetrain::scenario {
 
@@ -174,11 +179,35 @@ struct ReportSpec {
   double buffer_every_s = 1.0;  // buffers.csv: at most one row per device per this interval
 };
 
+// One platform what-if applied (summary.json's platform_overrides): the key, the value as the
+// scenario gave it, and the platform's value before (as the file or the description wrote it).
+struct PlatformOverride {
+  std::string key;  // "platform.links.cloud-ingress.bandwidth"
+  nlohmann::json value;
+  nlohmann::json before;
+};
+
+// A what-if on one direction of a SPLITDUPLEX link ("<id>_UP"), which the platform's XML cannot
+// express: applied through SimGrid once the platform is loaded. SI units.
+struct LinkDirectionSetting {
+  std::string link;
+  std::optional<double> bandwidth_bps, latency_s;
+};
+
 struct Scenario {
   std::string name;
   uint64_t seed = 1;
   std::filesystem::path file;      // the scenario file (absolute)
-  std::filesystem::path platform;  // absolute
+  std::filesystem::path platform;  // absolute: the XML file, or the fleet description
+  // The platform text to simulate when the scenario changed it (what-ifs) or generated it (a
+  // fleet description); empty: the file as it is.
+  std::string platform_xml;
+  bool platform_generated = false;  // `platform` is a fleet description: platform_xml was generated from it
+  std::vector<PlatformOverride> platform_overrides;   // in the order applied
+  std::vector<LinkDirectionSetting> link_directions;  // applied after loading
+  // The platform as checked by load_scenario (set when it had to read it: what-ifs, a fleet, a
+  // device selector), so the run does not check it again.
+  std::shared_ptr<const platform::PlatformInfo> platform_info;
   std::string server;
   std::vector<DeviceSpec> devices;
   DatasetSpec dataset;

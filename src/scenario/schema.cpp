@@ -119,6 +119,15 @@ KeySpec& KeySpec::names(NameRule rule) {
   name_rule = rule;
   return *this;
 }
+KeySpec& KeySpec::part_of(std::string type_words) {
+  part_of_value = true;
+  type_doc = std::move(type_words);
+  return *this;
+}
+KeySpec& KeySpec::selects_hosts() {
+  host_selector = true;
+  return *this;
+}
 
 namespace {
 
@@ -322,7 +331,37 @@ std::vector<KeySpec> build_table() {
           .names(NameRule::Run)
           .default_file_stem(),
       integer_key("seed", "Seed from which every random stream of the run derives.").at_least(0).wide().def(1),
-      path_key("platform", PathKind::File, "SimGrid platform XML file (hosts, links, routes).").required(),
+      row("platform", ValueType::Platform,
+          "SimGrid platform: an XML file (hosts, links, routes), or a fleet description (JSON, see \"Fleet "
+          "platforms\") from which the run generates one with the scenario's `seed` (unless the description sets "
+          "its own). The object form also changes values of the platform (what-ifs, see \"Platform what-ifs\"): "
+          "`{\"file\": ..., \"links\": {...}, \"hosts\": {...}}`, and for a fleet description any of its keys "
+          "(`platform.classes.pi4.count`), merged over the file's before generation. A plain string means "
+          "`{\"file\": string}`.")
+          .required(),
+      path_key("platform.file", PathKind::File, "The platform file: SimGrid XML or a fleet description (JSON).")
+          .part_of()
+          .required(),
+      quantity_key("platform.links.<link>.bandwidth", Unit::BitsPerSecond,
+                   "What-if: the bandwidth of the platform's `<link>` or `<backbone>` named `<link>`. A SPLITDUPLEX "
+                   "link named without `_UP`/`_DOWN` changes both directions, `<link>_UP` or `<link>_DOWN` one.")
+          .part_of()
+          .above(0)
+          .null_default("the platform file's value"),
+      quantity_key("platform.links.<link>.latency", Unit::Seconds, "What-if: that link's latency.")
+          .part_of()
+          .at_least(0)
+          .null_default("the platform file's value"),
+      quantity_key("platform.hosts.<host>.speed", Unit::Flops,
+                   "What-if: the speed per core (flop/s) of the platform's `<host>` named `<host>`.")
+          .part_of("speed (f per second)")
+          .above(0)
+          .null_default("the platform file's value"),
+      integer_key("platform.hosts.<host>.cores", "What-if: that host's core count.")
+          .part_of()
+          .at_least(1)
+          .limit(1e6, "far beyond any host's cores; SimGrid counts cores in an int")
+          .null_default("the platform file's value"),
       string_key("server", "Platform host of the aggregator (parameter server).").required(),
 
       section_key("stream",
@@ -375,8 +414,37 @@ std::vector<KeySpec> build_table() {
           .def("buffer"),
 
       entry_list_key("devices", "host", "a host name or an object {\"host\": ..., \"name\": ...}",
-                     "Edge devices, one per entry: a host name, or an object with the keys below.")
+                     "Edge devices, one per entry: a host name, or an object with the keys below. Or a selector "
+                     "object (keys `devices.<key>` below, combined with AND) naming hosts of the platform, one device "
+                     "per host in platform file order, named after its host (see \"Naming devices\").")
+          .selects_hosts()
           .required(),
+      string_key("devices.hosts",
+                 "Selector: host names matching this glob (`*`, `?`, `[...]`), or any glob of a list. `\"*\"` is "
+                 "every host except the server and hosts whose `role` property is not `device` (aggregators).")
+          .part_of("glob or list of globs")
+          .null_default("any host"),
+      string_key("devices.class", "Selector: hosts whose `class` property (written by the fleet generator) matches.")
+          .part_of("glob or list of globs")
+          .null_default("any class"),
+      string_key("devices.site", "Selector: hosts whose `site` property matches.")
+          .part_of("glob or list of globs")
+          .null_default("any site"),
+      string_key("devices.role",
+                 "Selector: hosts whose `role` property matches; without it, hosts with a `role` other than "
+                 "`device` are left out.")
+          .part_of("glob or list of globs")
+          .null_default("`device` or none"),
+      string_key("devices.exclude", "Selector: hosts whose name matches are left out.")
+          .part_of("glob or list of globs")
+          .null_default("none"),
+      integer_key("devices.matched",
+                  "Selector: how many hosts it matches. The resolved `scenario.json` writes it; given, the selector "
+                  "must match exactly that many.")
+          .part_of()
+          .at_least(1)
+          .limit(1e7, "more devices than a run simulates")
+          .null_default("not checked"),
       string_key("devices[].host", "Platform host the device runs on.").required(),
       string_key("devices[].name", "Unique device name (several devices may share a host); written to the CSV files.")
           .names(NameRule::Device)
@@ -1118,7 +1186,8 @@ std::string integer_text(const KeySpec& key) {
 }
 
 std::string type_text(const KeySpec& key) {
-  std::string t;
+  std::string t = key.type_doc;
+  if (!t.empty()) return key.nullable ? t + " or null" : t;
   switch (key.type) {
     case ValueType::String: t = "string"; break;
     case ValueType::Integer: t = "integer"; break;
@@ -1138,6 +1207,7 @@ std::string type_text(const KeySpec& key) {
     case ValueType::Section: t = "object"; break;
     case ValueType::Rate: t = "rate (samples/s)"; break;
     case ValueType::IntervalList: t = "list of [off_s, on_s] intervals (s)"; break;
+    case ValueType::Platform: t = "path (file) or object"; break;
     case ValueType::Literal: {
       std::vector<std::string> kinds;  // the JSON types of the literals, each once
       for (const auto& l : key.literals) {

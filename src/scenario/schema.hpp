@@ -48,6 +48,8 @@ enum class ValueType {
   Literal,       // one of the JSON values `literals`, of any type (32 or "packed"); 32.0 counts as 32
   IntervalList,  // time intervals [[off_s, on_s], ...]: each bound a number of seconds or a duration
                  // string, 0 <= off_s < on_s, in time order, neither overlapping nor touching; [] = none
+  Platform,      // the platform: a path, or {"file": path, "links": ..., "hosts": ..., fleet keys}
+                 // (platform_source.hpp resolves it, reading the file)
 };
 
 enum class PathKind { File, Directory };
@@ -127,6 +129,12 @@ struct KeySpec {
   // per-device section, an entry that gives its own sibling (and not this key) does not
   // inherit this key: the more specific setting wins.
   std::string overrides;
+  // A row documenting a part of another key's value ("platform.links.<link>.bandwidth" inside
+  // "platform", "devices.class" inside a selector): checked by that key's resolver with this row's
+  // type and range, never resolved on its own.
+  bool part_of_value = false;
+  std::string type_doc;        // the table's type column, when the type's own words do not fit
+  bool host_selector = false;  // EntryList: may also be a selector object naming platform hosts
 
   // Builders, so the table in schema.cpp reads as one line of settings per key.
   KeySpec& def(nlohmann::json v);
@@ -154,6 +162,8 @@ struct KeySpec {
   KeySpec& limit(double hi, std::string why);         // `max`
   KeySpec& entries_limit(size_t n, std::string why);  // `max_entries`
   KeySpec& names(NameRule rule);                      // `name_rule`
+  KeySpec& part_of(std::string type_words = "");      // `part_of_value`, `type_doc`
+  KeySpec& selects_hosts();                           // `host_selector`
 };
 
 // A check across keys (uniqueness, "at least one of"), run on the resolved document.

@@ -13,6 +13,7 @@
 #include <optional>
 #include <system_error>
 
+#include "scenario/device_selector.hpp"
 #include "scenario/error.hpp"
 #include "scenario/text.hpp"
 #include "util/limits.hpp"
@@ -450,7 +451,9 @@ void resolve_scope(const json& src, const std::string& section, const std::strin
 json resolve_entries(const KeySpec& k, const json& v, const std::string& at, const json& top, const json& raw_top,
                      const ResolveContext& ctx) {
   if (!v.is_array()) {
-    throw ScenarioError(at + ": expected a list (each entry " + k.entry_doc + "), got " + text::show(v));
+    throw ScenarioError(at + ": expected a list (each entry " + k.entry_doc + ")" +
+                        (k.host_selector ? " or a selector object such as {\"hosts\": \"pi-*\"}" : "") + ", got " +
+                        text::show(v));
   }
   if (v.empty() && !k.may_be_empty) throw ScenarioError(at + ": must not be empty");
   json entries = json::array();
@@ -530,7 +533,7 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
   json src = src_in;             // inherited sections get their merged keys here
   std::vector<std::string> off;  // optional sections that are off here: their keys are not resolved
   for (const auto& k : schema_keys()) {
-    if (k.path.compare(0, prefix.size(), prefix) != 0) continue;
+    if (k.path.compare(0, prefix.size(), prefix) != 0 || k.part_of_value) continue;
     const std::string rel = k.path.substr(prefix.size());
     if (rel.find("[]") != std::string::npos) continue;  // belongs to a list's entries
     const std::string at = at_prefix + rel;
@@ -564,7 +567,15 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
     }
     if (raw && raw->is_null() && k.nullable) raw = nullptr;  // null = not given: the default
     json value;
-    if (raw && k.type == ValueType::EntryList) {
+    if (raw && k.type == ValueType::Platform) {
+      value = ctx.platform->resolve(*raw, at, ctx, top.at("seed").get<uint64_t>());
+    } else if (raw && k.type == ValueType::EntryList && k.host_selector && raw->is_object()) {
+      // Devices named by a selector: one entry per matched host, resolved like a written list.
+      const SelectedHosts selected =
+          select_hosts(*raw, at, ctx.platform->info(), top.at("server").get<std::string>(), ctx.platform->file());
+      value = resolve_entries(k, json(selected.hosts), at, top, raw_top, ctx);
+      ctx.platform->set_selector(selected.resolved);
+    } else if (raw && k.type == ValueType::EntryList) {
       value = resolve_entries(k, *raw, at, top, raw_top, ctx);
     } else if (raw) {
       value = check_value(k, *raw, at, ctx, must_exist(k, sc, out));
@@ -690,6 +701,7 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
       throw ScenarioError(msg);
     }
     case ValueType::EntryList: break;  // resolved by resolve_entries
+    case ValueType::Platform: break;   // resolved by PlatformSource
     case ValueType::Section: break;    // resolved by resolve_scope
   }
   throw ScenarioError(at + ": internal error: no checker for this key type");

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
+#include "scenario/platform_source.hpp"
 #include "scenario/schema.hpp"
 
 namespace edgetrain::scenario {
@@ -15,6 +17,8 @@ namespace edgetrain::scenario {
 struct ResolveContext {
   std::filesystem::path base_dir;  // absolute; relative paths in the scenario are resolved here
   std::string file_stem;           // the default of "name"
+  // The platform as resolving finds it (read when a what-if, a fleet or a device selector needs it).
+  std::shared_ptr<PlatformSource> platform = std::make_shared<PlatformSource>();
 };
 
 // Throws ScenarioError on the first problem: unknown keys first (so a typo of a required key

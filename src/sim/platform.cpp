@@ -1,7 +1,13 @@
 // See platform.hpp.
 #include "sim/platform.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <simgrid/s4u.hpp>
@@ -123,9 +129,47 @@ void set_wifi_rates(const sg4::Engine& engine, const platform::PlatformInfo& inf
   }
 }
 
+// The platform text a scenario changed or generated, in a file of its own while SimGrid reads it
+// (SimGrid 3.32 loads platforms from files only); removed once loaded.
+class TemporaryPlatformFile {
+ public:
+  explicit TemporaryPlatformFile(const std::string& xml) {
+    std::string name = (std::filesystem::temp_directory_path() / "edgetrain-platform-XXXXXX.xml").string();
+    const int fd = mkstemps(name.data(), 4);
+    if (fd < 0)
+      throw PlatformError("platform: cannot create a temporary file for the platform: " +
+                          std::string(std::strerror(errno)));
+    path_ = name;
+    const bool written = ::write(fd, xml.data(), xml.size()) == static_cast<ssize_t>(xml.size());
+    ::close(fd);
+    if (!written) throw PlatformError("platform: cannot write the temporary platform file " + path_.string());
+  }
+  ~TemporaryPlatformFile() {
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);
+  }
+  TemporaryPlatformFile(const TemporaryPlatformFile&) = delete;
+  TemporaryPlatformFile& operator=(const TemporaryPlatformFile&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// What-ifs on one direction of a SPLITDUPLEX link, which the XML cannot say (scenario.hpp).
+void set_link_directions(const sg4::Engine& engine, const scenario::Scenario& scenario) {
+  for (const scenario::LinkDirectionSetting& d : scenario.link_directions) {
+    sg4::Link* link = engine.link_by_name(d.link);
+    if (d.bandwidth_bps) link->set_bandwidth(*d.bandwidth_bps / 8);  // SimGrid counts bytes per second
+    if (d.latency_s) link->set_latency(*d.latency_s);
+  }
+}
+
 }  // namespace
 
 platform::PlatformInfo read_platform(const scenario::Scenario& scenario) {
+  // load_scenario checked a platform it changed or generated (and any it read for a selector).
+  if (scenario.platform_info) return *scenario.platform_info;
   try {
     return platform::check_platform_file(scenario.platform);
   } catch (const platform::PlatformFileError& e) {
@@ -143,9 +187,15 @@ PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scena
     check_ns3_mapping(info, scenario);
   }
   try {
-    engine.load_platform(scenario.platform.string());
+    if (scenario.platform_xml.empty()) {
+      engine.load_platform(scenario.platform.string());
+    } else {
+      const TemporaryPlatformFile file(scenario.platform_xml);
+      engine.load_platform(file.path().string());
+    }
     engine.seal_platform();
     set_wifi_rates(engine, info);
+    set_link_directions(engine, scenario);
   } catch (const std::exception& e) {
     throw PlatformError("platform: cannot load " + scenario.platform.string() + ": " + e.what());
   }

@@ -3,6 +3,8 @@
 // host named exists, is reachable by the network model in use, and every device has a route
 // to the server and back. Wi-Fi stations get their rate level. Problems are reported as
 // PlatformError with the file and line or the scenario's JSON path, never as a SimGrid backtrace.
+// A platform the scenario changed or generated (scenario.platform_xml) is loaded from a temporary
+// file, and what-ifs on one direction of a SPLITDUPLEX link are applied once it is loaded.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +33,8 @@ struct PlatformHosts {
   std::vector<simgrid::s4u::Host*> devices;  // in scenario order
 };
 
-// Reads and checks the scenario's platform file without SimGrid.
+// Reads and checks the scenario's platform file without SimGrid (or returns the check load_scenario made of
+// a platform it changed, generated or read for a device selector).
 platform::PlatformInfo read_platform(const scenario::Scenario& scenario);
 
 // Loads and seals the platform (checked by read_platform) into `engine`, sets every Wi-Fi

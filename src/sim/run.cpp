@@ -293,6 +293,11 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["message_header_bytes"] = kHeaderBytes;
   summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
+  nlohmann::json overrides = nlohmann::json::array();
+  for (const auto& o : scenario.platform_overrides) {
+    overrides.push_back({{"key", o.key}, {"value", o.value}, {"before", o.before}});
+  }
+  summary.extra["platform_overrides"] = overrides;
   return summary;
 }
 
@@ -486,6 +491,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   const std::vector<report::FleetBufferPoint> fleet_buffers =
       report::fleet_buffer_series(state.buffer_timeline.rows(), scenario.report.buffer_every_s, end);
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (!scenario.platform_xml.empty()) results.write("platform.xml", scenario.platform_xml);  // what was simulated
   report::write_run_outputs(
       results, {scenario.resolved, summary, state.evals, state.devices, state.buffer_timeline.rows(), fleet_buffers,
                 links, state.staleness, state.rounds});

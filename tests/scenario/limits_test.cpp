@@ -74,7 +74,8 @@ TEST_CASE("limits: every duration below the clock resolution is refused with the
   TempDir dir;
   size_t checked = 0;
   for (const auto& k : schema_keys()) {
-    if (!is_duration(k) || k.path.find("[]") != std::string::npos) continue;
+    // Rows inside another key's value (platform.links.<link>.latency) name no real key to set.
+    if (!is_duration(k) || k.path.find("[]") != std::string::npos || k.part_of_value) continue;
     CAPTURE(k.path);
     ++checked;
     // Set even where the key does not apply (mode sync and training.window_s): still refused.

@@ -262,8 +262,8 @@ TEST_CASE("validate: devices") {
   CHECK(parse_error(dir, doc) == "devices: must not be empty");
   doc["devices"] = "pi-1";
   CHECK(parse_error(dir, doc) ==
-        "devices: expected a list (each entry a host name or an object {\"host\": ..., \"name\": ...}), got "
-        "\"pi-1\"");
+        "devices: expected a list (each entry a host name or an object {\"host\": ..., \"name\": ...}) or a selector "
+        "object such as {\"hosts\": \"pi-*\"}, got \"pi-1\"");
   doc["devices"] = json::array({5});
   CHECK(parse_error(dir, doc) == "devices[0]: expected a host name or an object {\"host\": ..., \"name\": ...}, got 5");
   doc["devices"] = json::parse(R"(["pi-1", {"name": "x"}])");
