@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/sweep_command.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
 #include "sim/run.hpp"
@@ -23,6 +24,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N] [--quiet]\n"
     "       edgetrain validate SCENARIO.json [--seed N] [--set key.path=value]...\n"
+    "       edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]\n"
     "       edgetrain schema        (the scenario keys, as a Markdown table)\n"
     "       edgetrain --help | --version\n"
     "SimGrid's own flags (--cfg=..., --log=...) pass through to the simulator.\n";
@@ -59,7 +61,7 @@ Cli parse(int argc, char** argv) {
       args.push_back(a);
     }
   }
-  if (args.empty()) throw po::error("missing command (run, validate or schema)");
+  if (args.empty()) throw po::error("missing command (run, validate, sweep or schema)");
   cli.command = args[0];
   if (cli.command == "--help" || cli.command == "-h" || cli.command == "help") {
     cli.help = true;
@@ -67,7 +69,7 @@ Cli parse(int argc, char** argv) {
   }
   if (cli.command == "--version") return cli;
   if (cli.command != "run" && cli.command != "validate" && cli.command != "schema") {
-    throw po::error("unknown command \"" + cli.command + "\" (expected run, validate or schema)");
+    throw po::error("unknown command \"" + cli.command + "\" (expected run, validate, sweep or schema)");
   }
   po::options_description visible = run_options();
   po::options_description all;
@@ -119,6 +121,7 @@ int fail(const std::string& message, int status = 2) {
 
 int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
+  if (argc > 1 && std::string(argv[1]) == "sweep") return cli::sweep_command({argv + 2, argv + argc});
   Cli cli;
   size_t threads = 1;
   try {
