@@ -67,7 +67,7 @@ bool run_tasks(const std::vector<Task>& tasks, size_t jobs, const std::function<
   size_t next = 0;
   bool stopping = false, killed = false;
   Clock::time_point stop_time{};
-  while (next < tasks.size() || !running.empty()) {
+  while ((!stopping && next < tasks.size()) || !running.empty()) {
     if (!stopping && stop_requested()) {
       stopping = true;
       stop_time = Clock::now();
