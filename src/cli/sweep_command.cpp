@@ -46,7 +46,7 @@ po::options_description visible_options() {
                                          "runs at a time (default: the number of cores)")(
       "out,o", po::value<std::string>(), "output folder (default: results/<sweep file name without .json>)")(
       "threads", po::value<std::string>(), "training threads of each run (default: max(1, cores / jobs))")(
-      "emit-jobs", po::value<std::string>(), "write one `edgetrain run` command line per pending run to FILE, run nothing")(
+      "emit-jobs", po::value<std::string>(), "write one `edgetrain run` command line per pending run to FILE (- for stdout), run nothing")(
       "emit-slurm", po::value<std::string>(),
       "write a SLURM job-array script running the pending runs to FILE (its lines beside it), run nothing");
   return o;
@@ -166,32 +166,39 @@ class Sweeper : public TaskListener {
   std::map<std::string, std::string> errors_;
 };
 
+// --emit-jobs FILE (or - for stdout, then the messages go to stderr) and --emit-slurm FILE.
 int emit(const Plan& plan, const std::vector<size_t>& pending, const Options& o) {
-  fs::path jobs_file = o.emit_jobs;
-  if (jobs_file.empty()) {
-    jobs_file = fs::path(o.emit_slurm).replace_extension(".jobs");
-    if (jobs_file == fs::path(o.emit_slurm)) jobs_file += ".jobs";
-  }
-  jobs_file = fs::absolute(jobs_file).lexically_normal();
   std::string lines;
   for (size_t i : pending) lines += command_line(run_argv(plan, plan.runs[i], o.threads)) + "\n";
-  write_atomically(jobs_file, lines);
-  std::cout << "sweep: " << pending.size() << " pending run" << (pending.size() == 1 ? "" : "s") << " of "
-            << plan.distinct().size() << " written to " << jobs_file.string() << "\n";
+  const bool to_stdout = o.emit_jobs == "-";
+  std::ostream& say = to_stdout ? std::cerr : std::cout;
+  fs::path jobs_file = o.emit_jobs;
+  if (to_stdout) {
+    std::cout << lines << std::flush;
+    jobs_file.clear();
+  } else {
+    if (jobs_file.empty()) {
+      jobs_file = fs::path(o.emit_slurm).replace_extension(".jobs");
+      if (jobs_file == fs::path(o.emit_slurm)) jobs_file += ".jobs";
+    }
+    jobs_file = fs::absolute(jobs_file).lexically_normal();
+    write_atomically(jobs_file, lines);
+  }
+  say << "sweep: " << pending.size() << " pending run" << (pending.size() == 1 ? "" : "s") << " of "
+      << plan.distinct().size() << " written to " << (to_stdout ? "stdout" : jobs_file.string()) << "\n";
   if (!o.emit_slurm.empty()) {
+    if (to_stdout) throw report::OutputError("--emit-slurm needs its jobs in a file: --emit-jobs FILE, not -");
     if (pending.empty()) {
-      std::cout << "sweep: nothing pending, " << o.emit_slurm << " not written\n";
+      say << "sweep: nothing pending, " << o.emit_slurm << " not written\n";
       return 0;
     }
     const fs::path script = fs::absolute(o.emit_slurm).lexically_normal();
     write_atomically(script, slurm_script(jobs_file, pending.size(), o.threads,
                                           "edgetrain-" + plan.spec.file.stem().string(), plan.out / "logs"));
     fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
-    std::cout << "sweep: job array written to " << script.string() << " (submit with: sbatch " << script.string()
-              << ")\n";
+    say << "sweep: job array written to " << script.string() << " (submit with: sbatch " << script.string() << ")\n";
   }
-  std::cout << "then: edgetrain sweep " << o.file << (o.out.empty() ? "" : " --out " + o.out)
-            << " gathers sweep.csv\n";
+  say << "then: edgetrain sweep " << o.file << (o.out.empty() ? "" : " --out " + o.out) << " gathers sweep.csv\n";
   return 0;
 }
 

@@ -30,7 +30,10 @@ mkdir elsewhere
 "$bin" sweep sweeps/p.json --out 'out dir' --threads 1 --emit-jobs pending.txt > /dev/null
 [ "$(wc -l < pending.txt)" = 2 ] || fail "expected 2 pending lines"
 cmp -s <(tail -2 jobs.txt) pending.txt || fail "pending lines differ from the last two"
-(cd elsewhere && tac ../pending.txt | parallel --will-cite -j 2) > /dev/null || fail "parallel (second half)"
+# Straight into parallel: --emit-jobs - writes the lines to stdout (its messages to stderr).
+"$bin" sweep sweeps/p.json --out 'out dir' --threads 1 --emit-jobs - 2> emit.err | tac | (cd elsewhere && parallel --will-cite -j 2) > /dev/null ||
+  fail "parallel (second half)"
+grep -q "2 pending runs of 4 written to stdout" emit.err || { cat emit.err; fail "message of --emit-jobs -"; }
 
 "$bin" sweep sweeps/p.json --out 'out dir' > gather.out 2>&1 || { cat gather.out; fail "gathering sweep failed"; }
 grep -q "4 runs, 4 finished earlier, 0 to run" gather.out || { cat gather.out; fail "the sweep ran something"; }
