@@ -35,7 +35,7 @@ TEST_CASE("expand: a grid is every combination, the first key varying slowest, i
                                                  "training.mode=scadles seed=1 training.lr=0.1"});
 }
 
-TEST_CASE("expand: runs are taken in order; their keys are varied in order of first appearance") {
+TEST_CASE("expand: runs are taken in order, their keys are varied in order of first appearance") {
   const auto runs = ojson::parse(R"([{"training.lr": 0.1}, {"stop.rounds": 3, "training.lr": 0.2}, {}])");
   const SweepSpec s = expand(nullptr, runs, "s.json");
   CHECK(s.varied == std::vector<std::string>{"training.lr", "stop.rounds"});

@@ -47,7 +47,7 @@ TEST_CASE("run folder: finished only with a final status and this run's scenario
   CHECK_FALSE(inspect_run(dir.path() / "r", hash).finished);
 }
 
-TEST_CASE("sweep.csv: varied keys, status, summary figures with units, folder; one row per run") {
+TEST_CASE("sweep.csv: varied keys, status, summary figures with units, folder, one row per run") {
   SweepSpec spec = expand(ojson::parse(R"({"training.mode": ["sync", "async"]})"),
                           ojson::parse(R"([{}, {"stop.rounds": 7}])"), "s.json");
   spec.file = "/tmp/s.json";
