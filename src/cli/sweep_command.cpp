@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "report/folder_lock.hpp"
@@ -46,7 +47,8 @@ po::options_description visible_options() {
                                          "runs at a time (default: the number of cores)")(
       "out,o", po::value<std::string>(), "output folder (default: results/<sweep file name without .json>)")(
       "threads", po::value<std::string>(), "training threads of each run (default: max(1, cores / jobs))")(
-      "emit-jobs", po::value<std::string>(), "write one `edgetrain run` command line per pending run to FILE (- for stdout), run nothing")(
+      "emit-jobs", po::value<std::string>(),
+      "write one `edgetrain run` command line per pending run to FILE (- for stdout), run nothing")(
       "emit-slurm", po::value<std::string>(),
       "write a SLURM job-array script running the pending runs to FILE (its lines beside it), run nothing");
   return o;
@@ -219,7 +221,8 @@ int sweep(const Options& o) {
   // One sweep at a time in a folder (the runs have their own locks too).
   const report::FolderLock lock(plan.out, out.string());
   std::vector<Task> tasks;
-  for (size_t i : pending) tasks.push_back({run_argv(plan, plan.runs[i], o.threads), plan.out / "logs" / (plan.runs[i].id + ".log")});
+  for (size_t i : pending)
+    tasks.push_back({run_argv(plan, plan.runs[i], o.threads), plan.out / "logs" / (plan.runs[i].id + ".log")});
   const size_t earlier = distinct.size() - pending.size();
   std::cout << "sweep: " << plan.runs.size() << " runs";
   if (distinct.size() != plan.runs.size()) std::cout << " (" << distinct.size() << " distinct scenarios)";
@@ -231,12 +234,11 @@ int sweep(const Options& o) {
   progress.close();
 
   std::vector<RunRow> rows;
-  size_t failed = 0;
-  std::map<std::string, bool> counted;
+  std::set<std::string> unfinished;  // hashes: runs sharing a folder count once
   for (const PlannedRun& run : plan.runs) {
     const FolderState state = inspect_run(plan.out / run.folder, run.hash);
-    RunRow row;
     const std::optional<std::string> error = sweeper.error(run.hash);
+    RunRow row;
     if (state.ours) {
       row = {state.status, state.reason, state.summary};
     } else if (error) {
@@ -244,19 +246,18 @@ int sweep(const Options& o) {
     } else {
       row = {"pending", "not run (" + state.reason + ")", nullptr};
     }
-    if (!final_status(row.status) && counted.emplace(run.hash, true).second) ++failed;
+    if (!final_status(row.status)) unfinished.insert(run.hash);
     rows.push_back(std::move(row));
   }
   write_atomically(plan.out / "sweep.csv", sweep_csv(plan, rows));
-  const size_t unfinished = failed;
-  std::cout << "sweep: " << distinct.size() - unfinished << " of " << distinct.size() << " finished"
-            << (unfinished ? ", " + std::to_string(unfinished) + " not" : std::string()) << "\nresults: "
-            << (out / "sweep.csv").string() << "\n";
+  std::cout << "sweep: " << distinct.size() - unfinished.size() << " of " << distinct.size() << " finished"
+            << (unfinished.empty() ? std::string() : ", " + std::to_string(unfinished.size()) + " not")
+            << "\nresults: " << (out / "sweep.csv").string() << "\n";
   if (!all_ran || sim::interrupt_requested()) {
     std::fprintf(stderr, "edgetrain: sweep interrupted (run it again to resume)\n");
     return 130;
   }
-  return unfinished ? 1 : 0;
+  return unfinished.empty() ? 0 : 1;
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ std::string join_lines(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-PlanError::PlanError(std::vector<std::string> lines) : std::runtime_error(join_lines(lines)), lines_(std::move(lines)) {}
+PlanError::PlanError(std::vector<std::string> lines)
+    : std::runtime_error(join_lines(lines)), lines_(std::move(lines)) {}
 
 std::vector<size_t> Plan::distinct() const {
   std::vector<size_t> out;

@@ -9,9 +9,7 @@
 namespace edgetrain::sweep {
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 }  // namespace
 
@@ -50,6 +48,8 @@ void Progress::ended(bool failed, double wall_s, const std::string& line) {
   failed_ += failed ? 1 : 0;
   wall_sum_ += wall_s;
   if (live_) {
+    // A failure is worth a line of its own above the live line: the table comes only at the end.
+    if (failed) out_ << "\r" << std::string(width_, ' ') << "\r" << line << "\n";
     draw(running_s_);
   } else {
     out_ << "[" << done_ << "/" << total_ << "] " << line << "\n" << std::flush;
@@ -58,8 +58,7 @@ void Progress::ended(bool failed, double wall_s, const std::string& line) {
 
 void Progress::tick(const std::vector<double>& running_s) {
   running_s_ = running_s;
-  clock_ = now_s();
-  if (live_ && clock_ - last_draw_ >= 1) draw(running_s);
+  if (live_ && now_s() - last_draw_ >= 1) draw(running_s);
 }
 
 void Progress::draw(const std::vector<double>& running_s) {

@@ -1,6 +1,6 @@
 // The sweep's progress. On a terminal one line, redrawn in place: runs done, running, failed and
 // the total, and the time left, estimated from the wall time of the runs finished so far. In a
-// pipe one line per finished run, nothing redrawn.
+// pipe one line per finished run, nothing redrawn. Failed runs get their line on a terminal too.
 #pragma once
 
 #include <cstddef>
@@ -31,7 +31,7 @@ class Progress {
   std::ostream& out_;
   bool live_;
   size_t total_, done_, jobs_, running_ = 0, failed_ = 0, ended_ = 0;
-  double wall_sum_ = 0, last_draw_ = -1, clock_ = 0;
+  double wall_sum_ = 0, last_draw_ = -1;
   std::vector<double> running_s_;
   size_t width_ = 0;  // of the last live line drawn
 };

@@ -12,10 +12,10 @@ namespace edgetrain::sweep {
 
 struct FolderState {
   bool finished = false;
-  bool ours = false;           // scenario.json matches the hash: the summary is this run's
-  std::string status;          // summary.json's status ("" without a readable summary)
-  std::string reason;          // summary.json's status_reason, or why the folder does not count
-  nlohmann::json summary;      // summary.json when `ours`, else null
+  bool ours = false;       // scenario.json matches the hash: the summary is this run's
+  std::string status;      // summary.json's status ("" without a readable summary)
+  std::string reason;      // summary.json's status_reason, or why the folder does not count
+  nlohmann::json summary;  // summary.json when `ours`, else null
 };
 
 FolderState inspect_run(const std::filesystem::path& folder, const std::string& hash);

@@ -95,7 +95,8 @@ bool run_tasks(const std::vector<Task>& tasks, size_t jobs, const std::function<
       listener.ended(task, end);
       continue;
     }
-    if (pid < 0 && errno != EINTR && errno != ECHILD) throw std::system_error(errno, std::generic_category(), "waitpid");
+    if (pid < 0 && errno != EINTR && errno != ECHILD)
+      throw std::system_error(errno, std::generic_category(), "waitpid");
     std::vector<double> running_s;
     for (const auto& [p, r] : running) running_s.push_back(seconds_since(r.start));
     listener.tick(running_s);

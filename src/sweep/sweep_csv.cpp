@@ -8,16 +8,40 @@
 namespace edgetrain::sweep {
 
 const std::vector<std::string>& summary_columns() {
-  static const std::vector<std::string> columns = {
-      "sim_time_s",        "time_to_target_s",   "rounds",           "final_test_accuracy",
-      "best_test_accuracy", "final_test_loss",   "bytes_up",         "bytes_down",
-      "bytes_up_uncompressed", "compression_ratio", "cnc_ratio",     "samples_trained",
-      "samples_arrived",   "samples_dropped",    "buffer_peak_samples", "samples_injected",
-      "bytes_injected",    "staleness_mean",     "staleness_p50",    "staleness_p95",
-      "staleness_max",     "stale_drops",        "failed_pushes",    "late_pushes",
-      "missing_updates",   "empty_rounds",       "offline_s",        "restarts",
-      "samples_lost_in_faults", "samples_lost_offline", "model_params", "model_step_flops_per_sample",
-      "devices",           "wall_time_s"};
+  static const std::vector<std::string> columns = {"sim_time_s",
+                                                   "time_to_target_s",
+                                                   "rounds",
+                                                   "final_test_accuracy",
+                                                   "best_test_accuracy",
+                                                   "final_test_loss",
+                                                   "bytes_up",
+                                                   "bytes_down",
+                                                   "bytes_up_uncompressed",
+                                                   "compression_ratio",
+                                                   "cnc_ratio",
+                                                   "samples_trained",
+                                                   "samples_arrived",
+                                                   "samples_dropped",
+                                                   "buffer_peak_samples",
+                                                   "samples_injected",
+                                                   "bytes_injected",
+                                                   "staleness_mean",
+                                                   "staleness_p50",
+                                                   "staleness_p95",
+                                                   "staleness_max",
+                                                   "stale_drops",
+                                                   "failed_pushes",
+                                                   "late_pushes",
+                                                   "missing_updates",
+                                                   "empty_rounds",
+                                                   "offline_s",
+                                                   "restarts",
+                                                   "samples_lost_in_faults",
+                                                   "samples_lost_offline",
+                                                   "model_params",
+                                                   "model_step_flops_per_sample",
+                                                   "devices",
+                                                   "wall_time_s"};
   return columns;
 }
 

@@ -15,7 +15,8 @@ using ojson = nlohmann::ordered_json;
 
 // Dotted scenario keys: non-empty segments, no "=" (it would end the key in --set).
 void check_key(const std::string& key, const std::string& at) {
-  const bool empty_segment = key.empty() || key.front() == '.' || key.back() == '.' || key.find("..") != std::string::npos;
+  const bool empty_segment =
+      key.empty() || key.front() == '.' || key.back() == '.' || key.find("..") != std::string::npos;
   if (empty_segment || key.find('=') != std::string::npos) {
     throw SweepError(at + ": \"" + util::printable(key) + "\" is not a dotted scenario key (e.g. training.lr)");
   }
@@ -100,7 +101,8 @@ SweepSpec load_sweep(const fs::path& file) {
   } catch (const nlohmann::json::exception& e) {
     throw SweepError(shown + ": malformed JSON: " + util::printable(e.what()));
   }
-  if (!doc.is_object()) throw SweepError(shown + ": expected a JSON object {\"base\": ..., \"grid\": ..., \"runs\": ...}");
+  if (!doc.is_object())
+    throw SweepError(shown + ": expected a JSON object {\"base\": ..., \"grid\": ..., \"runs\": ...}");
   for (const auto& [key, value] : doc.items()) {
     if (key != "base" && key != "grid" && key != "runs") {
       throw SweepError(shown + ": " + util::printable(key) + ": unknown key (expected base, grid, runs)");

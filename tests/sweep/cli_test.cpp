@@ -1,8 +1,7 @@
 // `edgetrain sweep` as users run it: bad input refused before anything runs (every bad run named,
 // exit 2), and runs that fail or diverge kept in their rows.
-#include <sys/wait.h>
-
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <sstream>
@@ -32,7 +31,8 @@ std::string slurp(const fs::path& p) {
 
 // `edgetrain sweep ARGS` run in `dir`.
 Result sweep(const TempDir& dir, const std::string& args) {
-  const std::string cmd = "cd " + dir.path().string() + " && " + EDGETRAIN_BINARY + " sweep " + args + " >out.txt 2>err.txt";
+  const std::string cmd =
+      "cd " + dir.path().string() + " && " + EDGETRAIN_BINARY + " sweep " + args + " >out.txt 2>err.txt";
   const int raw = std::system(cmd.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir.path() / "out.txt"), slurp(dir.path() / "err.txt")};
 }
@@ -65,9 +65,11 @@ TEST_CASE("sweep CLI: a bad sweep file or option is one line naming the file and
   TempDir dir("cli-bad-file");
   const std::string base = R"("base": ")" + kBase.string() + R"(")";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"{" + base + R"(, "grid": {"seed": [1]}, "runz": []})", "edgetrain: s.json: runz: unknown key (expected base, grid, runs)"},
+      {"{" + base + R"(, "grid": {"seed": [1]}, "runz": []})",
+       "edgetrain: s.json: runz: unknown key (expected base, grid, runs)"},
       {R"({"grid": {"seed": [1]}})", "edgetrain: s.json: base: expected the path of the base scenario"},
-      {R"({"base": "nope.json", "grid": {"seed": [1]}})", "edgetrain: s.json: base: " + (dir.path() / "nope.json").string() + ": no such file"},
+      {R"({"base": "nope.json", "grid": {"seed": [1]}})",
+       "edgetrain: s.json: base: " + (dir.path() / "nope.json").string() + ": no such file"},
       {"{" + base + R"(, "grid": {"seed": 1}})", "edgetrain: s.json: grid.seed: expected a non-empty list of values"},
       {"{" + base + ", ", "edgetrain: s.json: malformed JSON"},
       {"{" + base + "}", "edgetrain: s.json: nothing to vary"},
@@ -105,8 +107,10 @@ TEST_CASE("sweep CLI: a run that fails or diverges stays in its row, the others 
   CHECK(rows[0].rfind("training.lr,devices.0,status,status_reason,sim_time_s,", 0) == 0);
   CHECK(rows[1].rfind("0.1,,completed,stop.rounds reached,", 0) == 0);
   CHECK(rows[2].rfind("1e+30,,diverged,", 0) == 0);
-  CHECK(rows[3].rfind(",island,failed,\"edgetrain: devices[0]: no route from host \"\"island\"\" to \"\"server\"\" in the "
-                      "platform\",,", 0) == 0);
+  CHECK(rows[3].rfind(
+            ",island,failed,\"edgetrain: devices[0]: no route from host \"\"island\"\" to \"\"server\"\" in the "
+            "platform\",,",
+            0) == 0);
   // Running it again runs only the failed one.
   const Result again = sweep(dir, "s.json --jobs 2 --threads 1");
   CHECK(again.status == 1);

@@ -112,5 +112,6 @@ TEST_CASE("progress: time left from the mean of finished runs, spread over the j
   live.ended(true, 2, "abc failed");
   live.close();
   CHECK(tty.str().find("\rsweep: 2/3 done, 0 running, 1 failed, time left ~2 s") != std::string::npos);
+  CHECK(tty.str().find("\rabc failed\n") != std::string::npos);
   CHECK(tty.str().back() == '\n');
 }

@@ -1,5 +1,7 @@
 // The plan: every run checked by the scenario loader before anything runs, run identity by the
 // hash of the resolved scenario, runs that resolve the same sharing a folder, sweep.json.
+#include "sweep/plan.hpp"
+
 #include <doctest/doctest.h>
 
 #include <set>
@@ -7,7 +9,6 @@
 #include "helpers.hpp"
 #include "scenario/load.hpp"
 #include "sweep/hash.hpp"
-#include "sweep/plan.hpp"
 
 using namespace edgetrain::sweep;
 using ojson = nlohmann::ordered_json;
