@@ -42,8 +42,16 @@ pid_t spawn(const Task& task) {
     ::dup2(log, 1);
     ::dup2(log, 2);
     ::execv(argv[0], argv.data());
-    const char message[] = "edgetrain: sweep: cannot start the run (exec failed)\n";
-    (void)!::write(2, message, sizeof message - 1);
+    // strerror is not async-signal-safe: the errno as a number.
+    char message[96] = "edgetrain: sweep: cannot start the run (exec failed, errno ";
+    size_t n = sizeof "edgetrain: sweep: cannot start the run (exec failed, errno " - 1;
+    char digits[12];
+    int k = 0;
+    for (int e = errno; k == 0 || e > 0; e /= 10) digits[k++] = static_cast<char>('0' + e % 10);
+    while (k > 0) message[n++] = digits[--k];
+    message[n++] = ')';
+    message[n++] = '\n';
+    (void)!::write(2, message, n);
     ::_exit(127);
   }
   const int err = errno;
