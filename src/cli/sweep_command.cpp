@@ -33,10 +33,12 @@ namespace po = boost::program_options;
 using namespace edgetrain::sweep;
 
 constexpr const char* kUsage =
-    "usage: edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]\n";
+    "usage: edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]\n"
+    "SimGrid's own flags (--cfg=..., --log=...) are passed on to every run.\n";
 
 struct Options {
   std::string file, out, emit_jobs, emit_slurm;
+  std::vector<std::string> simgrid_args;  // --cfg=... and --log=..., passed on to every run
   size_t jobs = 1, threads = 1;
   bool help = false;
 };
@@ -70,7 +72,11 @@ size_t parse_count(const po::variables_map& vm, const std::string& name, size_t 
   return static_cast<size_t>(value);
 }
 
-Options parse(const std::vector<std::string>& args) {
+Options parse(const std::vector<std::string>& words) {
+  Options o;
+  std::vector<std::string> args;
+  for (const auto& w : words)
+    (w.rfind("--cfg=", 0) == 0 || w.rfind("--log=", 0) == 0 ? o.simgrid_args : args).push_back(w);
   po::options_description all;
   all.add(visible_options()).add_options()("sweep", po::value<std::string>());
   po::positional_options_description positional;
@@ -78,7 +84,6 @@ Options parse(const std::vector<std::string>& args) {
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
   po::notify(vm);
-  Options o;
   o.help = vm.count("help") > 0;
   if (o.help) return o;
   if (!vm.count("sweep")) throw po::error("missing SWEEP.json");
@@ -110,17 +115,20 @@ void create_folder(const fs::path& dir) {
   if (ec) throw report::OutputError("--out " + dir.string() + ": cannot create the folder: " + ec.message());
 }
 
-// The command line of one run: this very binary, absolute paths, the overrides as --set.
-std::vector<std::string> run_argv(const Plan& plan, const PlannedRun& run, size_t threads) {
+// The command line of one run: this very binary, absolute paths, the overrides as --set, the
+// SimGrid flags given to the sweep.
+std::vector<std::string> run_argv(const Plan& plan, const PlannedRun& run, const Options& o) {
   std::vector<std::string> argv = {fs::read_symlink("/proc/self/exe").string(), "run", plan.spec.base.string()};
   for (const auto& o : run.overrides) {
     argv.push_back("--set");
     argv.push_back(set_text(o));
   }
   for (const std::string& a : {std::string("--out"), (plan.out / run.folder).string(), std::string("--quiet"),
-                               std::string("--threads"), std::to_string(threads)}) {
+                               std::string("--threads"), std::to_string(o.threads)}) {
     argv.push_back(a);
   }
+  // Before --threads: the SLURM script replaces the line's last "--threads N".
+  argv.insert(argv.end() - 2, o.simgrid_args.begin(), o.simgrid_args.end());
   return argv;
 }
 
@@ -171,7 +179,7 @@ class Sweeper : public TaskListener {
 // --emit-jobs FILE (or - for stdout, then the messages go to stderr) and --emit-slurm FILE.
 int emit(const Plan& plan, const std::vector<size_t>& pending, const Options& o) {
   std::string lines;
-  for (size_t i : pending) lines += command_line(run_argv(plan, plan.runs[i], o.threads)) + "\n";
+  for (size_t i : pending) lines += command_line(run_argv(plan, plan.runs[i], o)) + "\n";
   const bool to_stdout = o.emit_jobs == "-";
   std::ostream& say = to_stdout ? std::cerr : std::cout;
   fs::path jobs_file = o.emit_jobs;
@@ -222,7 +230,7 @@ int sweep(const Options& o) {
   const report::FolderLock lock(plan.out, out.string());
   std::vector<Task> tasks;
   for (size_t i : pending)
-    tasks.push_back({run_argv(plan, plan.runs[i], o.threads), plan.out / "logs" / (plan.runs[i].id + ".log")});
+    tasks.push_back({run_argv(plan, plan.runs[i], o), plan.out / "logs" / (plan.runs[i].id + ".log")});
   const size_t earlier = distinct.size() - pending.size();
   std::cout << "sweep: " << plan.runs.size() << " runs";
   if (distinct.size() != plan.runs.size()) std::cout << " (" << distinct.size() << " distinct scenarios)";
