@@ -119,9 +119,9 @@ void create_folder(const fs::path& dir) {
 // SimGrid flags given to the sweep.
 std::vector<std::string> run_argv(const Plan& plan, const PlannedRun& run, const Options& o) {
   std::vector<std::string> argv = {fs::read_symlink("/proc/self/exe").string(), "run", plan.spec.base.string()};
-  for (const auto& o : run.overrides) {
+  for (const Override& set : run.overrides) {
     argv.push_back("--set");
-    argv.push_back(set_text(o));
+    argv.push_back(set_text(set));
   }
   for (const std::string& a : {std::string("--out"), (plan.out / run.folder).string(), std::string("--quiet"),
                                std::string("--threads"), std::to_string(o.threads)}) {
