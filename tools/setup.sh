@@ -21,6 +21,10 @@ packages=(
   clang libclang-rt-14-dev
   # Instruction counts of the codec benchmark (tools/bench/codecs.sh --callgrind).
   valgrind
+  # Sweeps: run identity by SHA-256 (libcrypto); the tests of emitted jobs run them with GNU
+  # parallel and as a job array on a single-node SLURM cluster (tests/sweep/); the package test
+  # builds a .deb (cpack, dpkg-shlibdeps from dpkg-dev).
+  libssl-dev parallel slurm-wlm munge dpkg-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -4,11 +4,13 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cli/fleet_command.hpp"
+#include "cli/sweep_command.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
 #include "scenario/warnings.hpp"
@@ -26,10 +28,13 @@ namespace {
 constexpr const char* kUsage =
     "usage: edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N] [--quiet]\n"
     "       edgetrain validate SCENARIO.json [--seed N] [--set key.path=value]...\n"
+    "       edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]\n"
     "       edgetrain schema        (the scenario keys, as a Markdown table)\n"
     "       edgetrain fleet FLEET.json -o PLATFORM.xml [--seed N]   (a platform from a fleet description)\n"
     "       edgetrain --help | --version\n"
     "SimGrid's own flags (--cfg=..., --log=...) pass through to the simulator.\n";
+
+constexpr const char* kCommands = "run, validate, sweep, fleet or schema";
 
 struct Cli {
   std::string command, scenario_file, out_dir;
@@ -63,7 +68,7 @@ Cli parse(int argc, char** argv) {
       args.push_back(a);
     }
   }
-  if (args.empty()) throw po::error("missing command (run, validate, schema or fleet)");
+  if (args.empty()) throw po::error(std::string("missing command (") + kCommands + ")");
   cli.command = args[0];
   if (cli.command == "--help" || cli.command == "-h" || cli.command == "help") {
     cli.help = true;
@@ -71,7 +76,7 @@ Cli parse(int argc, char** argv) {
   }
   if (cli.command == "--version") return cli;
   if (cli.command != "run" && cli.command != "validate" && cli.command != "schema") {
-    throw po::error("unknown command \"" + cli.command + "\" (expected run, validate, schema or fleet)");
+    throw po::error("unknown command \"" + cli.command + "\" (expected " + kCommands + ")");
   }
   po::options_description visible = run_options();
   po::options_description all;
@@ -123,8 +128,13 @@ int fail(const std::string& message, int status = 2) {
 
 int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
-  // Commands without SimGrid take their arguments as they are.
-  if (argc > 1 && std::string(argv[1]) == "fleet") return cli::fleet_command({argv + 2, argv + argc});
+  // Commands that read their own arguments (and start no SimGrid engine).
+  using Command = int (*)(const std::vector<std::string>&);
+  const std::map<std::string, Command> own_arguments = {{"fleet", cli::fleet_command}, {"sweep", cli::sweep_command}};
+  if (argc > 1) {
+    if (const auto it = own_arguments.find(argv[1]); it != own_arguments.end())
+      return it->second({argv + 2, argv + argc});
+  }
   Cli cli;
   size_t threads = 1;
   try {

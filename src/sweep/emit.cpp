@@ -1,0 +1,44 @@
+// See emit.hpp.
+#include "sweep/emit.hpp"
+
+#include <algorithm>
+
+namespace edgetrain::sweep {
+
+std::string shell_quote(const std::string& word) {
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
+    return std::isalnum(c) || std::string_view("_-./=:,+@%").find(static_cast<char>(c)) != std::string_view::npos;
+  });
+  if (safe) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string command_line(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
+  return line;
+}
+
+std::string slurm_script(const std::filesystem::path& jobs_file, size_t tasks, size_t cpus_per_task,
+                         const std::string& job_name, const std::filesystem::path& log_dir) {
+  std::string s;
+  s += "#!/bin/bash\n";
+  s += "# edgetrain sweep as a SLURM job array: task i runs line i of the jobs file, with as many\n";
+  s += "# training threads as the task has CPUs. Submit with: sbatch THIS_FILE\n";
+  s += "#SBATCH --job-name=" + shell_quote(job_name) + "\n";
+  s += "#SBATCH --array=1-" + std::to_string(tasks) + "\n";
+  s += "#SBATCH --cpus-per-task=" + std::to_string(cpus_per_task) + "\n";
+  s += "#SBATCH --ntasks=1\n";
+  s += "#SBATCH --output=" + (log_dir / "slurm-%A_%a.log").string() + "\n";
+  s += "set -euo pipefail\n";
+  s += "jobs=" + shell_quote(jobs_file.string()) + "\n";
+  s += "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" \"$jobs\")\n";
+  s += "if [ -z \"$line\" ]; then echo \"no line ${SLURM_ARRAY_TASK_ID} in $jobs\" >&2; exit 2; fi\n";
+  s += "# Each line ends in \"--threads N\": the task's CPUs replace N.\n";
+  s += "eval \"${line% --threads *} --threads ${SLURM_CPUS_PER_TASK:-" + std::to_string(cpus_per_task) + "}\"\n";
+  return s;
+}
+
+}  // namespace edgetrain::sweep

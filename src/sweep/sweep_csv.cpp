@@ -1,0 +1,81 @@
+// See sweep_csv.hpp.
+#include "sweep/sweep_csv.hpp"
+
+#include <stdexcept>
+
+#include "report/csv.hpp"
+
+namespace edgetrain::sweep {
+
+const std::vector<std::string>& summary_columns() {
+  static const std::vector<std::string> columns = {"sim_time_s",
+                                                   "time_to_target_s",
+                                                   "rounds",
+                                                   "final_test_accuracy",
+                                                   "best_test_accuracy",
+                                                   "final_test_loss",
+                                                   "bytes_up",
+                                                   "bytes_down",
+                                                   "bytes_up_uncompressed",
+                                                   "compression_ratio",
+                                                   "cnc_ratio",
+                                                   "samples_trained",
+                                                   "samples_arrived",
+                                                   "samples_dropped",
+                                                   "buffer_peak_samples",
+                                                   "samples_injected",
+                                                   "bytes_injected",
+                                                   "staleness_mean",
+                                                   "staleness_p50",
+                                                   "staleness_p95",
+                                                   "staleness_max",
+                                                   "stale_drops",
+                                                   "failed_pushes",
+                                                   "late_pushes",
+                                                   "missing_updates",
+                                                   "empty_rounds",
+                                                   "offline_s",
+                                                   "restarts",
+                                                   "samples_lost_in_faults",
+                                                   "samples_lost_offline",
+                                                   "model_params",
+                                                   "model_step_flops_per_sample",
+                                                   "devices",
+                                                   "wall_time_s"};
+  return columns;
+}
+
+std::string sweep_csv(const Plan& plan, const std::vector<RunRow>& rows) {
+  if (rows.size() != plan.runs.size()) throw std::logic_error("sweep_csv: one row per run expected");
+  std::vector<std::string> header = plan.spec.varied;
+  header.push_back("status");
+  header.push_back("status_reason");
+  for (const auto& c : summary_columns()) header.push_back(c);
+  header.push_back("folder");
+  report::CsvTable table(header);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto& row = table.row();
+    for (const auto& key : plan.spec.varied) {
+      std::string cell;
+      for (const auto& [k, value] : plan.runs[i].overrides)
+        if (k == key) cell = cell_text(value);
+      row.add(cell);
+    }
+    row.add(rows[i].status).add(rows[i].status_reason);
+    for (const auto& c : summary_columns()) {
+      const nlohmann::json& s = rows[i].summary;
+      const auto it = s.is_object() ? s.find(c) : s.end();
+      if (!s.is_object() || it == s.end() || !it->is_number()) {
+        row.add(std::string());
+      } else if (it->is_number_integer()) {
+        row.add(it->dump());
+      } else {
+        row.add(it->get<double>());
+      }
+    }
+    row.add(plan.runs[i].folder);
+  }
+  return table.str();
+}
+
+}  // namespace edgetrain::sweep

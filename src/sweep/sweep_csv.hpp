@@ -1,0 +1,28 @@
+// DIR/sweep.csv: one row per run of the expansion, in its order: the varied keys (one column per
+// dotted key; empty where a run leaves the base scenario's value), `status` and `status_reason`,
+// the summary figures of summary_columns() (units in their names; empty when the run has no
+// results or the figure is null), then `folder` (relative to DIR).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sweep/plan.hpp"
+
+namespace edgetrain::sweep {
+
+// The numeric keys of summary.json that sweep.csv carries, in column order: one edit adds one.
+const std::vector<std::string>& summary_columns();
+
+// How one run of the plan ended up.
+struct RunRow {
+  std::string status;         // summary status, or failed (no summary) or pending (not run)
+  std::string status_reason;  // the summary's reason, or the run's error line
+  nlohmann::json summary;     // null without results
+};
+
+// `rows` parallel to plan.runs.
+std::string sweep_csv(const Plan& plan, const std::vector<RunRow>& rows);
+
+}  // namespace edgetrain::sweep

@@ -1,0 +1,117 @@
+// What a run folder counts as (resume), sweep.csv, the emitted command lines and SLURM script,
+// and the progress estimate.
+#include <doctest/doctest.h>
+
+#include "helpers.hpp"
+#include "scenario/load.hpp"
+#include "sweep/emit.hpp"
+#include "sweep/hash.hpp"
+#include "sweep/plan.hpp"
+#include "sweep/progress.hpp"
+#include "sweep/run_folder.hpp"
+#include "sweep/sweep_csv.hpp"
+
+using namespace edgetrain::sweep;
+using ojson = nlohmann::ordered_json;
+using sweep_test::kBase;
+using sweep_test::TempDir;
+
+TEST_CASE("run folder: finished only with a final status and this run's scenario.json") {
+  TempDir dir("folder");
+  const nlohmann::json resolved = edgetrain::scenario::load_scenario(kBase).resolved;
+  const std::string hash = scenario_hash(resolved);
+  CHECK(inspect_run(dir.path() / "none", hash).reason == "not run yet");
+  // scenario.json as the run writes it (indented); the hash is of its content, not its layout.
+  dir.write("r/scenario.json", resolved.dump(2) + "\n");
+  CHECK(inspect_run(dir.path() / "r", hash).reason == "no complete results");
+  for (const std::string status : {"completed", "target_reached", "diverged"}) {
+    dir.write("r/summary.json", R"({"status": ")" + status + R"(", "status_reason": "why", "rounds": 5})");
+    const FolderState s = inspect_run(dir.path() / "r", hash);
+    CHECK(s.finished);
+    CHECK(s.status == status);
+    CHECK(s.summary["rounds"] == 5);
+  }
+  for (const std::string status : {"interrupted", "failed"}) {
+    dir.write("r/summary.json", R"({"status": ")" + status + R"(", "status_reason": "stopped"})");
+    const FolderState s = inspect_run(dir.path() / "r", hash);
+    CHECK_FALSE(s.finished);
+    CHECK(s.ours);
+    CHECK(s.reason == "stopped");
+  }
+  dir.write("r/summary.json", R"({"status": "completed"})");
+  CHECK_FALSE(inspect_run(dir.path() / "r", std::string(64, '0')).finished);
+  CHECK(inspect_run(dir.path() / "r", std::string(64, '0')).reason == "holds the results of another scenario");
+  dir.write("r/summary.json", R"({"status": "compl)");  // cut short
+  CHECK(inspect_run(dir.path() / "r", hash).reason == "no complete results");
+  dir.write("r/summary.json", R"({"status": 3})");
+  CHECK_FALSE(inspect_run(dir.path() / "r", hash).finished);
+}
+
+TEST_CASE("sweep.csv: varied keys, status, summary figures with units, folder, one row per run") {
+  SweepSpec spec = expand(ojson::parse(R"({"training.mode": ["sync", "async"]})"),
+                          ojson::parse(R"([{}, {"stop.rounds": 7}])"), "s.json");
+  spec.file = "/tmp/s.json";
+  spec.base = kBase;
+  const Plan plan = make_plan(std::move(spec), "/tmp/out");
+  std::vector<RunRow> rows(4);
+  rows[0] = {"completed", "stop.rounds reached",
+             nlohmann::json::parse(R"({"sim_time_s": 9.5, "rounds": 5, "time_to_target_s": null, "bytes_up": 12,
+                                       "status": "completed", "wall_time_s": 0.25})")};
+  rows[1] = {"failed", "edgetrain: internal error: boom", nullptr};
+  rows[2] = {"diverged", "NaN, loss", nlohmann::json::parse(R"({"rounds": 2})")};
+  rows[3] = {"pending", "not run (not run yet)", nullptr};
+  const std::string csv = sweep_csv(plan, rows);
+  const std::string header = csv.substr(0, csv.find('\n'));
+  CHECK(header.rfind("training.mode,stop.rounds,status,status_reason,sim_time_s,time_to_target_s,rounds,", 0) == 0);
+  CHECK(header.size() > 7);
+  CHECK(header.substr(header.size() - 19) == ",wall_time_s,folder");
+  const std::string empty_figures(summary_columns().size() - 1, ',');
+  const std::string row0 = "sync,,completed,stop.rounds reached,9.5,,5,,,,12," +
+                           std::string(summary_columns().size() - 8, ',') + "0.25," + plan.runs[0].folder + "\n";
+  CHECK(csv.find("\n" + row0) != std::string::npos);
+  CHECK(csv.find("\nsync,7,failed,edgetrain: internal error: boom," + empty_figures + "," + plan.runs[1].folder) !=
+        std::string::npos);
+  CHECK(csv.find("\nasync,,diverged,\"NaN, loss\",,,2,") != std::string::npos);
+  CHECK(csv.find("\nasync,7,pending,not run (not run yet),") != std::string::npos);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
+}
+
+TEST_CASE("emit: command lines quoted for a shell, and the SLURM array runs line i with the task's CPUs") {
+  CHECK(shell_quote("training.mode=\"sync\"") == "'training.mode=\"sync\"'");
+  CHECK(shell_quote("/a/b-c_d.json") == "/a/b-c_d.json");
+  CHECK(shell_quote("it's") == "'it'\\''s'");
+  CHECK(shell_quote("") == "''");
+  CHECK(shell_quote("a b") == "'a b'");
+  CHECK(command_line({"/bin/edgetrain", "run", "x y.json", "--set", "model.hidden=[64,32]"}) ==
+        "/bin/edgetrain run 'x y.json' --set 'model.hidden=[64,32]'");
+  const std::string s = slurm_script("/out/jobs.txt", 6, 2, "edgetrain-s", "/out/logs");
+  CHECK(s.rfind("#!/bin/bash\n", 0) == 0);
+  CHECK(s.find("#SBATCH --array=1-6\n") != std::string::npos);
+  CHECK(s.find("#SBATCH --cpus-per-task=2\n") != std::string::npos);
+  CHECK(s.find("#SBATCH --output=/out/logs/slurm-%A_%a.log\n") != std::string::npos);
+  CHECK(s.find("jobs=/out/jobs.txt\n") != std::string::npos);
+  CHECK(s.find("--threads ${SLURM_CPUS_PER_TASK:-2}") != std::string::npos);
+}
+
+TEST_CASE("progress: time left from the mean of finished runs, spread over the jobs") {
+  CHECK(Progress::time_left(-1, 3, {}, 2) < 0);
+  CHECK(Progress::time_left(10, 4, {}, 2) == doctest::Approx(20));
+  CHECK(Progress::time_left(10, 0, {4, 12}, 2) == doctest::Approx(3));  // 6 s left of one, the other overdue
+  CHECK(Progress::duration_text(12.4) == "12 s");
+  CHECK(Progress::duration_text(200) == "3 min 20 s");
+  CHECK(Progress::duration_text(3720) == "1 h 02 min");
+  std::ostringstream out;
+  Progress pipe(out, false, 3, 1, 1);
+  pipe.started();
+  pipe.ended(false, 2, "abc completed");
+  pipe.tick({});
+  CHECK(out.str() == "[2/3] abc completed\n");
+  std::ostringstream tty;
+  Progress live(tty, true, 3, 1, 1);
+  live.started();
+  live.ended(true, 2, "abc failed");
+  live.close();
+  CHECK(tty.str().find("\rsweep: 2/3 done, 0 running, 1 failed, time left ~2 s") != std::string::npos);
+  CHECK(tty.str().find("\rabc failed\n") != std::string::npos);
+  CHECK(tty.str().back() == '\n');
+}
