@@ -8,6 +8,9 @@
 #include <thread>
 #include <vector>
 
+#include "cli/compare_command.hpp"
+#include "cli/plot_command.hpp"
+#include "cli/report_command.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
 #include "sim/run.hpp"
@@ -24,6 +27,9 @@ constexpr const char* kUsage =
     "usage: edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N] [--quiet]\n"
     "       edgetrain validate SCENARIO.json [--seed N] [--set key.path=value]...\n"
     "       edgetrain schema        (the scenario keys, as a Markdown table)\n"
+    "       edgetrain plot RUN_OR_SWEEP_DIR [--out DIR] [--y COL]... [--x COL] [--by COL]   (plot --help)\n"
+    "       edgetrain report RUN_OR_SWEEP_DIR [-o FILE]   (one self-contained report.html; report --help)\n"
+    "       edgetrain compare RUN_DIR RUN_DIR... [--format text|json] [--all]   (compare --help)\n"
     "       edgetrain --help | --version\n"
     "SimGrid's own flags (--cfg=..., --log=...) pass through to the simulator.\n";
 
@@ -59,7 +65,7 @@ Cli parse(int argc, char** argv) {
       args.push_back(a);
     }
   }
-  if (args.empty()) throw po::error("missing command (run, validate or schema)");
+  if (args.empty()) throw po::error("missing command (run, validate, schema, plot, report or compare)");
   cli.command = args[0];
   if (cli.command == "--help" || cli.command == "-h" || cli.command == "help") {
     cli.help = true;
@@ -67,7 +73,8 @@ Cli parse(int argc, char** argv) {
   }
   if (cli.command == "--version") return cli;
   if (cli.command != "run" && cli.command != "validate" && cli.command != "schema") {
-    throw po::error("unknown command \"" + cli.command + "\" (expected run, validate or schema)");
+    throw po::error("unknown command \"" + cli.command +
+                    "\" (expected run, validate, schema, plot, report or compare)");
   }
   po::options_description visible = run_options();
   po::options_description all;
@@ -119,6 +126,13 @@ int fail(const std::string& message, int status = 2) {
 
 int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
+  if (argc > 1) {                    // commands that simulate nothing parse their own options
+    const std::string command = argv[1];
+    const std::vector<std::string> rest(argv + 2, argv + argc);
+    if (command == "plot") return cli::plot_command(rest);
+    if (command == "report") return cli::report_command(rest);
+    if (command == "compare") return cli::compare_command(rest);
+  }
   Cli cli;
   size_t threads = 1;
   try {

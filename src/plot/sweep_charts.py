@@ -1,0 +1,119 @@
+"""The figures of a sweep: a summary figure of sweep.csv (--y) against a swept value (--x), one line
+per value of another (--by). Runs that share x and by (other seeds, say) are averaged, their range
+drawn as an error bar. Defaults: time to target if any run reached it, else final accuracy; the
+first varied key as x and the second as by."""
+
+import difflib
+from collections import OrderedDict
+
+from charts import COLORS, Chart, fmt_number
+from folders import InputError
+
+PREFERRED_Y = ("time_to_target_s", "final_test_accuracy", "best_test_accuracy", "sim_time_s")
+REPORT_Y = ("time_to_target_s", "final_test_accuracy", "sim_time_s", "bytes_up", "energy_j")
+
+
+def _check_column(sweep, option, name, allowed):
+    if name in allowed:
+        return name
+    close = difflib.get_close_matches(name, allowed, n=1)
+    hint = f" (did you mean \"{close[0]}\"?)" if close else f" (one of: {', '.join(allowed)})"
+    raise InputError(f"{option} {name}: not a column of {sweep.table.path}{hint}")
+
+
+def default_y(sweep):
+    for name in PREFERRED_Y:
+        if name in sweep.figures:
+            return name
+    if not sweep.figures:
+        raise InputError(f"{sweep.table.path}: no numeric summary column to plot")
+    return sweep.figures[0]
+
+
+def resolve(sweep, y, x, by):
+    """The (y, x, by) columns to draw, defaults filled in and every name checked."""
+    columns = [c for c in sweep.table.header if c != "folder"]
+    y = _check_column(sweep, "--y", y, sweep.figures) if y else default_y(sweep)
+    if x:
+        x = _check_column(sweep, "--x", x, columns)
+    else:
+        x = sweep.varied[0] if sweep.varied else None
+        if x is None:
+            raise InputError(f"{sweep.table.path}: no varied key to plot against (give --x)")
+    if by in ("none", ""):
+        by = None
+    elif by:
+        by = _check_column(sweep, "--by", by, columns)
+    else:
+        by = next((k for k in sweep.varied if k != x), None)
+    return y, x, by
+
+
+def _as_number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def sweep_chart(sweep, y, x, by):
+    records = [row["record"] for row in sweep.rows]
+    points = OrderedDict()  # (group, x) -> [y values]
+    for r in records:
+        value = _as_number(r.get(y, ""))
+        if value is None:
+            continue
+        points.setdefault((r.get(by, "") if by else "", r.get(x, "")), []).append(value)
+    xs = list(OrderedDict.fromkeys(k[1] for k in points))
+    numeric = all(_as_number(v) is not None for v in xs)
+    if numeric:
+        xs.sort(key=_as_number)
+    groups = list(OrderedDict.fromkeys(k[0] for k in points))
+    title = f"{y} against {x}" + (f", by {by}" if by else "")
+    skipped = len(records) - sum(len(v) for v in points.values())
+    caption = (f"Each point: the mean over the sweep's runs with that {x}" + (f" and {by}" if by else "") +
+               "; bars: their range. Hover a point for its values." +
+               (f" {skipped} runs have no {y} (not reached or failed)." if skipped else ""))
+    chart = Chart(f"sweep_{y}_vs_{x}" + (f"_by_{by}" if by else ""), title, caption)
+    ax = chart.figure.subplots()
+    rows = []
+    width = 0.6 / max(1, len(groups))
+    for n, group in enumerate(groups):
+        color = COLORS[n % len(COLORS)]
+        gx, gy = [], []
+        for i, xv in enumerate(xs):
+            values = points.get((group, xv))
+            if not values:
+                continue
+            mean = sum(values) / len(values)
+            pos = _as_number(xv) if numeric else i + (n - (len(groups) - 1) / 2) * width
+            gx.append(pos)
+            gy.append(mean)
+            lo, hi = min(values), max(values)
+            if len(values) > 1:
+                ax.errorbar([pos], [mean], yerr=[[mean - lo], [hi - mean]], color=color, capsize=3, lw=1)
+            (marker,) = ax.plot([pos], [mean], "o", ms=5, color=color)
+            where = f"{x} = {xv}" + (f", {by} = {group}" if by else "")
+            spread = f" (range {fmt_number(lo)} to {fmt_number(hi)} over {len(values)} runs)" if len(values) > 1 else ""
+            chart.tip(marker, f"{where}: {y} = {fmt_number(mean)}{spread}")
+            rows.append([xv] + ([group] if by else []) + [len(values), mean, lo, hi])
+        ax.plot(gx, gy, "-", color=color, lw=1, label=f"{by} = {group}" if by else None)
+    if not numeric:
+        ax.set_xticks(range(len(xs)), xs)
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    if by:
+        ax.legend(fontsize=7)
+    chart.table = ([x] + ([by] if by else []) + ["runs", f"mean {y}", "min", "max"], rows)
+    return chart
+
+
+def report_charts(sweep, ys, x, by):
+    """The report's figures: the given --y columns, else the usual ones the sweep has."""
+    if not ys:
+        ys = [c for c in REPORT_Y if c in sweep.figures] or [default_y(sweep)]
+    charts = []
+    for y in ys:
+        ry, rx, rby = resolve(sweep, y, x, by)
+        charts.append(sweep_chart(sweep, ry, rx, rby))
+    return charts
