@@ -55,6 +55,7 @@ class Chart:
         self.figure.savefig(buffer, format="svg", bbox_inches="tight", metadata=_metadata("svg"))
         text = buffer.getvalue()
         text = text[text.index("<svg") :]
+        text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)  # RDF boilerplate, not shown
         for gid, tip in self.tips.items():
             text = text.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{html.escape(tip)}</title>', 1)
         text = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}-{m.group(1)}"', text)

@@ -4,6 +4,7 @@ exit status 2. matplotlib is imported only after the arguments are read, so that
 
 import argparse
 import os
+import signal
 import sys
 
 
@@ -34,15 +35,14 @@ def parser(command):
 
 def plot(args, folders, item):
     from run_charts import run_charts
-    from sweep_charts import resolve, sweep_chart
+    from sweep_charts import sweep_chart
+    from sweep_columns import resolve
 
     out = args.out or os.path.join(args.folder, "plots")
     if isinstance(item, folders.Sweep):
         charts = [sweep_chart(item, *resolve(item, y, args.x, args.by)) for y in (args.y or [None])]
         notes = []
     else:
-        if args.y or args.x or args.by:
-            raise folders.InputError("--x, --y and --by apply to sweep folders only")
         charts, notes = run_charts(item)
     os.makedirs(out, exist_ok=True)
     for chart in charts:
@@ -57,8 +57,6 @@ def plot(args, folders, item):
 def report(args, folders, item):
     import html_report
 
-    if not isinstance(item, folders.Sweep) and (args.y or args.x or args.by):
-        raise folders.InputError("--x, --y and --by apply to sweep folders only")
     page = (html_report.sweep_report(item, args.y, args.x, args.by) if isinstance(item, folders.Sweep)
             else html_report.run_report(item))
     out = args.out or os.path.join(args.folder, "report.html")
@@ -69,23 +67,35 @@ def report(args, folders, item):
     print(out)
 
 
+def check_columns(args, folders, item):
+    from sweep_columns import resolve
+
+    if not isinstance(item, folders.Sweep):
+        if args.y or args.x or args.by:
+            raise folders.InputError("--x, --y and --by apply to sweep folders only")
+        return
+    for y in args.y or [None]:
+        resolve(item, y, args.x, args.by)
+
+
 def main(argv):
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the script at once, without a traceback
     if len(argv) < 1 or argv[0] not in ("plot", "report"):
         sys.stderr.write("edgetrain_plots.py: expected plot or report\n")
         return 2
     command = argv[0]
     args = parser(command).parse_args(argv[1:])
     prog = f"edgetrain {command}"
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        sys.stderr.write(f"{prog}: matplotlib is not available to {sys.executable} "
-                         "(on Debian: apt-get install python3-matplotlib)\n")
-        return 2
-    import folders
+    import folders  # no matplotlib: bad folders and columns fail fast
 
     try:
         item = folders.open_folder(args.folder)
+        check_columns(args, folders, item)
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise folders.InputError(f"matplotlib is not available to {sys.executable} "
+                                     "(on Debian: apt-get install python3-matplotlib)")
         (plot if command == "plot" else report)(args, folders, item)
     except folders.InputError as e:
         sys.stderr.write(f"{prog}: {e}\n")

@@ -19,7 +19,7 @@ th, td { border: 1px solid #ddd; padding: 2px 8px; text-align: right; } th { bac
 td:first-child, th:first-child { text-align: left; }
 figure { margin: 1em 0; } figcaption { color: #555; font-size: 13px; }
 svg { max-width: 100%; height: auto; } pre { background: #f7f7f7; padding: 0.6em; overflow: auto; font-size: 12px; }
-.bad { color: #d62728; } .note { color: #666; font-style: italic; } details { margin: 0.3em 0 0.8em; }
+.scroll { overflow-x: auto; } .bad { color: #d62728; } .note { color: #666; font-style: italic; } details { margin: 0.3em 0 0.8em; }
 """
 
 HEADLINE = (
@@ -34,10 +34,10 @@ def esc(value):
     return html.escape(str(value), quote=True)
 
 
-def table(header, rows, cls=""):
+def table(header, rows):
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f'<table{f" class={cls!r}" if cls else ""}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def cell(value):

@@ -162,7 +162,8 @@ def links(run):
     shown = [r for r in busiest if r[0] in names]
     bottleneck = _bottleneck_link(run, l)
     peak = next((r[2] for r in rows if r[0] == bottleneck), None) or 0
-    tied = {r[0] for r in rows if peak > 0 and abs((r[2] or 0) - peak) <= 1e-3 * peak} | {bottleneck}
+    # Links as busy as the bottleneck are red too, unless the network idles (then ties mean nothing).
+    tied = {r[0] for r in rows if peak >= 0.05 and abs((r[2] or 0) - peak) <= 1e-3 * peak} | {bottleneck}
     label = "busy fraction (saturated)" if metric == "busy_fraction" else "mean utilisation"
     others = f" and the {len(tied) - 1} links as busy" if len(tied) > 1 else ""
     caption = (f"Bytes each link carried and its {label} (links.csv), busiest first; the bottleneck link "
@@ -250,11 +251,11 @@ def time_split(run):
                     bounds[r["bound"]] += 1
             bound = ", ".join(f"{n} {b}-bound" for b, n in sorted(bounds.items()))
             bars.append((f"{cls} ({len(members)})", mean, len(members), bound))
-        caption = (f"Mean share of the run's {total_s:g} simulated seconds per device, by device class "
+        caption = (f"Mean share of the run's {fmt_seconds(total_s)} of simulated time per device, by device class "
                    f"({len(records)} devices in {len(bars)} classes; devices.csv).")
     else:
         bars = [(r["device"], _split_of(r), 1, (r.get("bound") or "") and r["bound"] + "-bound") for r in records]
-        caption = f"Share of the run's {total_s:g} simulated seconds each device spent (devices.csv)."
+        caption = f"How each device spent the run's {fmt_seconds(total_s)} of simulated time (devices.csv)."
     chart = Chart("time_split", "Compute, communication, wait and offline time per device", caption,
                   size=(7.5, 1.1 + 0.26 * len(bars)))
     ax = chart.figure.subplots()

@@ -1,0 +1,141 @@
+// Run folders for the plot, report and browser tests: a tiny real run with streams (accuracy,
+// buffers), a timing-only run of 30 devices of three classes (the many-device figures), the files
+// and columns the lead is adding to run folders (rounds.csv, buffers_fleet.csv, devices.csv's class
+// and bound, links.csv's busy fraction, summary.json's bottleneck) written into a run by hand, and a
+// sweep folder made by hand around two real runs.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "../sim/cli_helpers.hpp"
+
+namespace test {
+
+inline void write_file(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+// The eight-device test scenario with a stream on every device and frequent evaluations and buffer rows.
+inline fs::path tiny_run(const std::string& tag, const std::string& sets = "") {
+  const fs::path out = fresh_dir("plot-run-" + tag) / "run";
+  const Result r = run_cli("run " + (kData / "eight-devices.json").string() + " --out " + out.string() +
+                               " --quiet --set 'stream={\"rate\":400}' --set eval.every_s=0.05"
+                               " --set report.buffer_every_s=0.02 " +
+                               sets,
+                           "plot-run-" + tag);
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  return out;
+}
+
+// 30 devices (pi-0..9, jetson-10..19, phone-20..29) sharing the 8 hosts, timing only.
+inline fs::path many_run(const std::string& tag) {
+  std::string devices = "[";
+  const char* classes[] = {"pi", "jetson", "phone"};
+  for (int i = 0; i < 30; ++i) {
+    devices += std::string(i ? "," : "") + "{\"host\":\"d" + std::to_string(i % 8 + 1) + "\",\"name\":\"" +
+               classes[i / 10] + "-" + std::to_string(i) + "\"}";
+  }
+  return tiny_run(tag, "--set training.compute=timing-only --set 'devices=" + devices + "]'");
+}
+
+// Appends `suffix(row index)` to every data line of a CSV file and `header` to its header.
+template <class F>
+void add_columns(const fs::path& csv, const std::string& header, F suffix) {
+  std::istringstream in(slurp(csv));
+  std::string line, out;
+  for (int i = -1; std::getline(in, line); ++i) out += line + (i < 0 ? header : suffix(i)) + "\n";
+  write_file(csv, out);
+}
+
+// What the lead's part adds to a run folder, in the announced format.
+inline void add_lead_files(const fs::path& run) {
+  const auto devices = read_csv(run / "devices.csv");
+  add_columns(run / "devices.csv", ",class,bound", [&](int i) {
+    const std::string name = devices[i].at("device");
+    return "," + name.substr(0, name.find('-')) + "," + (i % 3 ? "compute" : "data");
+  });
+  add_columns(run / "links.csv", ",busy_s,busy_fraction", [](int i) {
+    return i == 3 ? ",0.9,0.9" : "," + std::to_string(0.01 * i) + "," + std::to_string(0.01 * i);
+  });
+  const std::string busiest = read_csv(run / "links.csv")[3].at("link");
+  std::string rounds = "round,start_s,end_s,duration_s,slowest_device,updates,bytes_up,bytes_down\n";
+  for (int k = 1; k <= 12; ++k) {
+    rounds += std::to_string(k) + "," + std::to_string(0.08 * (k - 1)) + "," + std::to_string(0.08 * k) + ",0.08," +
+              devices[k % 2].at("device") + ",8,1000,1000\n";
+  }
+  write_file(run / "rounds.csv", rounds);
+  write_file(run / "buffers_fleet.csv",
+             "sim_time_s,buffered_samples,buffered_bytes,arrived,taken,dropped\n0,0,0,0,0,0\n0.5,1234,1000,1234,0,0\n"
+             "1,2345,2000,2345,0,0\n");
+  nlohmann::json summary = read_json(run / "summary.json");
+  summary["bottleneck"] = {
+      {"links", {{{"link", busiest}, {"busy_fraction", 0.9}, {"mean_utilization", 0.5}, {"bytes", 1000}}}},
+      {"devices", {{"compute", 20}, {"communication", 0}, {"data", 10}, {"wait", 0}}},
+      {"by_class", {{"pi", {{"compute", 6}, {"communication", 0}, {"data", 4}, {"wait", 0}}}}},
+      {"critical_path", {{"device", "pi-0"}, {"link", busiest}, {"rounds", 7}}}};
+  summary["energy_j"] = 12.5;
+  write_file(run / "summary.json", summary.dump(2));
+}
+
+// A sweep folder as `edgetrain sweep` writes it, around two real runs (training.mode sync and async).
+inline fs::path fake_sweep(const std::string& tag) {
+  const fs::path dir = fresh_dir("plot-sweep-" + tag);
+  std::string csv = "training.mode,seed,status,final_test_accuracy,sim_time_s,bytes_up,time_to_target_s,folder\n";
+  nlohmann::json runs = nlohmann::json::array();
+  int id = 1;
+  for (const std::string mode : {"sync", "async"}) {
+    const fs::path run = tiny_run(tag + "-" + mode, "--set training.mode=" + mode);
+    const std::string folder = "runs/" + std::to_string(id);
+    fs::create_directories(dir / "runs");
+    fs::rename(run, dir / folder);
+    const auto s = read_json(dir / folder / "summary.json");
+    csv += mode + ",1," + s["status"].get<std::string>() + "," + s["final_test_accuracy"].dump() + "," +
+           s["sim_time_s"].dump() + "," + s["bytes_up"].dump() + ",," + folder + "\n";
+    runs.push_back({{"id", std::to_string(id)},
+                    {"folder", folder},
+                    {"overrides", {{"training.mode", mode}, {"seed", 1}}},
+                    {"hash", "h" + std::to_string(id)}});
+    ++id;
+  }
+  write_file(dir / "sweep.csv", csv);
+  write_file(
+      dir / "sweep.json",
+      nlohmann::json{{"base", "quickstart.json"}, {"varied", {"training.mode", "seed"}}, {"runs", runs}}.dump(2));
+  return dir;
+}
+
+inline size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+// What makes a page self-contained: no attribute or style that would fetch anything.
+inline void check_self_contained(const std::string& page) {
+  const std::regex reference(R"re((?:src|href|xlink:href|action|poster)\s*=\s*"([^"]*)")re");
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), reference); it != std::sregex_iterator(); ++it) {
+    const std::string target = (*it)[1];
+    CAPTURE(target);
+    CHECK((target.rfind("#", 0) == 0 || target.rfind("data:", 0) == 0));
+  }
+  for (const std::string fetching :
+       {"<script", "<link", "<iframe", "<object", "<embed", "@import", "http://", "https://"}) {
+    CAPTURE(fetching);
+    if (fetching.rfind("http", 0) == 0) {
+      // SVG and XML namespace names are identifiers, not fetched; nothing else may be an address.
+      std::string rest = std::regex_replace(page, std::regex(R"re(xmlns(:\w+)?="[^"]*")re"), "");
+      rest = std::regex_replace(rest, std::regex(R"re(<!DOCTYPE svg[^>]*>)re"), "");
+      CHECK(rest.find(fetching) == std::string::npos);
+    } else {
+      CHECK(page.find(fetching) == std::string::npos);
+    }
+  }
+  const std::regex url(R"re(url\(\s*([^)]*)\))re");
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), url); it != std::sregex_iterator(); ++it) {
+    CHECK(std::string((*it)[1]).rfind("#", 0) == 0);
+  }
+}
+
+}  // namespace test
