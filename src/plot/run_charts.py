@@ -107,16 +107,19 @@ def buffers(run):
     caption = (f"Samples waiting in each device's stream buffer (buffers.csv). {len(series)} devices: the fleet total "
                f"and the {len(shown)} devices with the highest peaks." if many else
                "Samples waiting in each device's stream buffer (buffers.csv); hover a line for its peak.")
-    chart = Chart("buffers", "Buffer occupancy over time", caption)
-    ax = chart.figure.subplots()
+    chart = Chart("buffers", "Buffer occupancy over time", caption, size=(7.5, 5.4) if many else (7.5, 3.6))
     table_rows = []
-    if many:
+    if many:  # the total on its own axes: at fleet scale it dwarfs any one device
+        top, ax = chart.figure.subplots(2, 1, sharex=True)
         times, totals = _fleet_total(run, series)
-        (line,) = ax.step(times, totals, where="post", color="black", lw=1.6, label="fleet total")
+        (line,) = top.step(times, totals, where="post", color="black", lw=1.6)
+        top.set_ylabel("fleet total (samples)")
         chart.tip(line, f"fleet total: peak {max(totals):,.0f} samples, final {totals[-1]:,.0f}")
         for i in spread(len(times), limit=60):
-            (marker,) = ax.plot([times[i]], [totals[i]], "o", ms=2.5, color="black")
+            (marker,) = top.plot([times[i]], [totals[i]], "o", ms=2.5, color="black")
             chart.tip(marker, f"fleet total at {times[i]:g} s: {totals[i]:,.0f} samples")
+    else:
+        ax = chart.figure.subplots()
     for n, device in enumerate(shown):
         ts, hs = series[device]
         color = COLORS[n % len(COLORS)]
@@ -165,7 +168,7 @@ def links(run):
     # Links as busy as the bottleneck are red too, unless the network idles (then ties mean nothing).
     tied = {r[0] for r in rows if peak >= 0.05 and abs((r[2] or 0) - peak) <= 1e-3 * peak} | {bottleneck}
     label = "busy fraction (saturated)" if metric == "busy_fraction" else "mean utilisation"
-    others = f" and the {len(tied) - 1} links as busy" if len(tied) > 1 else ""
+    others = "" if len(tied) < 2 else " and the link as busy" if len(tied) == 2 else f" and the {len(tied) - 1} links as busy"
     caption = (f"Bytes each link carried and its {label} (links.csv), busiest first; the bottleneck link "
                f"({bottleneck}){others} in red." + (f" {len(shown)} of {len(rows)} links that carried bytes." if len(shown) < len(rows) else ""))
     chart = Chart("links", "Bytes and load per link", caption, size=(7.5, 0.9 + 0.24 * len(shown)))
@@ -217,9 +220,14 @@ SPLIT = (("compute_s", "compute", COLORS[2]), ("comm_s", "communicate", COLORS[0
 
 
 def device_class(record):
-    """A device's class: the `class` column when the run wrote one, else its name without a trailing number."""
+    """A device's class: the `class` column when the run wrote one, else its name without a trailing
+    number and its host's speed (devices of one name but several speeds are several classes)."""
     cls = (record.get("class") or "").strip()
-    return cls or re.sub(r"[-_.]?\d+$", "", record["device"]) or record["device"]
+    if cls:
+        return cls
+    name = re.sub(r"[-_.]?\d+$", "", record["device"]) or record["device"]
+    speed = float(record.get("host_speed_flops") or 0)
+    return f"{name} {speed / 1e9:g} GF/s" if speed else name
 
 
 def _split_of(record):
