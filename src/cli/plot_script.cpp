@@ -57,8 +57,9 @@ int run_plot_script(const std::string& command, const std::vector<std::string>& 
                     "<prefix>/share/edgetrain/plot or " + EDGETRAIN_SOURCE_DIR + "/src/plot)",
                 1);
   }
-  // -s -E: neither the user's site packages nor PYTHON* variables change which matplotlib is used.
-  std::vector<std::string> argv_s = {python, "-s", "-E", (dir / kScript).string(), command};
+  // -s -E: neither the user's site packages nor PYTHON* variables change which matplotlib is used;
+  // -B: no __pycache__ written beside the scripts (a source tree, or an installed share/ folder).
+  std::vector<std::string> argv_s = {python, "-s", "-E", "-B", (dir / kScript).string(), command};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());

@@ -3,9 +3,13 @@ Debian's /usr/bin/python3: `edgetrain_plots.py plot|report ARGS...`). Bad input:
 exit status 2. matplotlib is imported only after the arguments are read, so that --help works without it."""
 
 import argparse
+import importlib.util
 import os
 import signal
 import sys
+
+import folders  # these two load no matplotlib: bad folders and columns fail fast
+from sweep_columns import resolve
 
 
 class Parser(argparse.ArgumentParser):
@@ -27,16 +31,17 @@ def parser(command):
     p.add_argument("--y", action="append", metavar="COLUMN",
                    help="sweeps: a summary figure of sweep.csv to draw (repeatable; default: time_to_target_s if any "
                         "run reached its target, else final_test_accuracy)")
-    p.add_argument("--x", metavar="COLUMN", help="sweeps: the swept value on the x axis (default: the first varied key)")
+    p.add_argument("--x", metavar="COLUMN",
+                   help="sweeps: the swept value on the x axis (default: the first varied key)")
     p.add_argument("--by", metavar="COLUMN",
-                   help="sweeps: one line per value of this column (default: the second varied key; 'none' for one line)")
+                   help="sweeps: one line per value of this column "
+                        "(default: the second varied key; 'none' for one line)")
     return p
 
 
-def plot(args, folders, item):
+def plot(args, item):
     from run_charts import run_charts
     from sweep_charts import sweep_chart
-    from sweep_columns import resolve
 
     out = args.out or os.path.join(args.folder, "plots")
     if isinstance(item, folders.Sweep):
@@ -54,7 +59,7 @@ def plot(args, folders, item):
         print(f"not drawn: {note}")
 
 
-def report(args, folders, item):
+def report(args, item):
     import html_report
 
     page = (html_report.sweep_report(item, args.y, args.x, args.by) if isinstance(item, folders.Sweep)
@@ -67,9 +72,7 @@ def report(args, folders, item):
     print(out)
 
 
-def check_columns(args, folders, item):
-    from sweep_columns import resolve
-
+def check_columns(args, item):
     if not isinstance(item, folders.Sweep):
         if args.y or args.x or args.by:
             raise folders.InputError("--x, --y and --by apply to sweep folders only")
@@ -86,17 +89,13 @@ def main(argv):
     command = argv[0]
     args = parser(command).parse_args(argv[1:])
     prog = f"edgetrain {command}"
-    import folders  # no matplotlib: bad folders and columns fail fast
-
     try:
         item = folders.open_folder(args.folder)
-        check_columns(args, folders, item)
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
+        check_columns(args, item)
+        if importlib.util.find_spec("matplotlib") is None:
             raise folders.InputError(f"matplotlib is not available to {sys.executable} "
                                      "(on Debian: apt-get install python3-matplotlib)")
-        (plot if command == "plot" else report)(args, folders, item)
+        (plot if command == "plot" else report)(args, item)
     except folders.InputError as e:
         sys.stderr.write(f"{prog}: {e}\n")
         return 2

@@ -108,9 +108,11 @@ class Sweep:
     def load_run(self, row):
         """The run of a sweep.csv row, or None when its folder holds no finished run."""
         path = row["path"]
-        if not (os.path.isfile(os.path.join(path, "summary.json")) and os.path.isfile(os.path.join(path, "scenario.json"))):
-            return None
-        return Run(path)
+        return Run(path) if _is_run(path) else None
+
+
+def _is_run(folder):
+    return all(os.path.isfile(os.path.join(folder, name)) for name in ("summary.json", "scenario.json"))
 
 
 def open_folder(folder):
@@ -119,6 +121,7 @@ def open_folder(folder):
         raise InputError(f"{folder}: no such folder")
     if os.path.isfile(os.path.join(folder, "sweep.csv")):
         return Sweep(folder)
-    if os.path.isfile(os.path.join(folder, "summary.json")) and os.path.isfile(os.path.join(folder, "scenario.json")):
+    if _is_run(folder):
         return Run(folder)
-    raise InputError(f"{folder}: not a run folder (no summary.json and scenario.json) nor a sweep folder (no sweep.csv)")
+    raise InputError(f"{folder}: not a run folder (no summary.json and scenario.json) "
+                     "nor a sweep folder (no sweep.csv)")

@@ -12,14 +12,16 @@ from sweep_charts import report_charts
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; color: #222; max-width: 1100px; margin: 0 auto; padding: 1em 1.5em; }
-h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.6em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.6em; }
 h3 { margin-top: 1.3em; } nav a { margin-right: 1em; }
 table { border-collapse: collapse; margin: 0.5em 0; font-size: 13px; }
 th, td { border: 1px solid #ddd; padding: 2px 8px; text-align: right; } th { background: #f4f4f4; }
 td:first-child, th:first-child { text-align: left; }
 figure { margin: 1em 0; } figcaption { color: #555; font-size: 13px; }
 svg { max-width: 100%; height: auto; } pre { background: #f7f7f7; padding: 0.6em; overflow: auto; font-size: 12px; }
-.scroll { overflow-x: auto; } .bad { color: #d62728; } .note { color: #666; font-style: italic; } details { margin: 0.3em 0 0.8em; }
+.scroll { overflow-x: auto; } .bad { color: #d62728; } .note { color: #666; font-style: italic; }
+details { margin: 0.3em 0 0.8em; }
 """
 
 HEADLINE = (
@@ -58,7 +60,8 @@ class Page:
         """A figure: its SVG, caption and, folded, the numbers it shows."""
         self.figures += 1
         svg = chart.svg(f"f{self.figures}")
-        self.add(f'<figure id="{esc(anchor)}"><h3>{esc(chart.title)}</h3>{svg}<figcaption>{esc(chart.caption)}</figcaption>')
+        self.add(f'<figure id="{esc(anchor)}"><h3>{esc(chart.title)}</h3>{svg}'
+                 f"<figcaption>{esc(chart.caption)}</figcaption>")
         if chart.table:
             header, rows = chart.table
             self.add(f"<details><summary>the numbers ({len(rows)} rows)</summary>"
@@ -76,10 +79,12 @@ def summary_section(page, run, prefix):
             shown = fmt(value) if fmt and value is not None else fmt_number(value)
             if key == "time_to_target_s" and value is None:
                 shown = "not reached"
-            rows.append([esc(key), esc(shown) + (f" <small>({esc(fmt_number(value))})</small>" if fmt and value is not None else "")])
+            exact = f" <small>({esc(fmt_number(value))})</small>" if fmt and value is not None else ""
+            rows.append([esc(key), esc(shown) + exact])
     page.add(f'<h3 id="{prefix}summary">Summary</h3>' + table(["figure", "value"], rows))
     every = [[esc(k), cell(v)] for k, v in sorted(s.items()) if k != "bottleneck"]
-    page.add(f"<details><summary>every figure of summary.json ({len(every)})</summary>{table(['key', 'value'], every)}</details>")
+    page.add(f"<details><summary>every figure of summary.json ({len(every)})</summary>"
+             f"{table(['key', 'value'], every)}</details>")
 
 
 def bottleneck_section(page, run, prefix):
@@ -107,9 +112,12 @@ def bottleneck_section(page, run, prefix):
     if l is None or not l.rows:
         page.add('<p class="note">No link data.</p>')
         return
-    rows = sorted(zip(l.text("link"), l.numbers("mean_utilization"), l.numbers("bytes")), key=lambda r: (-(r[1] or 0), r[0]))
-    page.add('<p class="note">This run\'s summary.json has no bottleneck section; the busiest links by mean utilisation (links.csv):</p>'
-             + table(["link", "mean utilisation", "bytes"], [[esc(n), esc(pct(u)), esc(fmt_bytes(b))] for n, u, b in rows[:5]]))
+    rows = sorted(zip(l.text("link"), l.numbers("mean_utilization"), l.numbers("bytes")),
+                  key=lambda r: (-(r[1] or 0), r[0]))
+    page.add('<p class="note">This run\'s summary.json has no bottleneck section; the busiest links by mean '
+             "utilisation (links.csv):</p>" +
+             table(["link", "mean utilisation", "bytes"],
+                   [[esc(n), esc(pct(u)), esc(fmt_bytes(b))] for n, u, b in rows[:5]]))
 
 
 DEVICE_COLUMNS = ("device", "class", "host", "bound", "batch_size", "steps", "samples_trained", "compute_s", "comm_s",
@@ -122,7 +130,8 @@ def tables_section(page, run, prefix):
     if d is not None and d.rows:
         columns = [c for c in DEVICE_COLUMNS if d.has(c)]
         records = d.records()
-        note = f" (the first {MAX_DEVICE_ROWS} of {len(records)}; all in devices.csv)" if len(records) > MAX_DEVICE_ROWS else ""
+        many = len(records) > MAX_DEVICE_ROWS
+        note = f" (the first {MAX_DEVICE_ROWS} of {len(records)}; all in devices.csv)" if many else ""
         rows = [[cell(_typed(r.get(c, ""))) for c in columns] for r in records[:MAX_DEVICE_ROWS]]
         page.add(f'<h3 id="{prefix}devices">Devices{esc(note)}</h3>' + table(columns, rows))
     r = run.rounds
@@ -173,6 +182,33 @@ def run_report(run):
     return _document(f"edgetrain report: {run.name}", "".join(page.parts))
 
 
+# The runs table's figures (those sweep.csv has); every column is in the folded table below it.
+RUN_COLUMNS = ("time_to_target_s", "final_test_accuracy", "best_test_accuracy", "rounds", "sim_time_s", "bytes_up",
+               "bytes_down", "energy_j", "wall_time_s")
+
+
+def runs_table(sweep, figures):
+    """One row per run: its id linking to its section, the varied values, status, then `figures`
+    (None: every column)."""
+    text = set(sweep.varied) | {"status", "status_reason"}
+    if figures is None:
+        columns = [c for c in sweep.table.header if c not in ("folder", "id")]
+    else:
+        columns = [c for c in sweep.varied + ["status", "status_reason"] if c in sweep.table.header]
+        columns += [c for c in figures if c in sweep.table.header]
+    rows = []
+    for row in sweep.rows:
+        record = row["record"]
+        cells = [f'<a href="#run-{esc(row["id"])}">{esc(row["id"])}</a>']
+        for c in columns:
+            value = record.get(c, "")
+            shown = esc(value) if c in text else cell(_typed(value) if value else None)
+            failed = c == "status" and value not in ("completed", "target_reached")
+            cells.append(f'<span class="bad">{shown}</span>' if failed else shown)
+        rows.append(cells)
+    return table(["run"] + columns, rows)
+
+
 def sweep_report(sweep, ys, x, by):
     page = Page()
     page.add(f"<h1>edgetrain sweep {esc(os.path.basename(os.path.normpath(sweep.folder)))}</h1>"
@@ -181,17 +217,8 @@ def sweep_report(sweep, ys, x, by):
     page.add('<nav><a href="#figures">figures</a><a href="#runs">runs</a></nav><h2 id="figures">Figures</h2>')
     for chart in report_charts(sweep, ys, x, by):
         page.chart(chart, f"fig-{chart.key}")
-    header = ["run"] + [c for c in sweep.table.header if c not in ("folder", "id")]
-    rows = []
-    for row in sweep.rows:
-        record = row["record"]
-        status = record.get("status", "")
-        link = f'<a href="#run-{esc(row["id"])}">{esc(row["id"])}</a>'
-        cells = [esc(record.get(c, "")) if c in sweep.varied or c == "status" else cell(_typed(record.get(c, "")) if record.get(c) else None)
-                 for c in header[1:]]
-        rows.append([link] + [f'<span class="bad">{c}</span>' if h == "status" and status not in ("completed", "target_reached") else c
-                              for h, c in zip(header[1:], cells)])
-    page.add('<h2 id="runs">Runs</h2>' + table(header, rows))
+    page.add('<h2 id="runs">Runs</h2>' + runs_table(sweep, RUN_COLUMNS))
+    page.add(f"<details><summary>every column of sweep.csv</summary>{runs_table(sweep, None)}</details>")
     for row in sweep.rows:
         anchor = f"run-{row['id']}"
         overrides = ", ".join(f"{k} = {row['record'].get(k, '')}" for k in sweep.varied)
@@ -199,7 +226,8 @@ def sweep_report(sweep, ys, x, by):
                  f'<p><code>{esc(row["record"].get("folder", ""))}</code> · <a href="#runs">back to the runs</a></p>')
         run = sweep.load_run(row)
         if run is None:
-            page.add(f'<p class="bad">No finished run in this folder (status: {esc(row["record"].get("status", "unknown"))}).</p>')
+            status = row["record"].get("status", "unknown")
+            page.add(f'<p class="bad">No finished run in this folder (status: {esc(status)}).</p>')
         else:
             run_body(page, run, prefix=f"{anchor}-")
         page.add("</section>")

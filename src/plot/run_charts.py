@@ -23,7 +23,8 @@ def _accuracy(run, key, xlabel, x_of):
     m = run.metrics
     if m is None or not m.rows or all(a is None for a in m.numbers("test_accuracy")):
         return None
-    t, rounds, acc, loss = m.numbers("sim_time_s"), m.numbers("round"), m.numbers("test_accuracy"), m.numbers("test_loss")
+    t, rounds = m.numbers("sim_time_s"), m.numbers("round")
+    acc, loss = m.numbers("test_accuracy"), m.numbers("test_loss")
     x, unit = x_of(m)
     title = "Test accuracy against " + xlabel.split(" (")[0]
     chart = Chart(key, title, "One point per evaluation (metrics.csv); hover a point for its values.")
@@ -72,7 +73,8 @@ def _wire(m, i):
 def _device_series(buffers):
     """device -> ([times], [buffered samples]) in file order."""
     series = defaultdict(lambda: ([], []))
-    for t, device, held in zip(buffers.numbers("sim_time_s"), buffers.text("device"), buffers.numbers("buffered_samples")):
+    rows = zip(buffers.numbers("sim_time_s"), buffers.text("device"), buffers.numbers("buffered_samples"))
+    for t, device, held in rows:
         series[device][0].append(t)
         series[device][1].append(held)
     return series
@@ -168,9 +170,11 @@ def links(run):
     # Links as busy as the bottleneck are red too, unless the network idles (then ties mean nothing).
     tied = {r[0] for r in rows if peak >= 0.05 and abs((r[2] or 0) - peak) <= 1e-3 * peak} | {bottleneck}
     label = "busy fraction (saturated)" if metric == "busy_fraction" else "mean utilisation"
-    others = "" if len(tied) < 2 else " and the link as busy" if len(tied) == 2 else f" and the {len(tied) - 1} links as busy"
+    others = {0: "", 1: " and the link as busy"}.get(len(tied) - 1, f" and the {len(tied) - 1} links as busy")
     caption = (f"Bytes each link carried and its {label} (links.csv), busiest first; the bottleneck link "
-               f"({bottleneck}){others} in red." + (f" {len(shown)} of {len(rows)} links that carried bytes." if len(shown) < len(rows) else ""))
+               f"({bottleneck}){others} in red.")
+    if len(shown) < len(rows):
+        caption += f" {len(shown)} of {len(rows)} links that carried bytes."
     chart = Chart("links", "Bytes and load per link", caption, size=(7.5, 0.9 + 0.24 * len(shown)))
     left, right = chart.figure.subplots(1, 2, sharey=True)
     divisor, unit = byte_scale(max(r[1] for r in shown))
@@ -199,14 +203,16 @@ def devices_bytes(run):
     caption = "Bytes each device sent (up) and received (down), headers included (devices.csv)."
     if rest:
         caption += (f" The {len(shown)} devices with the most bytes; the other {len(rest)} sent "
-                    f"{fmt_bytes(sum(r[1] or 0 for r in rest))} and received {fmt_bytes(sum(r[2] or 0 for r in rest))}.")
+                    f"{fmt_bytes(sum(r[1] or 0 for r in rest))} and received "
+                    f"{fmt_bytes(sum(r[2] or 0 for r in rest))}.")
     chart = Chart("devices_bytes", "Bytes per device", caption, size=(7.5, 0.9 + 0.26 * len(shown)))
     ax = chart.figure.subplots()
     divisor, unit = byte_scale(max(max(r[1] or 0, r[2] or 0) for r in shown))
     y = list(range(len(shown)))[::-1]
     for yi, (name, up, down) in zip(y, shown):
         chart.tip(ax.barh(yi + 0.2, (up or 0) / divisor, height=0.4, color=COLORS[0])[0], f"{name}: {fmt_bytes(up)} up")
-        chart.tip(ax.barh(yi - 0.2, (down or 0) / divisor, height=0.4, color=COLORS[1])[0], f"{name}: {fmt_bytes(down)} down")
+        chart.tip(ax.barh(yi - 0.2, (down or 0) / divisor, height=0.4, color=COLORS[1])[0],
+                  f"{name}: {fmt_bytes(down)} down")
     ax.set_yticks(y, [r[0] for r in shown], fontsize=7)
     ax.set_xlabel(f"bytes ({unit})")
     ax.legend(["up", "down"], fontsize=7, loc="lower right")
@@ -298,7 +304,8 @@ def rounds(run):
         counts[s] += 1
     top = [s for s, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:6]]
     chart = Chart("rounds", "Round durations and the slowest device",
-                  "Each synchronous round's duration (rounds.csv), coloured by the device that closed it; hover a point.")
+                  "Each synchronous round's duration (rounds.csv), coloured by the device that closed it; "
+                  "hover a point.")
     ax = chart.figure.subplots()
     ax.plot(index, duration, "-", color="#999999", lw=0.8)
     for i in spread(len(index)):
@@ -311,7 +318,8 @@ def rounds(run):
     ax.set_xlabel("round")
     ax.set_ylabel("duration (s)")
     ax.set_ylim(bottom=0)
-    chart.table = (["slowest_device", "rounds"], [[s, counts[s]] for s in sorted(counts, key=lambda s: (-counts[s], s))])
+    by_count = sorted(counts, key=lambda s: (-counts[s], s))
+    chart.table = (["slowest_device", "rounds"], [[s, counts[s]] for s in by_count])
     return chart
 
 
@@ -327,7 +335,8 @@ def staleness(run):
                   "Updates applied since each push's model was sent (staleness.csv).")
     ax = chart.figure.subplots()
     for v in sorted(counts):
-        chart.tip(ax.bar(v, counts[v], color=COLORS[4])[0], f"staleness {v}: {counts[v]:,} pushes ({pct(counts[v] / len(values))})")
+        chart.tip(ax.bar(v, counts[v], color=COLORS[4])[0],
+                  f"staleness {v}: {counts[v]:,} pushes ({pct(counts[v] / len(values))})")
     ax.set_xlabel("staleness (updates)")
     ax.set_ylabel("pushes")
     chart.table = (["staleness", "pushes"], [[v, counts[v]] for v in sorted(counts)])

@@ -34,7 +34,8 @@ def sweep_chart(sweep, y, x, by):
     skipped = len(records) - sum(len(v) for v in points.values())
     caption = (f"Each point: the mean over the sweep's runs with that {x}" + (f" and {by}" if by else "") +
                "; bars: their range. Hover a point for its values." +
-               (f" {skipped} runs have no {y} (not reached or failed)." if skipped else ""))
+               (f" {skipped} {'run has' if skipped == 1 else 'runs have'} no {y} (not reached or failed)."
+                if skipped else ""))
     chart = Chart(f"sweep_{y}_vs_{x}" + (f"_by_{by}" if by else ""), title, caption)
     ax = chart.figure.subplots()
     rows = []

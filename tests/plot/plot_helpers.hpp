@@ -79,10 +79,12 @@ inline void add_lead_files(const fs::path& run) {
   write_file(run / "summary.json", summary.dump(2));
 }
 
-// A sweep folder as `edgetrain sweep` writes it, around two real runs (training.mode sync and async).
+// A sweep folder as `edgetrain sweep` writes it, around two real runs (training.mode sync and async)
+// and a failed one.
 inline fs::path fake_sweep(const std::string& tag) {
   const fs::path dir = fresh_dir("plot-sweep-" + tag);
-  std::string csv = "training.mode,seed,status,final_test_accuracy,sim_time_s,bytes_up,time_to_target_s,folder\n";
+  std::string csv =
+      "training.mode,seed,status,status_reason,final_test_accuracy,sim_time_s,bytes_up,time_to_target_s,folder\n";
   nlohmann::json runs = nlohmann::json::array();
   int id = 1;
   for (const std::string mode : {"sync", "async"}) {
@@ -91,14 +93,21 @@ inline fs::path fake_sweep(const std::string& tag) {
     fs::create_directories(dir / "runs");
     fs::rename(run, dir / folder);
     const auto s = read_json(dir / folder / "summary.json");
-    csv += mode + ",1," + s["status"].get<std::string>() + "," + s["final_test_accuracy"].dump() + "," +
-           s["sim_time_s"].dump() + "," + s["bytes_up"].dump() + ",," + folder + "\n";
+    csv += mode + ",1," + s["status"].get<std::string>() + "," + s["status_reason"].get<std::string>() + "," +
+           s["final_test_accuracy"].dump() + "," + s["sim_time_s"].dump() + "," + s["bytes_up"].dump() + ",," + folder +
+           "\n";
     runs.push_back({{"id", std::to_string(id)},
                     {"folder", folder},
                     {"overrides", {{"training.mode", mode}, {"seed", 1}}},
                     {"hash", "h" + std::to_string(id)}});
     ++id;
   }
+  // A third run failed before writing its results: its row has no figures and its folder no run.
+  csv += "local-sgd,1,failed,exit status 1,,,,,runs/3\n";
+  runs.push_back({{"id", "3"},
+                  {"folder", "runs/3"},
+                  {"overrides", {{"training.mode", "local-sgd"}, {"seed", 1}}},
+                  {"hash", "h3"}});
   write_file(dir / "sweep.csv", csv);
   write_file(
       dir / "sweep.json",

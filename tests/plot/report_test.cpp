@@ -89,6 +89,10 @@ TEST_CASE("report: a sweep's page links each run of its table to the run's own s
     CHECK(page.find(std::string("<section id=\"run-") + id + "\">") != std::string::npos);
   }
   CHECK(page.find("<h2>Run 2: training.mode = async, seed = 1</h2>") != std::string::npos);
+  CHECK(page.find("<a href=\"#run-3\">3</a></td><td>local-sgd</td><td>1</td><td><span class=\"bad\">failed</span>") !=
+        std::string::npos);
+  CHECK(page.find("No finished run in this folder (status: failed).") != std::string::npos);
+  CHECK(page.find("1 run has no final_test_accuracy (not reached or failed).") != std::string::npos);
   // The sweep's figures (final accuracy, simulated time, bytes up against the mode, by seed), then
   // each run's: 6 for the sync run, 7 for the async one (staleness).
   CHECK(page.find("<h3>final_test_accuracy against training.mode, by seed</h3>") != std::string::npos);
