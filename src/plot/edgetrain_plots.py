@@ -77,8 +77,9 @@ def check_columns(args, item):
         if args.y or args.x or args.by:
             raise folders.InputError("--x, --y and --by apply to sweep folders only")
         return
-    for y in args.y or [None]:
-        resolve(item, y, args.x, args.by)
+    if args.y or item.figures or args.command == "plot":  # a report of a sweep without figures lists its runs
+        for y in args.y or [None]:
+            resolve(item, y, args.x, args.by)
 
 
 def main(argv):
@@ -88,6 +89,7 @@ def main(argv):
         return 2
     command = argv[0]
     args = parser(command).parse_args(argv[1:])
+    args.command = command
     prog = f"edgetrain {command}"
     try:
         item = folders.open_folder(args.folder)
@@ -102,6 +104,9 @@ def main(argv):
     except OSError as e:
         sys.stderr.write(f"{prog}: {e.filename or args.folder}: {e.strerror}\n")
         return 2
+    except Exception as e:  # a bug here, not bad input: still one line, exit 1 like edgetrain's own
+        sys.stderr.write(f"{prog}: internal error: {type(e).__name__}: {e}\n")
+        return 1
     return 0
 
 

@@ -215,8 +215,11 @@ def sweep_report(sweep, ys, x, by):
              f"<p>{len(sweep.rows)} runs; varied: {esc(', '.join(sweep.varied) or 'nothing')}. "
              f"Sweep folder: <code>{esc(sweep.folder)}</code>.</p>")
     page.add('<nav><a href="#figures">figures</a><a href="#runs">runs</a></nav><h2 id="figures">Figures</h2>')
-    for chart in report_charts(sweep, ys, x, by):
+    charts = report_charts(sweep, ys, x, by)
+    for chart in charts:
         page.chart(chart, f"fig-{chart.key}")
+    if not charts:
+        page.add('<p class="note">No figures: no run of the sweep has summary figures yet.</p>')
     page.add('<h2 id="runs">Runs</h2>' + runs_table(sweep, RUN_COLUMNS))
     page.add(f"<details><summary>every column of sweep.csv</summary>{runs_table(sweep, None)}</details>")
     for row in sweep.rows:

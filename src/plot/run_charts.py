@@ -35,7 +35,8 @@ def _accuracy(run, key, xlabel, x_of):
         if acc[i] is None:
             continue
         (marker,) = ax.plot([x[i]], [acc[i]], "o", ms=3.5, color=COLORS[0])
-        chart.tip(marker, f"{t[i]:g} s, round {rounds[i]:g}: accuracy {acc[i]:.4f}, loss {loss[i]:.4g}, "
+        shown_loss = "not finite" if loss[i] is None else f"{loss[i]:.4g}"  # a diverged run's NaN
+        chart.tip(marker, f"{t[i]:g} s, round {rounds[i]:g}: accuracy {acc[i]:.4f}, loss {shown_loss}, "
                           f"{unit(i)} on the wire")
     target = _target(run)
     if target is not None:

@@ -73,6 +73,8 @@ def sweep_chart(sweep, y, x, by):
 def report_charts(sweep, ys, x, by):
     """The report's figures: the given --y columns, else the usual ones the sweep has."""
     if not ys:
+        if not sweep.figures:  # no run finished yet: the page still lists the runs
+            return []
         ys = [c for c in REPORT_Y if c in sweep.figures] or [default_y(sweep)]
     charts = []
     for y in ys:

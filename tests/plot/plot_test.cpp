@@ -50,6 +50,21 @@ TEST_CASE("plot: a tiny streaming run gives its accuracy, buffer, bytes and time
   CHECK(!fs::exists(run / "plots"));
 }
 
+TEST_CASE("plot and report: a diverged run (a NaN loss) is drawn up to where it diverged") {
+  const fs::path out = fresh_dir("plot-diverged") / "run";
+  const Result run = run_cli("run " + (kData / "eight-devices.json").string() + " --out " + out.string() +
+                                 " --quiet --set training.lr=1e9 --set eval.every_s=0.02",
+                             "plot-diverged-run");
+  REQUIRE(run.status == 3);
+  REQUIRE(slurp(out / "metrics.csv").find(",nan,") != std::string::npos);
+  const Result plot = run_cli("plot " + out.string(), "plot-diverged");
+  CHECK_MESSAGE(plot.status == 0, plot.err);
+  CHECK(is_png(out / "plots/accuracy_time.png"));
+  const Result report = run_cli("report " + out.string(), "plot-diverged-report");
+  CHECK_MESSAGE(report.status == 0, report.err);
+  CHECK(slurp(out / "report.html").find("loss not finite") != std::string::npos);
+}
+
 TEST_CASE("plot: the same run gives byte-identical PNG images") {
   const fs::path run = tiny_run("identical");
   // (SVG output is checked the same way by the report test: same run, same page.)
@@ -100,6 +115,9 @@ TEST_CASE("plot: bad folders and options give one line and exit 2") {
   const fs::path empty = fresh_dir("plot-empty");
   const fs::path sweep = fresh_dir("plot-bad-sweep");
   write_file(sweep / "sweep.csv", "training.mode,status,final_test_accuracy,folder\nsync,completed,0.5,runs/1\n");
+  const fs::path failed = fresh_dir("plot-failed-sweep");  // no run finished: nothing to draw yet
+  write_file(failed / "sweep.csv",
+             "training.mode,status,status_reason,final_test_accuracy,folder\nsync,failed,exit status 1,,runs/1\n");
   const fs::path run = fresh_dir("plot-bad-json");
   write_file(run / "summary.json", "{");
   write_file(run / "scenario.json", "{}");
@@ -117,6 +135,7 @@ TEST_CASE("plot: bad folders and options give one line and exit 2") {
                                                              " (did you mean \"final_test_accuracy\"?)"},
       {"plot " + sweep.string() + " --x mode", "--x mode: not a column"},
       {"plot " + run.string(), (run / "summary.json").string() + ": not valid JSON"},
+      {"plot " + failed.string(), (failed / "sweep.csv").string() + ": no numeric summary column to plot"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.args);
@@ -126,6 +145,11 @@ TEST_CASE("plot: bad folders and options give one line and exit 2") {
     CHECK(r.err.find(c.message) != std::string::npos);
     CHECK(r.err.find("Traceback") == std::string::npos);
   }
+  // The report of that sweep still lists its runs.
+  const Result page = run_cli("report " + failed.string(), "plot-failed-report");
+  CHECK_MESSAGE(page.status == 0, page.err);
+  CHECK(slurp(failed / "report.html").find("No figures: no run of the sweep has summary figures yet.") !=
+        std::string::npos);
 }
 
 TEST_CASE("plot: a Python without matplotlib gives one line naming it and exit 2") {
