@@ -22,7 +22,7 @@ def load_run(folder):
         run["summary"] = json.load(f)
     with open(os.path.join(folder, "scenario.json")) as f:
         run["scenario"] = json.load(f)  # resolved: every default filled in
-    for table in ("devices", "metrics", "buffers", "links", "staleness"):
+    for table in ("devices", "metrics", "buffers", "buffers_fleet", "links", "staleness", "rounds"):
         path = os.path.join(folder, table + ".csv")
         if os.path.exists(path):
             with open(path) as f:
@@ -118,21 +118,22 @@ def wrapped(text):
         for para in p.split("\n\n")) for p in parts)
 
 
-def readme_block(name, text=None):
+def readme_block(name, text=None, page_path=None):
     """The README's block `name` (between `<!-- figures:name -->` and `<!-- /figures:name -->`, each
     on its own line): returns its current text, or replaces it with `text` (its prose refilled). The figures a README
     paragraph quotes live in such blocks so the script that measured them rewrites them."""
+    page_path = page_path or README
     begin, end = f"<!-- figures:{name} -->\n", f"<!-- /figures:{name} -->"
-    with open(README) as f:
+    with open(page_path) as f:
         page = f.read()
     start = page.find(begin)
     stop = page.find(end, start)
     if start < 0 or stop < 0:
-        raise SystemExit(f"README.md has no block {begin.strip()} ... {end}")
+        raise SystemExit(f"{os.path.relpath(page_path, ROOT)} has no block {begin.strip()} ... {end}")
     start += len(begin)
     if text is None:
         return page[start:stop]
-    with open(README, "w") as f:
+    with open(page_path, "w") as f:
         f.write(page[:start] + wrapped(text).rstrip("\n") + "\n" + page[stop:])
-    print(f"report: wrote the README's {name} figures")
+    print(f"report: wrote the {name} figures of {os.path.relpath(page_path, ROOT)}")
     return text

@@ -68,8 +68,9 @@ void sync_folder(const fs::path& dir) {
 }  // namespace
 
 const std::vector<std::string>& ResultsDir::result_files() {
-  static const std::vector<std::string> files = {"scenario.json", "metrics.csv",   "devices.csv", "buffers.csv",
-                                                 "links.csv",     "staleness.csv", "summary.json"};
+  static const std::vector<std::string> files = {"scenario.json", "metrics.csv",       "devices.csv",
+                                                 "buffers.csv",   "buffers_fleet.csv", "links.csv",
+                                                 "staleness.csv", "rounds.csv",        "summary.json"};
   return files;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "report/csv.hpp"
 #include "report/results_dir.hpp"
@@ -52,78 +53,93 @@ std::string metrics_csv(const std::vector<EvalPoint>& points) {
   return t.str();
 }
 
-std::string devices_csv(const std::vector<DeviceRecord>& devices) {
-  CsvTable t({"device",
-              "host",
-              "host_speed_flops",
-              "batch_size",
-              "steps",
-              "samples_trained",
-              "compute_s",
-              "wait_s",
-              "data_wait_s",
-              "comm_s",
-              "bytes_up",
-              "bytes_down",
-              "bytes_up_uncompressed",
-              "compression_ratio",
-              "cnc_ratio",
-              "stream_rate_samples_per_s",
-              "samples_arrived",
-              "samples_dropped",
-              "buffer_peak_samples",
-              "buffer_final_samples",
-              "sample_age_mean_s",
-              "sample_age_max_s",
-              "samples_injected_sent",
-              "samples_injected_received",
-              "stale_drops",
-              "offline_s",
-              "restarts",
-              "failed_pushes",
-              "late_pushes",
-              "samples_lost_in_faults",
-              "samples_lost_offline",
-              "samples_held_at_end",
-              "model_memory_bytes",
-              "buffer_peak_bytes"});
-  for (const auto& d : devices) {
-    auto& row =
-        t.row()
-            .add(d.device)
-            .add(d.host)
-            .add(d.host_speed_flops)
-            .add(d.batch_size)
-            .add(d.steps)
-            .add(d.samples_trained)
-            .add(d.compute_s)
-            .add(d.wait_s)
-            .add(d.stream ? d.stream->data_wait_s : 0.0)
-            .add(d.comm_s)
-            .add(d.bytes_up)
-            .add(d.bytes_down)
-            .add(d.bytes_up_uncompressed)
-            .add(compression_ratio(d.bytes_up_uncompressed, d.bytes_up));
-    row.add(d.cnc_ratio ? report::format_number(*d.cnc_ratio) : std::string());
-    if (d.stream) {
-      const StreamRecord& s = *d.stream;
+namespace {
+
+std::string number(double v) { return format_number(v); }
+std::string number(int64_t v) { return std::to_string(v); }
+std::string optional_number(const std::optional<double>& v) { return v ? format_number(*v) : std::string(); }
+
+// devices.csv, declared once: each column's name (with its unit) and how a device's cell is
+// written. A stream column is empty for a device without a stream (nothing arrives there).
+struct DeviceColumn {
+  const char* name;
+  std::function<std::string(const DeviceRecord&)> cell;
+};
+
+template <class F>
+DeviceColumn stream_column(const char* name, F of) {
+  return {name, [of](const DeviceRecord& d) { return d.stream ? number(of(*d.stream, d)) : std::string(); }};
+}
+
+const std::vector<DeviceColumn>& device_columns() {
+  static const std::vector<DeviceColumn> columns = {
+      {"device", [](const DeviceRecord& d) { return d.device; }},
+      {"host", [](const DeviceRecord& d) { return d.host; }},
+      {"class", [](const DeviceRecord& d) { return d.device_class; }},
+      {"host_speed_flops", [](const DeviceRecord& d) { return number(d.host_speed_flops); }},
+      {"batch_size", [](const DeviceRecord& d) { return number(d.batch_size); }},
+      {"steps", [](const DeviceRecord& d) { return number(d.steps); }},
+      {"samples_trained", [](const DeviceRecord& d) { return number(d.samples_trained); }},
+      {"compute_s", [](const DeviceRecord& d) { return number(d.compute_s); }},
+      {"wait_s", [](const DeviceRecord& d) { return number(d.wait_s); }},
+      {"data_wait_s", [](const DeviceRecord& d) { return number(d.stream ? d.stream->data_wait_s : 0.0); }},
+      {"comm_s", [](const DeviceRecord& d) { return number(d.comm_s); }},
+      {"bound", [](const DeviceRecord& d) { return std::string(device_bound(d)); }},
+      {"bytes_up", [](const DeviceRecord& d) { return number(d.bytes_up); }},
+      {"bytes_down", [](const DeviceRecord& d) { return number(d.bytes_down); }},
+      {"bytes_up_uncompressed", [](const DeviceRecord& d) { return number(d.bytes_up_uncompressed); }},
+      {"compression_ratio",
+       [](const DeviceRecord& d) { return number(compression_ratio(d.bytes_up_uncompressed, d.bytes_up)); }},
+      {"cnc_ratio", [](const DeviceRecord& d) { return optional_number(d.cnc_ratio); }},
+      stream_column("stream_rate_samples_per_s",
+                    [](const StreamRecord& s, const DeviceRecord&) { return s.rate_samples_per_s; }),
+      stream_column("samples_arrived", [](const StreamRecord& s, const DeviceRecord&) { return s.samples_arrived; }),
+      stream_column("samples_dropped", [](const StreamRecord& s, const DeviceRecord&) { return s.samples_dropped; }),
+      stream_column("buffer_peak_samples",
+                    [](const StreamRecord& s, const DeviceRecord&) { return s.buffer_peak_samples; }),
+      stream_column("buffer_final_samples",
+                    [](const StreamRecord& s, const DeviceRecord&) { return s.buffer_final_samples; }),
       // Mean age over the own-stream samples trained (injected samples have no local age).
-      const double mean_age = d.samples_trained > 0 ? s.age_sum_s / static_cast<double>(d.samples_trained) : 0.0;
-      row.add(s.rate_samples_per_s)
-          .add(s.samples_arrived)
-          .add(s.samples_dropped)
-          .add(s.buffer_peak_samples)
-          .add(s.buffer_final_samples)
-          .add(mean_age)
-          .add(s.sample_age_max_s);
-    } else {
-      for (int i = 0; i < 7; ++i) row.add(std::string());  // no stream: nothing arrives
-    }
-    row.add(d.samples_injected_sent).add(d.samples_injected_received).add(d.stale_drops);
-    row.add(d.offline_s).add(d.restarts).add(d.failed_pushes).add(d.late_pushes).add(d.samples_lost_in_faults);
-    row.add(d.stream ? std::to_string(d.stream->samples_lost_offline) : std::string());
-    row.add(d.samples_held_at_end);
-    row.add(d.model_memory_bytes).add(d.buffer_peak_bytes);
+      stream_column("sample_age_mean_s",
+                    [](const StreamRecord& s, const DeviceRecord& d) {
+                      return d.samples_trained > 0 ? s.age_sum_s / static_cast<double>(d.samples_trained) : 0.0;
+                    }),
+      stream_column("sample_age_max_s", [](const StreamRecord& s, const DeviceRecord&) { return s.sample_age_max_s; }),
+      {"samples_injected_sent", [](const DeviceRecord& d) { return number(d.samples_injected_sent); }},
+      {"samples_injected_received", [](const DeviceRecord& d) { return number(d.samples_injected_received); }},
+      {"stale_drops", [](const DeviceRecord& d) { return number(d.stale_drops); }},
+      {"offline_s", [](const DeviceRecord& d) { return number(d.offline_s); }},
+      {"restarts", [](const DeviceRecord& d) { return number(d.restarts); }},
+      {"failed_pushes", [](const DeviceRecord& d) { return number(d.failed_pushes); }},
+      {"late_pushes", [](const DeviceRecord& d) { return number(d.late_pushes); }},
+      {"samples_lost_in_faults", [](const DeviceRecord& d) { return number(d.samples_lost_in_faults); }},
+      stream_column("samples_lost_offline",
+                    [](const StreamRecord& s, const DeviceRecord&) { return s.samples_lost_offline; }),
+      {"samples_held_at_end", [](const DeviceRecord& d) { return number(d.samples_held_at_end); }},
+      {"model_memory_bytes", [](const DeviceRecord& d) { return number(d.model_memory_bytes); }},
+      {"buffer_peak_bytes", [](const DeviceRecord& d) { return number(d.buffer_peak_bytes); }},
+  };
+  return columns;
+}
+
+}  // namespace
+
+const char* device_bound(const DeviceRecord& d) {
+  const double data = d.stream ? d.stream->data_wait_s : 0.0;
+  const std::pair<double, const char*> buckets[] = {
+      {d.compute_s, "compute"}, {d.comm_s, "communication"}, {data, "data"}, {d.wait_s - data, "wait"}};
+  const auto* top = &buckets[0];
+  for (const auto& b : buckets) top = b.first > top->first ? &b : top;  // ties: the first listed
+  return top->second;
+}
+
+std::string devices_csv(const std::vector<DeviceRecord>& devices) {
+  std::vector<std::string> header;
+  for (const auto& c : device_columns()) header.emplace_back(c.name);
+  CsvTable t(header);
+  for (const auto& d : devices) {
+    auto& row = t.row();
+    for (const auto& c : device_columns()) row.add(c.cell(d));
   }
   return t.str();
 }
@@ -144,16 +160,52 @@ std::string buffers_csv(const std::vector<BufferPoint>& rows) {
 }
 
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s) {
-  CsvTable t({"link", "bandwidth_bps", "latency_s", "bytes", "messages", "mean_utilization"});
+  CsvTable t({"link", "bandwidth_bps", "latency_s", "bytes", "messages", "mean_utilization", "busy_s", "busy_fraction",
+              "utilization_when_busy"});
   for (const auto& r : rows) {
-    const double capacity = r.bandwidth_bps / 8 * sim_time_s;
     t.row()
         .add(r.link)
         .add(r.bandwidth_bps)
         .add(r.latency_s)
         .add(r.bytes)
         .add(r.messages)
-        .add(capacity > 0 ? static_cast<double>(r.bytes) / capacity : 0.0);
+        .add(utilization(r, sim_time_s))
+        .add(r.busy_s)
+        .add(sim_time_s > 0 ? r.busy_s / sim_time_s : 0.0)
+        .add(utilization(r, r.busy_s));
+  }
+  return t.str();
+}
+
+double utilization(const LinkRow& r, double over_s) {
+  const double capacity = r.bandwidth_bps / 8 * over_s;
+  return capacity > 0 ? static_cast<double>(r.bytes) / capacity : 0.0;
+}
+
+std::string rounds_csv(const std::vector<RoundRow>& rows) {
+  CsvTable t({"round", "applied", "start_s", "end_s", "duration_s", "slowest_device", "updates", "missing", "late",
+              "bytes_up", "bytes_down"});
+  for (const auto& r : rows) {
+    t.row()
+        .add(r.round)
+        .add(r.applied ? 1 : 0)
+        .add(r.start_s)
+        .add(r.end_s)
+        .add(r.end_s - r.start_s)
+        .add(r.slowest_device)
+        .add(r.updates)
+        .add(r.missing)
+        .add(r.late)
+        .add(r.bytes_up)
+        .add(r.bytes_down);
+  }
+  return t.str();
+}
+
+std::string buffers_fleet_csv(const std::vector<FleetBufferPoint>& rows) {
+  CsvTable t({"sim_time_s", "buffered_samples", "buffered_bytes", "arrived", "taken", "dropped"});
+  for (const auto& p : rows) {
+    t.row().add(p.sim_time_s).add(p.buffered_samples).add(p.buffered_bytes).add(p.arrived).add(p.taken).add(p.dropped);
   }
   return t.str();
 }
@@ -198,18 +250,17 @@ void BufferTimeline::finish(size_t device, const BufferPoint& point) {
   rows_.push_back(point);
 }
 
-void write_run_outputs(ResultsDir& dir, const nlohmann::json& resolved_scenario, const RunSummary& summary,
-                       const std::vector<EvalPoint>& points, const std::vector<DeviceRecord>& devices,
-                       const std::vector<BufferPoint>& buffers, const std::vector<LinkRow>& links,
-                       const std::vector<StalenessRow>& staleness) {
-  dir.write("scenario.json", resolved_scenario.dump(2) + "\n");
-  dir.write("metrics.csv", metrics_csv(points));
-  dir.write("devices.csv", devices_csv(devices));
-  dir.write("buffers.csv", buffers_csv(buffers));
-  dir.write("links.csv", links_csv(links, summary.sim_time_s));
-  dir.write("staleness.csv", staleness_csv(staleness));  // header only unless async
+void write_run_outputs(ResultsDir& dir, const RunOutputs& o) {
+  dir.write("scenario.json", o.resolved_scenario.dump(2) + "\n");
+  dir.write("metrics.csv", metrics_csv(o.points));
+  dir.write("devices.csv", devices_csv(o.devices));
+  dir.write("buffers.csv", buffers_csv(o.buffers));
+  dir.write("buffers_fleet.csv", buffers_fleet_csv(o.fleet_buffers));  // header only without streams
+  dir.write("links.csv", links_csv(o.links, o.summary.sim_time_s));
+  dir.write("staleness.csv", staleness_csv(o.staleness));  // header only unless async
+  dir.write("rounds.csv", rounds_csv(o.rounds));           // header only unless sync rounds
   // Last, so that a summary.json present means the other files are complete.
-  dir.write("summary.json", summary_json(summary).dump(2) + "\n");
+  dir.write("summary.json", summary_json(o.summary).dump(2) + "\n");
 }
 
 }  // namespace edgetrain::report

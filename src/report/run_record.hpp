@@ -1,8 +1,8 @@
 // What a run records, and the writers of results/<run>/: metrics.csv (evaluation curve),
-// devices.csv (per-device totals), buffers.csv (stream buffer timeline), summary.json and
-// scenario.json. Column and key names
-// carry their units. Simulation-derived files hold no wall-clock values, so the same
-// scenario and seed give byte-identical files; wall time lives only in summary.json.
+// devices.csv (per-device totals), buffers.csv (stream buffer timeline) and buffers_fleet.csv
+// (its fleet total), links.csv, rounds.csv (sync rounds), staleness.csv (async), summary.json and
+// scenario.json. Column and key names carry their units. Simulation-derived files hold no wall-clock values, so the
+// same scenario and seed give byte-identical files; wall time lives only in summary.json.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +36,7 @@ struct StreamRecord {
 
 struct DeviceRecord {
   std::string device, host;
+  std::string device_class;  // the host's `class` property, else its name without a trailing number
   double host_speed_flops = 0;
   int64_t batch_size = 0;  // own samples per step
   int64_t steps = 0, samples_trained = 0;
@@ -63,11 +64,31 @@ struct DeviceRecord {
   int64_t model_memory_bytes = 0, buffer_peak_bytes = 0;
 };
 
-// One row of links.csv: bytes carried by one platform link.
+// One row of links.csv: bytes carried by one platform link, and the time it carried at least one
+// transfer (busy_s).
 struct LinkRow {
   std::string link;
   double bandwidth_bps = 0, latency_s = 0;
   int64_t bytes = 0, messages = 0;
+  double busy_s = 0;
+};
+
+// One row of rounds.csv (sync rounds): when the round's models went out and when it closed, the
+// device whose aggregated update arrived last, what was aggregated, missed or late, and the bytes
+// that crossed the network meanwhile.
+struct RoundRow {
+  int64_t round = 0;     // the model version the round trained (0 = the initial model)
+  bool applied = false;  // false: no update arrived, the model stayed as it was
+  double start_s = 0, end_s = 0;
+  std::string slowest_device;  // empty when nothing was aggregated
+  int64_t updates = 0, missing = 0, late = 0;
+  int64_t bytes_up = 0, bytes_down = 0;
+};
+
+// One row of buffers_fleet.csv: every device's stream buffer summed, at a regular interval.
+struct FleetBufferPoint {
+  double sim_time_s = 0;
+  int64_t buffered_samples = 0, buffered_bytes = 0, arrived = 0, taken = 0, dropped = 0;
 };
 
 // One row of staleness.csv (mode async): an applied push and its staleness.
@@ -121,19 +142,35 @@ struct RunSummary {
 nlohmann::json summary_json(const RunSummary& summary);
 std::string metrics_csv(const std::vector<EvalPoint>& points);
 std::string devices_csv(const std::vector<DeviceRecord>& devices);
+// What bounds a device: the largest of its compute, communication, data-wait and other-wait time
+// (offline time aside): "compute", "communication", "data" or "wait".
+const char* device_bound(const DeviceRecord& d);
 std::string buffers_csv(const std::vector<BufferPoint>& rows);
 std::string staleness_csv(const std::vector<StalenessRow>& rows);
 // staleness_mean, staleness_p50, staleness_p95, staleness_max (nearest-rank percentiles).
 nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows);
-// mean_utilization = bytes / (bandwidth * sim_time): which link is the bottleneck.
+// mean_utilization = bytes / (bandwidth * sim_time); busy_fraction = busy_s / sim_time;
+// utilization_when_busy = bytes / (bandwidth * busy_s): near 1, the link was saturated whenever busy.
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s);
+// bytes / (bandwidth * over_s).
+double utilization(const LinkRow& r, double over_s);
+std::string rounds_csv(const std::vector<RoundRow>& rows);
+std::string buffers_fleet_csv(const std::vector<FleetBufferPoint>& rows);
 
 class ResultsDir;
 // Writes every result file into the run's temporary folder (ResultsDir::commit() then moves it
 // into place).
-void write_run_outputs(ResultsDir& dir, const nlohmann::json& resolved_scenario, const RunSummary& summary,
-                       const std::vector<EvalPoint>& points, const std::vector<DeviceRecord>& devices,
-                       const std::vector<BufferPoint>& buffers, const std::vector<LinkRow>& links,
-                       const std::vector<StalenessRow>& staleness);
+struct RunOutputs {
+  const nlohmann::json& resolved_scenario;
+  const RunSummary& summary;
+  const std::vector<EvalPoint>& points;
+  const std::vector<DeviceRecord>& devices;
+  const std::vector<BufferPoint>& buffers;
+  const std::vector<FleetBufferPoint>& fleet_buffers;  // empty without device streams
+  const std::vector<LinkRow>& links;
+  const std::vector<StalenessRow>& staleness;
+  const std::vector<RoundRow>& rounds;  // empty unless sync rounds
+};
+void write_run_outputs(ResultsDir& dir, const RunOutputs& outputs);
 
 }  // namespace edgetrain::report

@@ -11,6 +11,7 @@
 #include <simgrid/s4u.hpp>
 #include <string>
 
+#include "sim/link_ledger.hpp"
 #include "sim/messages.hpp"
 
 namespace edgetrain::sim {
@@ -18,18 +19,24 @@ namespace edgetrain::sim {
 class DownlinkCourier {
  public:
   explicit DownlinkCourier(const std::string& device);
-  // Starts the courier (a daemon) on `host`.
-  void start(simgrid::s4u::Host* host);
+  // Starts the courier (a daemon) on `host`; its transfers to `device_host` are marked busy in `links`.
+  void start(simgrid::s4u::Host* host, const simgrid::s4u::Host* device_host, LinkLedger& links);
   // Leaves `message` for the device.
   void post(std::unique_ptr<Message> message);
   // Drops what waits for the device (it was switched back on: what was sent to it is stale).
   void clear();
   // Device side: the next message, transferred.
-  std::unique_ptr<Message> receive() { return std::unique_ptr<Message>(mailbox_->get<Message>()); }
+  std::unique_ptr<Message> receive();
 
  private:
   void run();
+  // The transfer starts when the second of the two ends is posted: whichever it is marks the
+  // route busy; the courier, which sees every transfer end (delivered or cut), unmarks it.
+  void begin_transfer();
   simgrid::s4u::Mailbox* mailbox_;
+  LinkLedger* links_ = nullptr;
+  const simgrid::s4u::Host *from_ = nullptr, *to_ = nullptr;
+  bool device_waiting_ = false, putting_ = false, begun_ = false;
   simgrid::s4u::MutexPtr mutex_ = simgrid::s4u::Mutex::create();
   simgrid::s4u::ConditionVariablePtr posted_ = simgrid::s4u::ConditionVariable::create();
   std::deque<std::unique_ptr<Message>> queue_;

@@ -10,24 +10,45 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-void LinkLedger::carried(const sg4::Host* from, const sg4::Host* to, int64_t bytes) {
+const std::vector<size_t>& LinkLedger::route(const sg4::Host* from, const sg4::Host* to) {
   auto it = routes_.find({from, to});
   if (it == routes_.end()) {
     std::vector<sg4::Link*> links;
     double latency = 0;
     from->route_to(to, links, &latency);
-    std::vector<std::string> names;
-    for (const auto* l : links) names.push_back(l->get_name());
-    it = routes_.emplace(std::make_pair(from, to), std::move(names)).first;
+    std::vector<size_t> ids;
+    for (const auto* l : links) {
+      auto [entry, added] = index_.emplace(l->get_name(), usage_.size());
+      if (added) usage_.push_back({l->get_name()});
+      ids.push_back(entry->second);
+    }
+    it = routes_.emplace(std::make_pair(from, to), std::move(ids)).first;
   }
-  for (const auto& name : it->second) {
-    auto& [b, m] = totals_[name];
-    b += bytes;
-    m += 1;
+  return it->second;
+}
+
+void LinkLedger::carried(const sg4::Host* from, const sg4::Host* to, int64_t bytes) {
+  for (size_t id : route(from, to)) {
+    usage_[id].bytes += bytes;
+    usage_[id].messages += 1;
   }
 }
 
-std::vector<report::LinkRow> LinkLedger::records() const {
+void LinkLedger::begin(const sg4::Host* from, const sg4::Host* to) {
+  const double now = sg4::Engine::get_clock();
+  for (size_t id : route(from, to)) {
+    if (usage_[id].in_flight++ == 0) usage_[id].busy_since = now;
+  }
+}
+
+void LinkLedger::end(const sg4::Host* from, const sg4::Host* to) {
+  const double now = sg4::Engine::get_clock();
+  for (size_t id : route(from, to)) {
+    if (--usage_[id].in_flight == 0) usage_[id].busy_s += now - usage_[id].busy_since;
+  }
+}
+
+std::vector<report::LinkRow> LinkLedger::records(double end_s) const {
   std::map<std::string, report::LinkRow> all;
   for (const auto* link : sg4::Engine::get_instance()->get_all_links()) {
     report::LinkRow r;
@@ -38,10 +59,12 @@ std::vector<report::LinkRow> LinkLedger::records() const {
     r.latency_s = link->get_latency();
     all[r.link] = r;
   }
-  for (const auto& [name, totals] : totals_) {
-    all[name].link = name;
-    all[name].bytes = totals.first;
-    all[name].messages = totals.second;
+  for (const Usage& u : usage_) {
+    report::LinkRow& r = all[u.name];
+    r.link = u.name;
+    r.bytes = u.bytes;
+    r.messages = u.messages;
+    r.busy_s = u.busy_s + (u.in_flight > 0 ? end_s - u.busy_since : 0.0);
   }
   std::vector<report::LinkRow> out;
   for (auto& [name, r] : all) out.push_back(r);

@@ -1,6 +1,8 @@
-// Bytes carried by every link of the platform: each completed message adds its size to every
-// link on its route (SimGrid's route_to; routes cached per host pair). SimGrid's link_load
-// plugin integrates usage over time but counts no payload bytes, hence this ledger.
+// Bytes carried by every link of the platform, and the time each link was busy. Each completed
+// message adds its size to every link on its route (SimGrid's route_to; routes cached per host
+// pair); each transfer marks the links of its route busy from its start to its end, so a link's
+// busy time is the union of the transfers crossing it. SimGrid's link_load plugin integrates
+// usage over time but counts no payload bytes and no busy time, hence this ledger.
 #pragma once
 
 #include <cstdint>
@@ -21,12 +23,40 @@ namespace edgetrain::sim {
 class LinkLedger {
  public:
   void carried(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, int64_t bytes);
-  // Every link of the platform, sorted by name (unused links with zero bytes).
-  std::vector<report::LinkRow> records() const;
+  // A transfer from `from` to `to` starts or ends (delivered, failed or cancelled) now.
+  void begin(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
+  void end(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
+  // Every link of the platform, sorted by name (unused links with zero bytes); a link still busy
+  // at `end_s` counts as busy up to it.
+  std::vector<report::LinkRow> records(double end_s) const;
+
+  // Marks a transfer's route busy for the lifetime of this object (also when the transfer throws).
+  class Transfer {
+   public:
+    Transfer(LinkLedger& ledger, const simgrid::s4u::Host* from, const simgrid::s4u::Host* to)
+        : ledger_(ledger), from_(from), to_(to) {
+      ledger_.begin(from_, to_);
+    }
+    ~Transfer() { ledger_.end(from_, to_); }
+    Transfer(const Transfer&) = delete;
+    Transfer& operator=(const Transfer&) = delete;
+
+   private:
+    LinkLedger& ledger_;
+    const simgrid::s4u::Host *from_, *to_;
+  };
 
  private:
-  std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<std::string>> routes_;
-  std::map<std::string, std::pair<int64_t, int64_t>> totals_;  // link -> (bytes, messages)
+  struct Usage {
+    std::string name;
+    int64_t bytes = 0, messages = 0;
+    int64_t in_flight = 0;  // transfers crossing the link now
+    double busy_since = 0, busy_s = 0;
+  };
+  const std::vector<size_t>& route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
+  std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<size_t>> routes_;
+  std::map<std::string, size_t> index_;  // link name -> its entry in usage_
+  std::vector<Usage> usage_;
 };
 
 }  // namespace edgetrain::sim

@@ -8,7 +8,8 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-void Observer::evaluate_now(RunState& state, backend::ModelStore& store, double now, bool interruptible) {
+void Observer::evaluate_now(RunState& state, backend::ModelStore& store, double now, bool interruptible,
+                            bool at_round_end) {
   const std::optional<backend::Evaluation> evaluated =
       store.evaluate([interruptible] { return interruptible && interrupt_requested(); });
   if (!evaluated) return;  // a signal came: the run ends with the points so far
@@ -19,9 +20,20 @@ void Observer::evaluate_now(RunState& state, backend::ModelStore& store, double 
   const auto& target = state.scenario.stop.target_accuracy;
   if (target && !state.time_to_target_s && r.accuracy >= *target) {
     state.time_to_target_s = now;
+    if (state.evals.size() >= 2) state.target_bracket_from_s = state.evals[state.evals.size() - 2].sim_time_s;
+    state.target_at_round_end = at_round_end;
     state.stop("target_reached", "stop.target_accuracy reached");
   }
   if (!std::isfinite(r.loss)) state.stop("diverged", "test loss became NaN/Inf");
+}
+
+void Observer::evaluate_if_near_target(RunState& state, backend::ModelStore& store) {
+  const auto& target = state.scenario.stop.target_accuracy;
+  const double now = sg4::Engine::get_clock();
+  if (!target || state.time_to_target_s || state.evals.empty() || !state.backend.trains()) return;
+  const report::EvalPoint& last = state.evals.back();
+  if (last.test_accuracy < *target - kNearTarget || last.sim_time_s >= now) return;
+  evaluate_now(state, store, now, false, true);
 }
 
 void Observer::operator()() {

@@ -16,6 +16,8 @@
 #include "backend/torch_backend.hpp"
 #include "backend/uplink.hpp"
 #include "learn/known_data.hpp"
+#include "report/bottleneck.hpp"
+#include "report/fleet_buffers.hpp"
 #include "report/progress.hpp"
 #include "report/results_dir.hpp"
 #include "report/run_record.hpp"
@@ -110,6 +112,31 @@ std::string describe_model(const backend::ChargedModel& model) {
          std::to_string(model.layers.size()) + " tensors\n" + layers;
 }
 
+// A device's class, for grouping: the host's `class` property (fleet platforms), else its name
+// without a trailing number and separator ("pi-3" -> "pi").
+std::string device_class(const sg4::Host& host) {
+  if (const char* c = host.get_property("class")) return c;
+  std::string name = host.get_name();
+  const size_t digits = name.find_last_not_of("0123456789");
+  if (digits == std::string::npos || digits + 1 == name.size()) return name;
+  name.resize(digits + 1);
+  while (!name.empty() && (name.back() == '-' || name.back() == '_' || name.back() == '.')) name.pop_back();
+  return name.empty() ? host.get_name() : name;
+}
+
+// The narrowest link of a device's route to the aggregator (the round's critical link).
+void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* device, const sg4::Host* server) {
+  std::vector<sg4::Link*> links;
+  double latency = 0;
+  device->route_to(server, links, &latency);
+  for (const auto* l : links) {
+    if (critical.link.empty() || l->get_bandwidth() * 8 < critical.link_bandwidth_bps) {
+      critical.link = l->get_name();
+      critical.link_bandwidth_bps = l->get_bandwidth() * 8;
+    }
+  }
+}
+
 // Per device: its record, time ledger, batch size and stream. The stream's samples come from
 // the device's partition in its seeded order; without a stream, the device reads the same
 // order directly (DeviceActor).
@@ -130,6 +157,7 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
     auto& record = state.devices[i];
     record.device = spec.name;
     record.host = hosts.devices[i]->get_name();
+    record.device_class = device_class(*hosts.devices[i]);
     record.host_speed_flops = hosts.devices[i]->get_speed();
     record.model_memory_bytes = model_memory_bytes;
     state.ledgers.emplace_back(&record, 0.0);
@@ -209,6 +237,10 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.final_test_loss = state.evals.empty() ? nan : state.evals.back().test_loss;
   summary.best_test_accuracy = state.backend.trains() ? state.best_accuracy : nan;
   summary.time_to_target_s = state.time_to_target_s;
+  if (state.time_to_target_s) {
+    summary.extra["time_to_target_bracket_s"] = {state.target_bracket_from_s.value_or(0.0), *state.time_to_target_s};
+    summary.extra["time_to_target_exact_to"] = state.target_at_round_end ? "round" : "evaluation interval";
+  }
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
   summary.model_params = cost.params;
@@ -388,7 +420,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     members[i] = i;
     state.upstream[i] = &inbox;
     state.lanes[i] = inbox.connect(scenario.devices[i].name);
-    state.couriers[i]->start(p.hosts.server);
+    state.couriers[i]->start(p.hosts.server, p.hosts.devices[i], state.links);
   }
   const std::unique_ptr<backend::ModelStore> store = p.backend->make_store(members);
   sg4::ActorPtr server;
@@ -430,9 +462,20 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   state.stop("completed", "all stop conditions checked");
 
   report::RunSummary summary = summarize(state, end);
+  const std::vector<report::LinkRow> links = state.links.records(end);
+  report::CriticalPath critical = report::slowest_device(state.rounds, state.devices);
+  if (!critical.device.empty()) {
+    const auto it = std::find_if(state.devices.begin(), state.devices.end(),
+                                 [&](const report::DeviceRecord& d) { return d.device == critical.device; });
+    resolve_critical_link(critical, state.device_hosts[it - state.devices.begin()], p.hosts.server);
+  }
+  summary.extra["bottleneck"] = report::bottleneck_json(state.devices, links, state.rounds, critical, end);
+  const std::vector<report::FleetBufferPoint> fleet_buffers =
+      report::fleet_buffer_series(state.buffer_timeline.rows(), scenario.report.buffer_every_s, end);
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  report::write_run_outputs(results, scenario.resolved, summary, state.evals, state.devices,
-                            state.buffer_timeline.rows(), state.links.records(), state.staleness);
+  report::write_run_outputs(
+      results, {scenario.resolved, summary, state.evals, state.devices, state.buffer_timeline.rows(), fleet_buffers,
+                links, state.staleness, state.rounds});
   results.commit();
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
   // An exception an actor threw: the CLI turns it into its message and exit status (2 for bad input).

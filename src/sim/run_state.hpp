@@ -68,6 +68,12 @@ struct RunState {
   std::function<void(const report::EvalPoint&)> on_eval;  // progress display
   double best_accuracy = 0;
   std::optional<double> time_to_target_s;
+  // The crossing lies between these two evaluations; exact to the round when sync rounds were being
+  // evaluated as they ended (near the target), else to the evaluation interval.
+  std::optional<double> target_bracket_from_s;
+  bool target_at_round_end = false;
+  // Sync modes: one row per round that closed (rounds.csv).
+  std::vector<report::RoundRow> rounds;
 
   // Set once: the first reason to stop wins. Empty while the run goes on.
   std::string status, status_reason;

@@ -7,6 +7,7 @@
 
 #include "sim/members.hpp"
 #include "sim/messages.hpp"
+#include "sim/observer.hpp"
 #include "sim/wire.hpp"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_sync_aggregator, "edgetrain round-based aggregator");
@@ -53,6 +54,10 @@ void SyncAggregator::operator()() {
     size_t expected = 0;
     for (bool w : waits_for) expected += w ? 1 : 0;
 
+    report::RoundRow row;
+    row.round = state_.rounds_done;
+    row.start_s = started;
+    const int64_t up_before = state_.bytes_up, down_before = state_.bytes_down;
     std::vector<bool> arrived(n, false);
     size_t present = 0;
     double weight_total = 0, samples_total = 0;
@@ -82,6 +87,7 @@ void SyncAggregator::operator()() {
       if (update->round != state_.rounds_done) {
         state_.late_pushes += 1;
         state_.devices[update->device].late_pushes += 1;
+        row.late += 1;
         continue;
       }
       injection_.collect(*update);
@@ -92,6 +98,7 @@ void SyncAggregator::operator()() {
       samples_total += static_cast<double>(update->samples);
       arrived[m] = true;
       present += 1;
+      row.slowest_device = state_.devices[update->device].device;
     }
     if (ended) {
       // The round in flight is abandoned: its updates are not applied.
@@ -100,13 +107,25 @@ void SyncAggregator::operator()() {
     }
     injection_.close_round();
     state_.missing_updates += static_cast<int64_t>(n - present);
+    row.updates = static_cast<int64_t>(present);
+    row.missing = static_cast<int64_t>(n - present);
+    auto close_row = [&] {
+      row.end_s = sg4::Engine::get_clock();
+      row.bytes_up = state_.bytes_up - up_before;
+      row.bytes_down = state_.bytes_down - down_before;
+      state_.rounds.push_back(row);
+    };
     if (present == 0) {
       state_.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
+      close_row();
       continue;
     }
     sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
     finite = store_.apply_accumulated(state_.mode.round_lr(samples_total), weight_total) && finite;
     state_.rounds_done += 1;
+    row.applied = true;
+    close_row();
+    if (finite) Observer::evaluate_if_near_target(state_, store_);
     XBT_DEBUG("round %ld applied", static_cast<long>(state_.rounds_done));
     if (!finite) {
       state_.stop("diverged", "loss or parameters became NaN/Inf in round " + std::to_string(state_.rounds_done));

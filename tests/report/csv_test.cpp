@@ -31,16 +31,37 @@ TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
   d.host = "pi-1";
   d.host_speed_flops = 3e9;
   d.batch_size = 32;
+  d.device_class = "pi";
+  d.wait_s = 2;
   const std::string csv = devices_csv({d});
-  CHECK(csv.rfind("device,host,host_speed_flops,batch_size,steps,samples_trained,compute_s,wait_s,data_wait_s,comm_s,"
-                  "bytes_up,bytes_down,bytes_up_uncompressed,compression_ratio,cnc_ratio,stream_rate_samples_per_s,"
-                  "samples_arrived,samples_dropped,buffer_peak_samples,"
-                  "buffer_final_samples,sample_age_mean_s,sample_age_max_s,samples_injected_sent,"
-                  "samples_injected_received,stale_drops,offline_s,restarts,failed_pushes,late_pushes,"
-                  "samples_lost_in_faults,samples_lost_offline,samples_held_at_end,model_memory_bytes,buffer_peak_bytes\n",
-                  0) == 0);
+  CHECK(csv.rfind(
+            "device,host,class,host_speed_flops,batch_size,steps,samples_trained,compute_s,wait_s,data_wait_s,"
+            "comm_s,bound,bytes_up,bytes_down,bytes_up_uncompressed,compression_ratio,cnc_ratio,stream_rate_samples_"
+            "per_s,"
+            "samples_arrived,samples_dropped,buffer_peak_samples,"
+            "buffer_final_samples,sample_age_mean_s,sample_age_max_s,samples_injected_sent,"
+            "samples_injected_received,stale_drops,offline_s,restarts,failed_pushes,late_pushes,"
+            "samples_lost_in_faults,samples_lost_offline,samples_held_at_end,model_memory_bytes,buffer_peak_bytes\n",
+            0) == 0);
   // A device without a stream leaves the stream columns empty.
-  CHECK(csv.find("pi-1,pi-1,3000000000,32,0,0,0,0,0,0,0,0,0,1,,,,,,,,,0,0,0,0,0,0,0,0,,0,0,0\n") != std::string::npos);
+  CHECK(csv.find("pi-1,pi-1,pi,3000000000,32,0,0,0,2,0,0,wait,0,0,0,1,,,,,,,,,0,0,0,0,0,0,0,0,,0,0,0\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("a device is bound by the largest of compute, communication, data wait and other wait") {
+  DeviceRecord d;
+  d.compute_s = 1;
+  d.comm_s = 3;
+  d.wait_s = 2;
+  CHECK(std::string(device_bound(d)) == "communication");
+  d.stream = StreamRecord{};
+  d.stream->data_wait_s = 1.5;  // of the 2 s of waiting: 1.5 s for data, 0.5 s for the others
+  d.comm_s = 1;
+  CHECK(std::string(device_bound(d)) == "data");
+  d.compute_s = 1.5;  // a tie: the first listed (compute) wins
+  CHECK(std::string(device_bound(d)) == "compute");
+  d.wait_s = 9;
+  CHECK(std::string(device_bound(d)) == "wait");
 }
 
 TEST_CASE("stream columns: mean sample age is per trained sample") {

@@ -104,7 +104,8 @@ TEST_CASE("write_run_outputs writes exactly the result files, summary.json last"
   ResultsDir dir(out);
   RunSummary summary;
   summary.status = "completed";
-  write_run_outputs(dir, nlohmann::json::object(), summary, {}, {}, {}, {}, {});
+  const nlohmann::json scenario = nlohmann::json::object();
+  write_run_outputs(dir, {scenario, summary, {}, {}, {}, {}, {}, {}, {}});
   const std::set<std::string> expected(ResultsDir::result_files().begin(), ResultsDir::result_files().end());
   CHECK(entries(dir.temporary()) == expected);
   CHECK(ResultsDir::result_files().back() == "summary.json");

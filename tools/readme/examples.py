@@ -4,8 +4,8 @@ the README quotes for them into its `<!-- figures:NAME -->` blocks, so no figure
 hand. With --check it rewrites nothing: it reruns the examples and fails (exit 1, with a diff) when
 a block no longer matches what the code gives; the test suite runs it that way.
 
-Usage: tools/readme/examples.py [--check] [--binary PATH] [NAME...]   (NAME: quickstart, async,
-local-sgd, faults; all by default)
+Usage: tools/readme/examples.py [--check] [--binary PATH] [NAME...]   (NAME: quickstart, bottleneck,
+async, local-sgd, faults; all by default)
 """
 import difflib
 import os
@@ -100,8 +100,8 @@ def local_sgd(run):
             f"reaches the quickstart's 0.84 target at {local['time_to_target_s']:.0f} simulated s after "
             f"{local['rounds']} rounds of 5 local steps ({mb(local['bytes_up'])} up, {mb(local['bytes_down'])} down), "
             f"against {sync['time_to_target_s']:.0f} s and {sync['rounds']} rounds for synchronous SGD: the slow "
-            f"uplinks, not compute, set the pace, so five times more local computation per round buys little time "
-            f"here.")
+            f"uplinks, not compute, set the pace, so five times more local computation per round buys "
+            f"{'little' if local['time_to_target_s'] < sync['time_to_target_s'] else 'no'} time here.")
 
 
 def faults(run):
@@ -115,7 +115,23 @@ def faults(run):
             f"rounds without the slowest devices close sooner.")
 
 
-BLOCKS = {"quickstart": quickstart, "async": async_, "local-sgd": local_sgd, "faults": faults}
+def bottleneck(run):
+    r = run()
+    b = r["summary"]["bottleneck"]
+    critical = b["critical_path"]
+    narrow = link(r, critical["link"])
+    ingress = link(r, "cloud-ingress")
+    waiting = [c for c, counts in b["by_class"].items() if max(counts, key=counts.get) == "wait"]
+    return (f"On the quickstart, `{critical['device']}` is the slowest device of {pct(critical['share_of_rounds'])} of "
+            f"the rounds (the three Pis are alike; ties go by device order) and its "
+            f"{float(narrow['bandwidth_bps']) / 1e6:g} Mbit/s uplink `{critical['link']}` is the critical link: busy "
+            f"{pct(float(narrow['busy_fraction']))} of the run at {float(narrow['utilization_when_busy']):.2f} of its "
+            f"capacity. The shared `cloud-ingress` is busy {pct(float(ingress['busy_fraction']))} of the run but at "
+            f"{float(ingress['utilization_when_busy']):.2f} of its capacity: its traffic is limited by the uplinks. "
+            f"The {' and '.join(sorted(waiting))} classes are wait-bound.")
+
+
+BLOCKS = {"quickstart": quickstart, "bottleneck": bottleneck, "async": async_, "local-sgd": local_sgd, "faults": faults}
 
 
 def comparable(text):

@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""Runs the teaching scenarios (scenarios/teaching/) and their "change next" variants, and writes the
+figures docs/teaching.md quotes into its `<!-- figures:NAME -->` blocks, so no figure there is typed by
+hand. With --check it rewrites nothing and fails (exit 1, with a diff) when a block no longer matches
+what the code gives; the test suite runs it that way, one scenario per test.
+
+Usage: tools/teaching/report.py [--check] [--binary PATH] [NAME...]   (all scenarios by default)
+"""
+import difflib
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from results_lib import ROOT, load_run, readme_block, wrapped  # noqa: E402
+
+PAGE = os.path.join(ROOT, "docs", "teaching.md")
+
+
+class Runner:
+    """Runs `edgetrain run scenarios/teaching/NAME.json ARGS` once per distinct (NAME, ARGS)."""
+
+    def __init__(self, binary, scratch):
+        self.binary, self.scratch, self.cache = binary, scratch, {}
+
+    def __call__(self, name, *args):
+        key = (name, args)
+        if key not in self.cache:
+            out = os.path.join(self.scratch, f"run{len(self.cache)}")
+            done = subprocess.run([self.binary, "run", f"scenarios/teaching/{name}.json", "--quiet", "--out", out,
+                                   *args], cwd=ROOT, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise SystemExit(f"teaching: {name} {' '.join(args)} exited {done.returncode}:\n{done.stderr}")
+            self.cache[key] = load_run(out)
+        return self.cache[key]
+
+
+def pct(x):
+    return f"{100 * x:.0f}%"
+
+
+def device(run, name):
+    return next(d for d in run["devices"] if d["device"] == name)
+
+
+def reached(summary):
+    t = summary["time_to_target_s"]
+    return f"{t:.1f} s" if t is not None else "never"
+
+
+def stragglers(run):
+    sync, asyn = run("stragglers")["summary"], run("stragglers", "--set", "training.mode=async")["summary"]
+    critical = sync["bottleneck"]["critical_path"]
+    return (f"Sync reaches 0.80 test accuracy after {reached(sync)} of simulated time ({sync['rounds']} rounds); "
+            f"`{critical['device']}` is the slowest device of {pct(critical['share_of_rounds'])} of the rounds, "
+            f"behind its {critical['link_bandwidth_bps'] / 1e6:g} Mbit/s uplink `{critical['link']}`, and every "
+            f"other device waits for it. Async reaches 0.80 after {reached(asyn)} ({asyn['rounds']} pushes, "
+            f"staleness up to {asyn['staleness_max']}): the fast devices no longer wait.")
+
+
+def slow_stream(run):
+    sync, scadles = run("slow-stream"), run("slow-stream", "--set", "training.mode=scadles")
+    slow, slow_scadles = device(sync, "phone-2"), device(scadles, "phone-2")
+    total = sync["summary"]["sim_time_s"]
+    return (f"In {total:.0f} simulated seconds sync closes {sync['summary']['rounds']} rounds and ends at "
+            f"{sync['summary']['final_test_accuracy']:.4f}: `phone-2` (4 samples/s, batch 32) is `"
+            f"{slow['bound']}`-bound, waiting for data {pct(float(slow['data_wait_s']) / total)} of the run, and "
+            f"the others are `{device(sync, 'jetson-1')['bound']}`-bound behind it. With `training.mode=scadles` "
+            f"each batch is sized by its stream (phone-2's batch becomes {slow_scadles['batch_size']}): "
+            f"{scadles['summary']['rounds']} rounds, final accuracy "
+            f"{scadles['summary']['final_test_accuracy']:.4f}.")
+
+
+def overflow(run):
+    base, kept = run("overflow"), run("overflow", "--set", "stream.buffer.policy=persistence")
+    s = base["summary"]
+    fleet_peak = max(int(r["buffered_samples"]) for r in base["buffers_fleet"])
+    return (f"Each device receives {int(s['samples_arrived']) // len(base['devices']):,} samples in "
+            f"{s['sim_time_s']:.0f} s but trains {s['samples_trained'] // len(base['devices']):,}: "
+            f"{pct(s['samples_dropped'] / s['samples_arrived'])} of what arrives is dropped, the oldest first, and "
+            f"`buffers_fleet.csv` stays flat at {fleet_peak:,} samples (four buffers of 500). With "
+            f"`stream.buffer.policy=persistence` nothing is dropped and the largest buffer grows to "
+            f"{kept['summary']['buffer_peak_samples']:,} samples, the ones it trains being ever older "
+            f"(mean sample age {float(device(kept, 'pi-1')['sample_age_mean_s']):.1f} s on pi-1, against "
+            f"{float(device(base, 'pi-1')['sample_age_mean_s']):.1f} s with the bounded buffer).")
+
+
+def non_iid(run):
+    shards = run("non-iid")["summary"]
+    iid = run("non-iid", "--set", "dataset.partition.kind=iid")["summary"]
+    fewer = run("non-iid", "--set", "training.local_steps=5")["summary"]
+    return (f"With one label per device and 20 local steps per round, local SGD ends at "
+            f"{shards['final_test_accuracy']:.4f} after {shards['rounds']} rounds: each device drifts towards "
+            f"its own label between averagings. The same run on IID partitions ends at "
+            f"{iid['final_test_accuracy']:.4f}; with 5 local steps instead of 20 the non-IID run ends at "
+            f"{fewer['final_test_accuracy']:.4f}.")
+
+
+BLOCKS = {"stragglers": stragglers, "slow-stream": slow_stream, "overflow": overflow, "non-iid": non_iid}
+
+
+def main(argv):
+    check = "--check" in argv
+    binary = os.path.join(ROOT, "build", "edgetrain")
+    if "--binary" in argv:
+        binary = argv[argv.index("--binary") + 1]
+    names = [a for a in argv if a in BLOCKS] or list(BLOCKS)
+    unknown = [a for a in argv if a not in BLOCKS and a not in ("--check", "--binary", binary)]
+    if unknown:
+        raise SystemExit(f"teaching: unknown argument {unknown[0]} (scenarios: {', '.join(BLOCKS)})")
+    stale = 0
+    with tempfile.TemporaryDirectory(prefix="edgetrain-teaching-") as scratch:
+        run = Runner(binary, scratch)
+        for name in names:
+            text = wrapped(BLOCKS[name](run)) + "\n"
+            if not check:
+                readme_block(name, text, PAGE)
+                continue
+            have = readme_block(name, page_path=PAGE)
+            if have != text:
+                stale += 1
+                diff = difflib.unified_diff(have.splitlines(), text.splitlines(), "docs/teaching.md",
+                                            "the code gives", lineterm="")
+                print(f"docs/teaching.md block {name} does not match the code (rerun tools/teaching/report.py):")
+                print("\n".join(diff))
+            else:
+                print(f"docs/teaching.md block {name}: matches")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
