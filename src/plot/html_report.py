@@ -26,7 +26,8 @@ details { margin: 0.3em 0 0.8em; }
 
 HEADLINE = (
     ("status", None), ("status_reason", None), ("mode", None), ("devices", None), ("rounds", None),
-    ("sim_time_s", fmt_seconds), ("time_to_target_s", fmt_seconds), ("final_test_accuracy", None),
+    ("sim_time_s", fmt_seconds), ("time_to_target_s", fmt_seconds), ("time_to_target_exact_to", None),
+    ("time_to_target_bracket_s", None), ("final_test_accuracy", None),
     ("best_test_accuracy", None), ("bytes_up", fmt_bytes), ("bytes_down", fmt_bytes), ("energy_j", None),
     ("wall_time_s", fmt_seconds),
 )
@@ -93,9 +94,11 @@ def bottleneck_section(page, run, prefix):
     if isinstance(b, dict):
         links = [l for l in b.get("links") or [] if isinstance(l, dict)]
         if links:
-            page.add(table(["link", "busy fraction", "mean utilisation", "bytes"],
-                           [[esc(l.get("link")), esc(pct(l.get("busy_fraction"))), esc(pct(l.get("mean_utilization"))),
-                             esc(fmt_bytes(l.get("bytes")))] for l in links]))
+            page.add("<p>The busiest links (summary.json):</p>" +
+                     table(["link", "bandwidth", "mean utilisation", "busy fraction", "utilisation when busy", "bytes"],
+                           [[esc(l.get("link")), esc(_mbps(l.get("bandwidth_bps"))),
+                             esc(pct(l.get("mean_utilization"))), esc(pct(l.get("busy_fraction"))),
+                             esc(pct(l.get("utilization_when_busy"))), esc(fmt_bytes(l.get("bytes")))] for l in links]))
         counts = b.get("devices")
         if isinstance(counts, dict):
             kinds = sorted(counts)
@@ -105,8 +108,15 @@ def bottleneck_section(page, run, prefix):
                     rows.append([esc(cls)] + [cell(c.get(k, 0)) for k in kinds])
             page.add("<p>Devices by what bounds them:</p>" + table(["class"] + [f"{k}-bound" for k in kinds], rows))
         path = b.get("critical_path")
-        if isinstance(path, dict) and path:
-            page.add("<p>Critical path: " + esc(", ".join(f"{k} {v}" for k, v in sorted(path.items()))) + "</p>")
+        if isinstance(path, dict) and path.get("device"):
+            rounds = path.get("rounds_slowest")
+            share = path.get("share_of_rounds")
+            page.add(f"<p>Critical path: <b>{esc(path['device'])}</b> was the round's slowest device"
+                     + (f" in {esc(fmt_number(rounds))} rounds" if rounds is not None else "")
+                     + (f" ({esc(pct(share))})" if share is not None else "")
+                     + (f"; the narrowest link of its route: <b>{esc(path['link'])}</b>" if path.get("link") else "")
+                     + (f" ({esc(_mbps(path.get('link_bandwidth_bps')))})" if path.get("link_bandwidth_bps") else "")
+                     + ".</p>")
         return
     l = run.links
     if l is None or not l.rows:
@@ -118,6 +128,10 @@ def bottleneck_section(page, run, prefix):
              "utilisation (links.csv):</p>" +
              table(["link", "mean utilisation", "bytes"],
                    [[esc(n), esc(pct(u)), esc(fmt_bytes(b))] for n, u, b in rows[:5]]))
+
+
+def _mbps(bps):
+    return "-" if bps is None else f"{bps / 1e6:g} Mbit/s"
 
 
 DEVICE_COLUMNS = ("device", "class", "host", "bound", "batch_size", "steps", "samples_trained", "compute_s", "comm_s",

@@ -140,26 +140,27 @@ def buffers(run):
 
 
 def _bottleneck_link(run, links):
-    """The summary's busiest link, else the links.csv row with the highest busy (or mean) fraction."""
-    listed = ((run.summary.get("bottleneck") or {}).get("links") or [])
+    """The summary's busiest link (by mean utilisation), else the links.csv row with the highest one."""
+    listed = (run.summary.get("bottleneck") or {}).get("links") or []
     if listed and isinstance(listed[0], dict) and listed[0].get("link"):
         return listed[0]["link"]
-    metric = _link_metric(links)
-    values = [v if v is not None else -1 for v in links.numbers(metric)]
+    values = [v if v is not None else -1 for v in links.numbers("mean_utilization")]
     return links.text("link")[max(range(len(values)), key=lambda i: values[i])] if values else None
 
 
-def _link_metric(links):
-    return "busy_fraction" if links.has("busy_fraction") else "mean_utilization"
+def _optional(table, column):
+    return table.numbers(column) if table.has(column) else [None] * len(table.rows)
 
 
 def links(run):
+    """Bytes and mean utilisation (the share of the link's capacity over the run) per link; busy
+    fraction and utilisation while busy, when links.csv has them, in the hover texts."""
     l = run.links
     if l is None or not l.rows:
         return None
-    metric = _link_metric(l)
-    rows = [r for r in zip(l.text("link"), l.numbers("bytes"), l.numbers(metric), l.numbers("messages"),
-                           l.numbers("bandwidth_bps")) if (r[1] or 0) > 0]
+    rows = [r for r in zip(l.text("link"), l.numbers("bytes"), l.numbers("mean_utilization"), l.numbers("messages"),
+                           l.numbers("bandwidth_bps"), _optional(l, "busy_fraction"),
+                           _optional(l, "utilization_when_busy")) if (r[1] or 0) > 0]
     if not rows:
         return None
     busiest = sorted(rows, key=lambda r: (-(r[2] or 0), r[0]))
@@ -170,27 +171,31 @@ def links(run):
     peak = next((r[2] for r in rows if r[0] == bottleneck), None) or 0
     # Links as busy as the bottleneck are red too, unless the network idles (then ties mean nothing).
     tied = {r[0] for r in rows if peak >= 0.05 and abs((r[2] or 0) - peak) <= 1e-3 * peak} | {bottleneck}
-    label = "busy fraction (saturated)" if metric == "busy_fraction" else "mean utilisation"
     others = {0: "", 1: " and the link as busy"}.get(len(tied) - 1, f" and the {len(tied) - 1} links as busy")
-    caption = (f"Bytes each link carried and its {label} (links.csv), busiest first; the bottleneck link "
-               f"({bottleneck}){others} in red.")
+    caption = (f"Bytes each link carried and its mean utilisation (links.csv), busiest first; the bottleneck "
+               f"link ({bottleneck}){others} in red.")
+    critical = (run.summary.get("bottleneck") or {}).get("critical_path")
+    if isinstance(critical, dict) and critical.get("link"):
+        caption += f" The critical path's link: {critical['link']}."
     if len(shown) < len(rows):
         caption += f" {len(shown)} of {len(rows)} links that carried bytes."
     chart = Chart("links", "Bytes and load per link", caption, size=(7.5, 0.9 + 0.24 * len(shown)))
     left, right = chart.figure.subplots(1, 2, sharey=True)
     divisor, unit = byte_scale(max(r[1] for r in shown))
     y = list(range(len(shown)))[::-1]
-    for yi, (name, nbytes, load, messages, bandwidth) in zip(y, shown):
+    for yi, (name, nbytes, load, messages, bandwidth, busy, when_busy) in zip(y, shown):
         color = HIGHLIGHT if name in tied else COLORS[0]
-        text = (f"{name}: {fmt_bytes(nbytes)} in {messages:,.0f} messages, {label} {pct(load)}, "
-                f"bandwidth {bandwidth / 1e6:g} Mbit/s" + (" (bottleneck)" if name in tied else ""))
+        text = (f"{name}: {fmt_bytes(nbytes)} in {messages:,.0f} messages, mean utilisation {pct(load)}"
+                + (f", busy {pct(busy)} of the run at {pct(when_busy)} of capacity" if busy is not None else "")
+                + f", bandwidth {bandwidth / 1e6:g} Mbit/s" + (" (bottleneck)" if name in tied else ""))
         chart.tip(left.barh(yi, nbytes / divisor, color=color)[0], text)
         chart.tip(right.barh(yi, 100 * (load or 0), color=color)[0], text)
     left.set_yticks(y, [r[0] for r in shown], fontsize=7)
     left.set_xlabel(f"bytes carried ({unit})")
-    right.set_xlabel(f"{label} (%)")
+    right.set_xlabel("mean utilisation (%)")
     right.set_xlim(0, 100)
-    chart.table = (["link", "bytes", metric, "messages", "bandwidth_bps"], [list(r) for r in shown])
+    chart.table = (["link", "bytes", "mean_utilization", "messages", "bandwidth_bps", "busy_fraction",
+                    "utilization_when_busy"], [list(r) for r in shown])
     return chart
 
 

@@ -154,7 +154,6 @@ TEST_CASE("browser: report.html renders offline in headless Chromium, shows its 
 
   // The page, alone in its folder.
   const fs::path run = many_run("browser");
-  add_lead_files(run);
   const fs::path page = fresh_dir("browser-page") / "report.html";
   const Result r = run_cli("report " + run.string() + " -o " + page.string(), "browser-report");
   REQUIRE_MESSAGE(r.status == 0, r.err);

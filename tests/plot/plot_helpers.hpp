@@ -1,8 +1,6 @@
 // Run folders for the plot, report and browser tests: a tiny real run with streams (accuracy,
-// buffers), a timing-only run of 30 devices of three classes (the many-device figures), the files
-// and columns the lead is adding to run folders (rounds.csv, buffers_fleet.csv, devices.csv's class
-// and bound, links.csv's busy fraction, summary.json's bottleneck) written into a run by hand, and a
-// sweep folder made by hand around two real runs.
+// buffers), a timing-only run of 30 devices of three classes (the many-device figures, rounds.csv,
+// buffers_fleet.csv, the bottleneck section), and a sweep folder made by hand around two real runs.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -29,52 +27,25 @@ inline fs::path tiny_run(const std::string& tag, const std::string& sets = "") {
   return out;
 }
 
-// 30 devices (pi-0..9, jetson-10..19, phone-20..29) sharing the 8 hosts, timing only.
+// 30 devices (pi-0..9, jetson-10..19, phone-20..29) on the quickstart platform's hosts of their class
+// (so devices.csv's class is pi, jetson or phone), timing only.
 inline fs::path many_run(const std::string& tag) {
   std::string devices = "[";
   const char* classes[] = {"pi", "jetson", "phone"};
+  const int hosts[] = {3, 2, 3};
   for (int i = 0; i < 30; ++i) {
-    devices += std::string(i ? "," : "") + "{\"host\":\"d" + std::to_string(i % 8 + 1) + "\",\"name\":\"" +
-               classes[i / 10] + "-" + std::to_string(i) + "\"}";
+    const int c = i / 10;
+    devices += std::string(i ? "," : "") + "{\"host\":\"" + classes[c] + "-" + std::to_string(i % hosts[c] + 1) +
+               "\",\"name\":\"" + classes[c] + "-" + std::to_string(i) + "\"}";
   }
-  return tiny_run(tag, "--set training.compute=timing-only --set 'devices=" + devices + "]'");
+  return tiny_run(
+      tag, "--set training.compute=timing-only --set platform=" + (kSource / "platforms/quickstart.xml").string() +
+               " --set server=cloud --set 'devices=" + devices + "]'");
 }
 
-// Appends `suffix(row index)` to every data line of a CSV file and `header` to its header.
-template <class F>
-void add_columns(const fs::path& csv, const std::string& header, F suffix) {
-  std::istringstream in(slurp(csv));
-  std::string line, out;
-  for (int i = -1; std::getline(in, line); ++i) out += line + (i < 0 ? header : suffix(i)) + "\n";
-  write_file(csv, out);
-}
-
-// What the lead's part adds to a run folder, in the announced format.
-inline void add_lead_files(const fs::path& run) {
-  const auto devices = read_csv(run / "devices.csv");
-  add_columns(run / "devices.csv", ",class,bound", [&](int i) {
-    const std::string name = devices[i].at("device");
-    return "," + name.substr(0, name.find('-')) + "," + (i % 3 ? "compute" : "data");
-  });
-  add_columns(run / "links.csv", ",busy_s,busy_fraction", [](int i) {
-    return i == 3 ? ",0.9,0.9" : "," + std::to_string(0.01 * i) + "," + std::to_string(0.01 * i);
-  });
-  const std::string busiest = read_csv(run / "links.csv")[3].at("link");
-  std::string rounds = "round,start_s,end_s,duration_s,slowest_device,updates,bytes_up,bytes_down\n";
-  for (int k = 1; k <= 12; ++k) {
-    rounds += std::to_string(k) + "," + std::to_string(0.08 * (k - 1)) + "," + std::to_string(0.08 * k) + ",0.08," +
-              devices[k % 2].at("device") + ",8,1000,1000\n";
-  }
-  write_file(run / "rounds.csv", rounds);
-  write_file(run / "buffers_fleet.csv",
-             "sim_time_s,buffered_samples,buffered_bytes,arrived,taken,dropped\n0,0,0,0,0,0\n0.5,1234,1000,1234,0,0\n"
-             "1,2345,2000,2345,0,0\n");
+// A summary figure no run writes yet (energy, a later issue), shown when present.
+inline void add_energy(const fs::path& run) {
   nlohmann::json summary = read_json(run / "summary.json");
-  summary["bottleneck"] = {
-      {"links", {{{"link", busiest}, {"busy_fraction", 0.9}, {"mean_utilization", 0.5}, {"bytes", 1000}}}},
-      {"devices", {{"compute", 20}, {"communication", 0}, {"data", 10}, {"wait", 0}}},
-      {"by_class", {{"pi", {{"compute", 6}, {"communication", 0}, {"data", 4}, {"wait", 0}}}}},
-      {"critical_path", {{"device", "pi-0"}, {"link", busiest}, {"rounds", 7}}}};
   summary["energy_j"] = 12.5;
   write_file(run / "summary.json", summary.dump(2));
 }

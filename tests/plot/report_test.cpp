@@ -22,6 +22,22 @@ std::string report_of(const fs::path& folder, const std::string& tag) {
   return slurp(page);
 }
 
+// 12345 -> "12,345", as the hover texts print counts.
+std::string thousands(int64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string mbps_text(double value, const char* unit, const char* spec) {  // printf-formatted value + unit
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, spec, value);
+  return buffer + std::string(unit);
+}
+
 void check_unique_ids(const std::string& page) {
   const std::regex id(R"re(\bid="([^"]+)")re");
   std::set<std::string> seen;
@@ -38,11 +54,11 @@ TEST_CASE("report: a run's page holds its figures with tooltips, its tables and 
   const fs::path run = tiny_run("page");
   const std::string page = report_of(run, "page");
   CHECK(page.rfind("<!DOCTYPE html>", 0) == 0);
-  CHECK(occurrences(page, "<svg ") == 6);  // accuracy x2, time split, links, bytes per device, buffers
+  CHECK(occurrences(page, "<svg ") == 7);  // accuracy x2, time split, links, bytes per device, buffers, rounds
   for (const std::string title :
        {"Test accuracy against simulated time", "Test accuracy against bytes on the wire so far, up + down",
         "Compute, communication, wait and offline time per device", "Bytes and load per link", "Bytes per device",
-        "Buffer occupancy over time"}) {
+        "Buffer occupancy over time", "Round durations and the slowest device"}) {
     CAPTURE(title);
     CHECK(page.find(std::string("<h3>") + title + "</h3>") != std::string::npos);
   }
@@ -52,26 +68,40 @@ TEST_CASE("report: a run's page holds its figures with tooltips, its tables and 
   CHECK(occurrences(page, "<table>") >= 6);
   CHECK(page.find("<td>final_test_accuracy</td>") != std::string::npos);
   CHECK(page.find("&quot;name&quot;: &quot;eight-devices&quot;") != std::string::npos);  // the resolved scenario
-  CHECK(page.find("no bottleneck section") != std::string::npos);  // a run without the lead's summary section
+  CHECK(page.find("<p>The busiest links (summary.json):</p>") != std::string::npos);
   check_self_contained(page);
   check_unique_ids(page);
   CHECK(report_of(run, "page-again") == page);  // same run, same page
+  // A run written before summary.json had its bottleneck section: the busiest links of links.csv.
+  nlohmann::json summary = read_json(run / "summary.json");
+  summary.erase("bottleneck");
+  write_file(run / "summary.json", summary.dump());
+  CHECK(report_of(run, "page-older").find("no bottleneck section; the busiest links by mean utilisation") !=
+        std::string::npos);
 }
 
 TEST_CASE("report: the bottleneck section, classes, rounds and energy come from the files that hold them") {
   const fs::path run = many_run("lead");
-  add_lead_files(run);
-  const std::string busiest = read_csv(run / "links.csv")[3].at("link");
+  add_energy(run);
+  const auto summary = read_json(run / "summary.json");
+  const auto& bottleneck = summary.at("bottleneck");
+  const std::string busiest = bottleneck.at("links").at(0).at("link");
   const std::string page = report_of(run, "lead");
-  CHECK(page.find("<td>" + busiest + "</td><td>90.0%</td><td>50.0%</td>") != std::string::npos);
-  CHECK(page.find("Critical path: device pi-0, link " + busiest + ", rounds 7") != std::string::npos);
-  CHECK(page.find("<td>compute-bound</td>") == std::string::npos);  // headers are th
+  CHECK(page.find("<td>" + busiest + "</td><td>" +
+                  mbps_text(bottleneck["links"][0]["bandwidth_bps"].get<double>() / 1e6, " Mbit/s", "%g")) !=
+        std::string::npos);
+  const std::string critical = bottleneck.at("critical_path").at("device");
+  CHECK(page.find("Critical path: <b>" + critical + "</b> was the round's slowest device in ") != std::string::npos);
   CHECK(page.find("<th>data-bound</th>") != std::string::npos);
-  CHECK(page.find(">pi (10)<") != std::string::npos);  // 30 devices: time split by class
+  CHECK(page.find("<td>jetson</td>") != std::string::npos);  // by_class
+  CHECK(page.find(">pi (10)<") != std::string::npos);        // 30 devices: time split by class
   CHECK(page.find("<h3>Round durations and the slowest device</h3>") != std::string::npos);
-  CHECK(page.find("12 rounds (rounds.csv)") != std::string::npos);
-  CHECK(page.find("<td>energy_j</td>") != std::string::npos);
-  CHECK(page.find("fleet total: peak 2,345 samples") != std::string::npos);  // buffers_fleet.csv, not the sum
+  CHECK(page.find(std::to_string(read_csv(run / "rounds.csv").size()) + " rounds (rounds.csv)") != std::string::npos);
+  CHECK(page.find("<td>energy_j</td><td>12.5</td>") != std::string::npos);
+  double peak = 0;  // the fleet total is buffers_fleet.csv's
+  for (const auto& row : read_csv(run / "buffers_fleet.csv")) peak = std::max(peak, num(row, "buffered_samples"));
+  REQUIRE(peak > 1000);
+  CHECK(page.find("fleet total: peak " + thousands(static_cast<int64_t>(peak)) + " samples") != std::string::npos);
   CHECK(page.find("Not drawn: no evaluations in metrics.csv (a timing-only run).") != std::string::npos);
   check_self_contained(page);
   check_unique_ids(page);
@@ -94,9 +124,9 @@ TEST_CASE("report: a sweep's page links each run of its table to the run's own s
   CHECK(page.find("No finished run in this folder (status: failed).") != std::string::npos);
   CHECK(page.find("1 run has no final_test_accuracy (not reached or failed).") != std::string::npos);
   // The sweep's figures (final accuracy, simulated time, bytes up against the mode, by seed), then
-  // each run's: 6 for the sync run, 7 for the async one (staleness).
+  // each run's: 7 for the sync run (rounds), 7 for the async one (staleness).
   CHECK(page.find("<h3>final_test_accuracy against training.mode, by seed</h3>") != std::string::npos);
-  CHECK(occurrences(page, "<svg ") == 3 + 6 + 7);
+  CHECK(occurrences(page, "<svg ") == 3 + 7 + 7);
   check_self_contained(page);
   check_unique_ids(page);
   const Result bad = run_cli("report " + sweep.string() + " --by colour", "report-sweep-bad");
