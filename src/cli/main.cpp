@@ -13,7 +13,9 @@
 #include "cli/report_command.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
+#include "scenario/warnings.hpp"
 #include "sim/run.hpp"
+#include "sim/run_warnings.hpp"
 #include "sim/stop_signal.hpp"
 #include "util/input_error.hpp"
 #include "util/printable.hpp"
@@ -50,7 +52,7 @@ po::options_description run_options() {
       "override a scenario key by its dotted path, e.g. --set training.lr=0.1 (repeatable)")(
       "threads,j", po::value<std::string>(),
       "workers that run the real training steps (default: the number of cores; results do not depend on it)")(
-      "quiet,q", "no progress lines, only the summary");
+      "quiet,q", "no progress line on a terminal, only warnings and the summary");
   return o;
 }
 
@@ -165,9 +167,11 @@ int main(int argc, char** argv) {
     options.threads = threads;
     options.out_dir =
         cli.out_dir.empty() ? std::filesystem::path("results") / sc.name : std::filesystem::path(cli.out_dir);
+    options.warn_replacing = cli.out_dir.empty();
     if (cli.command == "validate") {
       const std::string checked = sim::check_scenario(sc, options);
       if (sim::interrupt_requested()) return fail("interrupted", 130);
+      sim::print_warnings(scenario::warnings(sc));  // once it is known valid: bad input stays one line
       std::cout << scenario::describe(sc) << checked << "scenario is valid\n";
       return 0;
     }

@@ -1,6 +1,10 @@
 // See progress.hpp.
 #include "report/progress.hpp"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -18,23 +22,100 @@ std::string human_bytes(double bytes) {
   return buf;
 }
 
-void Progress::on_eval(const EvalPoint& p) {
-  if (quiet_) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (last_.time_since_epoch().count() != 0 && now - last_ < std::chrono::seconds(1)) return;
-  last_ = now;
-  std::fprintf(stderr, "  sim %9.1f s  round %6ld  test acc %.4f  loss %.4f  up %s  down %s\n", p.sim_time_s,
-               static_cast<long>(p.round), p.test_accuracy, p.test_loss, human_bytes(p.bytes_up).c_str(),
-               human_bytes(p.bytes_down).c_str());
-}
-
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
 std::string format_seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f s", s);
   return buf;
 }
+
+// Columns of the terminal on stderr; 0 when unknown.
+size_t terminal_columns() {
+  winsize size{};
+  return ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
+}
+
 }  // namespace
+
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+std::string human_duration(double seconds) {
+  char buf[48];
+  if (seconds < 10) {
+    std::snprintf(buf, sizeof buf, "%.1f s", seconds);
+  } else if (seconds < 60) {
+    std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+  } else if (seconds < 3600) {
+    const auto s = static_cast<long long>(seconds);
+    std::snprintf(buf, sizeof buf, "%lld min %02lld s", s / 60, s % 60);
+  } else {
+    const auto m = static_cast<long long>(std::min(seconds, 1e15) / 60);
+    std::snprintf(buf, sizeof buf, "%lld h %02lld min", m / 60, m % 60);
+  }
+  return buf;
+}
+
+std::optional<double> Progress::time_left_s(const ProgressPoint& point, const ProgressLimits& limits, double wall_s) {
+  double done = 0;  // the largest fraction of a stop condition reached
+  if (limits.rounds && *limits.rounds > 0) {
+    done = std::max(done, static_cast<double>(point.updates) / static_cast<double>(*limits.rounds));
+  }
+  if (limits.sim_time_s && *limits.sim_time_s > 0) done = std::max(done, point.sim_time_s / *limits.sim_time_s);
+  if (!(done >= kMinDoneForEstimate)) return std::nullopt;  // too early: the first instants say nothing
+  done = std::min(done, 1.0);
+  return wall_s * (1 - done) / done;
+}
+
+std::string Progress::line(const ProgressPoint& point, const ProgressLimits& limits, double wall_s) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "sim %.1f s", point.sim_time_s);
+  std::string out = buf;
+  out += std::string(limits.pushes ? "  push " : "  round ") + std::to_string(point.updates);
+  if (limits.rounds) out += "/" + std::to_string(*limits.rounds);
+  if (limits.evaluates) {
+    if (point.test_accuracy) {
+      std::snprintf(buf, sizeof buf, "  test acc %.4f", *point.test_accuracy);
+      out += buf;
+    } else {
+      out += "  test acc -";
+    }
+  }
+  out += "  wall " + human_duration(wall_s);
+  const std::optional<double> left = time_left_s(point, limits, wall_s);
+  out += "  left " + (left ? human_duration(*left) : std::string("?"));
+  return out;
+}
+
+Progress::Progress(bool enabled, const ProgressLimits& limits)
+    : enabled_(enabled), limits_(limits), start_(Clock::now()) {}
+
+Progress::~Progress() { clear(); }
+
+void Progress::update(const ProgressPoint& point) {
+  if (!enabled_) return;
+  const Clock::time_point now = Clock::now();
+  if (shown_ > 0 && now - last_ < std::chrono::milliseconds(1000 / kRedrawsPerSecond)) return;
+  last_ = now;
+  std::string text = line(point, limits_, std::chrono::duration<double>(now - start_).count());
+  // Never wider than the terminal: a wrapped line could not be rewritten in place.
+  const size_t columns = terminal_columns();
+  if (columns > 1 && text.size() >= columns) text.resize(columns - 1);
+  const size_t length = text.size();
+  if (length < shown_) text.append(shown_ - length, ' ');  // cover the end of a longer previous line
+  std::fprintf(stderr, "\r%s", text.c_str());
+  std::fflush(stderr);
+  shown_ = std::max<size_t>(length, 1);
+}
+
+void Progress::clear() {
+  if (shown_ == 0) return;
+  std::fprintf(stderr, "\r%s\r", std::string(shown_, ' ').c_str());
+  std::fflush(stderr);
+  shown_ = 0;
+}
 
 std::string summary_text(const RunSummary& s, const std::string& out_dir) {
   char accuracy[128] = "test accuracy: not computed (timing-only run)";

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <fstream>
 
 #include "report/output_file.hpp"
 
@@ -121,6 +122,14 @@ ResultsDir::ResultsDir(const fs::path& out) : shown_(out.string()), folder_(reso
 ResultsDir::~ResultsDir() {
   std::error_code ec;
   if (!committed_ && !tmp_.empty()) fs::remove_all(tmp_, ec);
+}
+
+std::optional<nlohmann::json> ResultsDir::previous_scenario() const {
+  std::ifstream in(folder_ / "scenario.json", std::ios::binary);
+  if (!in) return std::nullopt;
+  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded()) return std::nullopt;
+  return doc;
 }
 
 void ResultsDir::write(const std::string& name, const std::string& content) {

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,10 @@ class ResultsDir {
   void write(const std::string& name, const std::string& content);
   // Moves the temporary folder into place, replacing the previous results.
   void commit();
+
+  // The resolved scenario of the results the folder holds now (its scenario.json, read while the
+  // lock is held); empty when there is no such folder or no readable scenario.json in it.
+  std::optional<nlohmann::json> previous_scenario() const;
 
   const std::filesystem::path& folder() const { return folder_; }
   const std::filesystem::path& temporary() const { return tmp_; }

@@ -15,7 +15,6 @@ void Observer::evaluate_now(RunState& state, backend::ModelStore& store, double 
   if (!evaluated) return;  // a signal came: the run ends with the points so far
   const backend::Evaluation& r = *evaluated;
   state.evals.push_back({now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down});
-  if (state.on_eval) state.on_eval(state.evals.back());
   state.best_accuracy = std::max(state.best_accuracy, r.accuracy);
   const auto& target = state.scenario.stop.target_accuracy;
   if (target && !state.time_to_target_s && r.accuracy >= *target) {

@@ -29,6 +29,7 @@
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
 #include "sim/platform.hpp"
+#include "sim/run_warnings.hpp"
 #include "sim/simgrid_flags.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/sync_aggregator.hpp"
@@ -406,9 +407,20 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.backend, p.raw_sample_bytes);
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
+  print_warnings(run_warnings(scenario, results, options.out_dir, options.warn_replacing));  // set-up went well
 
-  report::Progress progress(options.quiet);
-  state.on_eval = [&progress](const report::EvalPoint& p) { progress.on_eval(p); };
+  // The live line on a terminal, redrawn as the simulated clock advances (report/progress.hpp).
+  const report::ProgressLimits limits{.pushes = state.mode.applies_on_arrival(),
+                                      .evaluates = p.backend->trains(),
+                                      .rounds = scenario.stop.rounds,
+                                      .sim_time_s = scenario.stop.sim_time_s};
+  report::Progress progress(!options.quiet && report::stderr_is_terminal(), limits);
+  if (progress.enabled()) {
+    sg4::Engine::on_time_advance_cb([&progress, &state](double) {
+      const auto accuracy = state.evals.empty() ? std::nullopt : std::optional(state.evals.back().test_accuracy);
+      progress.update({sg4::Engine::get_clock(), state.rounds_done, accuracy});
+    });
+  }
   bool deadlocked = false;
   sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
 
@@ -452,6 +464,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     state.stop("failed", std::string("simulation error: ") + e.what());
   }
   if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
+  progress.clear();
   p.backend->quiesce();
   const double end = sg4::Engine::get_clock();
   try {

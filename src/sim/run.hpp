@@ -15,6 +15,9 @@ struct RunOptions {
   bool quiet = false;
   std::vector<std::string> simgrid_args;  // --cfg=... and --log=... passed through to SimGrid
   size_t threads = 1;                     // --threads: workers that run the real steps
+  // out_dir is the default (no --out): warn when it holds the results of a different scenario
+  // (run_warnings.hpp).
+  bool warn_replacing = false;
 };
 
 // Exit status of a run: 0 completed or target reached, 3 diverged, 130 interrupted.

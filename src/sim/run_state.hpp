@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <exception>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,7 +64,6 @@ struct RunState {
   std::vector<std::unique_ptr<DownlinkCourier>> couriers;
   int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;
-  std::function<void(const report::EvalPoint&)> on_eval;  // progress display
   double best_accuracy = 0;
   std::optional<double> time_to_target_s;
   // The crossing lies between these two evaluations; exact to the round when sync rounds were being

@@ -1,0 +1,129 @@
+// See warnings.hpp. Each check names the key the user would change, says what goes wrong and why
+// (with the paper or the README measurement that shows it), and what to do instead.
+#include "scenario/warnings.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "util/format.hpp"
+#include "util/printable.hpp"
+
+namespace edgetrain::scenario {
+namespace {
+
+using util::format_number;
+
+// Updates applied on arrival, each computed on a model pulled some updates earlier (staleness).
+bool applies_on_arrival(const TrainingSpec& t) {
+  return t.mode == "async" || (t.mode == "local-sgd" && t.aggregation == "async");
+}
+
+std::string mode_text(const TrainingSpec& t) {
+  return t.mode == "async" ? "training.mode async" : "training.mode local-sgd with training.aggregation async";
+}
+
+// The kinds whose error feedback is on by default: biased compressors that need it.
+bool needs_error_feedback(const std::string& kind) {
+  return kind == "signsgd" || kind == "onebit" || kind == "powersgd";
+}
+
+// Stale gradients + heavy-ball momentum: asynchrony already acts as momentum (Mitliagkas et al.),
+// so explicit momentum on top overshoots. Not when every stale push is dropped, nor with one device.
+void async_momentum(const Scenario& s, std::vector<std::string>& out) {
+  const TrainingSpec& t = s.training;
+  if (t.momentum <= 0 || !applies_on_arrival(t) || s.devices.size() < 2) return;
+  if (t.max_staleness && *t.max_staleness == 0) return;
+  out.push_back("training.momentum: " + format_number(t.momentum) + " with " + mode_text(t) +
+                ": heavy-ball momentum on stale updates amplifies their staleness and tends to diverge (asynchrony "
+                "already acts as momentum: Mitliagkas et al. 2016, \"Asynchrony begets momentum\"; see the README's "
+                "mode async), set training.momentum to 0");
+}
+
+// Error feedback re-sends what compression held back; with server momentum that residual enters
+// the velocity late and is amplified there (the "momentum correction" of Deep Gradient Compression).
+void feedback_momentum(const Scenario& s, std::vector<std::string>& out) {
+  const CompressorSpec& up = s.compression.uplink;
+  if (s.training.momentum <= 0 || up.kind == "none" || !up.error_feedback) return;
+  const std::string by_default = needs_error_feedback(up.kind) ? " (the default for " + up.kind + ")" : "";
+  out.push_back("compression.error_feedback: error feedback" + by_default + " with training.momentum " +
+                format_number(s.training.momentum) +
+                ": the residual each device re-injects reaches the server's momentum late and is amplified by it, "
+                "which destabilises training (Lin et al. 2018, Deep Gradient Compression, apply momentum before "
+                "compressing; Karimireddy et al. 2019, EF-SGD, analyse it without momentum; see the README's "
+                "Compression), set training.momentum to 0 or compression.error_feedback to false");
+}
+
+// stop.rounds counts updates applied: in asynchronous modes one device's push each.
+void async_rounds(const Scenario& s, std::vector<std::string>& out) {
+  const size_t n = s.devices.size();
+  if (!s.stop.rounds || !applies_on_arrival(s.training) || n < 2) return;
+  const int64_t rounds = *s.stop.rounds;
+  const double per_device = static_cast<double>(rounds) / static_cast<double>(n);
+  out.push_back("stop.rounds: " + std::to_string(rounds) + " counts applied pushes in " + mode_text(s.training) +
+                ", each from one device (about " + format_number(std::round(per_device * 10) / 10) +
+                " per device with " + std::to_string(n) + " devices), not rounds of every device, set it to " +
+                format_number(static_cast<double>(rounds) * static_cast<double>(n)) + " for as many updates as " +
+                std::to_string(rounds) + " synchronous rounds, or stop on stop.sim_time_s");
+}
+
+// A biased compressor without error feedback loses what it leaves out for good.
+void missing_feedback(const Scenario& s, std::vector<std::string>& out) {
+  const CompressorSpec& up = s.compression.uplink;
+  if (!needs_error_feedback(up.kind) || up.error_feedback) return;
+  out.push_back("compression.error_feedback: false with compression.kind " + up.kind +
+                ": this biased compressor then loses what it leaves out for good and may not converge (Karimireddy et "
+                "al. 2019, EF-SGD), set compression.error_feedback to true (its default for " +
+                up.kind + ")");
+}
+
+// The downlink needs no memory: each delta is taken against the device's copy (README, Compression).
+void downlink_feedback(const Scenario& s, std::vector<std::string>& out) {
+  const auto& down = s.compression.downlink;
+  if (!down || down->kind == "none" || !down->error_feedback || needs_error_feedback(down->kind)) return;
+  out.push_back(
+      "compression.downlink.error_feedback: has no effect: each downlink delta is taken against the device's copy, "
+      "so it already carries what earlier deltas left out, remove it");
+}
+
+// In steady state a push is about n - 1 updates stale (one push of each other device since its pull).
+void tight_staleness(const Scenario& s, std::vector<std::string>& out) {
+  const TrainingSpec& t = s.training;
+  const auto n = static_cast<int64_t>(s.devices.size());
+  if (!applies_on_arrival(t) || !t.max_staleness || n < 2 || *t.max_staleness >= n - 1) return;
+  out.push_back("training.max_staleness: " + std::to_string(*t.max_staleness) + " with " + std::to_string(n) +
+                " devices may drop most pushes: a push is on average about " + std::to_string(n - 1) +
+                " updates stale (one from each other device since its pull), set it to at least " +
+                std::to_string(n - 1) + " or to null");
+}
+
+// Devices on one host without streams compute and send alike: started together, they stay in lockstep.
+void lockstep(const Scenario& s, std::vector<std::string>& out) {
+  if (!applies_on_arrival(s.training) || s.training.start_jitter_s > 0) return;
+  std::map<std::string, const DeviceSpec*> first_on_host;
+  for (const DeviceSpec& d : s.devices) {
+    if (d.stream) continue;
+    const auto [at, added] = first_on_host.emplace(d.host, &d);
+    if (added) continue;
+    out.push_back("training.start_jitter_s: 0 with devices " + util::printable(at->second->name) + " and " +
+                  util::printable(d.name) + " on one host (" + util::printable(d.host) +
+                  "): devices alike started together push at the same instants for the whole run, set "
+                  "training.start_jitter_s to about one step's time");
+    return;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> warnings(const Scenario& scenario) {
+  std::vector<std::string> out;
+  async_momentum(scenario, out);
+  feedback_momentum(scenario, out);
+  async_rounds(scenario, out);
+  missing_feedback(scenario, out);
+  downlink_feedback(scenario, out);
+  tight_staleness(scenario, out);
+  lockstep(scenario, out);
+  return out;
+}
+
+}  // namespace edgetrain::scenario

@@ -1,0 +1,131 @@
+// Warnings about valid scenarios known to go wrong (scenario::warnings): each trap named by its
+// JSON path with why and what to do, word for word, and none for the settings that avoid it.
+#include "scenario/warnings.hpp"
+
+#include <doctest/doctest.h>
+
+#include "helpers.hpp"
+
+using namespace edgetrain::scenario;
+using namespace edgetrain::scenario::testing;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> warnings_of(const std::vector<std::string>& sets, json doc = minimal_doc()) {
+  TempDir dir;
+  return warnings(parse_in(dir, doc, sets));
+}
+
+// The warnings whose JSON path is `path`.
+std::vector<std::string> about(const std::vector<std::string>& all, const std::string& path) {
+  std::vector<std::string> out;
+  for (const std::string& w : all) {
+    if (w.rfind(path + ": ", 0) == 0) out.push_back(w);
+  }
+  return out;
+}
+
+const std::string kAsyncMomentum =
+    "training.momentum: 0.9 with training.mode async: heavy-ball momentum on stale updates amplifies their staleness "
+    "and tends to diverge (asynchrony already acts as momentum: Mitliagkas et al. 2016, \"Asynchrony begets "
+    "momentum\"; see the README's mode async), set training.momentum to 0";
+
+}  // namespace
+
+TEST_CASE("warnings: none for a plain synchronous scenario, nor for momentum in synchronous rounds") {
+  CHECK(warnings_of({}).empty());
+  CHECK(warnings_of({"training.momentum=0.9"}).empty());
+  CHECK(warnings_of({"training.mode=local-sgd", "training.momentum=0.9"}).empty());  // server momentum, in rounds
+  CHECK(warnings_of({"training.mode=async", "stop.rounds=null", "stop.sim_time_s=10"}).empty());
+}
+
+TEST_CASE("warnings: heavy-ball momentum with asynchronous staleness") {
+  CHECK(about(warnings_of({"training.mode=async", "training.momentum=0.9"}), "training.momentum") ==
+        std::vector<std::string>{kAsyncMomentum});
+  const auto local =
+      about(warnings_of({"training.mode=local-sgd", "training.aggregation=async", "training.momentum=0.5"}),
+            "training.momentum");
+  REQUIRE(local.size() == 1);
+  CHECK(local[0].rfind("training.momentum: 0.5 with training.mode local-sgd with training.aggregation async: ", 0) ==
+        0);
+  // Nothing stale is ever applied: with max_staleness 0, or with a single device.
+  CHECK(about(warnings_of({"training.mode=async", "training.momentum=0.9", "training.max_staleness=0"}),
+              "training.momentum")
+            .empty());
+  CHECK(about(warnings_of({"training.mode=async", "training.momentum=0.9", "devices=[\"pi-1\"]"}), "training.momentum")
+            .empty());
+}
+
+TEST_CASE("warnings: momentum with error feedback") {
+  const auto topk = warnings_of({"compression.kind=topk", "compression.error_feedback=true", "training.momentum=0.9"});
+  CHECK(topk == std::vector<std::string>{
+                    "compression.error_feedback: error feedback with training.momentum 0.9: the residual each device "
+                    "re-injects reaches the server's momentum late and is amplified by it, which destabilises "
+                    "training (Lin et al. 2018, Deep Gradient Compression, apply momentum before compressing; "
+                    "Karimireddy et al. 2019, EF-SGD, analyse it without momentum; see the README's Compression), "
+                    "set training.momentum to 0 or compression.error_feedback to false"});
+  // signsgd has error feedback by default: the message says so.
+  const auto sign = warnings_of({"compression.kind=signsgd", "training.momentum=0.9"});
+  REQUIRE(sign.size() == 1);
+  CHECK(sign[0].rfind(
+            "compression.error_feedback: error feedback (the default for signsgd) with training.momentum 0.9: ", 0) ==
+        0);
+  CHECK(warnings_of({"compression.kind=topk", "compression.error_feedback=true"}).empty());  // no momentum
+  CHECK(warnings_of({"compression.kind=topk", "training.momentum=0.9"}).empty());            // no error feedback
+}
+
+TEST_CASE("warnings: stop.rounds counts pushes in asynchronous modes") {
+  CHECK(about(warnings_of({"training.mode=async", "stop.rounds=25", "devices=[\"a\",\"b\",\"c\"]"}), "stop.rounds") ==
+        std::vector<std::string>{
+            "stop.rounds: 25 counts applied pushes in training.mode async, each from one device (about 8.3 per device "
+            "with 3 devices), not rounds of every device, set it to 75 for as many updates as 25 synchronous rounds, "
+            "or stop on stop.sim_time_s"});
+  CHECK(about(warnings_of({"training.mode=local-sgd", "training.aggregation=async"}), "stop.rounds").size() == 1);
+  CHECK(about(warnings_of({"training.mode=async", "devices=[\"a\"]"}), "stop.rounds").empty());  // pushes are rounds
+  CHECK(about(warnings_of({"training.mode=scadles", "stream.rate=S1"}), "stop.rounds").empty());
+}
+
+TEST_CASE("warnings: biased compressors without error feedback, downlink error feedback") {
+  CHECK(warnings_of({"compression.kind=onebit", "compression.error_feedback=false"}) ==
+        std::vector<std::string>{
+            "compression.error_feedback: false with compression.kind onebit: this biased compressor then loses what it "
+            "leaves out for good and may not converge (Karimireddy et al. 2019, EF-SGD), set "
+            "compression.error_feedback to true (its default for onebit)"});
+  CHECK(warnings_of({"compression.kind=topk"}).empty());
+  CHECK(warnings_of({"compression.downlink.kind=topk", "compression.downlink.error_feedback=true"}) ==
+        std::vector<std::string>{"compression.downlink.error_feedback: has no effect: each downlink delta is taken "
+                                 "against the device's copy, so it already carries what earlier deltas left out, "
+                                 "remove it"});
+  // Its default for signsgd: not the user's doing.
+  CHECK(warnings_of({"compression.downlink.kind=signsgd"}).empty());
+}
+
+TEST_CASE("warnings: a max_staleness below the fleet's usual staleness") {
+  const std::vector<std::string> fleet = {"training.mode=async", "stop.rounds=null", "stop.sim_time_s=10",
+                                          "devices=[\"a\",\"b\",\"c\",\"d\"]"};
+  auto with = [&](const std::string& set) {
+    auto sets = fleet;
+    sets.push_back(set);
+    return warnings_of(sets);
+  };
+  CHECK(with("training.max_staleness=2") ==
+        std::vector<std::string>{"training.max_staleness: 2 with 4 devices may drop most pushes: a push is on average "
+                                 "about 3 updates stale (one from each other device since its pull), set it to at "
+                                 "least 3 or to null"});
+  CHECK(with("training.max_staleness=3").empty());
+  CHECK(with("training.mode=sync").empty());  // ignored outside the asynchronous modes
+}
+
+TEST_CASE("warnings: devices sharing a host in an asynchronous mode without start jitter") {
+  const std::vector<std::string> base = {"training.mode=async", "stop.rounds=null", "stop.sim_time_s=10",
+                                         "devices=[{\"host\":\"pi-1\",\"name\":\"a\"},{\"host\":\"pi-2\",\"name\":"
+                                         "\"b\"},{\"host\":\"pi-1\",\"name\":\"c\"}]"};
+  CHECK(warnings_of(base) ==
+        std::vector<std::string>{"training.start_jitter_s: 0 with devices a and c on one host (pi-1): devices alike "
+                                 "started together push at the same instants for the whole run, set "
+                                 "training.start_jitter_s to about one step's time"});
+  auto jittered = base;
+  jittered.push_back("training.start_jitter_s=0.5");
+  CHECK(warnings_of(jittered).empty());
+}
