@@ -13,7 +13,9 @@ packages=(
   # times slower than OpenBLAS. The serial build keeps one thread (deterministic results).
   libopenblas0-pthread
   dataset-fashion-mnist
-  python3 python3-matplotlib
+  python3 python3-matplotlib  # edgetrain plot and report (src/plot), and the results scripts
+  # The browser test of report.html (tests/plot/browser_test.cpp): headless Chromium.
+  chromium
   # Benchmarks (tools/bench): hyperfine for medians, GNU time for peak RSS, the plain PyTorch
   # baseline, and perf for the profile (tools/bench/profile.sh).
   hyperfine time python3-torch linux-perf

@@ -9,7 +9,10 @@
 #include <thread>
 #include <vector>
 
+#include "cli/compare_command.hpp"
 #include "cli/fleet_command.hpp"
+#include "cli/plot_command.hpp"
+#include "cli/report_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "scenario/load.hpp"
 #include "scenario/schema.hpp"
@@ -31,10 +34,13 @@ constexpr const char* kUsage =
     "       edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]\n"
     "       edgetrain schema        (the scenario keys, as a Markdown table)\n"
     "       edgetrain fleet FLEET.json -o PLATFORM.xml [--seed N]   (a platform from a fleet description)\n"
+    "       edgetrain plot RUN_OR_SWEEP_DIR [--out DIR] [--y COL]... [--x COL] [--by COL]   (plot --help)\n"
+    "       edgetrain report RUN_OR_SWEEP_DIR [-o FILE]   (one self-contained report.html; report --help)\n"
+    "       edgetrain compare RUN_DIR RUN_DIR... [--format text|json] [--all]   (compare --help)\n"
     "       edgetrain --help | --version\n"
     "SimGrid's own flags (--cfg=..., --log=...) pass through to the simulator.\n";
 
-constexpr const char* kCommands = "run, validate, sweep, fleet or schema";
+constexpr const char* kCommands = "run, validate, sweep, fleet, plot, report, compare or schema";
 
 struct Cli {
   std::string command, scenario_file, out_dir;
@@ -130,7 +136,11 @@ int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
   // Commands that read their own arguments (and start no SimGrid engine).
   using Command = int (*)(const std::vector<std::string>&);
-  const std::map<std::string, Command> own_arguments = {{"fleet", cli::fleet_command}, {"sweep", cli::sweep_command}};
+  const std::map<std::string, Command> own_arguments = {{"fleet", cli::fleet_command},
+                                                        {"sweep", cli::sweep_command},
+                                                        {"plot", cli::plot_command},
+                                                        {"report", cli::report_command},
+                                                        {"compare", cli::compare_command}};
   if (argc > 1) {
     if (const auto it = own_arguments.find(argv[1]); it != own_arguments.end())
       return it->second({argv + 2, argv + argc});

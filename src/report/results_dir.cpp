@@ -34,8 +34,11 @@ pid_t temporary_owner(const std::string& entry) {
 
 bool running(pid_t pid) { return ::kill(pid, 0) == 0 || errno == EPERM; }
 
-// A result file, or the temporary file `FILE.tmpPID` that earlier versions wrote beside it.
+// A result file, the temporary file `FILE.tmpPID` that earlier versions wrote beside it, or what
+// `edgetrain plot` and `edgetrain report` write into a run folder by default (drawn from the
+// results, so replaced with them).
 bool written_by_edgetrain(const std::string& entry) {
+  if (entry == "report.html" || entry == "plots") return true;
   for (const std::string& file : ResultsDir::result_files()) {
     if (entry == file) return true;
     if (entry.rfind(file + ".tmp", 0) == 0 && all_digits(entry.substr(file.size() + 4))) return true;

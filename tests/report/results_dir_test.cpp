@@ -87,6 +87,18 @@ TEST_CASE("a run replaces the whole folder: no file of an earlier run survives i
   CHECK(entries(out).size() == ResultsDir::result_files().size());
 }
 
+TEST_CASE("a run replaces the report.html and plots/ that edgetrain report and plot wrote into its folder") {
+  const fs::path out = fresh("drawn") / "run";
+  write_all(out, "old");
+  std::ofstream(out / "report.html") << "<html>old</html>";
+  fs::create_directories(out / "plots");
+  std::ofstream(out / "plots/links.png") << "old";
+  write_all(out, "new");
+  CHECK(entries(out).size() == ResultsDir::result_files().size());
+  CHECK(!fs::exists(out / "report.html"));
+  CHECK(slurp(out / "summary.json") == "new");
+}
+
 TEST_CASE("write_run_outputs writes exactly the result files, summary.json last") {
   const fs::path out = fresh("outputs") / "run";
   ResultsDir dir(out);

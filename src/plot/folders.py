@@ -1,0 +1,127 @@
+"""Reads edgetrain results folders: a run (scenario.json, summary.json and the CSV files) or a
+sweep (sweep.csv, sweep.json and one run folder per run). Files a run may lack (older runs,
+modes without rounds) read as absent; a folder that is neither a run nor a sweep is an InputError."""
+
+import csv
+import json
+import math
+import os
+
+
+class InputError(Exception):
+    """Bad input: the command prints the message on one line and exits with status 2."""
+
+
+def _number(text):
+    """A CSV cell as a float, None when empty or not a number."""
+    if text is None or text == "":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+class Table:
+    """A CSV file: its header and its rows as lists of strings."""
+
+    def __init__(self, path):
+        self.path = path
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            self.header = next(reader, [])
+            self.rows = [row for row in reader if row]
+        self._index = {name: i for i, name in enumerate(self.header)}
+
+    def has(self, column):
+        return column in self._index
+
+    def text(self, column):
+        i = self._index[column]
+        return [row[i] if i < len(row) else "" for row in self.rows]
+
+    def numbers(self, column):
+        return [_number(cell) for cell in self.text(column)]
+
+    def records(self):
+        return [dict(zip(self.header, row)) for row in self.rows]
+
+
+def _load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not valid JSON ({e.msg}, line {e.lineno})")
+
+
+def _optional_table(folder, name):
+    path = os.path.join(folder, name)
+    return Table(path) if os.path.isfile(path) else None
+
+
+class Run:
+    """One run folder. Tables absent from the folder are None."""
+
+    TABLES = ("metrics", "devices", "links", "buffers", "buffers_fleet", "rounds", "staleness")
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.summary = _load_json(os.path.join(folder, "summary.json"))
+        self.scenario = _load_json(os.path.join(folder, "scenario.json"))
+        for name in self.TABLES:
+            setattr(self, name, _optional_table(folder, name + ".csv"))
+
+    @property
+    def name(self):
+        return str(self.scenario.get("name") or os.path.basename(os.path.normpath(self.folder)))
+
+
+class Sweep:
+    """A sweep folder: sweep.csv (varied keys, status, summary figures, folder) and sweep.json."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.table = Table(os.path.join(folder, "sweep.csv"))
+        json_path = os.path.join(folder, "sweep.json")
+        self.description = _load_json(json_path) if os.path.isfile(json_path) else {}
+        header = self.table.header
+        if "folder" not in header:
+            raise InputError(f"{self.table.path}: no \"folder\" column (not a sweep.csv written by edgetrain sweep)")
+        varied = self.description.get("varied")
+        if not isinstance(varied, list):  # the columns before `status` are the varied keys
+            varied = header[: header.index("status")] if "status" in header else []
+        self.varied = [key for key in varied if key in header]
+        skip = set(self.varied) | {"status", "folder", "id"}
+        self.figures = [c for c in header if c not in skip and any(v is not None for v in self.table.numbers(c))]
+        ids = {}
+        for run in self.description.get("runs", []) if isinstance(self.description.get("runs"), list) else []:
+            if isinstance(run, dict) and "folder" in run:
+                ids[os.path.normpath(str(run["folder"]))] = str(run.get("id", ""))
+        self.rows = []
+        for i, record in enumerate(self.table.records()):
+            rel = record.get("folder", "")
+            run_id = record.get("id") or ids.get(os.path.normpath(rel)) or str(i + 1)
+            self.rows.append({"id": run_id, "record": record, "path": os.path.join(folder, rel)})
+
+    def load_run(self, row):
+        """The run of a sweep.csv row, or None when its folder holds no finished run."""
+        path = row["path"]
+        return Run(path) if _is_run(path) else None
+
+
+def _is_run(folder):
+    return all(os.path.isfile(os.path.join(folder, name)) for name in ("summary.json", "scenario.json"))
+
+
+def open_folder(folder):
+    """A Run or a Sweep, from what the folder holds."""
+    if not os.path.isdir(folder):
+        raise InputError(f"{folder}: no such folder")
+    if os.path.isfile(os.path.join(folder, "sweep.csv")):
+        return Sweep(folder)
+    if _is_run(folder):
+        return Run(folder)
+    raise InputError(f"{folder}: not a run folder (no summary.json and scenario.json) "
+                     "nor a sweep folder (no sweep.csv)")

@@ -1,0 +1,260 @@
+// Runs side by side and their scenarios' differences (see compare.hpp).
+#include "report/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace edgetrain::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json read_json(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw CompareError(file.string() + ": cannot read it (not a run folder?)");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw CompareError(file.string() + ": not valid JSON (" + std::string(e.what()) + ")");
+  }
+}
+
+void flatten_into(const nlohmann::json& j, const std::string& path, std::map<std::string, nlohmann::json>& out) {
+  if (j.is_object() && !j.empty()) {
+    for (const auto& [key, value] : j.items()) flatten_into(value, path.empty() ? key : path + "." + key, out);
+  } else if (j.is_array() && !j.empty()) {
+    for (size_t i = 0; i < j.size(); ++i) flatten_into(j[i], path + "." + std::to_string(i), out);
+  } else {
+    out[path] = j;
+  }
+}
+
+// `devices.3.stream.rate` -> `devices.*.stream.rate`.
+std::string index_pattern(const std::string& key) {
+  std::string out, segment;
+  std::istringstream in(key);
+  bool first = true;
+  while (std::getline(in, segment, '.')) {
+    const bool index = !segment.empty() && std::all_of(segment.begin(), segment.end(), ::isdigit);
+    out += (first ? "" : ".") + (index ? std::string("*") : segment);
+    first = false;
+  }
+  return out;
+}
+
+// The figures compared, in order; energy_j only when some run has it.
+struct Wanted {
+  const char* key;
+  const char* label;
+};
+constexpr Wanted kFigures[] = {
+    {"status", "status"},
+    {"time_to_target_s", "time to target"},
+    {"rounds", "rounds"},
+    {"sim_time_s", "simulated time"},
+    {"bytes_up", "bytes up"},
+    {"bytes_down", "bytes down"},
+    {"final_test_accuracy", "final accuracy"},
+    {"best_test_accuracy", "best accuracy"},
+    {"energy_j", "energy"},
+};
+
+std::optional<double> number(const nlohmann::json& summary, const std::string& key) {
+  const auto it = summary.find(key);
+  if (it == summary.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+std::string format_double(double v, const char* spec) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, spec, v);
+  return buffer;
+}
+
+// A byte count as edgetrain's summary prints it (SI units).
+std::string human_bytes(double v) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+  int u = 0;
+  while (std::fabs(v) >= 1000 && u < 4) {
+    v /= 1000;
+    ++u;
+  }
+  return u == 0 ? format_double(v, "%.0f B") : format_double(v, "%.1f ") + units[u];
+}
+
+std::string cell(const std::string& key, const std::optional<nlohmann::json>& value) {
+  if (!value) return "-";
+  const nlohmann::json& v = *value;
+  if (v.is_null()) return key == "time_to_target_s" ? "not reached" : "-";
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_number()) return v.dump();
+  const double d = v.get<double>();
+  if (key.size() > 2 && key.compare(key.size() - 2, 2, "_s") == 0) return format_double(d, "%.2f s");
+  if (key.rfind("bytes_", 0) == 0) return human_bytes(d);
+  if (key == "energy_j") return format_double(d, "%.1f J");
+  if (key.find("accuracy") != std::string::npos) return format_double(d, "%.4f");
+  return v.dump();
+}
+
+std::string value_text(const std::optional<nlohmann::json>& v) { return v ? v->dump() : "(absent)"; }
+
+void append_table(std::ostringstream& out, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> width;
+  for (const auto& row : rows) {
+    if (width.size() < row.size()) width.resize(row.size(), 0);
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(width[i] - row[i].size() + 2, ' ');
+    }
+    out << line << "\n";
+  }
+}
+
+std::vector<std::string> run_labels(const Comparison& c) {
+  std::vector<std::string> labels;
+  for (size_t i = 0; i < c.folders.size(); ++i) labels.push_back("[" + std::to_string(i + 1) + "]");
+  return labels;
+}
+
+}  // namespace
+
+RunRecord load_run_record(const fs::path& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) throw CompareError(folder.string() + ": no such folder");
+  RunRecord r;
+  r.folder = folder.string();
+  r.summary = read_json(folder / "summary.json");
+  r.scenario = read_json(folder / "scenario.json");
+  if (!r.summary.is_object()) throw CompareError((folder / "summary.json").string() + ": not a JSON object");
+  return r;
+}
+
+std::map<std::string, nlohmann::json> flatten(const nlohmann::json& document) {
+  std::map<std::string, nlohmann::json> out;
+  flatten_into(document, "", out);
+  return out;
+}
+
+Comparison compare_runs(const std::vector<RunRecord>& runs) {
+  Comparison c;
+  for (const RunRecord& r : runs) c.folders.push_back(r.folder);
+  for (const Wanted& w : kFigures) {
+    Comparison::Figure f{w.key, w.label, {}};
+    bool any = false;
+    for (const RunRecord& r : runs) {
+      const auto it = r.summary.find(w.key);
+      f.values.push_back(it == r.summary.end() ? std::nullopt : std::optional<nlohmann::json>(*it));
+      any = any || it != r.summary.end();
+    }
+    if (any) c.figures.push_back(std::move(f));
+  }
+  // Time to target when the first run reached its target (runs that did not have no speed-up);
+  // otherwise simulated time, which compares like with like when the runs stop alike.
+  c.speedup_basis = runs.empty() || !number(runs[0].summary, "time_to_target_s") ? "sim_time_s" : "time_to_target_s";
+  const std::optional<double> reference = runs.empty() ? std::nullopt : number(runs[0].summary, c.speedup_basis);
+  for (const RunRecord& r : runs) {
+    const std::optional<double> mine = number(r.summary, c.speedup_basis);
+    c.speedup.push_back(reference && mine && *mine > 0 ? std::optional<double>(*reference / *mine) : std::nullopt);
+  }
+  std::vector<std::map<std::string, nlohmann::json>> flat;
+  std::set<std::string> keys;
+  for (const RunRecord& r : runs) {
+    flat.push_back(flatten(r.scenario));
+    for (const auto& [k, v] : flat.back()) keys.insert(k);
+  }
+  // Keys that differ, grouped by their pattern (list indices as `*`): a change every device shares is
+  // one row `devices.*.stream.rate`, not one per device.
+  std::map<std::string, std::vector<std::pair<std::string, std::vector<std::optional<nlohmann::json>>>>> by_pattern;
+  std::vector<std::string> patterns;  // in the order of their first key
+  for (const std::string& key : keys) {
+    std::vector<std::optional<nlohmann::json>> values;
+    for (const auto& f : flat) {
+      const auto it = f.find(key);
+      values.push_back(it == f.end() ? std::nullopt : std::optional<nlohmann::json>(it->second));
+    }
+    if (std::none_of(values.begin(), values.end(), [&](const auto& v) { return v != values.front(); })) continue;
+    const std::string pattern = index_pattern(key);
+    if (!by_pattern.count(pattern)) patterns.push_back(pattern);
+    by_pattern[pattern].emplace_back(key, std::move(values));
+  }
+  for (const std::string& pattern : patterns) {
+    auto& members = by_pattern[pattern];
+    const bool shared = members.size() > 1 && std::all_of(members.begin(), members.end(), [&](const auto& m) {
+                          return m.second == members.front().second;
+                        });
+    if (shared) {
+      c.differences.emplace_back(pattern, members.front().second);
+    } else {
+      for (auto& m : members) c.differences.push_back(std::move(m));
+    }
+  }
+  return c;
+}
+
+std::string format_text(const Comparison& c, size_t max_differences) {
+  std::ostringstream out;
+  const std::vector<std::string> labels = run_labels(c);
+  for (size_t i = 0; i < c.folders.size(); ++i) out << labels[i] << " " << c.folders[i] << "\n";
+  out << "\n";
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head = {""};
+  head.insert(head.end(), labels.begin(), labels.end());
+  rows.push_back(head);
+  for (const auto& f : c.figures) {
+    std::vector<std::string> row = {f.label};
+    for (const auto& v : f.values) row.push_back(cell(f.key, v));
+    rows.push_back(row);
+  }
+  std::vector<std::string> speed = {c.speedup_basis == "time_to_target_s" ? "speed-up (time to target)"
+                                                                          : "speed-up (simulated time)"};
+  for (const auto& s : c.speedup) speed.push_back(s ? format_double(*s, "%.2fx") : "-");
+  rows.push_back(speed);
+  append_table(out, rows);
+  out << "\n";
+  if (c.differences.empty()) {
+    out << "The resolved scenarios are identical.\n";
+    return out.str();
+  }
+  out << "Scenario keys that differ (" << c.differences.size() << "):\n";
+  rows = {head};
+  rows.front().front() = "key";
+  const size_t shown = max_differences == 0 ? c.differences.size() : std::min(max_differences, c.differences.size());
+  for (size_t i = 0; i < shown; ++i) {
+    std::vector<std::string> row = {c.differences[i].first};
+    for (const auto& v : c.differences[i].second) row.push_back(value_text(v));
+    rows.push_back(row);
+  }
+  append_table(out, rows);
+  if (shown < c.differences.size())
+    out << "... and " << c.differences.size() - shown << " more (--all shows every key)\n";
+  return out.str();
+}
+
+nlohmann::json to_json(const Comparison& c) {
+  auto values = [](const std::vector<std::optional<nlohmann::json>>& vs) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& v : vs) a.push_back(v ? *v : nlohmann::json());
+    return a;
+  };
+  nlohmann::json j;
+  j["runs"] = c.folders;
+  j["figures"] = nlohmann::json::object();
+  for (const auto& f : c.figures) j["figures"][f.key] = values(f.values);
+  nlohmann::json speedup = nlohmann::json::array();
+  for (const auto& s : c.speedup) speedup.push_back(s ? nlohmann::json(*s) : nlohmann::json());
+  j["speedup"] = {{"basis", c.speedup_basis}, {"values", speedup}};
+  j["differences"] = nlohmann::json::object();
+  for (const auto& [key, vs] : c.differences) j["differences"][key] = values(vs);
+  return j;
+}
+
+}  // namespace edgetrain::report

@@ -1,0 +1,59 @@
+// `edgetrain compare`: runs side by side (time to target, rounds, bytes each way, final and best
+// accuracy, energy where a run knows it), the speed-up of each against the first, and the keys in
+// which their resolved scenarios differ (dotted paths, as --set spells them). Reads only the
+// results folders' summary.json and scenario.json; no SimGrid, no LibTorch.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "util/input_error.hpp"
+
+namespace edgetrain::report {
+
+class CompareError : public std::runtime_error, public util::InputError {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunRecord {
+  std::string folder;  // as the user gave it
+  nlohmann::json summary, scenario;
+};
+
+// Reads FOLDER/summary.json and FOLDER/scenario.json; CompareError naming the file otherwise.
+RunRecord load_run_record(const std::filesystem::path& folder);
+
+// Every leaf of a JSON document by dotted path (`training.lr`, `devices.0.host`); empty objects and
+// arrays are leaves of their own.
+std::map<std::string, nlohmann::json> flatten(const nlohmann::json& document);
+
+struct Comparison {
+  struct Figure {
+    std::string key;                                    // the summary.json key (or "speedup")
+    std::string label;                                  // how the text table names it
+    std::vector<std::optional<nlohmann::json>> values;  // one per run; nullopt when the run lacks it
+  };
+  std::vector<std::string> folders;
+  std::vector<Figure> figures;
+  std::string speedup_basis;                   // "time_to_target_s" or "sim_time_s"
+  std::vector<std::optional<double>> speedup;  // the first run's basis over each run's
+  // Differing keys with each run's value (nullopt: absent); `*` for list indices when every entry of
+  // the list changed alike.
+  std::vector<std::pair<std::string, std::vector<std::optional<nlohmann::json>>>> differences;
+};
+
+// The comparison of `runs` (at least one), in their order; the first is the reference.
+Comparison compare_runs(const std::vector<RunRecord>& runs);
+
+// A table for the terminal; at most `max_differences` differing keys unless 0 (all).
+std::string format_text(const Comparison& c, size_t max_differences);
+// The same as JSON: {"runs": [...], "figures": {key: [...]}, "speedup": {...}, "differences": {key: [...]}}.
+nlohmann::json to_json(const Comparison& c);
+
+}  // namespace edgetrain::report

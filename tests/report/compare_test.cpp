@@ -1,0 +1,172 @@
+// edgetrain compare: scenarios flattened by dotted path, the figures side by side, the speed-up
+// against the first run (on time to target, else simulated time), differing keys grouped when every
+// device changed alike, and the command's output and errors.
+#include "report/compare.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+
+using namespace edgetrain::report;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+RunRecord record(const std::string& folder, json summary, json scenario) { return {folder, summary, scenario}; }
+
+json scenario(const std::string& mode, double rate) {
+  return {{"name", "q"},
+          {"training", {{"mode", mode}, {"lr", 0.05}}},
+          {"devices", {{{"host", "a"}, {"rate", rate}}, {{"host", "b"}, {"rate", rate}}}}};
+}
+
+fs::path write_run(const std::string& name, const json& summary, const json& scenario) {
+  const fs::path dir = fs::temp_directory_path() / ("edgetrain-compare-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "summary.json") << summary.dump();
+  std::ofstream(dir / "scenario.json") << scenario.dump();
+  return dir;
+}
+
+struct Output {
+  int status;
+  std::string out, err;
+};
+Output run_compare(const std::string& args) {
+  const fs::path dir = fs::temp_directory_path() / "edgetrain-compare-cli";
+  fs::create_directories(dir);
+  const std::string cmd = std::string(EDGETRAIN_BINARY) + " compare " + args + " >" + (dir / "out").string() + " 2>" +
+                          (dir / "err").string();
+  const int raw = std::system(cmd.c_str());
+  auto slurp = [](const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+}  // namespace
+
+TEST_CASE("compare: flatten names every leaf by its dotted path, list entries by index") {
+  const auto flat = flatten(json{{"a", {{"b", 1}, {"c", json::array({2, json{{"d", "x"}}})}}}, {"e", json::object()}});
+  CHECK(flat.size() == 4);
+  CHECK(flat.at("a.b") == 1);
+  CHECK(flat.at("a.c.0") == 2);
+  CHECK(flat.at("a.c.1.d") == "x");
+  CHECK(flat.at("e") == json::object());
+}
+
+TEST_CASE("compare: figures side by side, speed-up on time to target, differences by key") {
+  const auto c = compare_runs({
+      record("sync",
+             {{"status", "target_reached"},
+              {"time_to_target_s", 200.0},
+              {"rounds", 100},
+              {"sim_time_s", 210.0},
+              {"bytes_up", 1000},
+              {"bytes_down", 2000},
+              {"final_test_accuracy", 0.84},
+              {"best_test_accuracy", 0.85}},
+             scenario("sync", 10)),
+      record("async",
+             {{"status", "target_reached"},
+              {"time_to_target_s", 50.0},
+              {"rounds", 400},
+              {"sim_time_s", 60.0},
+              {"bytes_up", 4000},
+              {"bytes_down", 8000},
+              {"final_test_accuracy", 0.84},
+              {"best_test_accuracy", 0.86}},
+             scenario("async", 20)),
+      record("slow", {{"status", "completed"}, {"time_to_target_s", nullptr}, {"sim_time_s", 300.0}},
+             scenario("sync", 10)),
+  });
+  CHECK(c.speedup_basis == "time_to_target_s");
+  REQUIRE(c.speedup.size() == 3);
+  CHECK(*c.speedup[0] == 1.0);
+  CHECK(*c.speedup[1] == 4.0);
+  CHECK(!c.speedup[2]);  // did not reach the target
+  std::vector<std::string> keys;
+  for (const auto& f : c.figures) keys.push_back(f.key);
+  CHECK(keys == std::vector<std::string>{"status", "time_to_target_s", "rounds", "sim_time_s", "bytes_up", "bytes_down",
+                                         "final_test_accuracy", "best_test_accuracy"});  // no energy_j anywhere
+  CHECK(!c.figures[2].values[2]);                                                        // the third run has no rounds
+  REQUIRE(c.differences.size() == 2);
+  CHECK(c.differences[0].first == "devices.*.rate");  // both devices changed alike: one row
+  CHECK(*c.differences[0].second[1] == 20);
+  CHECK(c.differences[1].first == "training.mode");
+  const std::string text = format_text(c, 40);
+  CHECK(text.find("speed-up (time to target)  1.00x           4.00x           -") != std::string::npos);
+  CHECK(text.find("time to target             200.00 s        50.00 s         not reached") != std::string::npos);
+  CHECK(text.find("bytes down                 2.0 kB          8.0 kB          -") != std::string::npos);
+  CHECK(text.find("training.mode   \"sync\"  \"async\"  \"sync\"") != std::string::npos);
+  const json j = to_json(c);
+  CHECK(j["speedup"]["values"] == json::array({1.0, 4.0, nullptr}));
+  CHECK(j["differences"]["training.mode"] == json::array({"sync", "async", "sync"}));
+}
+
+TEST_CASE(
+    "compare: without a target the speed-up is on simulated time, energy shows where known, and keys one run lacks are "
+    "absent") {
+  json two = scenario("sync", 10);
+  two["devices"][1]["rate"] = 30;  // only one device differs: its own row
+  two["stream"] = {{"rate", "S1"}};
+  const auto c = compare_runs({record("a", {{"sim_time_s", 100.0}, {"energy_j", 5.0}}, scenario("sync", 10)),
+                               record("b", {{"sim_time_s", 25.0}}, two)});
+  CHECK(c.speedup_basis == "sim_time_s");
+  CHECK(*c.speedup[1] == 4.0);
+  CHECK(c.figures.back().key == "energy_j");
+  CHECK(!c.figures.back().values[1]);
+  REQUIRE(c.differences.size() == 2);
+  CHECK(c.differences[0].first == "devices.1.rate");
+  CHECK(c.differences[1].first == "stream.rate");
+  CHECK(!c.differences[1].second[0]);
+  const std::string text = format_text(c, 1);
+  CHECK(text.find("energy                     5.0 J     -\n") != std::string::npos);
+  CHECK(text.find("speed-up (simulated time)  1.00x     4.00x\n") != std::string::npos);
+  CHECK(text.find("(absent)") == std::string::npos);  // the only absent value is past the shown row
+  CHECK(text.find("... and 1 more (--all shows every key)") != std::string::npos);
+  CHECK(format_text(compare_runs({record("a", {}, scenario("sync", 1)), record("b", {}, scenario("sync", 1))}), 40)
+            .find("The resolved scenarios are identical.") != std::string::npos);
+}
+
+TEST_CASE("compare: the command prints the table or JSON, and one line with exit 2 for bad input") {
+  const fs::path a = write_run("a", {{"status", "completed"}, {"sim_time_s", 10.0}}, scenario("sync", 1));
+  const fs::path b = write_run("b", {{"status", "completed"}, {"sim_time_s", 5.0}}, scenario("async", 1));
+  const Output text = run_compare(a.string() + " " + b.string());
+  CHECK(text.status == 0);
+  CHECK(text.out.rfind("[1] " + a.string() + "\n[2] " + b.string() + "\n", 0) == 0);
+  CHECK(text.out.find("speed-up (simulated time)  1.00x      2.00x") != std::string::npos);
+  const Output js = run_compare("--format json " + a.string() + " " + b.string());
+  CHECK(js.status == 0);
+  CHECK(json::parse(js.out)["differences"]["training.mode"] == json::array({"sync", "async"}));
+  const fs::path broken = write_run("broken", {}, {});
+  std::ofstream(broken / "summary.json") << "{";
+  const fs::path empty = fs::temp_directory_path() / "edgetrain-compare-empty";
+  fs::create_directories(empty);
+  struct Case {
+    std::string args, err;
+  } cases[] = {
+      {a.string(), "edgetrain compare: expected at least two RUN_DIRs to compare (see edgetrain compare --help)\n"},
+      {a.string() + " /nonexistent/run", "edgetrain compare: /nonexistent/run: no such folder\n"},
+      {a.string() + " " + empty.string(),
+       "edgetrain compare: " + (empty / "summary.json").string() + ": cannot read it (not a run folder?)\n"},
+      {a.string() + " --format xml " + b.string(),
+       "edgetrain compare: --format: expected text or json, got \"xml\" (see edgetrain compare --help)\n"},
+      {a.string() + " --colour " + b.string(),
+       "edgetrain compare: unknown option \"--colour\" (see edgetrain compare --help)\n"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.args);
+    const Output r = run_compare(c.args);
+    CHECK(r.status == 2);
+    CHECK(r.err == c.err);
+  }
+  const Output bad_json = run_compare(a.string() + " " + broken.string());
+  CHECK(bad_json.status == 2);
+  CHECK(bad_json.err.rfind("edgetrain compare: " + (broken / "summary.json").string() + ": not valid JSON (", 0) == 0);
+  CHECK(std::count(bad_json.err.begin(), bad_json.err.end(), '\n') == 1);
+}
