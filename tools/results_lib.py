@@ -111,10 +111,11 @@ README = os.path.join(ROOT, "README.md")
 
 
 def wrapped(text):
-    """Prose paragraphs filled to the README's width; fenced code stays as it is."""
+    """Prose paragraphs filled to the README's width; fenced code and tables stay as they are."""
     parts = re.split(r"(```.*?```)", text, flags=re.S)
     return "".join(p if p.startswith("```") else "\n\n".join(
-        textwrap.fill(para, 105, break_long_words=False, break_on_hyphens=False) if para.strip() else para
+        textwrap.fill(para, 105, break_long_words=False, break_on_hyphens=False)
+        if para.strip() and not para.lstrip().startswith("|") else para  # tables stay as they are
         for para in p.split("\n\n")) for p in parts)
 
 

@@ -114,7 +114,7 @@ def bottleneck_section(page, run, prefix):
             page.add(f"<p>Critical path: <b>{esc(path['device'])}</b> was the round's slowest device"
                      + (f" in {esc(fmt_number(rounds))} rounds" if rounds is not None else "")
                      + (f" ({esc(pct(share))})" if share is not None else "")
-                     + (f"; the narrowest link of its route: <b>{esc(path['link'])}</b>" if path.get("link") else "")
+                     + (f"; the busiest link of its route: <b>{esc(path['link'])}</b>" if path.get("link") else "")
                      + (f" ({esc(_mbps(path.get('link_bandwidth_bps')))})" if path.get("link_bandwidth_bps") else "")
                      + ".</p>")
         return

@@ -11,8 +11,8 @@
 
 namespace edgetrain::report {
 
-// The device most often last to deliver in a sync round, and the narrowest link of its route to
-// the aggregator (the simulator resolves the route). Empty device: not a sync mode.
+// The device most often last to deliver in a sync round, and the busiest link of its route to the
+// aggregator (the highest mean utilisation; the simulator resolves the route). Empty device: not a sync mode.
 struct CriticalPath {
   std::string device;
   int64_t rounds = 0;  // rounds it was the slowest of

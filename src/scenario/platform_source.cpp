@@ -178,7 +178,9 @@ json PlatformSource::resolve(const json& raw, const std::string& at, const Resol
         if (direction) {
           (attribute == platform::Attribute::Bandwidth ? setting.bandwidth_bps : setting.latency_s) = v->get<double>();
           pending.push_back({key_at, entry.at(key), std::string::npos,
-                             checked([&] { return platform::attribute_text(base_text(), declared, attribute); })});
+                             checked([&, attribute = attribute] {  // a copy: clang 14 cannot capture bindings
+                               return platform::attribute_text(base_text(), declared, attribute);
+                             })});
         } else {
           pending.push_back({key_at, entry.at(key), edits.size(), nullptr});
           edits.push_back({declared, attribute, platform::simgrid_text(v->get<double>(), attribute)});
@@ -211,7 +213,9 @@ json PlatformSource::resolve(const json& raw, const std::string& at, const Resol
         const std::string key_at = host_at + ".speed";
         if (const auto v = quantity("platform.hosts.<host>.speed", entry.at("speed"), key_at)) {
           const std::string before =
-              checked([&] { return platform::attribute_text(base_text(), name, platform::Attribute::Speed); });
+              checked([&, &name = name] {  // named: clang 14 cannot capture bindings
+                return platform::attribute_text(base_text(), name, platform::Attribute::Speed);
+              });
           if (before.find(',') != std::string::npos) {
             throw ScenarioError(key_at + ": host " + text::show(name) + " has several pstate speeds (" + before +
                                 "); what-ifs change hosts of one speed");

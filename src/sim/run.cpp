@@ -125,13 +125,20 @@ std::string device_class(const sg4::Host& host) {
   return name.empty() ? host.get_name() : name;
 }
 
-// The narrowest link of a device's route to the aggregator (the round's critical link).
-void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* device, const sg4::Host* server) {
-  std::vector<sg4::Link*> links;
+// The critical link of a round's slowest device: the busiest link of its route to the aggregator
+// (the highest mean utilisation; ties: the first on the route).
+void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* device, const sg4::Host* server,
+                           const std::vector<report::LinkRow>& rows, double end) {
+  std::vector<sg4::Link*> route;
   double latency = 0;
-  device->route_to(server, links, &latency);
-  for (const auto* l : links) {
-    if (critical.link.empty() || l->get_bandwidth() * 8 < critical.link_bandwidth_bps) {
+  device->route_to(server, route, &latency);
+  double busiest = -1;
+  for (const auto* l : route) {
+    const auto row =
+        std::find_if(rows.begin(), rows.end(), [&](const report::LinkRow& r) { return r.link == l->get_name(); });
+    const double u = row == rows.end() ? 0.0 : report::utilization(*row, end);
+    if (u > busiest) {
+      busiest = u;
       critical.link = l->get_name();
       critical.link_bandwidth_bps = l->get_bandwidth() * 8;
     }
@@ -485,7 +492,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   if (!critical.device.empty()) {
     const auto it = std::find_if(state.devices.begin(), state.devices.end(),
                                  [&](const report::DeviceRecord& d) { return d.device == critical.device; });
-    resolve_critical_link(critical, state.device_hosts[it - state.devices.begin()], p.hosts.server);
+    resolve_critical_link(critical, state.device_hosts[it - state.devices.begin()], p.hosts.server, links, end);
   }
   summary.extra["bottleneck"] = report::bottleneck_json(state.devices, links, state.rounds, critical, end);
   const std::vector<report::FleetBufferPoint> fleet_buffers =

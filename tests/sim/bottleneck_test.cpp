@@ -49,7 +49,7 @@ TEST_CASE("links are busy exactly while their transfers run, and rounds.csv has 
 
   const auto bottleneck = read_json(out / "summary.json")["bottleneck"];
   CHECK(bottleneck["critical_path"]["device"] == "dev-a");
-  CHECK(bottleneck["critical_path"]["link"] == "a-up");  // its narrowest link
+  CHECK(bottleneck["critical_path"]["link"] == "a-up");  // the busiest (and only) link of its route
   CHECK(bottleneck["critical_path"]["rounds_slowest"] == kRounds);
   CHECK(bottleneck["links"][0]["link"] == "a-up");  // 1 MB/s: the highest mean utilisation
   CHECK(bottleneck["links"].size() == 4);           // the four links that carried bytes

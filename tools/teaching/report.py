@@ -97,7 +97,38 @@ def non_iid(run):
             f"{fewer['final_test_accuracy']:.4f}.")
 
 
-BLOCKS = {"stragglers": stragglers, "slow-stream": slow_stream, "overflow": overflow, "non-iid": non_iid}
+TOPK = ("--set", "compression.kind=topk", "--set", "compression.ratio=0.01", "--set", "compression.error_feedback=true")
+FAST_UPLINK = ("--set", "platform.links.pi-1-up.bandwidth=1Gbps")
+
+
+def per_round(summary):
+    return summary["sim_time_s"] / summary["rounds"]
+
+
+def thin_uplink(run):
+    dense, topk = run("thin-uplink")["summary"], run("thin-uplink", *TOPK)["summary"]
+    fast, fast_topk = run("thin-uplink", *FAST_UPLINK)["summary"], run("thin-uplink", *FAST_UPLINK, *TOPK)["summary"]
+    return (f"On the Pi's 2 Mbit/s uplink a ResNet-18 round takes {per_round(dense):.1f} s dense and "
+            f"{per_round(topk):.1f} s with top-k 1% and error feedback: {per_round(dense) / per_round(topk):.2f}x "
+            f"faster, the {dense['bytes_up'] / dense['rounds'] / 1e6:.1f} MB update shrinking to "
+            f"{topk['bytes_up'] / topk['rounds'] / 1e6:.2f} MB. With a 1 Gbit/s uplink the round is compute-bound: "
+            f"{per_round(fast):.1f} s dense against {per_round(fast_topk):.1f} s compressed, "
+            f"{per_round(fast) / per_round(fast_topk):.2f}x.")
+
+
+def site_uplink(run):
+    rows = []
+    for count in (2, 5, 10, 20, 40):
+        s = run("site-uplink", "--set", f"platform.classes.camera.count={count}")["summary"]
+        b = s["bottleneck"]
+        rows.append(f"| {count} | {per_round(s):.2f} | `{b['links'][0]['link']}` "
+                    f"({b['links'][0]['mean_utilization']:.2f}) | `{b['critical_path']['link']}` |")
+    return ("| cameras | round (s) | busiest link (mean utilisation) | critical link of the slowest camera |\n"
+            "|---|---|---|---|\n" + "\n".join(rows))
+
+
+BLOCKS = {"stragglers": stragglers, "slow-stream": slow_stream, "overflow": overflow, "non-iid": non_iid,
+          "thin-uplink": thin_uplink, "site-uplink": site_uplink}
 
 
 def main(argv):
