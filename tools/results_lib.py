@@ -2,11 +2,13 @@
 folder written by `edgetrain run`, run a list of scenarios two at a time, and write the pages and the
 README paragraphs whose figures come from those runs."""
 import csv
+import difflib
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 from concurrent.futures import ThreadPoolExecutor
 
@@ -138,3 +140,38 @@ def readme_block(name, text=None, page_path=None):
         f.write(page[:start] + wrapped(text).rstrip("\n") + "\n" + page[stop:])
     print(f"report: wrote the {name} figures of {os.path.relpath(page_path, ROOT)}")
     return text
+
+
+def figures_main(argv, blocks, make_runner, script, page_path=None, comparable=lambda text: text):
+    """The command line of the scripts that write a page's figure blocks (tools/readme/examples.py,
+    tools/teaching/report.py): [--check] [--binary PATH] [NAME...]. Each block function takes the
+    runner make_runner(binary, scratch folder) and returns the block's text. Without --check the blocks
+    are rewritten; with it nothing is, and the exit status is 1 (with a diff) when a block no longer
+    matches what the code gives (compared through `comparable`)."""
+    page_path = page_path or README
+    page = os.path.relpath(page_path, ROOT)
+    check = "--check" in argv
+    binary = os.path.join(ROOT, "build", "edgetrain")
+    if "--binary" in argv:
+        binary = argv[argv.index("--binary") + 1]
+    names = [a for a in argv if a in blocks] or list(blocks)
+    unknown = [a for a in argv if a not in blocks and a not in ("--check", "--binary", binary)]
+    if unknown:
+        raise SystemExit(f"{script}: unknown argument {unknown[0]} (blocks: {', '.join(blocks)})")
+    stale = 0
+    with tempfile.TemporaryDirectory(prefix="edgetrain-figures-") as scratch:
+        run = make_runner(binary, scratch)
+        for name in names:
+            text = wrapped(blocks[name](run)) + "\n"
+            if not check:
+                readme_block(name, text, page_path)
+                continue
+            have = readme_block(name, page_path=page_path)
+            if comparable(have) != comparable(text):
+                stale += 1
+                diff = difflib.unified_diff(have.splitlines(), text.splitlines(), page, "the code gives", lineterm="")
+                print(f"{page} block {name} does not match the code (rerun {script}):")
+                print("\n".join(diff))
+            else:
+                print(f"{page} block {name}: matches")
+    return 1 if stale else 0

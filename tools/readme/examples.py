@@ -7,15 +7,13 @@ a block no longer matches what the code gives; the test suite runs it that way.
 Usage: tools/readme/examples.py [--check] [--binary PATH] [NAME...]   (NAME: quickstart, bottleneck,
 async, local-sgd, faults; all by default)
 """
-import difflib
 import os
 import re
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, load_run, readme_block, wrapped  # noqa: E402
+from results_lib import ROOT, figures_main, load_run  # noqa: E402
 
 QUICKSTART = "scenarios/quickstart.json"
 ASYNC = ["--set", "training.mode=async", "--set", "training.momentum=0", "--set", "stop.rounds=1200"]
@@ -139,34 +137,5 @@ def comparable(text):
     return re.sub(r"wall time: [0-9.]+ s", "wall time: ... s", text)
 
 
-def main(argv):
-    check = "--check" in argv
-    binary = os.path.join(ROOT, "build", "edgetrain")
-    if "--binary" in argv:
-        binary = argv[argv.index("--binary") + 1]
-    names = [a for a in argv if a in BLOCKS] or list(BLOCKS)
-    unknown = [a for a in argv if a not in BLOCKS and a not in ("--check", "--binary", binary)]
-    if unknown:
-        raise SystemExit(f"examples: unknown argument {unknown[0]} (blocks: {', '.join(BLOCKS)})")
-    stale = 0
-    with tempfile.TemporaryDirectory(prefix="edgetrain-readme-") as scratch:
-        run = Runner(binary, scratch)
-        for name in names:
-            text = wrapped(BLOCKS[name](run)) + "\n"
-            if not check:
-                readme_block(name, text)
-                continue
-            have = readme_block(name)
-            if comparable(have) != comparable(text):
-                stale += 1
-                diff = difflib.unified_diff(have.splitlines(), text.splitlines(), "README.md", "the code gives",
-                                            lineterm="")
-                print(f"README block {name} does not match the code (rerun tools/readme/examples.py):")
-                print("\n".join(diff))
-            else:
-                print(f"README block {name}: matches")
-    return 1 if stale else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(figures_main(sys.argv[1:], BLOCKS, Runner, "tools/readme/examples.py", comparable=comparable))

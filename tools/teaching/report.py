@@ -6,14 +6,12 @@ what the code gives; the test suite runs it that way, one scenario per test.
 
 Usage: tools/teaching/report.py [--check] [--binary PATH] [NAME...]   (all scenarios by default)
 """
-import difflib
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, load_run, readme_block, wrapped  # noqa: E402
+from results_lib import ROOT, figures_main, load_run  # noqa: E402
 
 PAGE = os.path.join(ROOT, "docs", "teaching.md")
 
@@ -131,34 +129,5 @@ BLOCKS = {"stragglers": stragglers, "slow-stream": slow_stream, "overflow": over
           "thin-uplink": thin_uplink, "site-uplink": site_uplink}
 
 
-def main(argv):
-    check = "--check" in argv
-    binary = os.path.join(ROOT, "build", "edgetrain")
-    if "--binary" in argv:
-        binary = argv[argv.index("--binary") + 1]
-    names = [a for a in argv if a in BLOCKS] or list(BLOCKS)
-    unknown = [a for a in argv if a not in BLOCKS and a not in ("--check", "--binary", binary)]
-    if unknown:
-        raise SystemExit(f"teaching: unknown argument {unknown[0]} (scenarios: {', '.join(BLOCKS)})")
-    stale = 0
-    with tempfile.TemporaryDirectory(prefix="edgetrain-teaching-") as scratch:
-        run = Runner(binary, scratch)
-        for name in names:
-            text = wrapped(BLOCKS[name](run)) + "\n"
-            if not check:
-                readme_block(name, text, PAGE)
-                continue
-            have = readme_block(name, page_path=PAGE)
-            if have != text:
-                stale += 1
-                diff = difflib.unified_diff(have.splitlines(), text.splitlines(), "docs/teaching.md",
-                                            "the code gives", lineterm="")
-                print(f"docs/teaching.md block {name} does not match the code (rerun tools/teaching/report.py):")
-                print("\n".join(diff))
-            else:
-                print(f"docs/teaching.md block {name}: matches")
-    return 1 if stale else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(figures_main(sys.argv[1:], BLOCKS, Runner, "tools/teaching/report.py", PAGE))
