@@ -10,6 +10,9 @@ results/bench/README.md (and the README's `bench` figures block) from the measur
   scale     timing-only runs of generated cluster fleets (tools/bench/fleet_platform.py): wall time
             per round and peak RSS against the device count
   memory    peak RSS of real-training fleets (mlp, sync and async) against the device count
+  fleet     `edgetrain fleet` generating the shipped planning fleets (10,000 and 100,000 devices), and
+            `edgetrain validate` of a scenario on each (generation, SimGrid load, every route checked)
+  sweep     `edgetrain sweep` of 8 real quickstart runs with --jobs 1 and --jobs 2
 
 Per-step figures are marginal: (median at the larger step count - median at the smaller) / (step
 difference), which cancels start-up and data loading in every program alike.
@@ -38,16 +41,18 @@ EDGETRAIN = os.path.join(BUILD, "edgetrain")
 BARE_CPP = os.path.join(BUILD, "bench_bare_loop")
 PYTHON = "/usr/bin/python3"
 DATA = "/usr/share/datasets/fashion-mnist"
-NAMES = ["overhead", "python", "parallel", "scale", "memory"]
+NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep"]
 
 # Sizes per profile: (full, quick, smoke).
 PROFILES = {
     "full": {"runs": 5, "mlp_rounds": (50, 250), "cnn_rounds": (15, 60), "train_samples": 0,
-             "scale": [(1000, 100), (10000, 100), (100000, 10)], "memory": [100, 1000, 5000]},
+             "scale": [(1000, 100), (10000, 100), (100000, 10)], "memory": [100, 1000, 5000],
+             "fleets": ["plan-10k", "plan-100k"], "sweep_runs": 3, "sweep_rounds": None},
     "quick": {"runs": 2, "mlp_rounds": (10, 50), "cnn_rounds": (5, 20), "train_samples": 0,
-              "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000]},
+              "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000],
+              "fleets": ["plan-10k"], "sweep_runs": 1, "sweep_rounds": 20},
     "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
-              "scale": [(50, 2)], "memory": [20, 40]},
+              "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2},
 }
 # The issue's wall-time goals of the scale runs (s); a run is stopped at twice its goal.
 SCALE_GOAL_S = {10000: 60, 100000: 300}
@@ -202,6 +207,47 @@ class Bench:
                 rows.append({"mode": mode, "devices": devices, "rounds": rounds,
                              "run": self.timed(self.edgetrain(scenario, rounds), MEMORY_LIMIT_S)})
         return {"rows": rows}
+
+    def fleets(self):
+        rows = []
+        for name in self.p["fleets"]:
+            description = os.path.join(ROOT, "platforms", "fleets", name + ".json")
+            generate = [EDGETRAIN, "fleet", description, "-o", os.path.join(self.work, name + ".xml")]
+            with open(description) as f:
+                devices = json.loads(re.sub(r"//[^\n]*", "", f.read())).get("devices")
+            # A timing-only scenario of the whole fleet: the run generates the platform from the description.
+            scenario = os.path.join(self.work, name + "-scenario.json")
+            with open(scenario, "w") as f:
+                json.dump({"name": name, "platform": description, "server": "cloud", "devices": {"role": "device"},
+                           "dataset": {"name": "synthetic", "train_samples": 32 * (devices or 1000)},
+                           "model": {"name": "mlp"}, "training": {"compute": "timing-only"},
+                           "stop": {"rounds": 1}}, f)
+            rows.append({"fleet": name, "devices": devices, "generate": self.hyperfine([(name, generate)])[name],
+                         "generate_command": shown(generate, self.work),
+                         "validate": self.timed([EDGETRAIN, "validate", scenario])})
+        return {"rows": rows}
+
+    def sweep(self):
+        base = os.path.join(ROOT, "scenarios", "quickstart.json")
+        sweep = os.path.join(self.work, "bench-sweep.json")
+        runs = {"training.lr": [0.05, 0.1], "seed": [1, 2, 3, 4]}
+        if self.p["sweep_rounds"]:
+            runs["stop.rounds"] = [self.p["sweep_rounds"]]
+        with open(sweep, "w") as f:
+            json.dump({"base": base, "grid": runs}, f)
+        out = os.path.join(self.work, "sweep-out")
+        named = [(f"jobs-{j}", [EDGETRAIN, "sweep", sweep, "--out", out, "--jobs", str(j)]) for j in (1, 2)]
+        export = os.path.join(self.work, "hyperfine-sweep.json")
+        cmd = ["hyperfine", "-N", "--style", "basic", "--runs", str(self.p["sweep_runs"]), "--export-json", export,
+               "--prepare", f"rm -rf {out}"]
+        for n, c in named:
+            cmd += ["-n", n, sh(c)]
+        print("bench: sweep --jobs 1 | --jobs 2", flush=True)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL if self.profile == "smoke" else None)
+        with open(export) as f:
+            medians = {r["command"]: r["median"] for r in json.load(f)["results"]}
+        return {"grid": runs, "runs": self.p["sweep_runs"], "medians": medians,
+                "commands": [shown(c, self.work).replace(out, WORK + "/sweep") for _, c in named]}
 
 
 # --- the page -------------------------------------------------------------------------------------
@@ -380,6 +426,39 @@ def section_memory(d):
     return lines, summary
 
 
+def section_fleet(d):
+    lines = ["## 6. Fleet generation and loading", "",
+             "`edgetrain fleet` on the shipped planning fleets (hyperfine median), and `edgetrain validate` of a "
+             "timing-only scenario whose platform is the fleet description and whose devices are all of it (`{\"role\": "
+             "\"device\"}`): it generates the fleet, loads it into SimGrid and checks every device's route to the cloud "
+             "and back (one run under `/usr/bin/time -v`). Goals: 10,000 devices in seconds, 100,000 in under a minute.",
+             "", "| fleet | devices | generate (median) | validate: generate + load + routes | peak RSS |", "|---|---|---|---|---|"]
+    for r in d["rows"]:
+        v = r["validate"]
+        done = f"{v['wall_s']:.2f} s" if v["status"] == 0 else f"exit {v['status']} ({v['stderr']})"
+        devices = f"{r['devices']:,}" if r["devices"] else "the counts"
+        lines.append(f"| `{r['fleet']}` | {devices} | {r['generate']:.2f} s | {done} | "
+                     f"{gb(v['rss_bytes'])} |")
+    lines += ["", "```"] + [c for r in d["rows"] for c in (r["generate_command"], r["validate"]["command"])] + ["```", ""]
+    summary = "; ".join(f"`{r['fleet']}` generated in {r['generate']:.2f} s, loaded and checked in "
+                        + (f"{r['validate']['wall_s']:.1f} s" if r["validate"]["status"] == 0 else "(failed)")
+                        for r in d["rows"])
+    return lines, summary
+
+
+def section_sweep(d):
+    m = d["medians"]
+    lines = ["## 7. A sweep with --jobs 1 and --jobs 2", "",
+             f"`edgetrain sweep` of the quickstart over the grid `{json.dumps(d['grid'])}` "
+             f"({len(d['grid']['training.lr']) * len(d['grid']['seed'])} real runs), emptied before each of "
+             f"{d['runs']} hyperfine run(s) per setting. With --jobs 1 each run gets 2 training threads, with "
+             "--jobs 2 one each.", "", "| --jobs | wall (median) |", "|---|---|",
+             f"| 1 | {m['jobs-1']:.2f} s |", f"| 2 | {m['jobs-2']:.2f} s |",
+             f"| speed-up | {ratio(m['jobs-1'], m['jobs-2'])} |", "", "```"] + d["commands"] + ["```", ""]
+    return lines, (f"a sweep of 8 quickstart runs takes {m['jobs-1']:.1f} s with `--jobs 1` and "
+                   f"{m['jobs-2']:.1f} s with `--jobs 2` ({ratio(m['jobs-1'], m['jobs-2'])})")
+
+
 def kept_sections(path):
     """The hand-written "## Where the time goes" sections of the existing page, kept as they are."""
     if not os.path.exists(path):
@@ -397,7 +476,8 @@ def write_page(figures, out_dir, update_readme):
     for name, make in (("overhead", lambda d: section_overhead(d, threads)),
                        ("python", lambda d: section_python(d, threads)),
                        ("parallel", lambda d: section_parallel(d, threads)),
-                       ("scale", section_scale), ("memory", section_memory)):
+                       ("scale", section_scale), ("memory", section_memory), ("fleet", section_fleet),
+                       ("sweep", section_sweep)):
         if name in figures:
             lines, line = make(figures[name])
             stamp = figures[name].get("measured", m)
@@ -438,11 +518,11 @@ def write_page(figures, out_dir, update_readme):
 def check_page(path, expected):
     """The smoke test's check: every benchmark has its section and figures, nothing is missing."""
     text = open(path).read()
-    problems = [f"no section {n}" for n in ("## 1.", "## 2.", "## 3.", "## 4.", "## 5.") if n not in text]
+    problems = [f"no section {n}" for n in (f"## {i}." for i in range(1, len(NAMES) + 1)) if n not in text]
     problems += ["a figure is nan"] if re.search(r"\bnan\b", text) else []
     problems += [] if re.search(r"<!-- figures:bench -->\n.+\n<!-- /figures:bench -->", text) else ["no figures block"]
-    if expected != 5:
-        problems.append(f"{expected} of 5 benchmarks reported")
+    if expected != len(NAMES):
+        problems.append(f"{expected} of {len(NAMES)} benchmarks reported")
     if problems:
         raise SystemExit("bench: malformed page: " + "; ".join(problems))
     print("bench: page well formed")
@@ -498,7 +578,8 @@ def main():
             for n in ("overhead", "python"):
                 if n in names:
                     figures[n] = dict(data, measured=machine())
-        for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory)):
+        for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory), ("fleet", b.fleets),
+                           ("sweep", b.sweep)):
             if n in names:
                 stamp = machine()  # when this benchmark started: its section says so
                 figures[n] = dict(measure(), measured=stamp)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The benchmarks (never asserted in tests): edgetrain against a plain LibTorch C++ loop and a plain
-# PyTorch loop, the --threads speed-up, timing-only scale and real-training memory, as whole
+# PyTorch loop, the --threads speed-up, timing-only scale, real-training memory, fleet generation
+# and loading, and a sweep's --jobs, as whole
 # processes (hyperfine medians, GNU time peak RSS). Writes results/bench/README.md and the README's
-# `bench` figures block. About 10 minutes on a 2-core machine; --quick a few, --smoke seconds.
+# `bench` figures block. About 15 minutes on a 2-core machine; --quick a few, --smoke seconds.
 # Usage: tools/bench/run.sh [--quick | --smoke] [--out DIR] [--build DIR] [--no-readme]
-#                          [overhead python parallel scale memory]
+#                          [overhead python parallel scale memory fleet sweep]
 # Exit status 77 (the bench/smoke test shows it as skipped) when hyperfine or GNU time is missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
