@@ -79,6 +79,7 @@ const std::vector<DeviceColumn>& device_columns() {
       {"host_speed_flops", [](const DeviceRecord& d) { return number(d.host_speed_flops); }},
       {"batch_size", [](const DeviceRecord& d) { return number(d.batch_size); }},
       {"steps", [](const DeviceRecord& d) { return number(d.steps); }},
+      {"rounds_selected", [](const DeviceRecord& d) { return number(d.rounds_selected); }},
       {"samples_trained", [](const DeviceRecord& d) { return number(d.samples_trained); }},
       {"compute_s", [](const DeviceRecord& d) { return number(d.compute_s); }},
       {"wait_s", [](const DeviceRecord& d) { return number(d.wait_s); }},

@@ -40,6 +40,7 @@ struct DeviceRecord {
   double host_speed_flops = 0;
   int64_t batch_size = 0;  // own samples per step
   int64_t steps = 0, samples_trained = 0;
+  int64_t rounds_selected = 0;  // sync rounds whose model was meant for it (training.selection)
   double compute_s = 0, wait_s = 0, comm_s = 0;
   int64_t bytes_up = 0, bytes_down = 0;
   // What dense fp32 updates would have put on the uplink (headers and shared samples included).

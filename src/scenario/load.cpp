@@ -225,6 +225,14 @@ Scenario to_typed(const json& r) {
     s.training.server_lr = t.at("server_lr").get<double>();
   }
   if (t.contains("round_timeout_s")) s.training.round_timeout_s = optional_number(t.at("round_timeout_s"));
+  if (t.contains("selection") && !t.at("selection").is_null()) {
+    const json& sel = t.at("selection");
+    s.training.selection.kind = sel.at("kind").get<std::string>();
+    if (sel.contains("per_round") && !sel.at("per_round").is_null())
+      s.training.selection.per_round = sel.at("per_round").get<int64_t>();
+    if (sel.contains("fraction") && !sel.at("fraction").is_null())
+      s.training.selection.fraction = sel.at("fraction").get<double>();
+  }
   const json& e = r.at("eval");
   s.eval.every_s = e.at("every_s").get<double>();
   s.eval.test_samples = e.at("test_samples").get<int64_t>();

@@ -72,6 +72,13 @@ struct InjectionSpec {
   double beta = 0;   // fraction of its batch a sharing device shares
 };
 
+// Client selection in synchronous rounds: every device, or a seeded uniform sample each round.
+struct SelectionSpec {
+  std::string kind = "all";  // all | random
+  int64_t per_round = 0;     // random: devices per round (0: from fraction)
+  double fraction = 0;       // random: share of devices per round (0: per_round given)
+};
+
 struct TrainingSpec {
   std::string compute = "real";  // real (LibTorch steps on data) | timing-only (no tensors, no data)
   bool timing_only() const { return compute == "timing-only"; }
@@ -97,6 +104,7 @@ struct TrainingSpec {
   int64_t local_steps = 5;
   std::string aggregation = "sync";  // sync | async
   double server_lr = 1.0;
+  SelectionSpec selection;
   // Synchronous rounds under faults: aggregate what arrived by then (empty = wait for all).
   std::optional<double> round_timeout_s;
 };

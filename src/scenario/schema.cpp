@@ -642,6 +642,25 @@ std::vector<KeySpec> build_table() {
           .only_when(when("training.mode", {"sync", "scadles", "local-sgd"}))
           .above(0)
           .null_default("wait for every device"),
+      section_key("training.selection",
+                  "Client selection in synchronous rounds (sync, scadles, local-sgd with aggregation sync): which "
+                  "devices the server sends the model to each round; only they compute and upload.")
+          .allowed_only_when(when("training.mode", {"sync", "scadles", "local-sgd"}))
+          .null_default("every device, every round"),
+      enum_key("training.selection.kind", {"all", "random"},
+               "all = every device; random = a seeded uniform sample of devices each round, without replacement "
+               "(FedAvg's client sampling).")
+          .def("all"),
+      integer_key("training.selection.per_round", "Random selection: devices picked each round.")
+          .at_least(1)
+          .limit(1e6, "a million devices")
+          .null_default("from `fraction`"),
+      number_key("training.selection.fraction",
+                 "Random selection: the share of devices picked each round, rounded to the nearest whole number "
+                 "(at least 1).")
+          .above(0)
+          .at_most(1)
+          .null_default("from `per_round`"),
       section_key("compression",
                   "Gradient compression. Its keys configure the uplink (device -> server: each device's "
                   "gradient every step); `compression.downlink` the other direction.")
@@ -980,6 +999,32 @@ std::vector<Rule> build_rules() {
          throw ScenarioError("training.round_timeout_s: required in " + which +
                              " when faults has device or link entries (without it a round waits for every device, "
                              "however long one is off or cut off)");
+       }},
+      {"training.selection",
+       "Random selection needs exactly one of `per_round` (at most the number of devices) and `fraction`, and "
+       "synchronous rounds; not with data injection (it plans over every device).",
+       [](const nlohmann::json& r) {
+         const auto& t = r.at("training");
+         if (!t.contains("selection") || t.at("selection").is_null()) return;
+         const auto& sel = t.at("selection");
+         if (sel.at("kind") != "random") return;
+         const bool per_round = !sel.at("per_round").is_null(), fraction = !sel.at("fraction").is_null();
+         if (per_round == fraction) {
+           throw ScenarioError("training.selection: kind random needs exactly one of per_round and fraction");
+         }
+         if (t.at("mode") == "local-sgd" && t.at("aggregation") != "sync") {
+           throw ScenarioError("training.selection: needs synchronous rounds (local-sgd with aggregation sync)");
+         }
+         if (t.contains("injection") && !t.at("injection").is_null()) {
+           throw ScenarioError(
+               "training.selection: not supported with training.injection (injection plans every "
+               "round over every device); set one of them to null");
+         }
+         if (per_round && r.at("devices").is_array() &&
+             sel.at("per_round").get<int64_t>() > static_cast<int64_t>(r.at("devices").size())) {
+           throw ScenarioError("training.selection.per_round: " + sel.at("per_round").dump() + " is more than the " +
+                               std::to_string(r.at("devices").size()) + " devices");
+         }
        }},
       {"training.injection",
        "Not with `training.round_timeout_s`: a round that closes without some devices would "

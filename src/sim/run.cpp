@@ -300,6 +300,8 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["message_header_bytes"] = kHeaderBytes;
   summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
+  // Sync rounds: the devices selected per round (training.selection; every device by default).
+  summary.extra["selection"] = scenario.training.selection.kind;
   nlohmann::json overrides = nlohmann::json::array();
   for (const auto& o : scenario.platform_overrides) {
     overrides.push_back({{"key", o.key}, {"value", o.value}, {"before", o.before}});

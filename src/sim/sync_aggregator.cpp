@@ -26,9 +26,13 @@ std::vector<bool> SyncAggregator::send_models(double started) {
     models[m]->from = inbox_.host();
   }
   injection_.plan_round(state_.rounds_done, members_, models);
+  // Rounds are numbered as they close (empty ones too), so that each round draws its own selection.
+  const std::vector<bool> chosen = selection_.pick(static_cast<int64_t>(state_.rounds.size()));
   std::vector<bool> waits_for(n, false);
   for (size_t m = 0; m < n; ++m) {
     const size_t device = members_[m];
+    if (!chosen[m]) continue;
+    state_.devices[device].rounds_selected += 1;
     DeviceLiveness& live = state_.live[device];
     if (!live.on || live.model_outstanding) continue;
     ModelMessage& message = *models[m];
@@ -106,9 +110,10 @@ void SyncAggregator::operator()() {
       break;
     }
     injection_.close_round();
-    state_.missing_updates += static_cast<int64_t>(n - present);
+    const auto missing = static_cast<int64_t>(selection_.per_round() - present);  // selected, not aggregated
+    state_.missing_updates += missing;
     row.updates = static_cast<int64_t>(present);
-    row.missing = static_cast<int64_t>(n - present);
+    row.missing = missing;
     auto close_row = [&] {
       row.end_s = sg4::Engine::get_clock();
       row.bytes_up = state_.bytes_up - up_before;

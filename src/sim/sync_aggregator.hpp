@@ -15,13 +15,19 @@
 #include "sim/inbox.hpp"
 #include "sim/injection.hpp"
 #include "sim/run_state.hpp"
+#include "sim/selection.hpp"
 
 namespace edgetrain::sim {
 
 class SyncAggregator {
  public:
   SyncAggregator(RunState& state, Inbox& inbox, std::vector<size_t> members, backend::ModelStore& store)
-      : state_(state), inbox_(inbox), members_(std::move(members)), store_(store), injection_(state) {}
+      : state_(state),
+        inbox_(inbox),
+        members_(std::move(members)),
+        store_(store),
+        injection_(state),
+        selection_(state.scenario.training.selection, state.scenario.seed, members_.size()) {}
   void operator()();
   // FLOPs charged per round: summing n updates, scaling, and the SGD update (5 per param).
   static double apply_flops(int64_t params, int64_t updates) {
@@ -36,6 +42,7 @@ class SyncAggregator {
   std::vector<size_t> members_;
   backend::ModelStore& store_;
   Injection injection_;
+  RoundSelection selection_;
 };
 
 }  // namespace edgetrain::sim

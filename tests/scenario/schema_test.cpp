@@ -172,7 +172,7 @@ TEST_CASE("schema: lookups") {
                                                             "max_staleness",     "start_jitter_s",
                                                             "staleness_history", "local_steps",
                                                             "aggregation",       "server_lr",
-                                                            "round_timeout_s"});
+                                                            "round_timeout_s",   "selection"});
   CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name", "stream"});
   CHECK(child_names("stream") ==
         std::vector<std::string>{"trace", "rate", "arrivals", "buffer", "sample_bytes", "while_off"});
