@@ -60,6 +60,27 @@ def describe(scenario_dir, name):
     return first[2:].strip() if first.startswith("//") else ""
 
 
+class CachedRuns:
+    """Runs `edgetrain run SCENARIO ARGS` (SCENARIO relative to the repository) once per distinct
+    (SCENARIO, ARGS), each into its own scratch folder, and returns the loaded run with the printed
+    summary (`stdout`) and the folder (`out`); a run that fails stops the script with its stderr."""
+
+    def __init__(self, binary, scratch, script):
+        self.binary, self.scratch, self.script, self.cache = binary, scratch, script, {}
+
+    def __call__(self, scenario, *args):
+        key = (scenario, args)
+        if key not in self.cache:
+            out = os.path.join(self.scratch, f"run{len(self.cache)}")
+            done = subprocess.run([self.binary, "run", scenario, "--quiet", "--out", out, *args], cwd=ROOT,
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                raise SystemExit(f"{self.script}: edgetrain run {scenario} {' '.join(args)} exited "
+                                 f"{done.returncode}:\n{done.stderr}")
+            self.cache[key] = dict(load_run(out), stdout=done.stdout, out=out)
+        return self.cache[key]
+
+
 def run_scenarios(scenario_dir, names, runs_dir, jobs=2, extra=()):
     """Runs scenario_dir/<name>.json into runs_dir/<name>/ (log next to it), `jobs` at a time,
     with `extra` arguments for edgetrain run (--set overrides)."""

@@ -14,13 +14,6 @@ bool is_png(const fs::path& p) {
   return head == std::string("\x89PNG\r\n\x1a\n", 8);
 }
 
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("plot: a tiny streaming run gives its accuracy, buffer, bytes, time-split and rounds figures") {
@@ -96,7 +89,7 @@ TEST_CASE("plot: a sweep draws a summary figure against a swept value, grouped b
   const Result r = run_cli(
       "plot " + sweep.string() + " --y final_test_accuracy --y sim_time_s --x training.mode --by seed", "plot-sweep");
   REQUIRE_MESSAGE(r.status == 0, r.err);
-  const auto written = lines(r.out);
+  const auto written = lines_of(r.out);
   REQUIRE(written.size() == 2);
   CHECK(written[0] == (sweep / "plots/sweep_final_test_accuracy_vs_training.mode_by_seed.png").string());
   CHECK(written[1] == (sweep / "plots/sweep_sim_time_s_vs_training.mode_by_seed.png").string());
@@ -140,7 +133,7 @@ TEST_CASE("plot: bad folders and options give one line and exit 2") {
     CAPTURE(c.args);
     const Result r = run_cli(c.args, "plot-bad");
     CHECK(r.status == 2);
-    CHECK(lines(r.err).size() == 1);
+    CHECK(lines_of(r.err).size() == 1);
     CHECK(r.err.find(c.message) != std::string::npos);
     CHECK(r.err.find("Traceback") == std::string::npos);
   }
@@ -166,7 +159,7 @@ TEST_CASE("plot: a Python without matplotlib gives one line naming it and exit 2
     const Result bad = run_cli(command + " " + run.string(), "plot-no-mpl");
     unsetenv("EDGETRAIN_PYTHON");
     CHECK(bad.status == 2);
-    CHECK(lines(bad.err).size() == 1);
+    CHECK(lines_of(bad.err).size() == 1);
     CHECK(bad.err ==
           "edgetrain " + command +
               ": matplotlib is not available to /usr/bin/python3 (on Debian: apt-get install python3-matplotlib)\n");

@@ -49,6 +49,14 @@ inline Result run_cli(const std::string& args, const std::string& tag) {
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
 }
 
+// A command's output, line by line.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
 // One cell of a read_csv row, as a number.
 inline double num(const std::map<std::string, std::string>& row, const std::string& key) {
   return std::stod(row.at(key));

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "../sim/cli_helpers.hpp"
 #include "helpers.hpp"
 
 using sweep_test::kBase;
@@ -17,17 +18,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::lines_of;
+using test::Result;
+using test::slurp;
 
 // `edgetrain sweep ARGS` run in `dir`.
 Result sweep(const TempDir& dir, const std::string& args) {
@@ -35,13 +28,6 @@ Result sweep(const TempDir& dir, const std::string& args) {
       "cd " + dir.path().string() + " && " + EDGETRAIN_BINARY + " sweep " + args + " >out.txt 2>err.txt";
   const int raw = std::system(cmd.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir.path() / "out.txt"), slurp(dir.path() / "err.txt")};
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
 }
 
 }  // namespace

@@ -9,11 +9,10 @@ async, local-sgd, faults; all by default)
 """
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, figures_main, load_run  # noqa: E402
+from results_lib import CachedRuns, figures_main  # noqa: E402
 
 QUICKSTART = "scenarios/quickstart.json"
 ASYNC = ["--set", "training.mode=async", "--set", "training.momentum=0", "--set", "stop.rounds=1200"]
@@ -22,24 +21,15 @@ FAULTS = ["--set", "training.round_timeout_s=10",
           "--set", 'faults={"devices":[{"device":"*","mtbf_s":120,"mttr_s":30}]}']
 
 
-class Runner:
-    """Runs `edgetrain run QUICKSTART ARGS` once per distinct ARGS, into a scratch folder."""
+def runner(binary, scratch):
+    """`run(*ARGS)`: the quickstart with ARGS, its printed summary naming the folder the README's command
+    writes to."""
+    runs = CachedRuns(binary, scratch, "examples")
 
-    def __init__(self, binary, scratch):
-        self.binary, self.scratch, self.cache = binary, scratch, {}
-
-    def __call__(self, *args):
-        if args not in self.cache:
-            out = os.path.join(self.scratch, f"run{len(self.cache)}")
-            done = subprocess.run([self.binary, "run", QUICKSTART, "--quiet", "--out", out, *args], cwd=ROOT,
-                                  capture_output=True, text=True)
-            if done.returncode != 0:
-                raise SystemExit(f"examples: edgetrain run {' '.join(args)} exited {done.returncode}:\n{done.stderr}")
-            run = load_run(out)
-            # The printed summary, with the folder the README's command writes to.
-            run["stdout"] = done.stdout.replace(out, "results/quickstart")
-            self.cache[args] = run
-        return self.cache[args]
+    def run(*args):
+        r = runs(QUICKSTART, *args)
+        return dict(r, stdout=r["stdout"].replace(r["out"], "results/quickstart"))
+    return run
 
 
 def mb(b):
@@ -138,4 +128,4 @@ def comparable(text):
 
 
 if __name__ == "__main__":
-    sys.exit(figures_main(sys.argv[1:], BLOCKS, Runner, "tools/readme/examples.py", comparable=comparable))
+    sys.exit(figures_main(sys.argv[1:], BLOCKS, runner, "tools/readme/examples.py", comparable=comparable))

@@ -7,31 +7,18 @@ what the code gives; the test suite runs it that way, one scenario per test.
 Usage: tools/teaching/report.py [--check] [--binary PATH] [NAME...]   (all scenarios by default)
 """
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, figures_main, load_run  # noqa: E402
+from results_lib import ROOT, CachedRuns, figures_main  # noqa: E402
 
 PAGE = os.path.join(ROOT, "docs", "teaching.md")
 
 
-class Runner:
-    """Runs `edgetrain run scenarios/teaching/NAME.json ARGS` once per distinct (NAME, ARGS)."""
-
-    def __init__(self, binary, scratch):
-        self.binary, self.scratch, self.cache = binary, scratch, {}
-
-    def __call__(self, name, *args):
-        key = (name, args)
-        if key not in self.cache:
-            out = os.path.join(self.scratch, f"run{len(self.cache)}")
-            done = subprocess.run([self.binary, "run", f"scenarios/teaching/{name}.json", "--quiet", "--out", out,
-                                   *args], cwd=ROOT, capture_output=True, text=True)
-            if done.returncode != 0:
-                raise SystemExit(f"teaching: {name} {' '.join(args)} exited {done.returncode}:\n{done.stderr}")
-            self.cache[key] = load_run(out)
-        return self.cache[key]
+def runner(binary, scratch):
+    """`run(NAME, *ARGS)`: scenarios/teaching/NAME.json with ARGS."""
+    runs = CachedRuns(binary, scratch, "teaching")
+    return lambda name, *args: runs(f"scenarios/teaching/{name}.json", *args)
 
 
 def pct(x):
@@ -130,4 +117,4 @@ BLOCKS = {"stragglers": stragglers, "slow-stream": slow_stream, "overflow": over
 
 
 if __name__ == "__main__":
-    sys.exit(figures_main(sys.argv[1:], BLOCKS, Runner, "tools/teaching/report.py", PAGE))
+    sys.exit(figures_main(sys.argv[1:], BLOCKS, runner, "tools/teaching/report.py", PAGE))
