@@ -22,17 +22,15 @@
 #include "report/results_dir.hpp"
 #include "report/run_record.hpp"
 #include "sim/actor_guard.hpp"
-#include "sim/async_aggregator.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/fault_injector.hpp"
-#include "sim/inbox.hpp"
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
 #include "sim/platform.hpp"
 #include "sim/run_warnings.hpp"
 #include "sim/simgrid_flags.hpp"
 #include "sim/stop_signal.hpp"
-#include "sim/sync_aggregator.hpp"
+#include "sim/topology.hpp"
 #include "sim/wire.hpp"
 #include "stream/rates.hpp"
 #include "util/seed.hpp"
@@ -438,34 +436,17 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   bool deadlocked = false;
   sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
 
-  // One aggregator on the server host serving every device (a role: its inbox, its members and
-  // its model store). SimGrid copies actor functors, so the actors share it.
-  Inbox inbox(p.hosts.server, "server");
-  std::vector<size_t> members(scenario.devices.size());
-  for (size_t i = 0; i < members.size(); ++i) {
-    members[i] = i;
-    state.upstream[i] = &inbox;
-    state.lanes[i] = inbox.connect(scenario.devices[i].name);
-    state.couriers[i]->start(p.hosts.server, p.hosts.devices[i], state.links);
-  }
-  const std::unique_ptr<backend::ModelStore> store = p.backend->make_store(members);
-  sg4::ActorPtr server;
-  if (state.mode.applies_on_arrival()) {
-    auto aggregator = std::make_shared<AsyncAggregator>(state, inbox, members, *store);
-    server = sg4::Actor::create("server", p.hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
-  } else {
-    auto aggregator = std::make_shared<SyncAggregator>(state, inbox, members, *store);
-    server = sg4::Actor::create("server", p.hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
-  }
-  inbox.set_owner(server);
+  // The aggregators (topology.hpp); the devices know only their upstream inbox and courier.
+  const Topology topology = start_topology(state, p.hosts);
+  backend::ModelStore& store = *topology.evaluated;
   if (p.backend->trains()) {
-    sg4::Actor::create("observer", p.hosts.server, guarded(state, Observer(state, *store)))->daemonize();
+    sg4::Actor::create("observer", topology.root, guarded(state, Observer(state, store)))->daemonize();
   }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i], guarded(state, DeviceActor(state, i, inbox)))
+    sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))
         ->daemonize();
   }
-  start_fault_actors(state, p.hosts.server, p.link_faults);
+  start_fault_actors(state, topology.root, p.link_faults);
   end_run_on_interrupt([&state] { state.stop("interrupted", "interrupted by a signal"); });
 
   if (!options.quiet) {
@@ -482,7 +463,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   p.backend->quiesce();
   const double end = sg4::Engine::get_clock();
   try {
-    close_run(state, *store, end);
+    close_run(state, store, end);
   } catch (...) {
     state.fail("end of the run", std::current_exception());  // most often what already failed in an actor
   }
