@@ -80,6 +80,7 @@ const std::vector<DeviceColumn>& device_columns() {
       {"batch_size", [](const DeviceRecord& d) { return number(d.batch_size); }},
       {"steps", [](const DeviceRecord& d) { return number(d.steps); }},
       {"rounds_selected", [](const DeviceRecord& d) { return number(d.rounds_selected); }},
+      {"rounds_aggregated", [](const DeviceRecord& d) { return number(d.rounds_aggregated); }},
       {"samples_trained", [](const DeviceRecord& d) { return number(d.samples_trained); }},
       {"compute_s", [](const DeviceRecord& d) { return number(d.compute_s); }},
       {"wait_s", [](const DeviceRecord& d) { return number(d.wait_s); }},
@@ -184,8 +185,8 @@ double utilization(const LinkRow& r, double over_s) {
 }
 
 std::string rounds_csv(const std::vector<RoundRow>& rows) {
-  CsvTable t({"round", "applied", "start_s", "end_s", "duration_s", "slowest_device", "updates", "missing", "late",
-              "bytes_up", "bytes_down"});
+  CsvTable t({"round", "applied", "start_s", "end_s", "duration_s", "slowest_device", "selected", "updates", "missing",
+              "late", "bytes_up", "bytes_down"});
   for (const auto& r : rows) {
     t.row()
         .add(r.round)
@@ -194,6 +195,7 @@ std::string rounds_csv(const std::vector<RoundRow>& rows) {
         .add(r.end_s)
         .add(r.end_s - r.start_s)
         .add(r.slowest_device)
+        .add(r.selected)
         .add(r.updates)
         .add(r.missing)
         .add(r.late)

@@ -40,7 +40,8 @@ struct DeviceRecord {
   double host_speed_flops = 0;
   int64_t batch_size = 0;  // own samples per step
   int64_t steps = 0, samples_trained = 0;
-  int64_t rounds_selected = 0;  // sync rounds whose model was meant for it (training.selection)
+  int64_t rounds_selected = 0;    // sync rounds whose model was meant for it (training.selection)
+  int64_t rounds_aggregated = 0;  // sync rounds that applied its update
   double compute_s = 0, wait_s = 0, comm_s = 0;
   int64_t bytes_up = 0, bytes_down = 0;
   // What dense fp32 updates would have put on the uplink (headers and shared samples included).
@@ -82,6 +83,7 @@ struct RoundRow {
   bool applied = false;  // false: no update arrived, the model stayed as it was
   double start_s = 0, end_s = 0;
   std::string slowest_device;  // empty when nothing was aggregated
+  int64_t selected = 0;        // devices picked for the round (training.selection)
   int64_t updates = 0, missing = 0, late = 0;
   int64_t bytes_up = 0, bytes_down = 0;
 };

@@ -232,6 +232,12 @@ Scenario to_typed(const json& r) {
       s.training.selection.per_round = sel.at("per_round").get<int64_t>();
     if (sel.contains("fraction") && !sel.at("fraction").is_null())
       s.training.selection.fraction = sel.at("fraction").get<double>();
+    if (sel.contains("over_selection")) s.training.selection.over_selection = sel.at("over_selection").get<double>();
+    if (sel.contains("exploration")) {  // oort
+      s.training.selection.exploration = sel.at("exploration").get<double>();
+      s.training.selection.alpha = sel.at("alpha").get<double>();
+      s.training.selection.preferred_round_s = optional_number(sel.at("preferred_round_s"));
+    }
   }
   const json& e = r.at("eval");
   s.eval.every_s = e.at("every_s").get<double>();

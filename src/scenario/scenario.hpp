@@ -72,11 +72,18 @@ struct InjectionSpec {
   double beta = 0;   // fraction of its batch a sharing device shares
 };
 
-// Client selection in synchronous rounds: every device, or a seeded uniform sample each round.
+// Client selection in synchronous rounds: every device, a seeded uniform sample each round (of
+// every device, or of the available ones), or Oort's guided selection (sim/selection.hpp).
 struct SelectionSpec {
-  std::string kind = "all";  // all | random
-  int64_t per_round = 0;     // random: devices per round (0: from fraction)
-  double fraction = 0;       // random: share of devices per round (0: per_round given)
+  std::string kind = "all";   // all | random | available | oort
+  int64_t per_round = 0;      // devices per round (0: from fraction; both 0: every available device)
+  double fraction = 0;        // share of devices per round (0: per_round given)
+  double over_selection = 0;  // selects ceil(K (1 + over_selection)), aggregates the first K
+  // Oort: the share of picks that go to never-picked devices, the straggler penalty's exponent and
+  // the preferred round duration (empty: the median of the last round's times).
+  double exploration = 0.1;
+  double alpha = 2;
+  std::optional<double> preferred_round_s;
 };
 
 struct TrainingSpec {

@@ -647,20 +647,51 @@ std::vector<KeySpec> build_table() {
                   "devices the server sends the model to each round; only they compute and upload.")
           .allowed_only_when(when("training.mode", {"sync", "scadles", "local-sgd"}))
           .null_default("every device, every round"),
-      enum_key("training.selection.kind", {"all", "random"},
+      enum_key("training.selection.kind", {"all", "random", "available", "oort"},
                "all = every device; random = a seeded uniform sample of devices each round, without replacement "
-               "(FedAvg's client sampling).")
+               "(FedAvg's client sampling); available = only devices that are on, not busy with an earlier "
+               "round and (streaming) hold a full batch, all of them or a seeded sample; oort = Oort's guided "
+               "selection among the available devices (Lai et al., OSDI 2021; formula in the README).")
           .def("all"),
-      integer_key("training.selection.per_round", "Random selection: devices picked each round.")
+      integer_key("training.selection.per_round",
+                  "Devices picked each round (random, available, oort): K, the updates a round aggregates.")
+          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
           .at_least(1)
           .limit(1e6, "a million devices")
           .null_default("from `fraction`"),
       number_key("training.selection.fraction",
-                 "Random selection: the share of devices picked each round, rounded to the nearest whole number "
-                 "(at least 1).")
+                 "The share of devices picked each round (random, available, oort), rounded to the nearest whole "
+                 "number (at least 1).")
+          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
           .above(0)
           .at_most(1)
           .null_default("from `per_round`"),
+      number_key("training.selection.over_selection",
+                 "Over-selection with a deadline (random, available, oort; needs per_round or fraction): selects "
+                 "ceil(K x (1 + over_selection)) devices and aggregates the first K updates to arrive; the round "
+                 "closes then, and those that come after are late.")
+          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
+          .at_least(0)
+          .at_most(10)
+          .def(0.0),
+      number_key("training.selection.exploration",
+                 "Oort: the share of each round's picks that go to never-picked devices (seeded, uniform).")
+          .allowed_only_when(when("training.selection.kind", {"oort"}))
+          .at_least(0)
+          .at_most(1)
+          .def(0.1),
+      number_key("training.selection.alpha",
+                 "Oort: the straggler penalty's exponent, (T / t)^alpha for a device whose last round time t "
+                 "exceeds the preferred round duration T.")
+          .allowed_only_when(when("training.selection.kind", {"oort"}))
+          .at_least(0)
+          .at_most(100)
+          .def(2.0),
+      quantity_key("training.selection.preferred_round_s", Unit::Seconds,
+                   "Oort: the preferred round duration T of the straggler penalty.")
+          .allowed_only_when(when("training.selection.kind", {"oort"}))
+          .above(0)
+          .null_default("the median of the last round's times"),
       section_key("compression",
                   "Gradient compression. Its keys configure the uplink (device -> server: each device's "
                   "gradient every step); `compression.downlink` the other direction.")
@@ -1001,16 +1032,27 @@ std::vector<Rule> build_rules() {
                              "however long one is off or cut off)");
        }},
       {"training.selection",
-       "Random selection needs exactly one of `per_round` (at most the number of devices) and `fraction`, and "
-       "synchronous rounds; not with data injection (it plans over every device).",
+       "Random and oort selection need exactly one of `per_round` (at most the number of devices) and "
+       "`fraction`, available at most one; over_selection needs one of them; synchronous rounds; not with data "
+       "injection (it plans over every device).",
        [](const nlohmann::json& r) {
          const auto& t = r.at("training");
          if (!t.contains("selection") || t.at("selection").is_null()) return;
          const auto& sel = t.at("selection");
-         if (sel.at("kind") != "random") return;
-         const bool per_round = !sel.at("per_round").is_null(), fraction = !sel.at("fraction").is_null();
-         if (per_round == fraction) {
-           throw ScenarioError("training.selection: kind random needs exactly one of per_round and fraction");
+         const std::string kind = sel.at("kind").get<std::string>();
+         if (kind == "all") return;
+         auto given = [&](const char* key) { return sel.contains(key) && !sel.at(key).is_null(); };
+         const bool per_round = given("per_round"), fraction = given("fraction");
+         if (per_round && fraction) {
+           throw ScenarioError("training.selection: give one of per_round and fraction, not both");
+         }
+         if (kind != "available" && !per_round && !fraction) {
+           throw ScenarioError("training.selection: kind " + kind + " needs one of per_round and fraction");
+         }
+         if (sel.at("over_selection").get<double>() > 0 && !per_round && !fraction) {
+           throw ScenarioError(
+               "training.selection.over_selection: needs per_round or fraction (K, the updates a round "
+               "aggregates)");
          }
          if (t.at("mode") == "local-sgd" && t.at("aggregation") != "sync") {
            throw ScenarioError("training.selection: needs synchronous rounds (local-sgd with aggregation sync)");

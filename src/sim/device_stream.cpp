@@ -44,6 +44,11 @@ double DeviceStream::prepare_step(int64_t batch, double now) {
     const auto window = static_cast<int64_t>(std::ceil(nominal_rate_ * window_s_));
     buffer_.truncate(std::max(batch, window));
   }
+  return batch_ready_at(batch, now);
+}
+
+double DeviceStream::batch_ready_at(int64_t batch, double now) {
+  catch_up(now);
   if (buffer_.size() >= batch) return now;
   return arrivals_.time_of_next(batch - buffer_.size());
 }

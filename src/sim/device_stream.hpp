@@ -33,6 +33,9 @@ class DeviceStream {
   // (at least one batch). Returns the time at which `batch` samples will be buffered (now when
   // they already are).
   double prepare_step(int64_t batch, double now);
+  // The time at which `batch` samples will be buffered (now when they already are), without
+  // truncating: what an aggregator checks before it selects the device.
+  double batch_ready_at(int64_t batch, double now);
   // Takes `batch` samples (FIFO) at `now`: dataset indices (zeros unless `identities`: a
   // timing-only run needs the count alone), and their ages into `record`.
   std::vector<int64_t> take(int64_t batch, double now, report::StreamRecord& record, bool identities);

@@ -26,6 +26,7 @@
 #include "sim/fault_injector.hpp"
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
+#include "sim/participation.hpp"
 #include "sim/platform.hpp"
 #include "sim/run_warnings.hpp"
 #include "sim/simgrid_flags.hpp"
@@ -300,6 +301,7 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
   // Sync rounds: the devices selected per round (training.selection; every device by default).
   summary.extra["selection"] = scenario.training.selection.kind;
+  summary.extra["participation"] = participation_summary(state);
   nlohmann::json overrides = nlohmann::json::array();
   for (const auto& o : scenario.platform_overrides) {
     overrides.push_back({{"key", o.key}, {"value", o.value}, {"before", o.before}});
@@ -443,7 +445,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     sg4::Actor::create("observer", topology.root, guarded(state, Observer(state, store)))->daemonize();
   }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))
+    sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i],
+                       guarded(state, DeviceActor(state, i, *state.upstream[i])))
         ->daemonize();
   }
   start_fault_actors(state, topology.root, p.link_faults);

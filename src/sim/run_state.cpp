@@ -41,6 +41,7 @@ void RunState::count_failed(size_t device, bool was_pushing) {
     failed_pushes += 1;
   }
   record.samples_lost_in_faults += l.held_samples;
+  if (l.model_outstanding) selections_failed += 1;
   l.pushing = false;
   l.held_samples = 0;
   l.model_outstanding = false;

@@ -106,6 +106,11 @@ struct RunState {
   int64_t failed_pushes = 0, late_pushes = 0;
   int64_t missing_updates = 0;  // sync rounds: devices whose update was not aggregated in a round
   int64_t empty_rounds = 0;     // sync rounds that closed with no update at all
+  // Sync rounds' participation (summary.json): each time a device is selected it ends aggregated
+  // (DeviceRecord::rounds_aggregated), late (late_pushes), failed (a fault while its model was out)
+  // or missing (not sent, being off or busy with an earlier round; or still out when the run ended).
+  int64_t rounds_started = 0;
+  int64_t selections_failed = 0, selections_missing = 0;
 
   // Upload accounting is done by the receiver on delivery, so that a fault striking the sender
   // right after a completed transfer cannot lose it. Each upload is counted once, here: the

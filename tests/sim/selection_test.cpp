@@ -4,12 +4,22 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "cli_helpers.hpp"
 #include "scenario/error.hpp"
 
 using namespace test;
 
 namespace {
+
+edgetrain::scenario::SelectionSpec selection_spec(const std::string& kind, int64_t per_round, double fraction) {
+  edgetrain::scenario::SelectionSpec spec;
+  spec.kind = kind;
+  spec.per_round = per_round;
+  spec.fraction = fraction;
+  return spec;
+}
 
 fs::path run_eight(const std::string& tag, const std::string& sets) {
   const fs::path out = fresh_dir(tag);
@@ -24,23 +34,31 @@ fs::path run_eight(const std::string& tag, const std::string& sets) {
 }  // namespace
 
 TEST_CASE("selection: a seeded uniform sample of per_round devices each round, every round its own") {
-  edgetrain::scenario::SelectionSpec spec{"random", 3, 0};
-  const edgetrain::sim::RoundSelection a(spec, 7, 10), b(spec, 7, 10), other(spec, 8, 10);
+  using edgetrain::sim::RoundSelection;
+  const auto spec = selection_spec("random", 3, 0);
+  RoundSelection a(spec, 7, 10), b(spec, 7, 10), other(spec, 8, 10);
   std::vector<int64_t> times(10, 0);
   bool differs = false;
   for (int64_t round = 0; round < 200; ++round) {
-    const auto pick = a.pick(round);
-    CHECK(pick == b.pick(round));  // the same seed, the same pick
-    differs = differs || pick != other.pick(round);
+    const auto pick = a.pick(round, {});
+    CHECK(pick == b.pick(round, {}));  // the same seed, the same pick
+    differs = differs || pick != other.pick(round, {});
     CHECK(std::count(pick.begin(), pick.end(), true) == 3);
     for (size_t m = 0; m < pick.size(); ++m) times[m] += pick[m] ? 1 : 0;
   }
   CHECK(differs);
   // Uniform: each of 10 devices is picked 3/10 of 200 rounds, 60 times on average.
   for (int64_t t : times) CHECK((t > 35 && t < 85));
-  CHECK(edgetrain::sim::RoundSelection({"random", 0, 0.25}, 1, 10).per_round() == 3);  // 2.5 rounds to 3
-  CHECK(edgetrain::sim::RoundSelection({"random", 0, 0.01}, 1, 10).per_round() == 1);  // at least one
-  CHECK_THROWS_AS(edgetrain::sim::RoundSelection({"random", 11, 0}, 1, 10), edgetrain::scenario::ScenarioError);
+  CHECK(RoundSelection(selection_spec("random", 0, 0.25), 1, 10).aggregates(10) == 3);  // 2.5 rounds to 3
+  CHECK(RoundSelection(selection_spec("random", 0, 0.01), 1, 10).aggregates(10) == 1);  // at least one
+  CHECK_THROWS_AS(RoundSelection(selection_spec("random", 11, 0), 1, 10), edgetrain::scenario::ScenarioError);
+  // Over-selection: ceil(K (1 + eps)) picked, K aggregated; 10 x 1.1 is 11 despite float noise.
+  auto over = selection_spec("random", 10, 0);
+  over.over_selection = 0.1;
+  RoundSelection with_over(over, 1, 20);
+  const auto pick = with_over.pick(0, {});
+  CHECK(std::count(pick.begin(), pick.end(), true) == 11);
+  CHECK(with_over.aggregates(11) == 10);
 }
 
 TEST_CASE("selection: only selected devices compute and upload, counted exactly") {
@@ -78,4 +96,173 @@ TEST_CASE("selection: kind all is every device every round, byte for byte the ru
     CHECK(slurp(plain / file) == slurp(all / file));
   }
   for (const auto& d : read_csv(plain / "devices.csv")) CHECK(count(d, "rounds_selected") == 12);
+}
+
+namespace {
+
+edgetrain::scenario::SelectionSpec oort_spec(int64_t per_round, double exploration) {
+  auto spec = selection_spec("oort", per_round, 0);
+  spec.exploration = exploration;
+  return spec;
+}
+
+// Slows d5..d8 to a quarter of d1..d4's speed (platform what-ifs).
+const std::string kSlowHalf =
+    " --set platform.hosts.d5.speed=2.5Mf --set platform.hosts.d6.speed=2.5Mf"
+    " --set platform.hosts.d7.speed=2.5Mf --set platform.hosts.d8.speed=2.5Mf";
+
+int64_t sum(const std::vector<std::map<std::string, std::string>>& rows, const std::string& key, size_t from,
+            size_t to) {
+  int64_t total = 0;
+  for (size_t i = from; i < to; ++i) total += count(rows[i], key);
+  return total;
+}
+
+// Every selection ends one way, and the participation object agrees with the other outputs.
+void check_participation_adds_up(const fs::path& out) {
+  const auto summary = read_json(out / "summary.json");
+  const auto& p = summary["participation"];
+  INFO(p.dump());
+  const auto devices = read_csv(out / "devices.csv");
+  CHECK(p["selected"] == sum(devices, "rounds_selected", 0, devices.size()));
+  CHECK(p["aggregated"] == sum(devices, "rounds_aggregated", 0, devices.size()));
+  CHECK(p["selected"].get<int64_t>() == p["aggregated"].get<int64_t>() + p["late"].get<int64_t>() +
+                                            p["failed"].get<int64_t>() + p["missing"].get<int64_t>());
+  CHECK(p["late"] == summary["late_pushes"]);
+  const auto rounds = read_csv(out / "rounds.csv");
+  CHECK(p["aggregated"] == sum(rounds, "updates", 0, rounds.size()));
+  CHECK(summary["missing_updates"] == sum(rounds, "missing", 0, rounds.size()));
+  int64_t never = 0;
+  for (const auto& d : devices) never += count(d, "rounds_selected") == 0 ? 1 : 0;
+  CHECK(p["devices_never_selected"] == never);
+}
+
+}  // namespace
+
+TEST_CASE("selection: oort is seeded, explores exactly its share of never-picked devices, then favours fast ones") {
+  const auto spec = oort_spec(4, 0.25);  // one exploration pick a round
+  edgetrain::sim::RoundSelection a(spec, 7, 16), b(spec, 7, 16), other(spec, 8, 16);
+  const std::vector<bool> everyone(16, true);
+  CHECK(a.pick(0, everyone) != other.pick(0, everyone));
+  a = edgetrain::sim::RoundSelection(spec, 7, 16);
+  std::vector<bool> seen(16, false);
+  int64_t fast = 0, slow = 0;
+  for (int64_t round = 0; round < 24; ++round) {
+    CAPTURE(round);
+    const auto pick = a.pick(round, everyone);
+    CHECK(pick == b.pick(round, everyone));
+    CHECK(std::count(pick.begin(), pick.end(), true) == 4);
+    const auto unseen = std::count(seen.begin(), seen.end(), false);
+    int64_t fresh = 0;
+    for (size_t m = 0; m < 16; ++m) fresh += pick[m] && !seen[m] ? 1 : 0;
+    // Round 0 knows nobody: every pick explores. Then exactly one a round while any is left.
+    CHECK(fresh == (round == 0 ? 4 : std::min<int64_t>(unseen, 1)));
+    for (size_t m = 0; m < 16; ++m) {
+      if (!pick[m]) continue;
+      seen[m] = true;
+      if (round >= 13) (m < 8 ? fast : slow) += 1;  // every device explored by round 12
+      // Members 8..15 take four times as long; losses differ so the statistical utility counts.
+      const double time = m < 8 ? 1.0 : 4.0, loss = 1.0 + 0.1 * static_cast<double>(m);
+      a.aggregated(m, 32, loss, time);
+      b.aggregated(m, 32, loss, time);
+    }
+    a.round_closed();
+    b.round_closed();
+  }
+  CHECK(std::count(seen.begin(), seen.end(), true) == 16);
+  CHECK(fast > 3 * slow);
+}
+
+TEST_CASE("selection: oort in a run picks the slow half less once explored, the same way every time") {
+  const std::string sets =
+      "--set stop.rounds=30 --set 'training.selection={\"kind\":\"oort\",\"per_round\":2,"
+      "\"exploration\":0.5}'" +
+      kSlowHalf;
+  const fs::path out = run_eight("selection-oort", sets);
+  const auto devices = read_csv(out / "devices.csv");
+  const int64_t fast = sum(devices, "rounds_selected", 0, 4), slow = sum(devices, "rounds_selected", 4, 8);
+  CHECK(fast + slow == 2 * 30);
+  for (const auto& d : devices) CHECK(count(d, "rounds_selected") >= 1);  // each explored
+  CHECK(fast > 2 * slow);
+  check_participation_adds_up(out);
+  const fs::path again = run_eight("selection-oort-again", sets);
+  CHECK(slurp(out / "devices.csv") == slurp(again / "devices.csv"));
+  CHECK(slurp(out / "rounds.csv") == slurp(again / "rounds.csv"));
+}
+
+TEST_CASE("selection: available leaves out devices that are off or whose stream lacks a batch") {
+  // d1 goes off in round 0 (rounds last 21 ms) for good; d2 streams 1 sample/s, so never holds a batch
+  // of 16 in the run's 0.25 s.
+  const fs::path out = run_eight(
+      "selection-available",
+      "--set 'training.selection={\"kind\":\"available\"}' --set training.round_timeout_s=10"
+      " --set 'faults={\"devices\":[{\"device\":\"d1\",\"off_s\":[[0.01,1000]]}]}'"
+      " --set 'devices=[\"d1\",{\"host\":\"d2\",\"stream\":{\"rate\":1}},\"d3\",\"d4\",\"d5\",\"d6\",\"d7\",\"d8\"]'");
+  const auto summary = read_json(out / "summary.json");
+  const auto& p = summary["participation"];
+  CHECK(p["rounds"] == 12);
+  const auto devices = read_csv(out / "devices.csv");
+  CHECK(count(devices[0], "rounds_selected") == 1);  // round 0, while it was on
+  CHECK(p["failed"] == 1);
+  CHECK(count(devices[1], "rounds_selected") == 0);
+  for (size_t i = 2; i < 8; ++i) CHECK(count(devices[i], "rounds_aggregated") == 12);
+  const auto rounds = read_csv(out / "rounds.csv");
+  for (size_t r = 1; r < rounds.size(); ++r) {
+    CHECK(count(rounds[r], "selected") == 6);
+    CHECK(count(rounds[r], "updates") == 6);
+  }
+  CHECK(p["devices_never_selected"] == 1);
+  check_participation_adds_up(out);
+}
+
+TEST_CASE("selection: over-selection aggregates exactly K a round and counts the rest late") {
+  const fs::path out = run_eight("selection-over",
+                                 "--set stop.rounds=20 --set 'training.selection={\"kind\":"
+                                 "\"random\",\"per_round\":3,\"over_selection\":0.5}'" +
+                                     kSlowHalf);
+  const auto summary = read_json(out / "summary.json");
+  const auto rounds = read_csv(out / "rounds.csv");
+  REQUIRE(rounds.size() == 20);
+  for (const auto& r : rounds) {
+    CHECK(count(r, "selected") == 5);  // ceil(3 x 1.5)
+    CHECK(count(r, "updates") == 3);
+    CHECK(count(r, "missing") == 2);
+  }
+  CHECK(summary["late_pushes"].get<int64_t>() > 0);
+  CHECK(summary["late_pushes"] == sum(rounds, "late", 0, rounds.size()));
+  CHECK(summary["participation"]["aggregated"] == 60);
+  check_participation_adds_up(out);
+}
+
+TEST_CASE("selection: counters add up when devices fail mid-round") {
+  // Every device every round; d1 goes off while its model is out, so is failed once and missing after.
+  const fs::path out = run_eight("selection-faults",
+                                 "--set training.round_timeout_s=10 --set stop.rounds=30"
+                                 " --set 'faults={\"devices\":[{\"device\":\"d1\",\"off_s\":[[0.3,1000]]}]}'");
+  const auto p = read_json(out / "summary.json")["participation"];
+  CHECK(p["failed"].get<int64_t>() >= 1);
+  CHECK(p["missing"].get<int64_t>() >= 1);
+  check_participation_adds_up(out);
+}
+
+TEST_CASE("selection: bad selection keys are one line and exit status 2") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"kind":"random","per_round":2,"over_selection":-0.5})", "training.selection.over_selection: must be"},
+      {R"({"kind":"oort","per_round":2,"exploration":1.5})", "training.selection.exploration: must be"},
+      {R"({"kind":"random","per_round":2,"exploration":0.2})", "training.selection.exploration: allowed only when"},
+      {R"({"kind":"available","alpha":3})", "training.selection.alpha: allowed only when"},
+      {R"({"kind":"all","per_round":2})", "training.selection.per_round: allowed only when"},
+      {R"({"kind":"available","over_selection":0.2})", "training.selection.over_selection: needs per_round"},
+      {R"({"kind":"oort"})", "training.selection: kind oort needs one of per_round and fraction"},
+      {R"({"kind":"oort","per_round":9})", "training.selection.per_round: 9 is more than the 8 devices"},
+  };
+  for (const auto& [selection, message] : cases) {
+    CAPTURE(selection);
+    const Result r =
+        run_cli("validate " + (kData / "eight-devices.json").string() + " --set 'training.selection=" + selection + "'",
+                "selection-bad");
+    CHECK(r.status == 2);
+    CHECK(lines_of(r.err).size() == 1);
+    CHECK(r.err.find(message) != std::string::npos);
+  }
 }
