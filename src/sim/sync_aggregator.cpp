@@ -144,8 +144,8 @@ void SyncAggregator::operator()() {
       state_.count_delivered(*update, inbox_.host());
       const size_t m = position.at(update->device);
       const double round_time_s = sg4::Engine::get_clock() - sent_at_[m];
-      // A member has one model out at a time: an update from one this round did not send to (or
-      // after the round's K arrived) is a straggler's from an earlier round.
+      // A member has one model out at a time: an update from one this round did not send to is a
+      // straggler's from an earlier round (one that closed without it: timeout, or its K arrived).
       if (!waits_for[m] || update->round != state_.rounds_done) {
         state_.late_pushes += 1;
         state_.devices[update->device].late_pushes += 1;

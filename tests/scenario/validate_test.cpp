@@ -324,3 +324,30 @@ TEST_CASE("validate: describe summarises streams and ScaDLES") {
   d = describe(parse_in(dir, doc));
   CHECK(d.find("stream    2 of 3 devices, settings differ per device (first: rate S10") != std::string::npos);
 }
+
+TEST_CASE("validate: selection keys out of range, for another kind, or without K are refused") {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"kind":"random","per_round":2,"over_selection":-0.5})",
+       "training.selection.over_selection: must be in [0, 10], got -0.5"},
+      {R"({"kind":"oort","per_round":2,"exploration":1.5})", "training.selection.exploration: must be"},
+      {R"({"kind":"random","per_round":2,"alpha":3})",
+       "training.selection.alpha: allowed only when training.selection.kind is oort"},
+      {R"({"kind":"all","fraction":0.5})", "training.selection.fraction: allowed only when"},
+      {R"({"kind":"available","over_selection":0.2})", "training.selection.over_selection: needs per_round"},
+      {R"({"kind":"oort"})", "training.selection: kind oort needs one of per_round and fraction"},
+      {R"({"kind":"available","per_round":1,"fraction":0.5})", "give one of per_round and fraction, not both"},
+  };
+  for (const auto& [selection, message] : cases) {
+    CAPTURE(selection);
+    const std::string error = parse_error(dir, minimal_doc(), {"training.selection=" + selection});
+    CHECK(error.find(message) != std::string::npos);
+    CHECK(error.find('\n') == std::string::npos);
+  }
+  const Scenario s =
+      parse_in(dir, minimal_doc(), {R"(training.selection={"kind":"oort","per_round":1,"over_selection":0.5})"});
+  CHECK(s.training.selection.exploration == 0.1);
+  CHECK(s.training.selection.alpha == 2.0);
+  CHECK(!s.training.selection.preferred_round_s);
+  CHECK(s.training.selection.over_selection == 0.5);
+}

@@ -245,24 +245,13 @@ TEST_CASE("selection: counters add up when devices fail mid-round") {
   check_participation_adds_up(out);
 }
 
-TEST_CASE("selection: bad selection keys are one line and exit status 2") {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {R"({"kind":"random","per_round":2,"over_selection":-0.5})", "training.selection.over_selection: must be"},
-      {R"({"kind":"oort","per_round":2,"exploration":1.5})", "training.selection.exploration: must be"},
-      {R"({"kind":"random","per_round":2,"exploration":0.2})", "training.selection.exploration: allowed only when"},
-      {R"({"kind":"available","alpha":3})", "training.selection.alpha: allowed only when"},
-      {R"({"kind":"all","per_round":2})", "training.selection.per_round: allowed only when"},
-      {R"({"kind":"available","over_selection":0.2})", "training.selection.over_selection: needs per_round"},
-      {R"({"kind":"oort"})", "training.selection: kind oort needs one of per_round and fraction"},
-      {R"({"kind":"oort","per_round":9})", "training.selection.per_round: 9 is more than the 8 devices"},
-  };
-  for (const auto& [selection, message] : cases) {
-    CAPTURE(selection);
-    const Result r =
-        run_cli("validate " + (kData / "eight-devices.json").string() + " --set 'training.selection=" + selection + "'",
-                "selection-bad");
-    CHECK(r.status == 2);
-    CHECK(lines_of(r.err).size() == 1);
-    CHECK(r.err.find(message) != std::string::npos);
-  }
+TEST_CASE("selection: a bad selection key is one line and exit status 2") {
+  // The other bad keys are checked in tests/scenario/validate_test.cpp, without a process each.
+  const Result r = run_cli("validate " + (kData / "eight-devices.json").string() +
+                               " --set 'training.selection={\"kind\":\"random\",\"per_round\":2,\"exploration\":0.2}'",
+                           "selection-bad");
+  CHECK(r.status == 2);
+  CHECK(lines_of(r.err).size() == 1);
+  CHECK(r.err.find("training.selection.exploration: allowed only when training.selection.kind is oort") !=
+        std::string::npos);
 }
