@@ -7,6 +7,7 @@
 // ceil(K (1 + over_selection)) members where K is the updates a round aggregates.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
