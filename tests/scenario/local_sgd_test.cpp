@@ -137,8 +137,10 @@ TEST_CASE("local-sgd: overrides and describe") {
   CHECK(d.find("training  local-sgd, batch 32, lr 0.05, momentum 0, weight decay 0, round timeout 60 s\n") !=
         std::string::npos);
   CHECK(d.find("local-sgd 10 local steps per push, aggregation async, server lr 0.7\n") != std::string::npos);
-  CHECK(d.find("async     staleness lr none, max staleness none, history 1000 updates, start jitter 0 s\n") !=
-        std::string::npos);
+  CHECK(
+      d.find(
+          "async     staleness lr none, max staleness none, history 1000 updates, start jitter 0 s, buffer 1 push\n") !=
+      std::string::npos);
   // With aggregation sync there are no staleness settings to show.
   d = describe(parse_in(dir, with_training({{"mode", "local-sgd"}})));
   CHECK(d.find("local-sgd 5 local steps per push, aggregation sync, server lr 1\n") != std::string::npos);
