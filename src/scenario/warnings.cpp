@@ -92,10 +92,12 @@ void downlink_feedback(const Scenario& s, std::vector<std::string>& out) {
 }
 
 // In steady state a push is about n - 1 updates stale (one push of each other device since its pull).
+// Not with hold (nothing is dropped) nor with buffers of several pushes (staleness counts versions).
 void tight_staleness(const Scenario& s, std::vector<std::string>& out) {
   const TrainingSpec& t = s.training;
   const auto n = static_cast<int64_t>(s.devices.size());
   if (!applies_on_arrival(t) || !t.max_staleness || n < 2 || *t.max_staleness >= n - 1) return;
+  if (t.staleness_policy == "hold" || t.buffer_size > 1) return;
   out.push_back("training.max_staleness: " + std::to_string(*t.max_staleness) + " with " + std::to_string(n) +
                 " devices may drop most pushes: a push is on average about " + std::to_string(n - 1) +
                 " updates stale (one from each other device since its pull), set it to at least " +
