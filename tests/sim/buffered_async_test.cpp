@@ -13,9 +13,10 @@ using namespace test;
 
 namespace {
 
-const std::string kFourDevices = "--set 'devices=[\"dev-a\",\"dev-b\",{\"host\":\"dev-b\",\"name\":\"b2\"},"
-                                 "{\"host\":\"dev-b\",\"name\":\"b3\"}]' --set training.start_jitter_s=0.002 "
-                                 "--set eval.every_s=0.05 ";
+const std::string kFourDevices =
+    "--set 'devices=[\"dev-a\",\"dev-b\",{\"host\":\"dev-b\",\"name\":\"b2\"},"
+    "{\"host\":\"dev-b\",\"name\":\"b3\"}]' --set training.start_jitter_s=0.002 "
+    "--set eval.every_s=0.05 ";
 
 fs::path run_ok(const std::string& scenario, const std::string& sets, const std::string& tag) {
   const fs::path out = fresh_dir(tag);
@@ -57,7 +58,8 @@ TEST_CASE("fedbuff: buffer_size 1 gives the outputs of plain async byte for byte
        "--set compression.ratio=0.1"}};
   for (const auto& [name, sets] : runs) {
     CAPTURE(name);
-    const fs::path out = run_ok("two-devices.json", kFourDevices + sets + " --set training.buffer_size=1", "k1-" + name);
+    const fs::path out =
+        run_ok("two-devices.json", kFourDevices + sets + " --set training.buffer_size=1", "k1-" + name);
     const fs::path golden = kData / "async-k1" / name;
     for (const char* file : {"metrics.csv", "devices.csv", "staleness.csv"}) {
       CAPTURE(file);
@@ -111,10 +113,11 @@ TEST_CASE("fedbuff: buffer_size K makes a version of every K pushes, staleness c
     previous[pushes[n].device] = i;
   }
   // Stopped on time, a partly filled buffer is not applied and says so; every push is accounted for.
-  const fs::path timed = run_ok("two-devices.json",
-                                async3("--set training.compute=timing-only --set training.mode=async "
-                                       "--set training.buffer_size=4 --set stop.rounds=null --set stop.sim_time_s=0.05"),
-                                "k4-timed");
+  const fs::path timed =
+      run_ok("two-devices.json",
+             async3("--set training.compute=timing-only --set training.mode=async "
+                    "--set training.buffer_size=4 --set stop.rounds=null --set stop.sim_time_s=0.05"),
+             "k4-timed");
   const auto s = read_json(timed / "summary.json");
   int64_t delivered = 0;
   for (const auto& d : read_csv(timed / "devices.csv")) delivered += count(d, "steps");
@@ -124,7 +127,8 @@ TEST_CASE("fedbuff: buffer_size K makes a version of every K pushes, staleness c
   CHECK(s["pushes_buffered_at_end"].get<int64_t>() > 0);
 }
 
-TEST_CASE("hold: no device starts an update more than max_staleness pushes ahead, and a straggler makes the others wait") {
+TEST_CASE(
+    "hold: no device starts an update more than max_staleness pushes ahead, and a straggler makes the others wait") {
   // c5 made a straggler (a cycle of 26.5 ms against 3 and 4.1 ms). With hold and bound 1, a device's
   // k-th push comes from an update started when the slowest had at least k - 2 pushes; with drop it
   // races ahead and its stale pushes are dropped.
@@ -169,12 +173,12 @@ TEST_CASE("hold: no device starts an update more than max_staleness pushes ahead
 
 TEST_CASE("hold: a device that is off holds nobody back, and rejoins at the slowest's count") {
   // c5 is off from 20 to 150 ms: c3 and c4 go on within the bound of each other, and c5 rejoins.
-  const fs::path out = run_ok(
-      "two-devices.json",
-      async3("--set training.compute=timing-only --set training.mode=async --set training.max_staleness=1 "
-             "--set training.staleness_policy=hold --set stop.rounds=null --set stop.sim_time_s=0.3 "
-             "--set 'faults={\"devices\":[{\"device\":\"c5\",\"off_s\":[[0.02,0.15]]}]}'"),
-      "hold-off");
+  const fs::path out =
+      run_ok("two-devices.json",
+             async3("--set training.compute=timing-only --set training.mode=async --set training.max_staleness=1 "
+                    "--set training.staleness_policy=hold --set stop.rounds=null --set stop.sim_time_s=0.3 "
+                    "--set 'faults={\"devices\":[{\"device\":\"c5\",\"off_s\":[[0.02,0.15]]}]}'"),
+             "hold-off");
   const auto rows = read_csv(out / "staleness.csv");
   int64_t c3_while_off = 0, c5_after = 0;
   for (const auto& r : rows) {
