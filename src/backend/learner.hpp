@@ -80,8 +80,12 @@ class ModelStore {
   // Applies the accumulated sum / total_weight with step size lr and starts a new sum. False
   // when the model (or a loss given) is no longer finite.
   virtual bool apply_accumulated(double lr, double total_weight) = 0;
-  // Applies one update at once (asynchronous aggregation) scaled by the staleness rule.
-  virtual bool apply_one(const UpdatePayload& update, size_t member, int64_t staleness, double lr) = 0;
+  // Asynchronous aggregation (FedBuff's buffer; plain async is a buffer of one): adds the decoded
+  // update of `member`, scaled by the staleness rule for `staleness` versions, to the buffer.
+  virtual void buffer(const UpdatePayload& update, size_t member, int64_t staleness) = 0;
+  // Applies the buffer's average (sum / count) with step size lr as one new version, and starts
+  // an empty buffer. False when the model is no longer finite.
+  virtual bool apply_buffer(double lr, int64_t count) = 0;
   // Evaluates the current model on the test set (on the pool, on a snapshot); nothing when
   // `cancelled` says so between batches. Only when trains() is true.
   virtual std::optional<Evaluation> evaluate(const std::function<bool()>& cancelled) = 0;

@@ -57,7 +57,8 @@ class TimingStore : public ModelStore {
   }
   void accumulate(const UpdatePayload&, size_t, double) override {}
   bool apply_accumulated(double, double) override { return true; }
-  bool apply_one(const UpdatePayload&, size_t, int64_t, double) override { return true; }
+  void buffer(const UpdatePayload&, size_t, int64_t) override {}
+  bool apply_buffer(double, int64_t) override { return true; }
   std::optional<Evaluation> evaluate(const std::function<bool()>&) override { return std::nullopt; }
 
  private:

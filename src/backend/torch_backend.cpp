@@ -212,14 +212,35 @@ class TorchStore : public ModelStore {
     return all_finite(*params_);
   }
 
-  bool apply_one(const UpdatePayload& update, size_t member, int64_t staleness, double lr) override {
+  void buffer(const UpdatePayload& update, size_t member, int64_t staleness) override {
     std::vector<float>& g = decode(update, member);
     // The touched coordinates: the sparse index sets, or every coordinate for a dense push.
     std::vector<int64_t> touched;
     for (const auto& layer : update.indices) touched.insert(touched.end(), layer.begin(), layer.end());
     rule_.scale(staleness, touched, g);
-    sgd_.step(writable(), g, lr);
-    rule_.applied(std::move(touched));
+    // The version touches the union of its pushes' index sets (adacomp's history), or everything.
+    if (buffered_ == 0) {
+      buffer_ = g;  // a copy, not 0 + g: a buffer of one applies exactly the push
+      buffer_touched_ = std::move(touched);
+      buffer_dense_ = buffer_touched_.empty();
+    } else {
+      for (size_t k = 0; k < g.size(); ++k) buffer_[k] += g[k];
+      buffer_dense_ = buffer_dense_ || touched.empty();
+      if (!buffer_dense_) buffer_touched_.insert(buffer_touched_.end(), touched.begin(), touched.end());
+    }
+    ++buffered_;
+  }
+
+  bool apply_buffer(double lr, int64_t count) override {
+    const auto scale = static_cast<float>(1.0 / static_cast<double>(count));
+    for (float& v : buffer_) v *= scale;
+    sgd_.step(writable(), buffer_, lr);
+    if (buffer_dense_) buffer_touched_.clear();
+    std::sort(buffer_touched_.begin(), buffer_touched_.end());
+    buffer_touched_.erase(std::unique(buffer_touched_.begin(), buffer_touched_.end()), buffer_touched_.end());
+    rule_.applied(std::move(buffer_touched_));
+    buffer_touched_ = {};
+    buffered_ = 0;
     ++version_;
     return all_finite(*params_);
   }
@@ -260,6 +281,12 @@ class TorchStore : public ModelStore {
   int64_t version_ = 0;                     // updates applied
   std::vector<float> sum_;                  // round-based aggregation: the weighted sum so far
   std::vector<float> decoded_;              // the update being applied
+  // Asynchronous aggregation: the staleness-scaled sum of the pushes buffered since the last
+  // version, how many, and the coordinates they touched (buffer_dense_: every coordinate).
+  std::vector<float> buffer_;
+  int64_t buffered_ = 0;
+  std::vector<int64_t> buffer_touched_;
+  bool buffer_dense_ = false;
 };
 
 }  // namespace

@@ -204,6 +204,8 @@ Scenario to_typed(const json& r) {
     s.training.staleness_lr = t.at("staleness_lr").get<std::string>();
     const json& bound = t.at("max_staleness");
     if (!bound.is_null()) s.training.max_staleness = bound.get<int64_t>();
+    s.training.staleness_policy = t.at("staleness_policy").get<std::string>();
+    s.training.buffer_size = t.at("buffer_size").get<int64_t>();
     s.training.staleness_history = t.at("staleness_history").get<int64_t>();
     s.training.start_jitter_s = t.at("start_jitter_s").get<double>();
   }
@@ -626,9 +628,11 @@ std::string describe(const Scenario& s) {
   if (s.training.mode == "async" || (s.training.mode == "local-sgd" && s.training.aggregation == "async")) {
     const auto& t = s.training;
     line("async", "staleness lr " + t.staleness_lr + ", max staleness " +
-                      (t.max_staleness ? std::to_string(*t.max_staleness) : std::string("none")) + ", history " +
-                      std::to_string(t.staleness_history) + " updates, start jitter " +
-                      format_number(t.start_jitter_s) + " s");
+                      (t.max_staleness ? std::to_string(*t.max_staleness) + " (" + t.staleness_policy + ")"
+                                       : std::string("none")) +
+                      ", history " + std::to_string(t.staleness_history) + " updates, start jitter " +
+                      format_number(t.start_jitter_s) + " s, buffer " + std::to_string(t.buffer_size) +
+                      (t.buffer_size == 1 ? " push" : " pushes"));
   }
   {
     const json& c = s.resolved.at("compression");

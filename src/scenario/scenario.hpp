@@ -101,9 +101,11 @@ struct TrainingSpec {
   std::string weighting = "batch";    // batch (b_i / sum b) | uniform (1 / n)
   std::string lr_scaling = "linear";  // linear (lr * sum b / base_global_batch) | none
   std::optional<InjectionSpec> injection;
-  // Asynchronous parameter server (mode async).
+  // Asynchronous parameter server (mode async, local-sgd with aggregation async).
   std::string staleness_lr = "none";  // none | inverse | adacomp
   std::optional<int64_t> max_staleness;
+  std::string staleness_policy = "drop";  // drop | hold (SSP)
+  int64_t buffer_size = 1;                // pushes per model version (FedBuff)
   int64_t staleness_history = 1000;
   double start_jitter_s = 0;
   // Local SGD (FedAvg-style, mode local-sgd): local steps per push, how pushes are aggregated

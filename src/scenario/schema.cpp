@@ -599,12 +599,28 @@ std::vector<KeySpec> build_table() {
           .only_when(async_pushes)
           .def("none"),
       integer_key("training.max_staleness",
-                  "Async, and local-sgd with aggregation async: a push staler than this is dropped (counted in "
-                  "stale_drops), not applied.")
+                  "Async, and local-sgd with aggregation async: with staleness_policy drop, a push staler than this "
+                  "(versions applied since its pull) is dropped (counted in stale_drops), not applied; with hold, "
+                  "the most pushes a device may be ahead of the slowest device that is on.")
           .only_when(async_pushes)
           .at_least(0)
           .limit(1e12, kWhyCount)
           .no_limit(),
+      enum_key("training.staleness_policy", {"drop", "hold"},
+               "Async, and local-sgd with aggregation async, with max_staleness: drop = a staler push is dropped; "
+               "hold = stale synchronous parallel (Ho et al. 2013): a device more than max_staleness pushes ahead "
+               "of the slowest device that is on waits for its model until the slowest catches up (counted in "
+               "holds and held_s), and nothing is dropped.")
+          .allowed_only_when(async_pushes)
+          .def("drop"),
+      integer_key("training.buffer_size",
+                  "Async, and local-sgd with aggregation async: buffered asynchrony (FedBuff, Nguyen et al. 2022): "
+                  "the server adds each push, scaled by staleness_lr, to a buffer and applies the buffer's average "
+                  "every buffer_size pushes as one model version; 1 = each push applied on arrival.")
+          .allowed_only_when(async_pushes)
+          .at_least(1)
+          .limit(1e6, kWhyCount)
+          .def(1),
       quantity_key("training.start_jitter_s", Unit::Seconds,
                    "Async, and local-sgd with aggregation async: each device starts after a seeded uniform delay "
                    "in [0, start_jitter_s], so identical devices do not run in lockstep (real fleets never start "
@@ -779,7 +795,9 @@ std::vector<KeySpec> build_table() {
           .limit(1e8, kWhySamples)
           .def(10000),
 
-      integer_key("stop.rounds", "Stop after this many aggregation rounds (async: applied pushes).")
+      integer_key("stop.rounds",
+                  "Stop after this many aggregation rounds (async: model versions, one per `training.buffer_size` "
+                  "applied pushes).")
           .at_least(1)
           .limit(1e12, kWhyCount)
           .no_limit(),
@@ -1066,6 +1084,28 @@ std::vector<Rule> build_rules() {
              sel.at("per_round").get<int64_t>() > static_cast<int64_t>(r.at("devices").size())) {
            throw ScenarioError("training.selection.per_round: " + sel.at("per_round").dump() + " is more than the " +
                                std::to_string(r.at("devices").size()) + " devices");
+         }
+       }},
+      {"training.buffer_size",
+       "`buffer_size` other than 1 and `staleness_policy` hold need pushes applied on arrival (local-sgd with "
+       "aggregation async); hold needs `max_staleness`.",
+       [](const nlohmann::json& r) {
+         const auto& t = r.at("training");
+         if (!t.contains("buffer_size")) return;  // not async
+         const bool buffered = t.at("buffer_size") != 1, hold = t.at("staleness_policy") == "hold";
+         if (t.at("mode") == "local-sgd" && t.at("aggregation") == "sync") {
+           if (buffered) {
+             throw ScenarioError(
+                 "training.buffer_size: needs pushes applied on arrival (local-sgd with aggregation async)");
+           }
+           if (hold) {
+             throw ScenarioError(
+                 "training.staleness_policy: hold needs pushes applied on arrival (local-sgd with aggregation async)");
+           }
+           return;
+         }
+         if (hold && t.at("max_staleness").is_null()) {
+           throw ScenarioError("training.staleness_policy: hold needs training.max_staleness (the bound it holds to)");
          }
        }},
       {"training.injection",

@@ -53,17 +53,23 @@ void feedback_momentum(const Scenario& s, std::vector<std::string>& out) {
                 "Compression), set training.momentum to 0 or compression.error_feedback to false");
 }
 
-// stop.rounds counts updates applied: in asynchronous modes one device's push each.
+// stop.rounds counts model versions: in asynchronous modes one device's push each, or the average of
+// training.buffer_size pushes (FedBuff), fewer than a synchronous round's when that is below the fleet's size.
 void async_rounds(const Scenario& s, std::vector<std::string>& out) {
   const size_t n = s.devices.size();
-  if (!s.stop.rounds || !applies_on_arrival(s.training) || n < 2) return;
+  const int64_t k = s.training.buffer_size;
+  if (!s.stop.rounds || !applies_on_arrival(s.training) || static_cast<int64_t>(n) <= k) return;
   const int64_t rounds = *s.stop.rounds;
-  const double per_device = static_cast<double>(rounds) / static_cast<double>(n);
-  out.push_back("stop.rounds: " + std::to_string(rounds) + " counts applied pushes in " + mode_text(s.training) +
-                ", each from one device (about " + format_number(std::round(per_device * 10) / 10) +
-                " per device with " + std::to_string(n) + " devices), not rounds of every device, set it to " +
-                format_number(static_cast<double>(rounds) * static_cast<double>(n)) + " for as many updates as " +
-                std::to_string(rounds) + " synchronous rounds, or stop on stop.sim_time_s");
+  const double per_device = static_cast<double>(rounds * k) / static_cast<double>(n);
+  const std::string each = k == 1 ? "counts applied pushes in " + mode_text(s.training) + ", each from one device"
+                                  : "counts model versions in " + mode_text(s.training) + ", each the average of " +
+                                        std::to_string(k) + " pushes (training.buffer_size)";
+  out.push_back(
+      "stop.rounds: " + std::to_string(rounds) + " " + each + " (about " +
+      format_number(std::round(per_device * 10) / 10) + " per device with " + std::to_string(n) +
+      " devices), not rounds of every device, set it to " +
+      format_number(std::ceil(static_cast<double>(rounds) * static_cast<double>(n) / static_cast<double>(k))) +
+      " for as many updates as " + std::to_string(rounds) + " synchronous rounds, or stop on stop.sim_time_s");
 }
 
 // A biased compressor without error feedback loses what it leaves out for good.
@@ -86,10 +92,12 @@ void downlink_feedback(const Scenario& s, std::vector<std::string>& out) {
 }
 
 // In steady state a push is about n - 1 updates stale (one push of each other device since its pull).
+// Not with hold (nothing is dropped) nor with buffers of several pushes (staleness counts versions).
 void tight_staleness(const Scenario& s, std::vector<std::string>& out) {
   const TrainingSpec& t = s.training;
   const auto n = static_cast<int64_t>(s.devices.size());
   if (!applies_on_arrival(t) || !t.max_staleness || n < 2 || *t.max_staleness >= n - 1) return;
+  if (t.staleness_policy == "hold" || t.buffer_size > 1) return;
   out.push_back("training.max_staleness: " + std::to_string(*t.max_staleness) + " with " + std::to_string(n) +
                 " devices may drop most pushes: a push is on average about " + std::to_string(n - 1) +
                 " updates stale (one from each other device since its pull), set it to at least " +

@@ -279,6 +279,14 @@ report::RunSummary summarize(RunState& state, double end) {
   const nlohmann::json staleness = report::staleness_summary(state.staleness);
   for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
   summary.extra["stale_drops"] = state.stale_drops;
+  // Asynchronous aggregation: pushes per version, versions applied (= rounds), pushes of the
+  // unapplied last buffer; pulls held by the SSP barrier.
+  const bool on_arrival = state.mode.applies_on_arrival();
+  summary.extra["buffer_size"] = on_arrival ? nlohmann::json(scenario.training.buffer_size) : nlohmann::json();
+  summary.extra["buffers_applied"] = on_arrival ? nlohmann::json(state.rounds_done) : nlohmann::json();
+  summary.extra["pushes_buffered_at_end"] = state.buffered_at_end;
+  summary.extra["holds"] = state.holds;
+  summary.extra["held_s"] = state.held_s;
   summary.extra["failed_pushes"] = state.failed_pushes;
   summary.extra["late_pushes"] = state.late_pushes;
   summary.extra["missing_updates"] = state.missing_updates;

@@ -96,9 +96,12 @@ struct RunState {
     return stopping();
   }
 
-  // Mode async: one row per applied push; pushes dropped for staleness.
+  // Asynchronous aggregation: one row per push taken into a buffer; pushes dropped for staleness.
   std::vector<report::StalenessRow> staleness;
   int64_t stale_drops = 0;
+  int64_t buffered_at_end = 0;  // pushes in a partly filled buffer when the run ended (not applied)
+  int64_t holds = 0;            // staleness_policy hold: pulls held, and for how long in all
+  double held_s = 0;
 
   // Faults (faults.*) and round timeouts: per-device liveness and the fleet's counters.
   std::vector<DeviceLiveness> live;

@@ -137,10 +137,38 @@ TEST_CASE("local-sgd: overrides and describe") {
   CHECK(d.find("training  local-sgd, batch 32, lr 0.05, momentum 0, weight decay 0, round timeout 60 s\n") !=
         std::string::npos);
   CHECK(d.find("local-sgd 10 local steps per push, aggregation async, server lr 0.7\n") != std::string::npos);
-  CHECK(d.find("async     staleness lr none, max staleness none, history 1000 updates, start jitter 0 s\n") !=
-        std::string::npos);
+  CHECK(
+      d.find(
+          "async     staleness lr none, max staleness none, history 1000 updates, start jitter 0 s, buffer 1 push\n") !=
+      std::string::npos);
   // With aggregation sync there are no staleness settings to show.
   d = describe(parse_in(dir, with_training({{"mode", "local-sgd"}})));
   CHECK(d.find("local-sgd 5 local steps per push, aggregation sync, server lr 1\n") != std::string::npos);
   CHECK(d.find("async     ") == std::string::npos);
+}
+
+TEST_CASE("buffer_size and staleness_policy: defaults, and where they are allowed") {
+  TempDir dir;
+  const Scenario a = parse_in(dir, with_training({{"mode", "async"}}));
+  CHECK(a.training.buffer_size == 1);
+  CHECK(a.training.staleness_policy == "drop");
+  const Scenario f = parse_in(dir, with_training({{"mode", "local-sgd"},
+                                                  {"aggregation", "async"},
+                                                  {"buffer_size", 10},
+                                                  {"staleness_policy", "hold"},
+                                                  {"max_staleness", 2}}));
+  CHECK(f.training.buffer_size == 10);
+  CHECK(f.training.staleness_policy == "hold");
+  auto err = [&](json training) { return parse_error(dir, with_training(std::move(training))); };
+  CHECK(err({{"buffer_size", 4}}) ==
+        "training.buffer_size: allowed only when training.mode is async or local-sgd (here training.mode is \"sync\")");
+  CHECK(err({{"mode", "local-sgd"}, {"buffer_size", 4}}) ==
+        "training.buffer_size: needs pushes applied on arrival (local-sgd with aggregation async)");
+  CHECK(err({{"mode", "local-sgd"}, {"staleness_policy", "hold"}, {"max_staleness", 1}}) ==
+        "training.staleness_policy: hold needs pushes applied on arrival (local-sgd with aggregation async)");
+  CHECK(err({{"mode", "async"}, {"staleness_policy", "hold"}}) ==
+        "training.staleness_policy: hold needs training.max_staleness (the bound it holds to)");
+  CHECK(err({{"mode", "async"}, {"buffer_size", 0}}) == "training.buffer_size: must be a positive integer, got 0");
+  CHECK(err({{"mode", "async"}, {"staleness_policy", "wait"}}) ==
+        "training.staleness_policy: must be one of drop, hold; got \"wait\"");
 }

@@ -169,7 +169,8 @@ TEST_CASE("schema: lookups") {
                                                             "batch_max",         "base_global_batch",
                                                             "weighting",         "lr_scaling",
                                                             "injection",         "staleness_lr",
-                                                            "max_staleness",     "start_jitter_s",
+                                                            "max_staleness",     "staleness_policy",
+                                                            "buffer_size",       "start_jitter_s",
                                                             "staleness_history", "local_steps",
                                                             "aggregation",       "server_lr",
                                                             "round_timeout_s",   "selection"});

@@ -193,7 +193,8 @@ TEST_CASE("validate: unknown keys with did-you-mean") {
   CHECK(parse_error(dir, doc) ==
         "training.zzz: unknown key (expected one of: compute, mode, batch_size, lr, momentum, weight_decay, window_s, "
         "batch_min, batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, "
-        "start_jitter_s, staleness_history, local_steps, aggregation, server_lr, round_timeout_s, selection)");
+        "staleness_policy, buffer_size, start_jitter_s, staleness_history, local_steps, aggregation, server_lr, "
+        "round_timeout_s, selection)");
   doc = minimal_doc();
   doc["trainig"] = json::object();
   CHECK(parse_error(dir, doc) == "trainig: unknown key (did you mean \"training\"?)");
@@ -225,8 +226,9 @@ TEST_CASE("validate: sections, required keys and the top level") {
   CHECK(parse_error(dir, doc) ==
         "training: expected an object (with keys compute, mode, batch_size, lr, momentum, weight_decay, window_s, "
         "batch_min, "
-        "batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, start_jitter_s, "
-        "staleness_history, local_steps, aggregation, server_lr, round_timeout_s, selection), got 5");
+        "batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, "
+        "staleness_policy, buffer_size, start_jitter_s, staleness_history, local_steps, aggregation, server_lr, "
+        "round_timeout_s, selection), got 5");
   doc = minimal_doc();
   doc.erase("server");
   CHECK(parse_error(dir, doc) == "server: required key is missing");

@@ -82,6 +82,16 @@ TEST_CASE("warnings: stop.rounds counts pushes in asynchronous modes") {
             "with 3 devices), not rounds of every device, set it to 75 for as many updates as 25 synchronous rounds, "
             "or stop on stop.sim_time_s"});
   CHECK(about(warnings_of({"training.mode=local-sgd", "training.aggregation=async"}), "stop.rounds").size() == 1);
+  CHECK(about(warnings_of(
+                  {"training.mode=async", "training.buffer_size=2", "stop.rounds=25", "devices=[\"a\",\"b\",\"c\"]"}),
+              "stop.rounds") ==
+        std::vector<std::string>{
+            "stop.rounds: 25 counts model versions in training.mode async, each the average of 2 pushes "
+            "(training.buffer_size) (about 16.7 per device with 3 devices), not rounds of every device, set it to 38 "
+            "for as many updates as 25 synchronous rounds, or stop on stop.sim_time_s"});
+  CHECK(about(warnings_of({"training.mode=async", "training.buffer_size=3", "devices=[\"a\",\"b\",\"c\"]"}),
+              "stop.rounds")
+            .empty());  // a version averages as many pushes as a round
   CHECK(about(warnings_of({"training.mode=async", "devices=[\"a\"]"}), "stop.rounds").empty());  // pushes are rounds
   CHECK(about(warnings_of({"training.mode=scadles", "stream.rate=S1"}), "stop.rounds").empty());
 }
