@@ -225,7 +225,7 @@ TEST_CASE("a message quoting control bytes of the file stays one line (found by 
   CHECK(message.find(", got \"1\\x01Gf\"") != std::string::npos);
 }
 
-TEST_CASE("energy properties SimGrid aborts on or misreads are refused; the platform says which plugins it needs") {
+TEST_CASE("energy properties SimGrid aborts on or misreads are refused, and the platform says which plugins it needs") {
   auto host = [](const std::string& speed, const std::string& props) {
     return wrap("<host id=\"h\" speed=\"" + speed + "\" core=\"4\">" + props + "</host>\n");
   };
