@@ -335,7 +335,7 @@ def energy_devices(run):
         for r in records:
             classes[device_class(r)].append(energy(r))
         bars = sorted(((f"{c} ({len(v)})", sum(v) / len(v), sum(v)) for c, v in classes.items()),
-                      key=lambda b: (-b[2], b[0]))
+                      key=lambda b: (-b[1], b[0]))
         caption = (f"Mean energy per device, by device class ({len(records)} devices in {len(bars)} classes; "
                    "devices.csv); hover a bar for the class's total.")
     else:
