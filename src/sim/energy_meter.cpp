@@ -63,6 +63,12 @@ EnergyMeter::EnergyMeter(const sg4::Engine& engine, const platform::PlatformInfo
   std::sort(links_.begin(), links_.end(), [](const MeteredLink& a, const MeteredLink& b) { return a.name < b.name; });
 }
 
+std::string EnergyMeter::describe() const {
+  if (!active()) return "energy: not metered (no wattage_per_state or wattage_range in the platform)";
+  return "energy: " + std::to_string(hosts_.size()) + " hosts with wattage_per_state, " +
+         std::to_string(links_.size()) + " links with wattage_range";
+}
+
 // Each host reading brings the plugin's account up to now, a simcall when an actor asks: the whole
 // reading runs as one simcall instead (inside it, the plugin's calls run directly).
 EnergyTotals EnergyMeter::totals(const LinkLedger& ledger) const {

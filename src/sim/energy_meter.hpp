@@ -42,6 +42,8 @@ class EnergyMeter {
   EnergyMeter(const simgrid::s4u::Engine& engine, const platform::PlatformInfo& info,
               const std::vector<simgrid::s4u::Host*>& devices);
   bool active() const { return !hosts_.empty() || !links_.empty(); }
+  // For `validate`: what is metered ("energy: 3 hosts with wattage_per_state, 2 links with wattage_range").
+  std::string describe() const;
   // Everything metered, from the start of the run to now.
   EnergyTotals totals(const LinkLedger& ledger) const;
   // Per device, in scenario order (nullopt: its host has no wattage_per_state).

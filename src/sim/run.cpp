@@ -438,6 +438,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   out += "memory: needs " + p.memory.describe() +
          (available ? ", " + format_bytes(*available) + " available" : std::string(", available memory unknown")) +
          "\n";
+  out += p.energy->describe() + "\n";
   return out;
 }
 

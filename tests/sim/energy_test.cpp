@@ -88,6 +88,9 @@ TEST_CASE("energy: a link's energy follows its full-load time, both directions o
         doctest::Approx(e["devices_j"].get<double>() + e["aggregators_j"].get<double>() + e["links_j"].get<double>())
             .epsilon(1e-12));
   CHECK(summary["energy_j"] == e["total_j"]);
+  // `validate` says what is metered: server, dev-a, dev-b; a-up and b-link's two directions.
+  const Result v = run_cli("validate " + (kData / "two-devices.json").string() + " " + kEnergy, "energy-validate");
+  CHECK(v.out.find("energy: 3 hosts with wattage_per_state, 3 links with wattage_range\n") != std::string::npos);
 }
 
 TEST_CASE("energy: metrics.csv has the energy so far at each evaluation, and energy_to_target_j is the crossing's") {
