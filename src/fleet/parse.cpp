@@ -12,6 +12,7 @@
 
 #include "fleet/names.hpp"
 #include "fleet/split.hpp"
+#include "platform/wattage.hpp"
 #include "scenario/error.hpp"
 #include "scenario/json_text.hpp"
 #include "scenario/text.hpp"
@@ -194,6 +195,8 @@ Properties properties_of(const json& value, const std::string& path) {
       fail(at, "expected a string or a number, got " + text::show(v));
     }
   }
+  // A fleet's hosts have one pstate (one speed).
+  if (const std::string problem = platform::host_wattage_problem(out, 1); !problem.empty()) fail(path, problem);
   return out;
 }
 
@@ -293,9 +296,25 @@ HostSpec host_spec(const Object& o) {
 
 LinkClass link_class(const std::string& name, const json& value, const std::string& path) {
   check_name(path, name);
-  const Object o(value, path, {"up", "down", "latency"});
-  return LinkClass{name, o.quantity("up", Unit::BitsPerSecond, false), o.quantity("down", Unit::BitsPerSecond, false),
-                   o.latency("latency")};
+  const Object o(value, path, {"up", "down", "latency", "wattage_range"});
+  LinkClass c{name,
+              o.quantity("up", Unit::BitsPerSecond, false),
+              o.quantity("down", Unit::BitsPerSecond, false),
+              o.latency("latency"),
+              {},
+              {}};
+  if (o.has("wattage_range")) {
+    // SimGrid's link energy property on each direction's link: the radio's (or port's) watts.
+    const Object w(o["wattage_range"], o.at("wattage_range"), {"up", "down"});
+    for (const auto& [key, out] : {std::pair{"up", &c.up_wattage_range}, std::pair{"down", &c.down_wattage_range}}) {
+      if (!w.has(key)) continue;
+      if (!w[key].is_string()) fail(w.at(key), "expected a string \"idle:busy\" (watts), got " + text::show(w[key]));
+      *out = w[key].get<std::string>();
+      const std::string problem = platform::link_wattage_problem({{platform::kLinkWattage, *out}}, false);
+      if (!problem.empty()) fail(w.at(key), problem);
+    }
+  }
+  return c;
 }
 
 SiteGroup site_group(const std::string& name, const json& value, const std::string& path) {

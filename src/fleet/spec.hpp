@@ -38,7 +38,8 @@ using Properties = std::map<std::string, std::string>;  // host properties, copi
 
 struct LinkClass {
   std::string name;
-  double up_bps = 0, down_bps = 0, latency_s = 0;  // up: device to network
+  double up_bps = 0, down_bps = 0, latency_s = 0;    // up: device to network
+  std::string up_wattage_range, down_wattage_range;  // SimGrid's "idle:busy" watts per direction, or ""
 };
 
 struct DeviceClass {

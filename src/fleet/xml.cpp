@@ -7,6 +7,7 @@
 #include <map>
 
 #include "fleet/names.hpp"
+#include "platform/wattage.hpp"
 
 namespace edgetrain::fleet {
 namespace {
@@ -66,16 +67,25 @@ class Writer {
     out += "</host>\n";
   }
 
-  void link(const std::string& id, double bps, double latency, bool split_duplex = false) {
+  void link(const std::string& id, double bps, double latency, bool split_duplex = false,
+            const std::string& wattage_range = "") {
     out += "<link id=\"" + id + "\" bandwidth=\"" + with_prefix(bps, "bps") + "\" latency=\"" + number(latency) +
-           "s\"" + (split_duplex ? " sharing_policy=\"SPLITDUPLEX\"" : "") + "/>";
+           "s\"" + (split_duplex ? " sharing_policy=\"SPLITDUPLEX\"" : "");
+    if (wattage_range.empty()) {
+      out += "/>";
+      return;
+    }
+    out += ">";
+    prop(platform::kLinkWattage, wattage_range);
+    out += "</link>";
   }
 
   // A host's own two links and the <host_link> that gives them to it, on one line.
-  void host_links(int indent, const std::string& host, double up_bps, double down_bps, double latency) {
+  void host_links(int indent, const std::string& host, double up_bps, double down_bps, double latency,
+                  const LinkClass* wattage = nullptr) {
     out.append(static_cast<size_t>(indent) * 2, ' ');
-    link(up_link(host), up_bps, latency);
-    link(down_link(host), down_bps, latency);
+    link(up_link(host), up_bps, latency, false, wattage ? wattage->up_wattage_range : "");
+    link(down_link(host), down_bps, latency, false, wattage ? wattage->down_wattage_range : "");
     out += "<host_link id=\"" + host + "\" up=\"" + up_link(host) + "\" down=\"" + down_link(host) + "\"/>\n";
   }
 
@@ -130,7 +140,7 @@ std::string platform_xml(const Fleet& fleet) {
       const LinkClass& l = spec.link_classes[d.link_index];
       w.host(3, d.host, d.speed_flops, d.cores,
              {{"role", &kDevice}, {"class", &c.name}, {"site", &site.name}, {"link_class", &l.name}}, c.properties);
-      w.host_links(3, d.host, l.up_bps, l.down_bps, l.latency_s);
+      w.host_links(3, d.host, l.up_bps, l.down_bps, l.latency_s, &l);
     }
     w.line(2, "</zone>");
   }

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "platform/units.hpp"
+#include "platform/wattage.hpp"
 
 namespace edgetrain::platform {
 namespace {
@@ -259,6 +260,15 @@ class Checker {
     zones_.back().hosts.push_back(name);
   }
 
+  // A host's (or a cluster's, for each member) energy properties; notes that the platform has some.
+  void energy_properties(const pugi::xml_node& node, const std::map<std::string, std::string>& properties,
+                         size_t pstates) {
+    if (const std::string problem = host_wattage_problem(properties, pstates); !problem.empty()) {
+      fail(node, what(node) + ": " + problem);
+    }
+    info_.host_energy = info_.host_energy || properties.count(kHostWattage) > 0;
+  }
+
   std::map<std::string, std::string> props(const pugi::xml_node& node) const {
     std::map<std::string, std::string> out;
     for (const pugi::xml_node& p : node.children("prop")) {
@@ -409,6 +419,7 @@ class Checker {
       attr_quantity(d, "write_bw", Quantity::Bandwidth, false);
     }
     std::map<std::string, std::string> host_props = props(node);
+    energy_properties(node, host_props, pstates.size());
     int level = 0;
     if (const auto it = host_props.find("wifi_rate_level"); it != host_props.end()) {
       const std::optional<int64_t> n = parse_count(it->second);
@@ -436,7 +447,7 @@ class Checker {
     only_known_attributes(
         node, {"id", "bandwidth", "bandwidth_file", "latency", "latency_file", "state_file", "sharing_policy"});
     only_children(node, {"prop"});
-    props(node);
+    const std::map<std::string, std::string> link_props = props(node);
     ZoneState& z = zone(node);
     const std::string id = id_of(node);
     std::string policy = node.attribute("sharing_policy") ? node.attribute("sharing_policy").value() : "SHARED";
@@ -446,6 +457,10 @@ class Checker {
            what(node) + ": sharing_policy must be SHARED, SPLITDUPLEX, FATPIPE or WIFI, got " + in_quotes(policy));
     }
     const bool wifi = policy == "WIFI";
+    if (const std::string problem = link_wattage_problem(link_props, wifi); !problem.empty()) {
+      fail(node, what(node) + ": " + problem);
+    }
+    info_.link_energy = info_.link_energy || link_props.count(kLinkWattage) > 0;
     if (wifi != (z.ref.routing == Routing::Wifi)) {
       fail(node, what(node) + (wifi ? ": a WIFI link must be inside a routing=\"Wifi\" zone"
                                     : ": a link inside a routing=\"Wifi\" zone must have sharing_policy=\"WIFI\""));
@@ -587,7 +602,7 @@ class Checker {
     const std::string id = id_of(node);
     const std::string prefix = required(node, "prefix"), suffix = required(node, "suffix");
     const std::vector<int64_t> numbers = radicals(node);
-    speeds(node);
+    energy_properties(node, cluster_props, speeds(node).size());
     cores(node);
     attr_quantity(node, "bw", Quantity::Bandwidth, false);
     attr_quantity(node, "lat", Quantity::Time, true);

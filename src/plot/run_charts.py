@@ -1,6 +1,6 @@
 """The figures of one run: accuracy against simulated time and against bytes, buffer occupancy over
 time, bytes per device and per link (the bottleneck in red), each device's time split, and, when
-the run wrote them, round durations and staleness. Each function returns a Chart, or None when the
+the run wrote them, round durations, staleness, energy per device and accuracy against energy. Each function returns a Chart, or None when the
 run holds nothing to draw (then `missing` says why)."""
 
 import re
@@ -65,6 +65,26 @@ def accuracy_bytes(run):
     divisor, unit = byte_scale(max(total, default=0))
     return _accuracy(run, "accuracy_bytes", f"bytes on the wire so far, up + down ({unit})",
                      lambda m: ([v / divisor for v in total], lambda i: _wire(m, i)))
+
+
+def accuracy_energy(run):
+    m = run.metrics
+    if m is None or "energy_j" not in m.header or all(e is None for e in m.numbers("energy_j")):
+        return None
+    chart = _accuracy(run, "accuracy_energy", "energy consumed so far (J)",
+                      lambda m: ([e or 0 for e in m.numbers("energy_j")],
+                                 lambda i: _wire(m, i) + f", {m.numbers('energy_j')[i] or 0:.4g} J so far"))
+    to_target = (run.summary.get("energy") or {}).get("energy_to_target_j")
+    if chart is not None and to_target is not None:
+        ax = chart.figure.axes[0]
+        chart.tip(ax.axvline(to_target, ls=":", color=HIGHLIGHT, lw=1.2), f"energy to target: {to_target:.4g} J")
+    if chart is not None:
+        chart.caption = ("One point per evaluation (metrics.csv): everything metered (devices, aggregators, links) "
+                         "so far; hover a point for its values.")
+        chart.table[0].append("energy_j")
+        for row, e in zip(chart.table[1], m.numbers("energy_j")):
+            row.append(e)
+    return chart
 
 
 def _wire(m, i):
@@ -300,6 +320,45 @@ def time_split(run):
     return chart
 
 
+def energy_devices(run):
+    d = run.devices
+    if d is None or not d.rows or "energy_j" not in d.header:
+        return None
+    records = [r for r in d.records() if (r.get("energy_j") or "").strip()]
+    if not records:
+        return None
+    energy = lambda r: float(r["energy_j"])  # noqa: E731
+    unmetered = len(d.rows) - len(records)
+    grouped = len(records) > SPLIT_PER_DEVICE
+    if grouped:
+        classes = defaultdict(list)
+        for r in records:
+            classes[device_class(r)].append(energy(r))
+        bars = sorted(((f"{c} ({len(v)})", sum(v) / len(v), sum(v)) for c, v in classes.items()),
+                      key=lambda b: (-b[1], b[0]))
+        caption = (f"Mean energy per device, by device class ({len(records)} devices in {len(bars)} classes; "
+                   "devices.csv); hover a bar for the class's total.")
+    else:
+        bars = sorted(((r["device"], energy(r), energy(r)) for r in records), key=lambda b: (-b[1], b[0]))
+        caption = "Energy each device's host consumed over the run (devices.csv)."
+    shown, rest = bars[:MAX_BARS], bars[MAX_BARS:]
+    if rest:
+        caption += f" The {len(shown)} largest; the other {len(rest)} consumed {sum(b[2] for b in rest):.4g} J."
+    if unmetered:
+        caption += f" {unmetered} devices have no wattage in the platform and are not shown."
+    chart = Chart("energy_devices", "Energy per device", caption, size=(7.5, 0.9 + 0.26 * len(shown)))
+    ax = chart.figure.subplots()
+    y = list(range(len(shown)))[::-1]
+    for yi, (label, value, total) in zip(y, shown):
+        text = f"{label}: {value:.4g} J" + (f" per device, {total:.4g} J in all" if grouped else "")
+        chart.tip(ax.barh(yi, value, height=0.6, color=COLORS[3])[0], text)
+    ax.set_yticks(y, [b[0] for b in shown], fontsize=7)
+    ax.set_xlabel("energy (J)" + (", mean per device" if grouped else ""))
+    chart.table = (["class (devices)" if grouped else "device", "energy_j", "total_energy_j"],
+                   [list(b) for b in shown])
+    return chart
+
+
 def rounds(run):
     r = run.rounds
     if r is None or not r.rows:
@@ -353,7 +412,9 @@ def staleness(run):
 RUN_CHARTS = (
     (accuracy_time, "no evaluations in metrics.csv (a timing-only run)"),
     (accuracy_bytes, None),
+    (accuracy_energy, None),
     (time_split, "no devices.csv"),
+    (energy_devices, None),
     (links, "no link carried bytes"),
     (devices_bytes, None),
     (buffers, "no device streams (buffers.csv is empty)"),

@@ -46,9 +46,19 @@ nlohmann::json summary_json(const RunSummary& s) {
 }
 
 std::string metrics_csv(const std::vector<EvalPoint>& points) {
-  CsvTable t({"sim_time_s", "round", "test_accuracy", "test_loss", "bytes_up", "bytes_down"});
+  CsvTable t(
+      {"sim_time_s", "round", "test_accuracy", "test_loss", "bytes_up", "bytes_down", "devices_energy_j", "energy_j"});
+  auto optional = [](const std::optional<double>& v) { return v ? format_number(*v) : std::string(); };
   for (const auto& p : points) {
-    t.row().add(p.sim_time_s).add(p.round).add(p.test_accuracy).add(p.test_loss).add(p.bytes_up).add(p.bytes_down);
+    t.row()
+        .add(p.sim_time_s)
+        .add(p.round)
+        .add(p.test_accuracy)
+        .add(p.test_loss)
+        .add(p.bytes_up)
+        .add(p.bytes_down)
+        .add(optional(p.devices_energy_j))
+        .add(optional(p.energy_j));
   }
   return t.str();
 }
@@ -120,6 +130,7 @@ const std::vector<DeviceColumn>& device_columns() {
       {"samples_held_at_end", [](const DeviceRecord& d) { return number(d.samples_held_at_end); }},
       {"model_memory_bytes", [](const DeviceRecord& d) { return number(d.model_memory_bytes); }},
       {"buffer_peak_bytes", [](const DeviceRecord& d) { return number(d.buffer_peak_bytes); }},
+      {"energy_j", [](const DeviceRecord& d) { return optional_number(d.energy_j); }},
   };
   return columns;
 }
@@ -163,7 +174,7 @@ std::string buffers_csv(const std::vector<BufferPoint>& rows) {
 
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s) {
   CsvTable t({"link", "bandwidth_bps", "latency_s", "bytes", "messages", "mean_utilization", "busy_s", "busy_fraction",
-              "utilization_when_busy"});
+              "utilization_when_busy", "energy_j"});
   for (const auto& r : rows) {
     t.row()
         .add(r.link)
@@ -174,7 +185,8 @@ std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s) {
         .add(utilization(r, sim_time_s))
         .add(r.busy_s)
         .add(sim_time_s > 0 ? r.busy_s / sim_time_s : 0.0)
-        .add(utilization(r, r.busy_s));
+        .add(utilization(r, r.busy_s))
+        .add(r.energy_j ? format_number(*r.energy_j) : std::string());
   }
   return t.str();
 }

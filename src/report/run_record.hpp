@@ -19,6 +19,9 @@ struct EvalPoint {
   int64_t round = 0;  // rounds completed when the model was evaluated
   double test_accuracy = 0, test_loss = 0;
   int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices
+  // Energy consumed so far (sim/energy_meter.hpp): the fleet's devices, and everything metered
+  // (devices, aggregators, links); unset when nothing in the group has a wattage.
+  std::optional<double> devices_energy_j, energy_j;
 };
 
 // Stream accounting of one device (absent for a device without a stream). Own-stream
@@ -64,6 +67,8 @@ struct DeviceRecord {
   // What the device holds while training (model-sized vectors: pulled parameters, gradient,
   // local copy, compressor memory), and its stream buffer at its peak.
   int64_t model_memory_bytes = 0, buffer_peak_bytes = 0;
+  // What its host consumed over the run (unset: the host has no wattage_per_state).
+  std::optional<double> energy_j;
 };
 
 // One row of links.csv: bytes carried by one platform link, and the time it carried at least one
@@ -73,6 +78,8 @@ struct LinkRow {
   double bandwidth_bps = 0, latency_s = 0;
   int64_t bytes = 0, messages = 0;
   double busy_s = 0;
+  double full_load_s = 0;          // delivered bytes / bandwidth: the integral of its utilisation
+  std::optional<double> energy_j;  // unset: the link has no wattage_range
 };
 
 // One row of rounds.csv (sync rounds): when the round's models went out and when it closed, the
@@ -153,7 +160,8 @@ std::string staleness_csv(const std::vector<StalenessRow>& rows);
 // staleness_mean, staleness_p50, staleness_p95, staleness_max (nearest-rank percentiles).
 nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows);
 // mean_utilization = bytes / (bandwidth * sim_time); busy_fraction = busy_s / sim_time;
-// utilization_when_busy = bytes / (bandwidth * busy_s): near 1, the link was saturated whenever busy.
+// utilization_when_busy = bytes / (bandwidth * busy_s): near 1, the link was saturated whenever busy;
+// energy_j empty for a link without wattage_range.
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s);
 // bytes / (bandwidth * over_s).
 double utilization(const LinkRow& r, double over_s);

@@ -19,7 +19,7 @@ const std::vector<size_t>& LinkLedger::route(const sg4::Host* from, const sg4::H
     std::vector<size_t> ids;
     for (const auto* l : links) {
       auto [entry, added] = index_.emplace(l->get_name(), usage_.size());
-      if (added) usage_.push_back({l->get_name()});
+      if (added) usage_.push_back({l->get_name(), l});
       ids.push_back(entry->second);
     }
     it = routes_.emplace(std::make_pair(from, to), std::move(ids)).first;
@@ -31,6 +31,8 @@ void LinkLedger::carried(const sg4::Host* from, const sg4::Host* to, int64_t byt
   for (size_t id : route(from, to)) {
     usage_[id].bytes += bytes;
     usage_[id].messages += 1;
+    const double bandwidth = usage_[id].link->get_bandwidth();  // bytes/s (not a rate on a Wi-Fi link)
+    if (bandwidth > 0) usage_[id].full_load_s += static_cast<double>(bytes) / bandwidth;
   }
 }
 
@@ -46,6 +48,11 @@ void LinkLedger::end(const sg4::Host* from, const sg4::Host* to) {
   for (size_t id : route(from, to)) {
     if (--usage_[id].in_flight == 0) usage_[id].busy_s += now - usage_[id].busy_since;
   }
+}
+
+double LinkLedger::full_load_s(const std::string& link) const {
+  const auto it = index_.find(link);
+  return it == index_.end() ? 0.0 : usage_[it->second].full_load_s;
 }
 
 std::vector<report::LinkRow> LinkLedger::records(double end_s) const {
@@ -65,6 +72,7 @@ std::vector<report::LinkRow> LinkLedger::records(double end_s) const {
     r.bytes = u.bytes;
     r.messages = u.messages;
     r.busy_s = u.busy_s + (u.in_flight > 0 ? end_s - u.busy_since : 0.0);
+    r.full_load_s = u.full_load_s;
   }
   std::vector<report::LinkRow> out;
   for (auto& [name, r] : all) out.push_back(r);

@@ -1,8 +1,9 @@
 // Bytes carried by every link of the platform, and the time each link was busy. Each completed
-// message adds its size to every link on its route (SimGrid's route_to; routes cached per host
-// pair); each transfer marks the links of its route busy from its start to its end, so a link's
-// busy time is the union of the transfers crossing it. SimGrid's link_load plugin integrates
-// usage over time but counts no payload bytes and no busy time, hence this ledger.
+// message adds its size to every link on its route, and its size over the link's bandwidth then to
+// the link's full-load time (the integral of its utilisation, for energy_meter.hpp) (SimGrid's route_to; routes cached
+// per host pair); each transfer marks the links of its route busy from its start to its end, so a link's busy time is
+// the union of the transfers crossing it. SimGrid's link_load plugin integrates usage over time but counts no payload
+// bytes and no busy time, hence this ledger.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,8 @@ class LinkLedger {
   // Every link of the platform, sorted by name (unused links with zero bytes); a link still busy
   // at `end_s` counts as busy up to it.
   std::vector<report::LinkRow> records(double end_s) const;
+  // Seconds of full-bandwidth use so far (delivered messages' bytes / bandwidth); 0 if unused.
+  double full_load_s(const std::string& link) const;
 
   // Marks a transfer's route busy for the lifetime of this object (also when the transfer throws).
   class Transfer {
@@ -49,9 +52,11 @@ class LinkLedger {
  private:
   struct Usage {
     std::string name;
+    const simgrid::s4u::Link* link = nullptr;
     int64_t bytes = 0, messages = 0;
     int64_t in_flight = 0;  // transfers crossing the link now
     double busy_since = 0, busy_s = 0;
+    double full_load_s = 0;
   };
   const std::vector<size_t>& route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
   std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<size_t>> routes_;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <simgrid/s4u.hpp>
 
+#include "sim/energy_meter.hpp"
+
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
@@ -14,13 +16,20 @@ void Observer::evaluate_now(RunState& state, backend::ModelStore& store, double 
       store.evaluate([interruptible] { return interruptible && interrupt_requested(); });
   if (!evaluated) return;  // a signal came: the run ends with the points so far
   const backend::Evaluation& r = *evaluated;
-  state.evals.push_back({now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down});
+  report::EvalPoint point{now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down, {}, {}};
+  if (state.energy) {
+    const EnergyTotals energy = state.energy->totals(state.links);
+    point.devices_energy_j = energy.devices_j;
+    point.energy_j = energy.total_j;
+  }
+  state.evals.push_back(point);
   state.best_accuracy = std::max(state.best_accuracy, r.accuracy);
   const auto& target = state.scenario.stop.target_accuracy;
   if (target && !state.time_to_target_s && r.accuracy >= *target) {
     state.time_to_target_s = now;
     if (state.evals.size() >= 2) state.target_bracket_from_s = state.evals[state.evals.size() - 2].sim_time_s;
     state.target_at_round_end = at_round_end;
+    state.energy_to_target_j = point.energy_j;
     state.stop("target_reached", "stop.target_accuracy reached");
   }
   if (!std::isfinite(r.loss)) state.stop("diverged", "test loss became NaN/Inf");

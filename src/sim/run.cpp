@@ -23,6 +23,7 @@
 #include "report/run_record.hpp"
 #include "sim/actor_guard.hpp"
 #include "sim/device_actor.hpp"
+#include "sim/energy_meter.hpp"
 #include "sim/fault_injector.hpp"
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
@@ -68,7 +69,10 @@ constexpr size_t kGuardedDevices = 12000;  // 10,000 devices measured at 41,700 
 std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info,
                                          bool small_stacks, bool guard_pages) {
   static std::vector<std::string> args;  // argv must outlive the engine
-  args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--log=xbt_cfg.thres:warning"};
+  args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--log=xbt_cfg.thres:warning",
+          // The host energy plugin warns for every host without wattage and logs every figure at the
+          // end: edgetrain writes the figures (energy_meter.hpp).
+          "--log=host_energy.thres:error"};
   if (small_stacks) args.push_back("--cfg=contexts/stack-size:" + std::to_string(kSmallStackKiB));
   if (!guard_pages) args.push_back("--cfg=contexts/guard-size:0");
   std::vector<EngineFlag> flags;
@@ -229,6 +233,25 @@ void close_run(RunState& state, backend::ModelStore& store, double end) {
   }
 }
 
+// Each device's and link's energy over the run, and the totals for summary.json.
+void record_energy(RunState& state, std::vector<report::LinkRow>& links, double end) {
+  if (!state.energy) return;
+  const std::vector<std::optional<double>> devices = state.energy->per_device();
+  for (size_t i = 0; i < devices.size(); ++i) state.devices[i].energy_j = devices[i];
+  for (report::LinkRow& l : links) l.energy_j = state.energy->link_j(l, end);
+}
+
+nlohmann::json energy_json(const RunState& state) {
+  if (!state.energy) return nullptr;
+  const EnergyTotals t = state.energy->totals(state.links);
+  auto j = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  return {{"devices_j", j(t.devices_j)},
+          {"aggregators_j", j(t.aggregators_j)},
+          {"links_j", j(t.links_j)},
+          {"total_j", j(t.total_j)},
+          {"energy_to_target_j", j(state.energy_to_target_j)}};
+}
+
 // summary.json's content (all but wall time), and each adaptive device's CNC ratio.
 report::RunSummary summarize(RunState& state, double end) {
   report::RunSummary summary;
@@ -315,6 +338,8 @@ report::RunSummary summarize(RunState& state, double end) {
     overrides.push_back({{"key", o.key}, {"value", o.value}, {"before", o.before}});
   }
   summary.extra["platform_overrides"] = overrides;
+  summary.extra["energy"] = energy_json(state);
+  if (!summary.extra["energy"].is_null()) summary.extra["energy_j"] = summary.extra["energy"]["total_j"];
   return summary;
 }
 
@@ -336,6 +361,7 @@ auto during(const char* phase, F&& f) {
 struct Prepared {
   std::unique_ptr<sg4::Engine> engine;
   PlatformHosts hosts;
+  std::unique_ptr<EnergyMeter> energy;
   MemoryEstimate memory;
   learn::DatasetShape shape;
   int64_t raw_sample_bytes = 0;
@@ -355,7 +381,9 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const bool small_stacks = timing_only || options.threads > 1;
   const bool guard_pages = !timing_only && scenario.devices.size() <= kGuardedDevices;
   p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks, guard_pages); });
+  init_energy_plugins(info);  // before the platform is loaded
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
+  p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
     const learn::KnownData known = learn::known_dataset_shape(scenario);
@@ -420,6 +448,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   out += "memory: needs " + p.memory.describe() +
          (available ? ", " + format_bytes(*available) + " available" : std::string(", available memory unknown")) +
          "\n";
+  out += p.energy->describe() + "\n";
   return out;
 }
 
@@ -429,6 +458,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.backend, p.raw_sample_bytes);
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
+  if (p.energy->active()) state.energy = p.energy.get();
   print_warnings(run_warnings(scenario, results, options.out_dir, options.warn_replacing));  // set-up went well
 
   // The live line on a terminal, redrawn as the simulated clock advances (report/progress.hpp).
@@ -480,8 +510,9 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   }
   state.stop("completed", "all stop conditions checked");
 
+  std::vector<report::LinkRow> links = state.links.records(end);
+  record_energy(state, links, end);
   report::RunSummary summary = summarize(state, end);
-  const std::vector<report::LinkRow> links = state.links.records(end);
   report::CriticalPath critical = report::slowest_device(state.rounds, state.devices);
   if (!critical.device.empty()) {
     const auto it = std::find_if(state.devices.begin(), state.devices.end(),

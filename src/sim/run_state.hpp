@@ -33,6 +33,7 @@ struct DeviceLiveness {
 };
 
 class Inbox;
+class EnergyMeter;
 
 struct RunState {
   RunState(const scenario::Scenario& s, backend::Backend& b, int64_t raw_sample_bytes)
@@ -70,6 +71,10 @@ struct RunState {
   // evaluated as they ended (near the target), else to the evaluation interval.
   std::optional<double> target_bracket_from_s;
   bool target_at_round_end = false;
+  // Energy (energy_meter.hpp): null when the platform declares no wattage; everything metered so
+  // far when the target accuracy was first reached.
+  const EnergyMeter* energy = nullptr;
+  std::optional<double> energy_to_target_j;
   // Sync modes: one row per round that closed (rounds.csv).
   std::vector<report::RoundRow> rounds;
 

@@ -38,6 +38,7 @@ const std::vector<std::string>& summary_columns() {
                                                    "restarts",
                                                    "samples_lost_in_faults",
                                                    "samples_lost_offline",
+                                                   "energy_j",
                                                    "model_params",
                                                    "model_step_flops_per_sample",
                                                    "devices",

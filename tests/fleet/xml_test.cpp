@@ -107,3 +107,24 @@ TEST_CASE("a 10,000-device fleet generates and passes the checker") {
   REQUIRE(per_site.size() == 20);
   for (const auto& [site, n] : per_site) CHECK(n == 500);
 }
+
+TEST_CASE("energy: a link class's wattage_range goes onto each direction's link, bad wattages name their path") {
+  nlohmann::json d = test::two_site_fleet();
+  d["link_classes"]["dsl"]["wattage_range"] = {{"up", "0:4.8"}, {"down", "0:2.8"}};
+  const edgetrain::fleet::FleetSpec spec = edgetrain::fleet::parse_fleet(d);
+  CHECK(spec.link_classes[0].up_wattage_range == "0:4.8");
+  CHECK(spec.link_classes[0].down_wattage_range == "0:2.8");
+  CHECK(spec.link_classes[1].up_wattage_range.empty());
+  const std::string xml = edgetrain::fleet::platform_xml(edgetrain::fleet::draw_fleet(spec, 1));
+  const edgetrain::platform::PlatformInfo info = edgetrain::platform::check_platform_text(xml, "fleet.xml");
+  CHECK(info.link_energy);
+  CHECK(info.host_energy);
+  CHECK(xml.find("latency=\"0.02s\"><prop id=\"wattage_range\" value=\"0:4.8\"/></link>") != std::string::npos);
+
+  d["link_classes"]["dsl"]["wattage_range"]["up"] = "4.8";
+  CHECK(test::parse_error(d) ==
+        "link_classes.dsl.wattage_range.up: wattage_range must be \"idle:busy\" (watts), got \"4.8\"");
+  d = test::two_site_fleet();
+  d["classes"]["pi"]["properties"]["wattage_per_state"] = "2.7:6.4:5";
+  CHECK(test::parse_error(d).rfind("classes.pi.properties: wattage_per_state must be", 0) == 0);
+}

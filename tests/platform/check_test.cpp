@@ -224,3 +224,46 @@ TEST_CASE("a message quoting control bytes of the file stays one line (found by 
   CHECK(message.rfind("p.xml:5: host \"x\": speed must be a speed", 0) == 0);
   CHECK(message.find(", got \"1\\x01Gf\"") != std::string::npos);
 }
+
+TEST_CASE("energy properties SimGrid aborts on or misreads are refused, and the platform says which plugins it needs") {
+  auto host = [](const std::string& speed, const std::string& props) {
+    return wrap("<host id=\"h\" speed=\"" + speed + "\" core=\"4\">" + props + "</host>\n");
+  };
+  auto prop = [](const std::string& id, const std::string& value) {
+    return "<prop id=\"" + id + "\" value=\"" + value + "\"/>";
+  };
+  const PlatformInfo fine = check_platform_text(
+      host("2Gf,1Gf", prop("wattage_per_state", "2.7:3:6.4, 2:2.5:4") + prop("wattage_off", "0.1")), "p.xml");
+  CHECK(fine.host_energy);
+  CHECK_FALSE(fine.link_energy);
+  CHECK_FALSE(check_platform_text(wrap(kTwoHosts), "p.xml").host_energy);
+  CHECK(error_of(host("2Gf,1Gf", prop("wattage_per_state", "2.7:6.4"))) ==
+        "p.xml:5: host \"h\": wattage_per_state must give one \"idle:epsilon:all_cores\" entry per pstate: the host "
+        "has 2 speed(s), got 1 entries in \"2.7:6.4\"");
+  CHECK(error_of(host("2Gf", prop("wattage_per_state", "2.7:6.4W"))) ==
+        "p.xml:5: host \"h\": wattage_per_state must be \"idle:all_cores\" or \"idle:epsilon:all_cores\" with "
+        "numbers of watts >= 0, got \"2.7:6.4W\"");
+  CHECK(error_of(host("2Gf", prop("wattage_per_state", "-1:6"))).find("numbers of watts >= 0") != std::string::npos);
+  CHECK(error_of(host("2Gf", prop("wattage_per_state", "1:2:3:4"))).find("got \"1:2:3:4\"") != std::string::npos);
+  CHECK(error_of(host("2Gf", prop("wattage_per_state", "5:3"))).find("not below the one before it") !=
+        std::string::npos);
+  CHECK(error_of(host("2Gf", prop("wattage_per_state", "1:2") + prop("wattage_off", "ten"))) ==
+        "p.xml:5: host \"h\": wattage_off must be a number of watts >= 0, got \"ten\"");
+  CHECK(error_of(host("2Gf", prop("wattage_off", "1"))).find("without wattage_per_state") != std::string::npos);
+  // A cluster's properties are each member's, against the cluster's pstates.
+  CHECK(error_of(kHead +
+                 "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1Gbps\" "
+                 "lat=\"1ms\">" +
+                 prop("wattage_per_state", "1:2,1:3") + "</cluster>\n</platform>\n")
+            .find("the host has 1 speed(s), got 2 entries") != std::string::npos);
+  // Links: one "idle:busy" pair; SimGrid's link plugin skips Wi-Fi links and never reads wattage_off.
+  auto link = [](const std::string& props) {
+    return wrap("<link id=\"l\" bandwidth=\"1Mbps\" latency=\"1ms\">" + props + "</link>\n");
+  };
+  CHECK(check_platform_text(link(prop("wattage_range", "0.5:2.5")), "p.xml").link_energy);
+  CHECK(error_of(link(prop("wattage_range", "2"))) ==
+        "p.xml:5: link \"l\": wattage_range must be \"idle:busy\" (watts), got \"2\"");
+  CHECK(error_of(link(prop("wattage_range", "3:1"))).find("not below the one before it") != std::string::npos);
+  CHECK(error_of(link(prop("watt_range", "1:3"))).find("renamed wattage_range") != std::string::npos);
+  CHECK(error_of(link(prop("wattage_off", "1"))).find("wattage_off is not read on links") != std::string::npos);
+}

@@ -133,3 +133,22 @@ TEST_CASE("report: a sweep's page links each run of its table to the run's own s
   CHECK(bad.status == 2);
   CHECK(bad.err.find("--by colour: not a column of") != std::string::npos);
 }
+
+TEST_CASE("report: a run on a platform with wattages adds energy per device and accuracy against energy") {
+  const fs::path run = fresh_dir("plot-run-energy") / "run";
+  const Result r = run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + run.string() +
+                               " --set platform=energy.xml --set 'devices=[\"dev-a\",\"dev-b\",\"dev-c\"]'"
+                               " --set stop.target_accuracy=0.5 --set stop.rounds=200 --set eval.every_s=0.1",
+                           "report-energy-run");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const std::string page = report_of(run, "energy");
+  CHECK(page.find("<h3>Energy per device</h3>") != std::string::npos);
+  CHECK(page.find("<h3>Test accuracy against energy consumed so far</h3>") != std::string::npos);
+  CHECK(page.find("not shown") != std::string::npos);  // dev-c has no wattage
+  const double to_target = read_json(run / "summary.json")["energy"]["energy_to_target_j"];
+  CHECK(page.find(mbps_text(to_target, " J</title>", "<title>energy to target: %.4g")) != std::string::npos);
+  const double dev_a = std::stod(read_csv(run / "devices.csv")[0].at("energy_j"));
+  CHECK(page.find(mbps_text(dev_a, " J</title>", "<title>dev-a: %.4g")) != std::string::npos);
+  check_self_contained(page);
+  check_unique_ids(page);
+}

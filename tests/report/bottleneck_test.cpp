@@ -37,9 +37,9 @@ TEST_CASE("bottleneck: links by mean utilisation, devices by what bounds them, p
   devices[2].device_class = "jet";
   devices[2].wait_s = 5;
   std::vector<LinkRow> links(3);
-  links[0] = {"idle", 8e6, 0.01, 0, 0, 0};
-  links[1] = {"thin", 8e6, 0.01, 5'000'000, 5, 6.0};    // 5 MB at 1 MB/s over 10 s: 0.5
-  links[2] = {"wide", 80e6, 0.01, 10'000'000, 5, 2.0};  // 10 MB at 10 MB/s: 0.1
+  links[0] = {"idle", 8e6, 0.01, 0, 0, 0, 0, {}};
+  links[1] = {"thin", 8e6, 0.01, 5'000'000, 5, 6.0, 5, {}};    // 5 MB at 1 MB/s over 10 s: 0.5
+  links[2] = {"wide", 80e6, 0.01, 10'000'000, 5, 2.0, 1, {}};  // 10 MB at 10 MB/s: 0.1
   std::vector<RoundRow> rounds(3);
   rounds[0].slowest_device = "pi-2";
   rounds[1].slowest_device = "pi-1";

@@ -25,7 +25,7 @@ TEST_CASE("cells with commas or quotes are quoted and widths are checked") {
 }
 
 TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
-  CHECK(metrics_csv({}) == "sim_time_s,round,test_accuracy,test_loss,bytes_up,bytes_down\n");
+  CHECK(metrics_csv({}) == "sim_time_s,round,test_accuracy,test_loss,bytes_up,bytes_down,devices_energy_j,energy_j\n");
   DeviceRecord d;
   d.device = "pi-1";
   d.host = "pi-1";
@@ -42,10 +42,11 @@ TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
             "samples_arrived,samples_dropped,buffer_peak_samples,"
             "buffer_final_samples,sample_age_mean_s,sample_age_max_s,samples_injected_sent,"
             "samples_injected_received,stale_drops,offline_s,restarts,failed_pushes,late_pushes,"
-            "samples_lost_in_faults,samples_lost_offline,samples_held_at_end,model_memory_bytes,buffer_peak_bytes\n",
+            "samples_lost_in_faults,samples_lost_offline,samples_held_at_end,model_memory_bytes,buffer_peak_bytes,"
+            "energy_j\n",
             0) == 0);
   // A device without a stream leaves the stream columns empty.
-  CHECK(csv.find("pi-1,pi-1,pi,3000000000,32,0,0,0,0,0,2,0,0,wait,0,0,0,1,,,,,,,,,0,0,0,0,0,0,0,0,,0,0,0\n") !=
+  CHECK(csv.find("pi-1,pi-1,pi,3000000000,32,0,0,0,0,0,2,0,0,wait,0,0,0,1,,,,,,,,,0,0,0,0,0,0,0,0,,0,0,0,\n") !=
         std::string::npos);
 }
 
@@ -76,7 +77,7 @@ TEST_CASE("stream columns: mean sample age is per trained sample") {
   d.stream->sample_age_max_s = 3;
   d.stream->samples_lost_offline = 7;
   const std::string csv = devices_csv({d});
-  CHECK(csv.find(",2.5,10,0,0,0,1.5,3,0,0,0,0,0,0,0,0,7,0,0,0\n") != std::string::npos);
+  CHECK(csv.find(",2.5,10,0,0,0,1.5,3,0,0,0,0,0,0,0,0,7,0,0,0,\n") != std::string::npos);
 }
 
 TEST_CASE("buffer timeline keeps at most one row per device per interval plus the final row") {
