@@ -443,7 +443,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     sg4::Actor::create("observer", topology.root, guarded(state, Observer(state, store)))->daemonize();
   }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))
+    sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i],
+                       guarded(state, DeviceActor(state, i, *state.upstream[i])))
         ->daemonize();
   }
   start_fault_actors(state, topology.root, p.link_faults);
@@ -470,6 +471,12 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   state.stop("completed", "all stop conditions checked");
 
   report::RunSummary summary = summarize(state, end);
+  summary.extra["topology"] = scenario.topology.kind;
+  if (topology.hierarchy) {
+    summary.extra["bytes_by_level"] = bytes_by_level(*topology.hierarchy, state.bytes_up, state.bytes_down);
+    summary.extra["sites"] = sites_summary(*topology.hierarchy);
+    summary.extra["missing_site_deltas"] = topology.hierarchy->missing_deltas;
+  }
   const std::vector<report::LinkRow> links = state.links.records(end);
   report::CriticalPath critical = report::slowest_device(state.rounds, state.devices);
   if (!critical.device.empty()) {

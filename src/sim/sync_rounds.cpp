@@ -1,0 +1,132 @@
+// See sync_rounds.hpp.
+#include "sim/sync_rounds.hpp"
+
+#include <cmath>
+#include <memory>
+#include <simgrid/s4u.hpp>
+
+#include "sim/members.hpp"
+#include "sim/messages.hpp"
+#include "sim/wire.hpp"
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_sync_rounds, "edgetrain rounds of a round-based aggregator");
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+
+SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> members, backend::ModelStore& store,
+                       uint64_t selection_seed)
+    : state_(state),
+      inbox_(inbox),
+      members_(std::move(members)),
+      position_(member_positions(members_, state.devices.size())),
+      store_(store),
+      injection_(state),
+      selection_(state.scenario.training.selection, selection_seed, members_.size()) {}
+
+std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double started) {
+  const size_t n = members_.size();
+  std::vector<std::unique_ptr<ModelMessage>> models(n);
+  for (size_t m = 0; m < n; ++m) {
+    models[m] = std::make_unique<ModelMessage>();
+    models[m]->round = round;
+    models[m]->posted_at_s = started;
+    models[m]->from = inbox_.host();
+  }
+  injection_.plan_round(round, members_, models);
+  const std::vector<bool> chosen = selection_.pick(draw);
+  std::vector<bool> waits_for(n, false);
+  for (size_t m = 0; m < n; ++m) {
+    const size_t device = members_[m];
+    if (!chosen[m]) continue;
+    state_.devices[device].rounds_selected += 1;
+    DeviceLiveness& live = state_.live[device];
+    if (!live.on || live.model_outstanding) continue;
+    ModelMessage& message = *models[m];
+    message.model = store_.payload_for(m);
+    message.bytes = message_bytes(message.model.bytes + message.injected_bytes);
+    live.model_outstanding = true;
+    waits_for[m] = true;
+    state_.couriers[device]->post(std::move(models[m]));
+  }
+  return waits_for;
+}
+
+RoundResult SyncRounds::run(int64_t round, int64_t draw) {
+  const size_t n = members_.size();
+  const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
+  const auto& round_timeout = state_.scenario.training.round_timeout_s;
+  const std::string me = "aggregator on " + inbox_.host()->get_name();
+
+  RoundResult result;
+  report::RoundRow& row = result.row;
+  const double started = sg4::Engine::get_clock();
+  const std::vector<bool> waits_for = send_models(round, draw, started);
+  size_t expected = 0;
+  for (bool w : waits_for) expected += w ? 1 : 0;
+  row.round = round;
+  row.start_s = started;
+  const int64_t up_before = state_.bytes_up, down_before = state_.bytes_down;
+  std::vector<bool> arrived(n, false);
+  size_t present = 0;
+  double weight_total = 0;
+  const double closes = round_timeout ? started + *round_timeout : -1;
+  const double until = closes < 0 ? deadline : (deadline < 0 ? closes : std::min(closes, deadline));
+  // Wait for every expected update; a member whose update failed no longer owes one.
+  auto owed = [&] {
+    for (size_t m = 0; m < n; ++m)
+      if (waits_for[m] && !arrived[m] && state_.live[members_[m]].model_outstanding) return true;
+    return false;
+  };
+  // With nobody to wait for (devices off, or busy with an earlier round), the round still
+  // lasts until it closes: late updates are received meanwhile, and time moves on.
+  while (expected == 0 ? closes >= 0 : owed()) {
+    std::unique_ptr<Message> next = inbox_.next(until);
+    if (!next) {
+      if (until >= 0 && sg4::Engine::get_clock() >= until) {
+        result.ended = deadline >= 0 && sg4::Engine::get_clock() >= deadline;
+        break;  // the round closes with what arrived (or the run ends)
+      }
+      continue;  // poked: a member failed; check again who still owes an update
+    }
+    const std::unique_ptr<UpdateMessage> update = expect<UpdateMessage>(std::move(next), me);
+    state_.count_delivered(*update, inbox_.host());
+    const size_t m = position_.at(update->device);
+    if (update->round != round) {
+      state_.late_pushes += 1;
+      state_.devices[update->device].late_pushes += 1;
+      row.late += 1;
+      continue;
+    }
+    injection_.collect(*update);
+    result.finite = result.finite && std::isfinite(update->loss);
+    const double w = state_.mode.weight(update->samples);
+    store_.accumulate(update->update, m, w);
+    weight_total += w;
+    result.samples += static_cast<double>(update->samples);
+    arrived[m] = true;
+    present += 1;
+    row.slowest_device = state_.devices[update->device].device;
+  }
+  if (result.ended) return result;  // the round in flight is abandoned: its updates are not applied
+  injection_.close_round();
+  const auto missing = static_cast<int64_t>(selection_.per_round() - present);  // selected, not aggregated
+  state_.missing_updates += missing;
+  row.updates = static_cast<int64_t>(present);
+  row.missing = missing;
+  if (present == 0) {
+    state_.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
+  } else {
+    sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
+    result.finite = store_.apply_accumulated(state_.mode.round_lr(result.samples), weight_total) && result.finite;
+    row.applied = true;
+    XBT_DEBUG("%s: round %ld applied", me.c_str(), static_cast<long>(round));
+  }
+  row.end_s = sg4::Engine::get_clock();
+  row.bytes_up = state_.bytes_up - up_before;
+  row.bytes_down = state_.bytes_down - down_before;
+  return result;
+}
+
+}  // namespace edgetrain::sim
