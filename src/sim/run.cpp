@@ -482,7 +482,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   if (!critical.device.empty()) {
     const auto it = std::find_if(state.devices.begin(), state.devices.end(),
                                  [&](const report::DeviceRecord& d) { return d.device == critical.device; });
-    resolve_critical_link(critical, state.device_hosts[it - state.devices.begin()], p.hosts.server, links, end);
+    const auto device = static_cast<size_t>(it - state.devices.begin());
+    resolve_critical_link(critical, state.device_hosts[device], state.upstream[device]->host(), links, end);
   }
   summary.extra["bottleneck"] = report::bottleneck_json(state.devices, links, state.rounds, critical, end);
   const std::vector<report::FleetBufferPoint> fleet_buffers =

@@ -9,7 +9,7 @@
 #include "sim/messages.hpp"
 #include "sim/wire.hpp"
 
-XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_sync_rounds, "edgetrain rounds of a round-based aggregator");
+XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_sync_aggregator, "edgetrain round-based aggregators (flat server, sites)");
 
 namespace sg4 = simgrid::s4u;
 
@@ -22,6 +22,7 @@ SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> member
       members_(std::move(members)),
       position_(member_positions(members_, state.devices.size())),
       store_(store),
+      mode_(state.scenario.training, members_.size()),
       injection_(state),
       selection_(state.scenario.training.selection, selection_seed, members_.size()) {}
 
@@ -101,7 +102,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     }
     injection_.collect(*update);
     result.finite = result.finite && std::isfinite(update->loss);
-    const double w = state_.mode.weight(update->samples);
+    const double w = mode_.weight(update->samples);
     store_.accumulate(update->update, m, w);
     weight_total += w;
     result.samples += static_cast<double>(update->samples);
@@ -119,7 +120,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     state_.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
   } else {
     sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
-    result.finite = store_.apply_accumulated(state_.mode.round_lr(result.samples), weight_total) && result.finite;
+    result.finite = store_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
     row.applied = true;
     XBT_DEBUG("%s: round %ld applied", me.c_str(), static_cast<long>(round));
   }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "backend/mode.hpp"
 #include "report/run_record.hpp"
 #include "sim/inbox.hpp"
 #include "sim/injection.hpp"
@@ -39,7 +40,6 @@ class SyncRounds {
   static double apply_flops(int64_t params, int64_t updates) {
     return static_cast<double>(params) * static_cast<double>(updates + 5);
   }
-  Inbox& inbox() const { return inbox_; }
   backend::ModelStore& store() const { return store_; }
 
  private:
@@ -50,6 +50,9 @@ class SyncRounds {
   std::vector<size_t> members_;
   std::vector<size_t> position_;  // device index -> member position
   backend::ModelStore& store_;
+  // The mode over these members: a site's rounds scale the learning rate with its own global batch
+  // (training.base_global_batch defaults to batch_size x members).
+  const backend::Mode mode_;
   Injection injection_;
   RoundSelection selection_;
 };
