@@ -151,6 +151,7 @@ TopologySpec topology_spec(const json& t, const std::vector<DeviceSpec>& devices
     for (const auto& n : names) site.members.push_back(index.at(n.get<std::string>()));
   }
   spec.site_rounds = t.at("site_rounds").get<int64_t>();
+  spec.cloud_aggregation = t.at("cloud_aggregation").get<std::string>();
   if (!t.at("site_compression").is_null()) spec.site_compression = compressor_spec(t.at("site_compression"));
   return spec;
 }

@@ -213,6 +213,8 @@ struct TopologySpec {
   bool hierarchical() const { return kind == "hierarchical"; }
   std::vector<SiteSpec> sites;
   int64_t site_rounds = 1;
+  std::string cloud_aggregation = "sync";  // sync (cloud rounds) | async (each site's delta on arrival)
+  bool cloud_async() const { return cloud_aggregation == "async"; }
   CompressorSpec site_compression;  // site -> cloud deltas; kind none = dense fp32
 };
 

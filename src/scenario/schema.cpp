@@ -782,6 +782,12 @@ std::vector<KeySpec> build_table() {
           .at_least(1)
           .limit(1e6, kWhyCount)
           .def(1),
+      enum_key("topology.cloud_aggregation", {"sync", "async"},
+               "Hierarchical: sync = cloud rounds (every site's delta, or training.round_timeout_s, then the "
+               "weighted average); async = each site's delta applied on arrival, scaled by the site's share of the "
+               "devices, and the site sent the new model at once.")
+          .allowed_only_when(hierarchical)
+          .def("sync"),
       section_key("topology.site_compression",
                   "Hierarchical: the compressor of each site's model delta to the server (site -> cloud). Same keys, "
                   "defaults and rules as `compression.*` (no `adaptive`).")

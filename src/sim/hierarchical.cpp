@@ -103,12 +103,68 @@ class CloudAggregator {
       : state_(state), sites_(sites), store_(store) {}
 
   void operator()() {
+    if (state_.scenario.topology.cloud_async()) return on_arrival();
     while (!state_.should_stop(sg4::Engine::get_clock())) {
       if (!round()) break;
     }
   }
 
  private:
+  // Posts the cloud's current model to site `s`, which then owes a delta.
+  void send_model(size_t s) {
+    auto model = std::make_unique<ModelMessage>();
+    model->round = state_.rounds_done;
+    model->posted_at_s = sg4::Engine::get_clock();
+    model->from = sites_.cloud->host();
+    model->model = store_.dense_payload();
+    model->bytes = message_bytes(model->model.bytes);
+    sites_.outstanding[s] = true;
+    sites_.couriers[s]->post(std::move(model));
+  }
+
+  // A delta delivered: its bytes, and its site no longer owes one.
+  std::unique_ptr<SiteUpdateMessage> take(std::unique_ptr<Message> next) {
+    auto delta = expect<SiteUpdateMessage>(std::move(next), "cloud aggregator");
+    sites_.record->sites[delta->site].bytes_to_cloud += delta->bytes;
+    state_.links.carried(delta->from, sites_.cloud->host(), delta->bytes);
+    sites_.outstanding[delta->site] = false;
+    return delta;
+  }
+
+  // topology.cloud_aggregation async: each delta is applied on arrival, x <- x - (m_s / M) d_s (the
+  // site's share of the devices), and the site gets the new model at once. Each applied delta is a
+  // round of the run; its staleness (rounds applied since the site's model) goes to staleness.csv.
+  void on_arrival() {
+    const size_t n = sites_.couriers.size();
+    const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
+    const auto fleet = static_cast<double>(state_.devices.size());
+    while (!state_.should_stop(sg4::Engine::get_clock())) {
+      for (size_t s = 0; s < n; ++s)
+        if (!sites_.outstanding[s]) send_model(s);  // at the start, and after a failed transfer
+      std::unique_ptr<Message> next = sites_.cloud->next(deadline);
+      if (!next) {
+        if (deadline >= 0 && sg4::Engine::get_clock() >= deadline) {
+          state_.stop("completed", "stop.sim_time_s reached");
+          return;
+        }
+        continue;  // poked: a site's transfer failed
+      }
+      const auto delta = take(std::move(next));
+      SiteRecord& site = sites_.record->sites[delta->site];
+      if (delta->samples == 0) continue;  // the site trained nothing: nothing to apply
+      const int64_t staleness = state_.rounds_done - delta->round;
+      sg4::this_actor::execute(cloud_apply_flops(state_.backend.cost().params, 1));
+      store_.accumulate(delta->update, delta->site, static_cast<double>(site.devices) / fleet);
+      const bool finite = store_.apply_accumulated(1.0, 1.0) && delta->finite;
+      site.deltas_aggregated += 1;
+      state_.rounds_done += 1;
+      state_.staleness.push_back({sg4::Engine::get_clock(), site.host, staleness});
+      if (!finite) {
+        state_.stop("diverged", "loss or parameters became NaN/Inf at update " + std::to_string(state_.rounds_done));
+      }
+    }
+  }
+
   // One cloud round; false when the run ends in it.
   bool round() {
     const size_t n = sites_.couriers.size();
@@ -124,16 +180,9 @@ class CloudAggregator {
     size_t expected = 0;
     for (size_t s = 0; s < n; ++s) {
       if (sites_.outstanding[s]) continue;  // still busy with an earlier round
-      auto model = std::make_unique<ModelMessage>();
-      model->round = state_.rounds_done;
-      model->posted_at_s = started;
-      model->from = inbox.host();
-      model->model = store_.dense_payload();
-      model->bytes = message_bytes(model->model.bytes);
-      sites_.outstanding[s] = true;
+      send_model(s);
       waits_for[s] = true;
       expected += 1;
-      sites_.couriers[s]->post(std::move(model));
     }
     const double closes = round_timeout ? started + *round_timeout : -1;
     const double until = closes < 0 ? deadline : (deadline < 0 ? closes : std::min(closes, deadline));
@@ -157,11 +206,8 @@ class CloudAggregator {
         }
         continue;  // poked: a site's transfer failed
       }
-      const auto delta = expect<SiteUpdateMessage>(std::move(next), "cloud aggregator");
+      const auto delta = take(std::move(next));
       SiteRecord& site = sites_.record->sites[delta->site];
-      site.bytes_to_cloud += delta->bytes;
-      state_.links.carried(delta->from, inbox.host(), delta->bytes);
-      sites_.outstanding[delta->site] = false;
       if (delta->round != state_.rounds_done) {
         site.deltas_late += 1;
         row.late += 1;

@@ -11,7 +11,9 @@
 // and, once every site reported (or at training.round_timeout_s), is charged params x (n + 2) FLOPs
 // (the weighted sum of n deltas, the scaling, the step) and applies x <- x - sum w_s d_s / sum w_s,
 // plainly: momentum, weight decay and learning rates were applied at the sites. A delta of an
-// earlier cloud round arrives late and is counted, not applied.
+// earlier cloud round arrives late and is counted, not applied. With topology.cloud_aggregation
+// async the cloud instead applies each delta on arrival, x <- x - (m_s / M) d_s (the site's share of
+// the devices), and sends that site the new model at once.
 #pragma once
 
 #include "sim/topology.hpp"

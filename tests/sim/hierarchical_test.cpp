@@ -144,3 +144,31 @@ TEST_CASE("hierarchical: bad sites and topology keys are one clear line, exit 2"
       "'topology={\"kind\":\"hierarchical\",\"sites\":{\"site-1\":[\"dev-c\"],\"site-2\":[\"dev-d\"]}}'",
       "topology.kind: hierarchical needs synchronous rounds", "hier-async");
 }
+
+TEST_CASE("hierarchical: cloud_aggregation async applies each site's delta on arrival") {
+  // One site: its whole delta applied on arrival is the synchronous cloud's average of one delta.
+  const std::string one = "--set 'topology={\"kind\":\"hierarchical\",\"sites\":{\"edge\":[\"dev-a\",\"dev-b\"]}";
+  const fs::path sync = run_hier("hier-cloud-sync", one + "}'");
+  const fs::path async = run_hier("hier-cloud-async", one + ",\"cloud_aggregation\":\"async\"}'");
+  CHECK(slurp(async / "metrics.csv") == slurp(sync / "metrics.csv"));
+  CHECK(slurp(async / "devices.csv") == slurp(sync / "devices.csv"));
+  // Three sites at their own pace: every applied delta is a round, with its staleness.
+  const fs::path three = run_hier(
+      "hier-cloud-async-three",
+      "--set training.compute=timing-only --set 'devices=[\"dev-a\",\"dev-b\",\"dev-c\",\"dev-d\"]' --set "
+      "stop.rounds=12 "
+      "--set 'topology={\"kind\":\"hierarchical\",\"cloud_aggregation\":\"async\",\"sites\":{\"edge\":[\"dev-a\","
+      "\"dev-b\"],\"site-1\":[\"dev-c\"],\"site-2\":[\"dev-d\"]}}'");
+  const auto summary = read_json(three / "summary.json");
+  CHECK(summary["rounds"] == 12);
+  int64_t applied = 0;
+  for (const auto& site : summary["sites"]) {
+    applied += site["deltas_aggregated"].get<int64_t>();
+    CHECK(site["deltas_aggregated"].get<int64_t>() >= 1);
+  }
+  CHECK(applied == 12);
+  const auto staleness = read_csv(three / "staleness.csv");
+  CHECK(staleness.size() == 12);
+  CHECK(count(staleness.front(), "staleness") == 0);  // the first delta: nothing applied since its model
+  CHECK(read_csv(three / "rounds.csv").empty());      // no cloud rounds
+}
