@@ -137,8 +137,6 @@ TEST_CASE("hierarchical: bad sites and topology keys are one clear line, exit 2"
   fails("--set 'topology={\"kind\":\"hierarchical\",\"sites\":{\"site-1\":[\"dev-c\",\"dev-d\"]}}'",
         "devices[1]: no route from host \"dev-d\" to \"site-1\"", "hier-no-route");
   fails("--set 'topology={\"kind\":\"hierarchical\"}'", "has no host with role site-aggregator", "hier-derive");
-  fails("--set topology.site_rounds=2", "topology.site_rounds", "hier-flat-keys");
-  fails("--set topology.kind=gossip", "topology.kind: gossip is not built yet", "hier-gossip");
   fails(
       "--set training.mode=async --set "
       "'topology={\"kind\":\"hierarchical\",\"sites\":{\"site-1\":[\"dev-c\"],\"site-2\":[\"dev-d\"]}}'",
