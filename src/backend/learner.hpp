@@ -91,6 +91,17 @@ class ModelStore {
   virtual std::optional<Evaluation> evaluate(const std::function<bool()>& cancelled) = 0;
 };
 
+// The store of a site aggregator (topology.kind hierarchical): a round-based store over the site's
+// members that also takes the model the cloud sends and reports how far its rounds moved it.
+class SiteStore : public ModelStore {
+ public:
+  // Sets the site's model to `model` (the cloud's dense model): the point delta_since_adopt measures from.
+  virtual void adopt(const ModelPayload& model) = 0;
+  // The site's change since the last adopt, adopted - current (a step to subtract, like a local-sgd
+  // delta), encoded for the site -> cloud link with the site's compressor (topology.site_compression).
+  virtual UpdatePayload delta_since_adopt() = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -101,6 +112,13 @@ class Backend {
   virtual DeviceLearner& device(size_t index) = 0;
   // The model store of an aggregator serving `members` (scenario device indices).
   virtual std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) = 0;
+  // Hierarchical aggregation: the store of site `site` (topology.sites order) serving `members`, its
+  // compressor seeded per site (util::derive_seed(seed, "site-uplink", site)).
+  virtual std::unique_ptr<SiteStore> make_site_store(const std::vector<size_t>& members, size_t site) = 0;
+  // The cloud's store over `sites` sites: accumulate decodes site s's delta with that site's
+  // compressor and seed; apply_accumulated applies x <- x - sum_s w_s d_s / sum_s w_s plainly (its
+  // lr is ignored: no momentum, weight decay or step size, which the sites already applied).
+  virtual std::unique_ptr<ModelStore> make_cloud_store(size_t sites) = 0;
   // The simulation ended: steps still on the pool (devices killed mid-step) finish and are
   // dropped, so that nothing changes while the results are written.
   virtual void quiesce() {}

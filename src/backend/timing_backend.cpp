@@ -37,9 +37,17 @@ int64_t adaptive_payload_bytes(const scenario::CompressorSpec& spec, const std::
   return compress::declared_payload_bytes(layers, *spec.timing_ratio);
 }
 
-class TimingStore : public ModelStore {
+// Also a site's store (adopt changes nothing that sizes depend on) and the cloud's.
+class TimingStore : public SiteStore {
  public:
   TimingStore(const TimingBackend& owner, size_t members) : owner_(owner), sent_(members, false) {}
+  void adopt(const ModelPayload&) override {}
+  UpdatePayload delta_since_adopt() override {
+    UpdatePayload out;
+    out.bytes = owner_.site_delta_bytes();
+    out.step = deltas_++;
+    return out;
+  }
   ModelPayload payload_for(size_t member) override {
     // Downlink compression: the dense model first, then deltas (downlink.hpp).
     if (owner_.downlink_delta_bytes() == 0 || !sent_.at(member)) {
@@ -64,6 +72,7 @@ class TimingStore : public ModelStore {
  private:
   const TimingBackend& owner_;
   std::vector<bool> sent_;
+  int64_t deltas_ = 0;
 };
 
 }  // namespace
@@ -81,6 +90,10 @@ TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
   if (compression.downlink) {
     downlink_delta_bytes_ = timing_payload_bytes(*compression.downlink, layers, "compression.downlink", declared_);
   }
+  if (scenario.topology.hierarchical()) {
+    site_delta_bytes_ =
+        timing_payload_bytes(scenario.topology.site_compression, layers, "topology.site_compression", declared_);
+  }
   devices_.reserve(scenario.devices.size());
   for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.emplace_back(this);
 }
@@ -96,6 +109,14 @@ int64_t TimingBackend::Device::compressed_updates() const { return owner_->adapt
 
 std::unique_ptr<ModelStore> TimingBackend::make_store(const std::vector<size_t>& members) {
   return std::make_unique<TimingStore>(*this, members.size());
+}
+
+std::unique_ptr<SiteStore> TimingBackend::make_site_store(const std::vector<size_t>& members, size_t) {
+  return std::make_unique<TimingStore>(*this, members.size());
+}
+
+std::unique_ptr<ModelStore> TimingBackend::make_cloud_store(size_t sites) {
+  return std::make_unique<TimingStore>(*this, sites);
 }
 
 }  // namespace edgetrain::backend

@@ -24,10 +24,14 @@ class TimingBackend : public Backend {
   bool trains() const override { return false; }
   DeviceLearner& device(size_t index) override { return devices_.at(index); }
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
+  std::unique_ptr<SiteStore> make_site_store(const std::vector<size_t>& members, size_t site) override;
+  std::unique_ptr<ModelStore> make_cloud_store(size_t sites) override;
   std::vector<std::pair<std::string, double>> declared_sizes() const override { return declared_; }
 
   // What one model delta weighs on the downlink (0: no downlink compression, always dense).
   int64_t downlink_delta_bytes() const { return downlink_delta_bytes_; }
+  // What one site's delta weighs on the site -> cloud link (hierarchical topologies).
+  int64_t site_delta_bytes() const { return site_delta_bytes_; }
 
  private:
   class Device : public DeviceLearner {
@@ -45,7 +49,7 @@ class TimingBackend : public Backend {
     int64_t encoded_ = 0;
   };
   ModelCost cost_;
-  int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0;
+  int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0, site_delta_bytes_ = 0;
   bool adaptive_ = false;
   std::vector<std::pair<std::string, double>> declared_;
   std::vector<Device> devices_;

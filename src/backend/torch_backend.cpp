@@ -23,7 +23,7 @@ struct TorchBackend::Shared {
   WorkerPool pool;
   int64_t charged_dense_bytes = 0;
   // model.cost_as: the catalogued model's sizes, charged in place of the real ones.
-  std::optional<ChargedSizes> uplink_charge, downlink_charge;
+  std::optional<ChargedSizes> uplink_charge, downlink_charge, site_charge;
   std::vector<float> initial;  // the seeded initial model
   // One workspace and one gradient buffer per worker, made by that worker on first use: they are
   // only ever used by the thread of their index, and a step's gradient lives only while its job runs.
@@ -43,6 +43,13 @@ struct TorchBackend::Shared {
   }
   uint64_t uplink_seed(size_t device) const { return util::derive_seed(scenario.seed, "uplink", device); }
   uint64_t downlink_seed(size_t device) const { return util::derive_seed(scenario.seed, "downlink", device); }
+  uint64_t site_seed(size_t site) const { return util::derive_seed(scenario.seed, "site-uplink", site); }
+  // The site -> cloud compressor, as an uplink without adaptive switching.
+  scenario::CompressionSpec site_compression() const {
+    scenario::CompressionSpec spec;
+    spec.uplink = scenario.topology.site_compression;
+    return spec;
+  }
 };
 
 namespace {
@@ -162,19 +169,51 @@ class TorchDevice : public DeviceLearner {
   WorkerPool::Ticket ticket_;
 };
 
-class TorchStore : public ModelStore {
+// What a store decodes and how it applies it: an aggregator of devices (flat, or a site's) decodes
+// its members' updates and takes SGD steps; the cloud of a hierarchical topology decodes its sites'
+// deltas and applies them plainly.
+struct StoreRole {
+  std::vector<size_t> devices;         // the member devices (none for the cloud)
+  scenario::CompressionSpec decoding;  // the members' compressor
+  std::vector<uint64_t> seeds;         // per member: its encoder's seed
+  bool plain = false;                  // the cloud: x <- x - sum / total, in double
+  std::optional<size_t> site;          // a site: its index (its delta's encoder)
+};
+
+class TorchStore : public SiteStore {
  public:
-  TorchStore(TorchBackend::Shared& shared, std::vector<size_t> members)
+  TorchStore(TorchBackend::Shared& shared, StoreRole role)
       : shared_(shared),
-        members_(std::move(members)),
+        role_(std::move(role)),
         params_(std::make_shared<std::vector<float>>(shared.initial)),
         sgd_(shared.scenario.training.momentum, shared.scenario.training.weight_decay),
-        decoder_(shared.scenario.compression, shared.layers),
+        decoder_(role_.decoding, shared.layers),
         rule_(shared.scenario.training.staleness_lr, shared.initial.size(),
               static_cast<size_t>(shared.scenario.training.staleness_history)) {
     if (const auto& down = shared.scenario.compression.downlink) {
-      for (size_t device : members_) downlinks_.emplace_back(*down, shared.layers, shared.downlink_seed(device));
+      for (size_t device : role_.devices) downlinks_.emplace_back(*down, shared.layers, shared.downlink_seed(device));
     }
+    if (role_.site) site_encoder_.emplace(shared.site_compression(), shared.layers, shared.site_seed(*role_.site));
+  }
+
+  void adopt(const ModelPayload& model) override {
+    adopted_ = model.params;
+    params_ = std::make_shared<std::vector<float>>(*model.params);
+    ++version_;  // the model changed: the downlink's compression context moves on
+  }
+
+  UpdatePayload delta_since_adopt() override {
+    std::vector<float> delta(params_->size());
+    for (size_t k = 0; k < delta.size(); ++k) delta[k] = (*adopted_)[k] - (*params_)[k];
+    EncodedUpdate encoded = site_encoder_->encode(delta, deltas_);
+    UpdatePayload out;
+    out.bytes = static_cast<int64_t>(encoded.payload.size());
+    if (shared_.site_charge) out.bytes = shared_.site_charge->charge(out.bytes, !encoded.compressed);
+    out.encoded = std::move(encoded.payload);
+    out.compressed = encoded.compressed;
+    out.indices = std::move(encoded.indices);
+    out.step = deltas_++;
+    return out;
   }
 
   ModelPayload payload_for(size_t member) override {
@@ -198,12 +237,25 @@ class TorchStore : public ModelStore {
 
   void accumulate(const UpdatePayload& update, size_t member, double weight) override {
     const std::vector<float>& g = decode(update, member);
+    if (role_.plain) {
+      // In double: with one site, x - (w d) / w is x - d exactly, so the cloud adopts the site's model.
+      if (plain_sum_.empty()) plain_sum_.assign(g.size(), 0.0);
+      for (size_t k = 0; k < g.size(); ++k) plain_sum_[k] += weight * static_cast<double>(g[k]);
+      return;
+    }
     if (sum_.empty()) sum_.assign(g.size(), 0.0f);
     const auto w = static_cast<float>(weight);
     for (size_t k = 0; k < g.size(); ++k) sum_[k] += w * g[k];
   }
 
   bool apply_accumulated(double lr, double total_weight) override {
+    if (role_.plain) {
+      std::vector<float>& x = writable();
+      for (size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(x[k] - plain_sum_[k] / total_weight);
+      std::fill(plain_sum_.begin(), plain_sum_.end(), 0.0);
+      ++version_;
+      return all_finite(x);
+    }
     const auto scale = static_cast<float>(1.0 / total_weight);
     for (float& v : sum_) v *= scale;
     sgd_.step(writable(), sum_, lr);
@@ -261,8 +313,7 @@ class TorchStore : public ModelStore {
   // The decoded update, in the store's own buffer (valid until the next decode).
   std::vector<float>& decode(const UpdatePayload& update, size_t member) {
     decoded_.resize(shared_.initial.size());
-    decoder_.decode_into(update.encoded, update.compressed, shared_.uplink_seed(members_.at(member)), update.step,
-                         decoded_);
+    decoder_.decode_into(update.encoded, update.compressed, role_.seeds.at(member), update.step, decoded_);
     return decoded_;
   }
   // The model to change in place: copied first while devices still train on this version.
@@ -272,8 +323,12 @@ class TorchStore : public ModelStore {
   }
 
   TorchBackend::Shared& shared_;
-  std::vector<size_t> members_;
+  StoreRole role_;
   std::shared_ptr<std::vector<float>> params_;
+  std::shared_ptr<const std::vector<float>> adopted_;  // a site: the cloud's model it last adopted
+  std::optional<UplinkEncoder> site_encoder_;          // a site: its delta's compressor
+  int64_t deltas_ = 0;                                 // a site: deltas encoded (the compressor's context)
+  std::vector<double> plain_sum_;                      // the cloud: the weighted sum of the sites' deltas
   learn::Sgd sgd_;
   UplinkDecoder decoder_;
   StalenessRule rule_;
@@ -302,12 +357,17 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
                          charged.cost.dense_bytes(),
                          {},
                          {},
+                         {},
                          {}}),
       cost_(charged.cost) {
   if (charged.catalogued) {
     shared_->uplink_charge.emplace(scenario.compression.uplink, model.num_params(), charged, "compression");
     if (const auto& down = scenario.compression.downlink)
       shared_->downlink_charge.emplace(*down, model.num_params(), charged, "compression.downlink");
+    if (scenario.topology.hierarchical()) {
+      shared_->site_charge.emplace(scenario.topology.site_compression, model.num_params(), charged,
+                                   "topology.site_compression");
+    }
   }
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
   for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.push_back(std::make_unique<TorchDevice>(*shared_, i));
@@ -321,8 +381,28 @@ void TorchBackend::quiesce() {
   for (auto& d : devices_) d->abandon();
 }
 
+namespace {
+StoreRole device_role(const TorchBackend::Shared& shared, const std::vector<size_t>& members) {
+  StoreRole role{members, shared.scenario.compression, {}, false, std::nullopt};
+  for (size_t device : members) role.seeds.push_back(shared.uplink_seed(device));
+  return role;
+}
+}  // namespace
+
 std::unique_ptr<ModelStore> TorchBackend::make_store(const std::vector<size_t>& members) {
-  return std::make_unique<TorchStore>(*shared_, members);
+  return std::make_unique<TorchStore>(*shared_, device_role(*shared_, members));
+}
+
+std::unique_ptr<SiteStore> TorchBackend::make_site_store(const std::vector<size_t>& members, size_t site) {
+  StoreRole role = device_role(*shared_, members);
+  role.site = site;
+  return std::make_unique<TorchStore>(*shared_, std::move(role));
+}
+
+std::unique_ptr<ModelStore> TorchBackend::make_cloud_store(size_t sites) {
+  StoreRole role{{}, shared_->site_compression(), {}, true, std::nullopt};
+  for (size_t s = 0; s < sites; ++s) role.seeds.push_back(shared_->site_seed(s));
+  return std::make_unique<TorchStore>(*shared_, std::move(role));
 }
 
 }  // namespace edgetrain::backend

@@ -30,6 +30,8 @@ class TorchBackend : public Backend {
   bool trains() const override { return true; }
   DeviceLearner& device(size_t index) override { return *devices_.at(index); }
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
+  std::unique_ptr<SiteStore> make_site_store(const std::vector<size_t>& members, size_t site) override;
+  std::unique_ptr<ModelStore> make_cloud_store(size_t sites) override;
   void quiesce() override;
 
   // Shared by the learners and stores of this back-end.

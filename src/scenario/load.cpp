@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <system_error>
 
@@ -137,6 +138,24 @@ CompressorSpec compressor_spec(const json& c) {
   return spec;
 }
 
+// The resolved topology; a site's members by device index (sites.hpp resolved them by name).
+TopologySpec topology_spec(const json& t, const std::vector<DeviceSpec>& devices) {
+  TopologySpec spec;
+  spec.kind = t.at("kind").get<std::string>();
+  if (!spec.hierarchical()) return spec;
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < devices.size(); ++i) index[devices[i].name] = i;
+  for (const auto& [host, names] : t.at("sites").items()) {
+    SiteSpec& site = spec.sites.emplace_back();
+    site.host = host;
+    for (const auto& n : names) site.members.push_back(index.at(n.get<std::string>()));
+  }
+  spec.site_rounds = t.at("site_rounds").get<int64_t>();
+  spec.cloud_aggregation = t.at("cloud_aggregation").get<std::string>();
+  if (!t.at("site_compression").is_null()) spec.site_compression = compressor_spec(t.at("site_compression"));
+  return spec;
+}
+
 CompressionSpec compression_spec(const json& c) {
   CompressionSpec spec;
   if (c.is_null()) return spec;  // no compression: uplink none, dense model down
@@ -251,6 +270,7 @@ Scenario to_typed(const json& r) {
   s.report.buffer_every_s = r.at("report").at("buffer_every_s").get<double>();
   s.compression = compression_spec(r.at("compression"));
   if (!r.at("faults").is_null()) s.faults = faults_spec(r.at("faults"));
+  s.topology = topology_spec(r.at("topology"), s.devices);
   s.resolved = r;
   return s;
 }

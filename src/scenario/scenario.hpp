@@ -211,6 +211,22 @@ struct LinkDirectionSetting {
   std::optional<double> bandwidth_bps, latency_s;
 };
 
+// How devices reach the model (topology.*). Hierarchical: each site's aggregator host and its
+// members (scenario device indices, in device order), sites ordered by host name.
+struct SiteSpec {
+  std::string host;
+  std::vector<size_t> members;
+};
+struct TopologySpec {
+  std::string kind = "flat";  // flat | hierarchical | gossip
+  bool hierarchical() const { return kind == "hierarchical"; }
+  std::vector<SiteSpec> sites;
+  int64_t site_rounds = 1;
+  std::string cloud_aggregation = "sync";  // sync (cloud rounds) | async (each site's delta on arrival)
+  bool cloud_async() const { return cloud_aggregation == "async"; }
+  CompressorSpec site_compression;  // site -> cloud deltas; kind none = dense fp32
+};
+
 struct Scenario {
   std::string name;
   uint64_t seed = 1;
@@ -234,6 +250,7 @@ struct Scenario {
   StopSpec stop;
   ReportSpec report;
   CompressionSpec compression;
+  TopologySpec topology;
   std::optional<FaultsSpec> faults;  // empty: no churn, no link faults
   nlohmann::json resolved;           // the whole scenario with defaults filled in (written as scenario.json)
 };

@@ -812,7 +812,42 @@ std::vector<KeySpec> build_table() {
           .above(0)
           .def(1.0),
   };
-  for (const auto& part : {tail, uplink, compression_tail, faults, last})
+  // After `devices` and `server`: the sites are resolved against them (scenario/sites.hpp).
+  const Condition hierarchical = when("topology.kind", {"hierarchical"});
+  std::vector<KeySpec> topology = {
+      enum_key("topology.kind", {"flat", "hierarchical", "gossip"},
+               "How devices reach the model: flat = every device sends to the server; hierarchical = devices send "
+               "to their site's aggregator, which aggregates its members for `site_rounds` rounds and sends the "
+               "site's model delta to the server (HierFAVG); gossip = no server (not built yet).")
+          .def("flat"),
+      row("topology.sites", ValueType::SiteMap,
+          "Hierarchical: each site aggregator's host and its devices, as {\"AGG-HOST\": selector or list of "
+          "device names}. Every device belongs to exactly one site.")
+          .allowed_only_when(hierarchical)
+          .null_default("derived from the platform: hosts with role `site-aggregator`, devices by their `site` "
+                        "property (generated fleets)"),
+      integer_key("topology.site_rounds", "Hierarchical: synchronous rounds each site runs per cloud round.")
+          .allowed_only_when(hierarchical)
+          .at_least(1)
+          .limit(1e6, kWhyCount)
+          .def(1),
+      enum_key("topology.cloud_aggregation", {"sync", "async"},
+               "Hierarchical: sync = cloud rounds (every site's delta, or training.round_timeout_s, then the "
+               "weighted average); async = each site's delta applied on arrival, scaled by the site's share of the "
+               "devices, and the site sent the new model at once.")
+          .allowed_only_when(hierarchical)
+          .def("sync"),
+      section_key("topology.site_compression",
+                  "Hierarchical: the compressor of each site's model delta to the server (site -> cloud). Same keys, "
+                  "defaults and rules as `compression.*` (no `adaptive`).")
+          .allowed_only_when(hierarchical)
+          .null_default("the dense fp32 delta"),
+  };
+  for (auto r : nested_compressor(uplink, "compression", "topology.site_compression")) {
+    r.description = "Site -> cloud " + r.description.substr(r.description.find(' ') + 1);
+    topology.push_back(std::move(r));
+  }
+  for (const auto& part : {tail, uplink, compression_tail, faults, topology, last})
     head.insert(head.end(), part.begin(), part.end());
   for (auto& k : head) {
     if (is_duration(k) && !k.max) k.limit(util::kMaxTimeS, "about 31.7 years: 1us stays above the clock's rounding");
@@ -1048,6 +1083,23 @@ std::vector<Rule> build_rules() {
          throw ScenarioError("training.round_timeout_s: required in " + which +
                              " when faults has device or link entries (without it a round waits for every device, "
                              "however long one is off or cut off)");
+       }},
+      {"topology.kind",
+       "gossip is not built yet. hierarchical needs synchronous rounds at the sites (sync, scadles, local-sgd with "
+       "aggregation sync), and no data injection.",
+       [](const nlohmann::json& r) {
+         const auto& kind = r.at("topology").at("kind");
+         if (kind == "gossip") throw ScenarioError("topology.kind: gossip is not built yet");
+         if (kind != "hierarchical") return;
+         const auto& t = r.at("training");
+         if (t.at("mode") == "async" || (t.at("mode") == "local-sgd" && t.at("aggregation") != "sync")) {
+           throw ScenarioError(
+               "topology.kind: hierarchical needs synchronous rounds at the sites (training.mode "
+               "sync, scadles, or local-sgd with aggregation sync), not updates applied on arrival");
+         }
+         if (t.contains("injection") && !t.at("injection").is_null()) {
+           throw ScenarioError("training.injection: not supported with topology.kind hierarchical (set it to null)");
+         }
        }},
       {"training.selection",
        "Random and oort selection need exactly one of `per_round` (at most the number of devices) and "
@@ -1335,6 +1387,7 @@ std::string type_text(const KeySpec& key) {
     case ValueType::Rate: t = "rate (samples/s)"; break;
     case ValueType::IntervalList: t = "list of [off_s, on_s] intervals (s)"; break;
     case ValueType::Platform: t = "path (file) or object"; break;
+    case ValueType::SiteMap: t = "object"; break;
     case ValueType::Literal: {
       std::vector<std::string> kinds;  // the JSON types of the literals, each once
       for (const auto& l : key.literals) {

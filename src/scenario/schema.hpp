@@ -50,6 +50,8 @@ enum class ValueType {
                  // string, 0 <= off_s < on_s, in time order, neither overlapping nor touching; [] = none
   Platform,      // the platform: a path, or {"file": path, "links": ..., "hosts": ..., fleet keys}
                  // (platform_source.hpp resolves it, reading the file)
+  SiteMap,       // hierarchical sites: {"AGG-HOST": device selector or list of device names, ...}
+                 // (sites.hpp resolves it against the platform and the devices)
 };
 
 enum class PathKind { File, Directory };

@@ -15,6 +15,7 @@
 
 #include "scenario/device_selector.hpp"
 #include "scenario/error.hpp"
+#include "scenario/sites.hpp"
 #include "scenario/text.hpp"
 #include "util/limits.hpp"
 
@@ -567,7 +568,11 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
     }
     if (raw && raw->is_null() && k.nullable) raw = nullptr;  // null = not given: the default
     json value;
-    if (raw && k.type == ValueType::Platform) {
+    if (k.type == ValueType::SiteMap) {
+      // Given or derived from the platform, the sites are written out in full (sites.hpp).
+      value = resolve_sites(raw, at, top.at("devices"), ctx.platform->info(), top.at("server").get<std::string>(),
+                            ctx.platform->file());
+    } else if (raw && k.type == ValueType::Platform) {
       value = ctx.platform->resolve(*raw, at, ctx, top.at("seed").get<uint64_t>());
     } else if (raw && k.type == ValueType::EntryList && k.host_selector && raw->is_object()) {
       // Devices named by a selector: one entry per matched host, resolved like a written list.
@@ -702,6 +707,7 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     }
     case ValueType::EntryList: break;  // resolved by resolve_entries
     case ValueType::Platform: break;   // resolved by PlatformSource
+    case ValueType::SiteMap: break;    // resolved by resolve_sites
     case ValueType::Section: break;    // resolved by resolve_scope
   }
   throw ScenarioError(at + ": internal error: no checker for this key type");

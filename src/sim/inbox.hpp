@@ -23,6 +23,7 @@ namespace edgetrain::sim {
 // its pull (it posts the pull only once the push is delivered).
 inline size_t arrival_rank(const UpdateMessage& m) { return 2 * m.device; }
 inline size_t arrival_rank(const PullRequest& m) { return 2 * m.device + 1; }
+inline size_t arrival_rank(const SiteUpdateMessage& m) { return m.site; }  // a cloud's inbox holds only these
 
 class Inbox {
  public:

@@ -1,7 +1,7 @@
-// Typed messages between the devices and their aggregator. Every message derives from Message,
-// carries its simulated size, and is received as the type its receiver expects: another type is
-// a loud ProtocolError, never a reinterpretation. The receiver takes ownership (SimGrid passes
-// the pointer, not a copy). Payloads are the back-end's, opaque here.
+// Typed messages between the devices and their aggregator (and a site aggregator and the cloud). Every message derives
+// from Message, carries its simulated size, and is received as the type its receiver expects: another type is a loud
+// ProtocolError, never a reinterpretation. The receiver takes ownership (SimGrid passes the pointer, not a copy).
+// Payloads are the back-end's, opaque here.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +57,18 @@ struct UpdateMessage : Message {
 struct PullRequest : Message {
   const char* kind() const override { return "pull"; }
   size_t device = 0;
+};
+
+// Site aggregator -> cloud (topology.kind hierarchical): the site's model delta since it adopted
+// the cloud's model, weighted at the cloud by the samples the site aggregated meanwhile.
+struct SiteUpdateMessage : Message {
+  const char* kind() const override { return "site update"; }
+  size_t site = 0;    // index in topology.sites
+  int64_t round = 0;  // the cloud round whose model the site adopted
+  backend::UpdatePayload update;
+  int64_t samples = 0;         // samples in the device updates the site applied since adopting
+  bool finite = true;          // the site's losses and model stayed finite
+  std::string slowest_device;  // the last device to report in the site's last round
 };
 
 class ProtocolError : public std::logic_error {

@@ -183,6 +183,9 @@ PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scena
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     check_routable(info, "devices[" + std::to_string(i) + "]", scenario.devices[i].host, scenario.server);
   }
+  for (const scenario::SiteSpec& site : scenario.topology.sites) {
+    check_routable(info, "topology.sites." + site.host, site.host, scenario.server);
+  }
   if (simgrid::config::get_value<std::string>("network/model") == "ns-3" && info.hosts.count(scenario.server)) {
     check_ns3_mapping(info, scenario);
   }
@@ -201,12 +204,22 @@ PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scena
   }
   PlatformHosts hosts;
   hosts.server = find_host(engine, "server", scenario.server, scenario);
+  // Hierarchical: a device's upstream is its site's aggregator, whose upstream is the server.
+  std::vector<sg4::Host*> upstream(scenario.devices.size(), hosts.server);
+  for (const scenario::SiteSpec& site : scenario.topology.sites) {
+    const std::string path = "topology.sites." + site.host;
+    sg4::Host* host = find_host(engine, path, site.host, scenario);
+    check_route(host, hosts.server, path);
+    check_route(hosts.server, host, path);
+    for (size_t i : site.members) upstream[i] = host;
+    hosts.sites.push_back(host);
+  }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     const std::string path = "devices[" + std::to_string(i) + "]";
     sg4::Host* host = find_host(engine, path, scenario.devices[i].host, scenario);
     if (host == hosts.server) throw PlatformError(path + ": host \"" + host->get_name() + "\" is the server");
-    check_route(host, hosts.server, path);
-    check_route(hosts.server, host, path);
+    check_route(host, upstream[i], path);
+    check_route(upstream[i], host, path);
     hosts.devices.push_back(host);
   }
   return hosts;

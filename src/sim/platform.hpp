@@ -31,6 +31,7 @@ class PlatformError : public std::runtime_error, public util::InputError {
 struct PlatformHosts {
   simgrid::s4u::Host* server = nullptr;
   std::vector<simgrid::s4u::Host*> devices;  // in scenario order
+  std::vector<simgrid::s4u::Host*> sites;    // hierarchical: the site aggregators, in topology.sites order
 };
 
 // Reads and checks the scenario's platform file without SimGrid (or returns the check load_scenario made of

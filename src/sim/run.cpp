@@ -223,7 +223,11 @@ void close_streams(RunState& state, double end) {
 // take long).
 void close_run(RunState& state, backend::ModelStore& store, double end) {
   for (auto& ledger : state.ledgers) ledger.close(end);
-  for (size_t i = 0; i < state.devices.size(); ++i) state.devices[i].samples_held_at_end = state.live[i].held_samples;
+  for (size_t i = 0; i < state.devices.size(); ++i) {
+    state.devices[i].samples_held_at_end = state.live[i].held_samples;
+    // Sync rounds: a model still out when the run ends was selected and never delivered.
+    if (state.live[i].model_outstanding) state.selections_missing += 1;
+  }
   close_streams(state, end);
   const bool interrupted = state.status == "interrupted" && !state.evals.empty();
   if (!state.backend.trains()) return;
@@ -513,11 +517,18 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   std::vector<report::LinkRow> links = state.links.records(end);
   record_energy(state, links, end);
   report::RunSummary summary = summarize(state, end);
+  summary.extra["topology"] = scenario.topology.kind;
+  if (topology.hierarchy) {
+    summary.extra["bytes_by_level"] = bytes_by_level(*topology.hierarchy, state.bytes_up, state.bytes_down);
+    summary.extra["sites"] = sites_summary(*topology.hierarchy);
+    summary.extra["missing_site_deltas"] = topology.hierarchy->missing_deltas;
+  }
   report::CriticalPath critical = report::slowest_device(state.rounds, state.devices);
   if (!critical.device.empty()) {
     const auto it = std::find_if(state.devices.begin(), state.devices.end(),
                                  [&](const report::DeviceRecord& d) { return d.device == critical.device; });
-    resolve_critical_link(critical, state.device_hosts[it - state.devices.begin()], p.hosts.server, links, end);
+    const auto device = static_cast<size_t>(it - state.devices.begin());
+    resolve_critical_link(critical, state.device_hosts[device], state.upstream[device]->host(), links, end);
   }
   summary.extra["bottleneck"] = report::bottleneck_json(state.devices, links, state.rounds, critical, end);
   const std::vector<report::FleetBufferPoint> fleet_buffers =

@@ -11,7 +11,10 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-Topology start_topology(RunState& state, const PlatformHosts& hosts) { return start_flat(state, hosts); }
+Topology start_topology(RunState& state, const PlatformHosts& hosts) {
+  if (state.scenario.topology.hierarchical()) return start_hierarchical(state, hosts);
+  return start_flat(state, hosts);
+}
 
 Topology start_flat(RunState& state, const PlatformHosts& hosts) {
   Topology t;

@@ -11,6 +11,7 @@
 #include "sim/inbox.hpp"
 #include "sim/platform.hpp"
 #include "sim/run_state.hpp"
+#include "sim/site_record.hpp"
 
 namespace simgrid::s4u {
 class Host;
@@ -21,8 +22,10 @@ namespace edgetrain::sim {
 struct Topology {
   std::vector<std::unique_ptr<Inbox>> inboxes;
   std::vector<std::unique_ptr<backend::ModelStore>> stores;
-  backend::ModelStore* evaluated = nullptr;  // the global model: what the observer evaluates
-  simgrid::s4u::Host* root = nullptr;        // the host of the root aggregator (observer, fault actors)
+  backend::ModelStore* evaluated = nullptr;                // the global model: what the observer evaluates
+  simgrid::s4u::Host* root = nullptr;                      // the host of the root aggregator (observer, fault actors)
+  std::vector<std::unique_ptr<DownlinkCourier>> couriers;  // aggregators' own downlinks (the cloud's to sites)
+  std::shared_ptr<HierarchyRecord> hierarchy;              // hierarchical topologies: what the sites did (else null)
 };
 
 // Creates the aggregators' actors and connects every device (state.upstream, state.lanes, its
@@ -32,5 +35,8 @@ Topology start_topology(RunState& state, const PlatformHosts& hosts);
 // One aggregator on the server host serving every device: synchronous rounds, or updates applied
 // on arrival (training.mode).
 Topology start_flat(RunState& state, const PlatformHosts& hosts);
+
+// Devices send to their site's aggregator, the sites to the cloud on the server host: hierarchical.hpp.
+Topology start_hierarchical(RunState& state, const PlatformHosts& hosts);
 
 }  // namespace edgetrain::sim
