@@ -42,6 +42,7 @@ struct UpdatePayload {
 
 struct Evaluation {
   double accuracy = 0, loss = 0;
+  std::optional<double> model_spread;  // gossip: mean L2 distance of the devices' models to their average
 };
 
 // The learning side of one device. The protocol calls receive, then per local step start_step
@@ -82,6 +83,12 @@ class ModelStore {
   virtual bool apply_accumulated(double lr, double total_weight) = 0;
   // Applies one update at once (asynchronous aggregation) scaled by the staleness rule.
   virtual bool apply_one(const UpdatePayload& update, size_t member, int64_t staleness, double lr) = 0;
+  // Gossip: replaces the model by the weighted sum of `models` (dense payloads; the weights sum to
+  // 1). False when the result is no longer finite.
+  virtual bool mix(const std::vector<std::pair<ModelPayload, double>>& models) = 0;
+  // Gossip: the L2 distance between the current model and the dense payload `other` (0 when
+  // nothing is trained).
+  virtual double distance(const ModelPayload& other) const = 0;
   // Evaluates the current model on the test set (on the pool, on a snapshot); nothing when
   // `cancelled` says so between batches. Only when trains() is true.
   virtual std::optional<Evaluation> evaluate(const std::function<bool()>& cancelled) = 0;

@@ -58,6 +58,8 @@ class TimingStore : public ModelStore {
   void accumulate(const UpdatePayload&, size_t, double) override {}
   bool apply_accumulated(double, double) override { return true; }
   bool apply_one(const UpdatePayload&, size_t, int64_t, double) override { return true; }
+  bool mix(const std::vector<std::pair<ModelPayload, double>>&) override { return true; }
+  double distance(const ModelPayload&) const override { return 0.0; }
   std::optional<Evaluation> evaluate(const std::function<bool()>&) override { return std::nullopt; }
 
  private:

@@ -19,6 +19,7 @@ struct EvalPoint {
   int64_t round = 0;  // rounds completed when the model was evaluated
   double test_accuracy = 0, test_loss = 0;
   int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices
+  std::optional<double> model_spread;    // gossip: mean L2 distance of the devices' models to their average
 };
 
 // Stream accounting of one device (absent for a device without a stream). Own-stream

@@ -243,6 +243,10 @@ Scenario to_typed(const json& r) {
   s.report.buffer_every_s = r.at("report").at("buffer_every_s").get<double>();
   s.compression = compression_spec(r.at("compression"));
   if (!r.at("faults").is_null()) s.faults = faults_spec(r.at("faults"));
+  const json& topo = r.at("topology");
+  s.topology.kind = topo.at("kind").get<std::string>();
+  if (topo.contains("graph")) s.topology.graph = topo.at("graph").get<std::string>();
+  if (topo.contains("degree")) s.topology.degree = topo.at("degree").get<int64_t>();
   s.resolved = r;
   return s;
 }

@@ -362,7 +362,10 @@ std::vector<KeySpec> build_table() {
           .at_least(1)
           .limit(1e6, "far beyond any host's cores; SimGrid counts cores in an int")
           .null_default("the platform file's value"),
-      string_key("server", "Platform host of the aggregator (parameter server).").required(),
+      string_key("server",
+                 "Platform host of the aggregator (parameter server); with `topology.kind` gossip only the host of the "
+                 "observer (no traffic).")
+          .required(),
 
       section_key("stream",
                   "Data streams: samples arrive at each device over simulated time into a buffer, and "
@@ -697,6 +700,32 @@ std::vector<KeySpec> build_table() {
   };
   compression_tail.insert(compression_tail.end(), downlink.begin(), downlink.end());
 
+  // Where the devices' updates go (flat: one server; gossip: no server, peers average with their
+  // neighbours, sim/gossip.hpp). Kept together: the hierarchical kind adds its rows here.
+  const Condition gossip = when("topology.kind", {"gossip"});
+  std::vector<KeySpec> topology = {
+      enum_key("topology.kind", {"flat", "gossip"},
+               "flat = one server (`server`) aggregates every device's update; gossip = no server: each device's "
+               "peer applies its device's update, sends its model to its neighbours in `topology.graph` and "
+               "averages what it receives with Metropolis-Hastings weights (decentralised SGD, see "
+               "\"Decentralised gossip\").")
+          .def("flat"),
+      enum_key("topology.graph", {"ring", "torus", "random-k", "complete", "platform-neighbours"},
+               "Gossip: who exchanges models with whom. ring = device i with i-1 and i+1 (scenario order); torus = "
+               "an r x c grid with wrap-around, r x c = the number of devices, r the largest divisor <= sqrt(n); "
+               "random-k = each device links to `degree` others drawn uniformly (seeded, drawn again until "
+               "connected); complete = everyone (exact averaging); platform-neighbours = devices of the same site "
+               "(host property `site`, else the same netzone) all linked, the sites chained by their first "
+               "devices.")
+          .only_when(gossip)
+          .def("ring"),
+      integer_key("topology.degree", "Gossip random-k: links each device draws (at most the number of devices - 1).")
+          .only_when(when("topology.graph", {"random-k"}))
+          .at_least(1)
+          .limit(1e6, "a million devices")
+          .def(3),
+  };
+
   std::vector<KeySpec> faults = {
       section_key("faults",
                   "Faults: devices that go off and come back (churn), link bandwidth over time and link outages.")
@@ -763,7 +792,7 @@ std::vector<KeySpec> build_table() {
           .above(0)
           .def(1.0),
   };
-  for (const auto& part : {tail, uplink, compression_tail, faults, last})
+  for (const auto& part : {tail, uplink, compression_tail, topology, faults, last})
     head.insert(head.end(), part.begin(), part.end());
   for (auto& k : head) {
     if (is_duration(k) && !k.max) k.limit(util::kMaxTimeS, "about 31.7 years: 1us stays above the clock's rounding");
@@ -1024,6 +1053,31 @@ std::vector<Rule> build_rules() {
              sel.at("per_round").get<int64_t>() > static_cast<int64_t>(r.at("devices").size())) {
            throw ScenarioError("training.selection.per_round: " + sel.at("per_round").dump() + " is more than the " +
                                std::to_string(r.at("devices").size()) + " devices");
+         }
+       }},
+      {"topology.kind",
+       "Gossip runs synchronous iterations without faults: not with the modes that apply updates on arrival "
+       "(async, local-sgd with aggregation async), scadles (its weights and learning rate span the whole fleet's "
+       "round), `faults`, `training.round_timeout_s` or a random `training.selection`.",
+       [](const nlohmann::json& r) {
+         if (r.at("topology").at("kind") != "gossip") return;
+         const auto& t = r.at("training");
+         const auto& mode = t.at("mode").get_ref<const std::string&>();
+         auto refuse = [](const std::string& what) {
+           throw ScenarioError("topology.kind: gossip does not support " + what);
+         };
+         if (mode == "async" || (mode == "local-sgd" && t.at("aggregation") == "async")) {
+           refuse("updates applied on arrival (training.mode " + mode +
+                  (mode == "async" ? std::string() : std::string(" with aggregation async")) +
+                  "): every peer runs synchronous iterations with its neighbours");
+         }
+         if (mode == "scadles") refuse("training.mode scadles (its weights and learning rate span the fleet's round)");
+         if (!r.at("faults").is_null()) refuse("faults (set faults to null)");
+         if (t.contains("round_timeout_s") && !t.at("round_timeout_s").is_null()) {
+           refuse("training.round_timeout_s (a peer waits for each neighbour's model)");
+         }
+         if (t.contains("selection") && !t.at("selection").is_null() && t.at("selection").at("kind") != "all") {
+           refuse("a random training.selection (every peer trains every iteration)");
          }
        }},
       {"training.injection",

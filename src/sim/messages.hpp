@@ -1,7 +1,7 @@
-// Typed messages between the devices and their aggregator. Every message derives from Message,
-// carries its simulated size, and is received as the type its receiver expects: another type is
-// a loud ProtocolError, never a reinterpretation. The receiver takes ownership (SimGrid passes
-// the pointer, not a copy). Payloads are the back-end's, opaque here.
+// Typed messages between the devices and their aggregator (and between gossip peers). Every message derives from
+// Message, carries its simulated size, and is received as the type its receiver expects: another type is a loud
+// ProtocolError, never a reinterpretation. The receiver takes ownership (SimGrid passes the pointer, not a copy).
+// Payloads are the back-end's, opaque here.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +57,14 @@ struct UpdateMessage : Message {
 struct PullRequest : Message {
   const char* kind() const override { return "pull"; }
   size_t device = 0;
+};
+
+// Gossip peer -> neighbour peer: the sender's model after iteration `iteration`'s step (dense).
+struct ExchangeMessage : Message {
+  const char* kind() const override { return "gossip exchange"; }
+  size_t sender = 0;  // the sending peer's device index
+  int64_t iteration = 0;
+  backend::ModelPayload model;
 };
 
 class ProtocolError : public std::logic_error {

@@ -14,7 +14,7 @@ void Observer::evaluate_now(RunState& state, backend::ModelStore& store, double 
       store.evaluate([interruptible] { return interruptible && interrupt_requested(); });
   if (!evaluated) return;  // a signal came: the run ends with the points so far
   const backend::Evaluation& r = *evaluated;
-  state.evals.push_back({now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down});
+  state.evals.push_back({now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down, r.model_spread});
   state.best_accuracy = std::max(state.best_accuracy, r.accuracy);
   const auto& target = state.scenario.stop.target_accuracy;
   if (target && !state.time_to_target_s && r.accuracy >= *target) {

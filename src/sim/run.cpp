@@ -24,6 +24,7 @@
 #include "sim/actor_guard.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/fault_injector.hpp"
+#include "sim/gossip.hpp"
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
 #include "sim/platform.hpp"
@@ -275,6 +276,12 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["samples_injected"] = state.samples_injected;
   summary.extra["bytes_injected"] = state.bytes_injected;
   summary.extra["mode"] = scenario.training.mode;
+  summary.extra["topology"] = scenario.topology.kind;
+  if (scenario.topology.gossip()) {
+    summary.extra["gossip_graph"] = scenario.topology.graph;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    summary.extra["final_model_spread"] = state.evals.empty() ? nan : state.evals.back().model_spread.value_or(nan);
+  }
   const nlohmann::json staleness = report::staleness_summary(state.staleness);
   for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
   summary.extra["stale_drops"] = state.stale_drops;
@@ -346,6 +353,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const bool guard_pages = !timing_only && scenario.devices.size() <= kGuardedDevices;
   p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks, guard_pages); });
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
+  if (scenario.topology.gossip()) (void)gossip_graph(scenario, p.hosts);  // its routes, also for validate
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
     const learn::KnownData known = learn::known_dataset_shape(scenario);
@@ -443,7 +451,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     sg4::Actor::create("observer", topology.root, guarded(state, Observer(state, store)))->daemonize();
   }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
-    sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))
+    sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i],
+                       guarded(state, DeviceActor(state, i, *state.upstream[i])))
         ->daemonize();
   }
   start_fault_actors(state, topology.root, p.link_faults);

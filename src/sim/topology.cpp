@@ -5,13 +5,17 @@
 
 #include "sim/actor_guard.hpp"
 #include "sim/async_aggregator.hpp"
+#include "sim/gossip.hpp"
 #include "sim/sync_aggregator.hpp"
 
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-Topology start_topology(RunState& state, const PlatformHosts& hosts) { return start_flat(state, hosts); }
+Topology start_topology(RunState& state, const PlatformHosts& hosts) {
+  if (state.scenario.topology.gossip()) return start_gossip(state, hosts);
+  return start_flat(state, hosts);
+}
 
 Topology start_flat(RunState& state, const PlatformHosts& hosts) {
   Topology t;

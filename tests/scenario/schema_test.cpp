@@ -160,8 +160,9 @@ TEST_CASE("schema: table is self-consistent") {
 
 TEST_CASE("schema: lookups") {
   CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "server", "stream", "devices",
-                                                    "training", "dataset", "model", "compression", "faults", "eval",
-                                                    "stop", "report"});
+                                                    "training", "dataset", "model", "compression", "topology", "faults",
+                                                    "eval", "stop", "report"});
+  CHECK(child_names("topology") == std::vector<std::string>{"kind", "graph", "degree"});
   CHECK(child_names("training") == std::vector<std::string>{"compute",           "mode",
                                                             "batch_size",        "lr",
                                                             "momentum",          "weight_decay",
