@@ -145,6 +145,7 @@ bool GossipPeer::combine(int64_t t) {
     state_.devices[index_].bytes_down += got->bytes;
     state_.bytes_up += got->bytes;
     state_.bytes_down += got->bytes;
+    state_.bytes_exchanged += got->bytes;
     models.emplace_back(got->model, n.weight);
   }
   while (!sends.empty()) {

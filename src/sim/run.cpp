@@ -279,6 +279,7 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["topology"] = scenario.topology.kind;
   if (scenario.topology.gossip()) {
     summary.extra["gossip_graph"] = scenario.topology.graph;
+    summary.extra["bytes_exchanged"] = state.bytes_exchanged;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     summary.extra["final_model_spread"] = state.evals.empty() ? nan : state.evals.back().model_spread.value_or(nan);
   }
