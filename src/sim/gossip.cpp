@@ -2,6 +2,7 @@
 #include "sim/gossip.hpp"
 
 #include <cmath>
+#include <deque>
 #include <memory>
 #include <simgrid/s4u.hpp>
 
@@ -52,6 +53,44 @@ struct GossipProgress {
   sg4::MutexPtr mutex = sg4::Mutex::create();
 };
 
+// One direction of one edge: a daemon on the sending peer's host that transfers that peer's models,
+// in the order posted, into the receiving peer's mailbox. The receiver is the mailbox's permanent
+// receiver, so a transfer starts as soon as it is posted, concurrently with the sender's others,
+// while the sending peer goes on. A blocking put: a run that ends mid-transfer simply kills it.
+class ExchangeCourier {
+ public:
+  ExchangeCourier(LinkLedger& links, const sg4::Host* from, const sg4::Host* to, sg4::Mailbox* mailbox)
+      : links_(links), from_(from), to_(to), mailbox_(mailbox) {}
+  void post(std::unique_ptr<ExchangeMessage> message) {
+    queue_.push_back(std::move(message));
+    posted_->notify_one();
+  }
+  void run() {
+    while (true) {
+      {
+        std::unique_lock lock(*mutex_);
+        while (queue_.empty()) posted_->wait(lock);
+      }
+      std::unique_ptr<ExchangeMessage> message = std::move(queue_.front());
+      queue_.pop_front();
+      const LinkLedger::Transfer busy(links_, from_, to_);
+      mailbox_->put(static_cast<Message*>(message.get()), static_cast<uint64_t>(message->bytes));
+      (void)message.release();  // delivered: the receiving peer owns it
+    }
+  }
+
+ private:
+  LinkLedger& links_;
+  const sg4::Host *from_, *to_;
+  sg4::Mailbox* mailbox_;
+  sg4::MutexPtr mutex_ = sg4::Mutex::create();
+  sg4::ConditionVariablePtr posted_ = sg4::ConditionVariable::create();
+  std::deque<std::unique_ptr<ExchangeMessage>> queue_;
+};
+
+// Like the downlink courier, it calls nothing deep: a small stack.
+constexpr unsigned kExchangeCourierStackKiB = 16;  // Actor::set_stacksize counts KiB
+
 class GossipPeer {
  public:
   GossipPeer(RunState& state, size_t index, const GossipGraph& graph, Inbox& inbox, backend::ModelStore& store,
@@ -60,8 +99,14 @@ class GossipPeer {
     const std::string& me = state.scenario.devices[index].name;
     for (size_t j : graph.neighbours[index]) {
       const std::string& other = state.scenario.devices[j].name;
-      neighbours_.push_back({j, graph.weight(index, j), sg4::Mailbox::by_name("gossip/" + me + "->" + other),
-                             sg4::Mailbox::by_name("gossip/" + other + "->" + me)});
+      auto out = std::make_shared<ExchangeCourier>(state.links, state.device_hosts[index], state.device_hosts[j],
+                                                   sg4::Mailbox::by_name("gossip/" + me + "->" + other));
+      // The courier's actor owns it too: it outlives this peer, which may end first.
+      sg4::Actor::init("gossip/" + me + "->" + other, state.device_hosts[index])
+          ->set_stacksize(kExchangeCourierStackKiB)
+          ->start(guarded(state, [out] { out->run(); }))
+          ->daemonize();
+      neighbours_.push_back({j, graph.weight(index, j), out, sg4::Mailbox::by_name("gossip/" + other + "->" + me)});
     }
     self_weight_ = graph.weight(index, index);
   }
@@ -76,7 +121,8 @@ class GossipPeer {
   struct Neighbour {
     size_t device;
     double weight;
-    sg4::Mailbox *out, *in;
+    std::shared_ptr<ExchangeCourier> out;
+    sg4::Mailbox* in;
   };
   // The device's update for iteration t, applied (adapt). False when no longer finite.
   bool adapt(int64_t t);
@@ -117,8 +163,6 @@ bool GossipPeer::combine(int64_t t) {
   const backend::ModelPayload mine = store_.dense_payload();
   const int64_t bytes = message_bytes(mine.bytes);
   // Every send at once: they share this host's links as the platform says.
-  std::vector<sg4::CommPtr> sends;
-  std::vector<std::unique_ptr<LinkLedger::Transfer>> busy;
   for (const Neighbour& n : neighbours_) {
     auto message = std::make_unique<ExchangeMessage>();
     message->sender = index_;
@@ -126,8 +170,7 @@ bool GossipPeer::combine(int64_t t) {
     message->model = mine;
     message->bytes = bytes;
     message->from = here;
-    busy.push_back(std::make_unique<LinkLedger::Transfer>(state_.links, here, state_.device_hosts[n.device]));
-    sends.push_back(n.out->put_async(message.release(), static_cast<uint64_t>(bytes)));
+    n.out->post(std::move(message));
   }
   std::vector<std::pair<backend::ModelPayload, double>> models{{mine, self_weight_}};
   for (const Neighbour& n : neighbours_) {
@@ -147,11 +190,6 @@ bool GossipPeer::combine(int64_t t) {
     state_.bytes_down += got->bytes;
     state_.bytes_exchanged += got->bytes;
     models.emplace_back(got->model, n.weight);
-  }
-  while (!sends.empty()) {
-    const auto done = static_cast<size_t>(sg4::Comm::wait_any(sends));
-    sends.erase(sends.begin() + static_cast<std::ptrdiff_t>(done));
-    busy.erase(busy.begin() + static_cast<std::ptrdiff_t>(done));
   }
   sg4::this_actor::execute(combine_flops(state_.backend.cost().params, models.size()));
   return store_.mix(models);
