@@ -354,7 +354,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const bool guard_pages = !timing_only && scenario.devices.size() <= kGuardedDevices;
   p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks, guard_pages); });
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
-  if (scenario.topology.gossip()) (void)gossip_graph(scenario, p.hosts);  // its routes, also for validate
+  if (scenario.topology.gossip()) (void)gossip_graph(scenario, p.hosts);  // its routes checked before any output
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
     const learn::KnownData known = learn::known_dataset_shape(scenario);
@@ -396,6 +396,11 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
                     " hosts), server " + p.hosts.server->get_name() + "\n";
+  if (scenario.topology.gossip()) {
+    const GossipGraph graph = gossip_graph(scenario, p.hosts);
+    out += "topology: gossip over a " + scenario.topology.graph + " graph of " + std::to_string(graph.edges().size()) +
+           " edges, Metropolis-Hastings weights (no server traffic)\n";
+  }
   char line[256];
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     const auto& d = state.devices[i];
