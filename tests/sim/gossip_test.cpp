@@ -146,7 +146,7 @@ TEST_CASE("gossip: a ring of 4, timing-only: bytes per link and the iteration ti
   }
 }
 
-TEST_CASE("gossip: a missing route and what gossip does not run are one line, exit 2") {
+TEST_CASE("gossip: a missing route and what gossip does not run are one line, exit 2; validate shows the graph") {
   const std::string run = "run " + (kData / "gossip4.json").string() + " --quiet --set training.compute=timing-only ";
   const Result route = run_cli(run + "--set platform=" + (kData / "gossip4-ring.xml").string() +
                                    " --set topology.graph=complete --out " + fresh_dir("gossip-noroute").string(),
@@ -161,4 +161,10 @@ TEST_CASE("gossip: a missing route and what gossip does not run are one line, ex
   CHECK(async.status == 2);
   CHECK(lines_of(async.err).size() == 1);
   CHECK(async.err.find("topology.kind: gossip does not support updates applied on arrival") != std::string::npos);
+  // Every device of gossip4.xml is in one netzone: platform-neighbours links them all (6 edges).
+  const Result sites = run_cli("validate " + (kData / "gossip4.json").string() +
+                                   " --set training.compute=timing-only --set topology.graph=platform-neighbours",
+                               "gossip-sites");
+  CHECK(sites.status == 0);
+  CHECK(sites.out.find("topology: gossip over a platform-neighbours graph of 6 edges") != std::string::npos);
 }
