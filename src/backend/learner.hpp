@@ -42,6 +42,7 @@ struct UpdatePayload {
 
 struct Evaluation {
   double accuracy = 0, loss = 0;
+  std::optional<double> model_spread;  // gossip: mean L2 distance of the devices' models to their average
 };
 
 // The learning side of one device. The protocol calls receive, then per local step start_step
@@ -86,6 +87,12 @@ class ModelStore {
   // Applies the buffer's average (sum / count) with step size lr as one new version, and starts
   // an empty buffer. False when the model is no longer finite.
   virtual bool apply_buffer(double lr, int64_t count) = 0;
+  // Gossip: replaces the model by the weighted sum of `models` (dense payloads; the weights sum to
+  // 1). False when the result is no longer finite.
+  virtual bool mix(const std::vector<std::pair<ModelPayload, double>>& models) = 0;
+  // Gossip: the L2 distance between the current model and the dense payload `other` (0 when
+  // nothing is trained).
+  virtual double distance(const ModelPayload& other) const = 0;
   // Evaluates the current model on the test set (on the pool, on a snapshot); nothing when
   // `cancelled` says so between batches. Only when trains() is true.
   virtual std::optional<Evaluation> evaluate(const std::function<bool()>& cancelled) = 0;

@@ -67,6 +67,8 @@ class TimingStore : public SiteStore {
   bool apply_accumulated(double, double) override { return true; }
   void buffer(const UpdatePayload&, size_t, int64_t) override {}
   bool apply_buffer(double, int64_t) override { return true; }
+  bool mix(const std::vector<std::pair<ModelPayload, double>>&) override { return true; }
+  double distance(const ModelPayload&) const override { return 0.0; }
   std::optional<Evaluation> evaluate(const std::function<bool()>&) override { return std::nullopt; }
 
  private:

@@ -297,6 +297,30 @@ class TorchStore : public SiteStore {
     return all_finite(*params_);
   }
 
+  // Summed in double so that the weights' order matters only below float precision.
+  bool mix(const std::vector<std::pair<ModelPayload, double>>& models) override {
+    std::vector<double> sum(params_->size(), 0.0);
+    for (const auto& [model, weight] : models) {
+      const std::vector<float>& x = *model.params;
+      for (size_t k = 0; k < sum.size(); ++k) sum[k] += weight * static_cast<double>(x[k]);
+    }
+    auto mixed = std::make_shared<std::vector<float>>(sum.size());
+    for (size_t k = 0; k < sum.size(); ++k) (*mixed)[k] = static_cast<float>(sum[k]);
+    params_ = std::move(mixed);  // a new vector: the payloads already sent keep the old one
+    ++version_;
+    return all_finite(*params_);
+  }
+
+  double distance(const ModelPayload& other) const override {
+    const std::vector<float>& x = *other.params;
+    double squares = 0;
+    for (size_t k = 0; k < x.size(); ++k) {
+      const double d = static_cast<double>((*params_)[k]) - static_cast<double>(x[k]);
+      squares += d * d;
+    }
+    return std::sqrt(squares);
+  }
+
   std::optional<Evaluation> evaluate(const std::function<bool()>& cancelled) override {
     std::optional<learn::EvalResult> result;
     const std::shared_ptr<const std::vector<float>> snapshot = params_;
@@ -306,7 +330,7 @@ class TorchStore : public SiteStore {
     });
     shared_.pool.wait(ticket);
     if (!result) return std::nullopt;
-    return Evaluation{result->accuracy, result->loss};
+    return Evaluation{result->accuracy, result->loss, std::nullopt};
   }
 
  private:

@@ -46,19 +46,24 @@ nlohmann::json summary_json(const RunSummary& s) {
 }
 
 std::string metrics_csv(const std::vector<EvalPoint>& points) {
-  CsvTable t(
-      {"sim_time_s", "round", "test_accuracy", "test_loss", "bytes_up", "bytes_down", "devices_energy_j", "energy_j"});
+  // Gossip runs add the spread of the devices' models (a column only they have).
+  const bool spread = std::any_of(points.begin(), points.end(), [](const EvalPoint& p) { return p.model_spread; });
+  std::vector<std::string> columns{"sim_time_s", "round",      "test_accuracy",    "test_loss",
+                                   "bytes_up",   "bytes_down", "devices_energy_j", "energy_j"};
+  if (spread) columns.emplace_back("model_spread");
+  CsvTable t(columns);
   auto optional = [](const std::optional<double>& v) { return v ? format_number(*v) : std::string(); };
   for (const auto& p : points) {
-    t.row()
-        .add(p.sim_time_s)
-        .add(p.round)
-        .add(p.test_accuracy)
-        .add(p.test_loss)
-        .add(p.bytes_up)
-        .add(p.bytes_down)
-        .add(optional(p.devices_energy_j))
-        .add(optional(p.energy_j));
+    auto& row = t.row()
+                    .add(p.sim_time_s)
+                    .add(p.round)
+                    .add(p.test_accuracy)
+                    .add(p.test_loss)
+                    .add(p.bytes_up)
+                    .add(p.bytes_down)
+                    .add(optional(p.devices_energy_j))
+                    .add(optional(p.energy_j));
+    if (spread) row.add(p.model_spread.value_or(std::numeric_limits<double>::quiet_NaN()));
   }
   return t.str();
 }

@@ -142,6 +142,8 @@ CompressorSpec compressor_spec(const json& c) {
 TopologySpec topology_spec(const json& t, const std::vector<DeviceSpec>& devices) {
   TopologySpec spec;
   spec.kind = t.at("kind").get<std::string>();
+  if (t.contains("graph")) spec.graph = t.at("graph").get<std::string>();
+  if (t.contains("degree")) spec.degree = t.at("degree").get<int64_t>();
   if (!spec.hierarchical()) return spec;
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < devices.size(); ++i) index[devices[i].name] = i;

@@ -192,6 +192,15 @@ struct FaultsSpec {
   double retry_s = 1.0;  // a device waits this long after a failed transfer before trying again
 };
 
+// Where updates go: one server (flat), or no server at all (gossip: each device's peer averages
+// its model with its neighbours', sim/gossip.hpp).
+struct TopologySpec {
+  std::string kind = "flat";  // flat | gossip
+  bool gossip() const { return kind == "gossip"; }
+  std::string graph = "ring";  // gossip: ring | torus | random-k | complete | platform-neighbours
+  int64_t degree = 3;          // gossip random-k: links each device draws
+};
+
 struct ReportSpec {
   double buffer_every_s = 1.0;  // buffers.csv: at most one row per device per this interval
 };

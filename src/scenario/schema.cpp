@@ -362,7 +362,10 @@ std::vector<KeySpec> build_table() {
           .at_least(1)
           .limit(1e6, "far beyond any host's cores; SimGrid counts cores in an int")
           .null_default("the platform file's value"),
-      string_key("server", "Platform host of the aggregator (parameter server).").required(),
+      string_key("server",
+                 "Platform host of the aggregator (parameter server); with `topology.kind` gossip only the host of the "
+                 "observer (no traffic).")
+          .required(),
 
       section_key("stream",
                   "Data streams: samples arrive at each device over simulated time into a buffer, and "
@@ -814,12 +817,29 @@ std::vector<KeySpec> build_table() {
   };
   // After `devices` and `server`: the sites are resolved against them (scenario/sites.hpp).
   const Condition hierarchical = when("topology.kind", {"hierarchical"});
+  const Condition gossip = when("topology.kind", {"gossip"});
   std::vector<KeySpec> topology = {
       enum_key("topology.kind", {"flat", "hierarchical", "gossip"},
                "How devices reach the model: flat = every device sends to the server; hierarchical = devices send "
                "to their site's aggregator, which aggregates its members for `site_rounds` rounds and sends the "
-               "site's model delta to the server (HierFAVG); gossip = no server (not built yet).")
+               "site's model delta to the server (HierFAVG); gossip = no server: each device's peer applies its "
+               "device's update, sends its model to its neighbours in `topology.graph` and averages what it "
+               "receives with Metropolis-Hastings weights (decentralised SGD, see \"Decentralised gossip\").")
           .def("flat"),
+      enum_key("topology.graph", {"ring", "torus", "random-k", "complete", "platform-neighbours"},
+               "Gossip: who exchanges models with whom. ring = device i with i-1 and i+1 (scenario order); torus = "
+               "an r x c grid with wrap-around, r x c = the number of devices, r the largest divisor <= sqrt(n); "
+               "random-k = each device links to `degree` others drawn uniformly (seeded, drawn again until "
+               "connected); complete = everyone (exact averaging); platform-neighbours = devices of the same site "
+               "(host property `site`, else the same netzone) all linked, the sites chained by their first "
+               "devices.")
+          .only_when(gossip)
+          .def("ring"),
+      integer_key("topology.degree", "Gossip random-k: links each device draws (at most the number of devices - 1).")
+          .only_when(when("topology.graph", {"random-k"}))
+          .at_least(1)
+          .limit(1e6, "a million devices")
+          .def(3),
       row("topology.sites", ValueType::SiteMap,
           "Hierarchical: each site aggregator's host and its devices, as {\"AGG-HOST\": selector or list of "
           "device names}. Every device belongs to exactly one site.")
@@ -1085,11 +1105,10 @@ std::vector<Rule> build_rules() {
                              "however long one is off or cut off)");
        }},
       {"topology.kind",
-       "gossip is not built yet. hierarchical needs synchronous rounds at the sites (sync, scadles, local-sgd with "
-       "aggregation sync), and no data injection.",
+       "hierarchical needs synchronous rounds at the sites (sync, scadles, local-sgd with aggregation sync), and "
+       "no data injection.",
        [](const nlohmann::json& r) {
          const auto& kind = r.at("topology").at("kind");
-         if (kind == "gossip") throw ScenarioError("topology.kind: gossip is not built yet");
          if (kind != "hierarchical") return;
          const auto& t = r.at("training");
          if (t.at("mode") == "async" || (t.at("mode") == "local-sgd" && t.at("aggregation") != "sync")) {
@@ -1158,6 +1177,31 @@ std::vector<Rule> build_rules() {
          }
          if (hold && t.at("max_staleness").is_null()) {
            throw ScenarioError("training.staleness_policy: hold needs training.max_staleness (the bound it holds to)");
+         }
+       }},
+      {"topology.kind",
+       "Gossip runs synchronous iterations without faults: not with the modes that apply updates on arrival "
+       "(async, local-sgd with aggregation async), scadles (its weights and learning rate span the whole fleet's "
+       "round), `faults`, `training.round_timeout_s` or a random `training.selection`.",
+       [](const nlohmann::json& r) {
+         if (r.at("topology").at("kind") != "gossip") return;
+         const auto& t = r.at("training");
+         const auto& mode = t.at("mode").get_ref<const std::string&>();
+         auto refuse = [](const std::string& what) {
+           throw ScenarioError("topology.kind: gossip does not support " + what);
+         };
+         if (mode == "async" || (mode == "local-sgd" && t.at("aggregation") == "async")) {
+           refuse("updates applied on arrival (training.mode " + mode +
+                  (mode == "async" ? std::string() : std::string(" with aggregation async")) +
+                  "): every peer runs synchronous iterations with its neighbours");
+         }
+         if (mode == "scadles") refuse("training.mode scadles (its weights and learning rate span the fleet's round)");
+         if (!r.at("faults").is_null()) refuse("faults (set faults to null)");
+         if (t.contains("round_timeout_s") && !t.at("round_timeout_s").is_null()) {
+           refuse("training.round_timeout_s (a peer waits for each neighbour's model)");
+         }
+         if (t.contains("selection") && !t.at("selection").is_null() && t.at("selection").at("kind") != "all") {
+           refuse("a random training.selection (every peer trains every iteration)");
          }
        }},
       {"training.injection",

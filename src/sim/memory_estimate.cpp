@@ -50,6 +50,14 @@ double server_vectors(const scenario::Scenario& sc) {
   return v;
 }
 
+// Gossip: each device's peer keeps its model, the decoded update and the round's sum, the momentum
+// buffer, and the model it last sent (held by its neighbours and device until they mix it in). The
+// devices' average is built in a store like the server's.
+double peer_vectors(const scenario::Scenario& sc) {
+  if (!sc.topology.gossip()) return 0;
+  return static_cast<double>(sc.devices.size()) * (4 + (sc.training.momentum != 0 ? 1 : 0));
+}
+
 int64_t largest_batch(const scenario::Scenario& sc) {
   return sc.training.mode == "scadles" ? std::max(sc.training.batch_size, sc.training.batch_max)
                                        : sc.training.batch_size;
@@ -121,7 +129,8 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   MemoryEstimate e;
   e.params = model.params;
   e.model_vectors =
-      static_cast<double>(model_memory_vectors(sc)) * static_cast<double>(sc.devices.size()) + server_vectors(sc);
+      static_cast<double>(model_memory_vectors(sc)) * static_cast<double>(sc.devices.size()) + server_vectors(sc) +
+      peer_vectors(sc);
   e.model_bytes = e.params * e.model_vectors * kFloat;
   const double train = static_cast<double>(data.train_samples), test = static_cast<double>(data.test_samples);
   const double features = static_cast<double>(data.sample_floats());

@@ -1,5 +1,6 @@
-// Typed messages between the devices and their aggregator (and a site aggregator and the cloud). Every message derives
-// from Message, carries its simulated size, and is received as the type its receiver expects: another type is a loud
+// Typed messages between the devices and their aggregator (and a site aggregator and the cloud, and between gossip
+// peers). Every message derives from Message, carries its simulated size, and is received as the type its receiver
+// expects: another type is a loud
 // ProtocolError, never a reinterpretation. The receiver takes ownership (SimGrid passes the pointer, not a copy).
 // Payloads are the back-end's, opaque here.
 #pragma once
@@ -69,6 +70,14 @@ struct SiteUpdateMessage : Message {
   int64_t samples = 0;         // samples in the device updates the site applied since adopting
   bool finite = true;          // the site's losses and model stayed finite
   std::string slowest_device;  // the last device to report in the site's last round
+};
+
+// Gossip peer -> neighbour peer: the sender's model after iteration `iteration`'s step (dense).
+struct ExchangeMessage : Message {
+  const char* kind() const override { return "gossip exchange"; }
+  size_t sender = 0;  // the sending peer's device index
+  int64_t iteration = 0;
+  backend::ModelPayload model;
 };
 
 class ProtocolError : public std::logic_error {

@@ -25,6 +25,7 @@
 #include "sim/device_actor.hpp"
 #include "sim/energy_meter.hpp"
 #include "sim/fault_injector.hpp"
+#include "sim/gossip.hpp"
 #include "sim/memory_estimate.hpp"
 #include "sim/observer.hpp"
 #include "sim/participation.hpp"
@@ -303,6 +304,13 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["samples_injected"] = state.samples_injected;
   summary.extra["bytes_injected"] = state.bytes_injected;
   summary.extra["mode"] = scenario.training.mode;
+  summary.extra["topology"] = scenario.topology.kind;
+  if (scenario.topology.gossip()) {
+    summary.extra["gossip_graph"] = scenario.topology.graph;
+    summary.extra["bytes_exchanged"] = state.bytes_exchanged;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    summary.extra["final_model_spread"] = state.evals.empty() ? nan : state.evals.back().model_spread.value_or(nan);
+  }
   const nlohmann::json staleness = report::staleness_summary(state.staleness);
   for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
   summary.extra["stale_drops"] = state.stale_drops;
@@ -388,6 +396,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   init_energy_plugins(info);  // before the platform is loaded
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);
+  if (scenario.topology.gossip()) (void)gossip_graph(scenario, p.hosts);  // its routes checked before any output
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
     const learn::KnownData known = learn::known_dataset_shape(scenario);
@@ -429,6 +438,11 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
                     " hosts), server " + p.hosts.server->get_name() + "\n";
+  if (scenario.topology.gossip()) {
+    const GossipGraph graph = gossip_graph(scenario, p.hosts);
+    out += "topology: gossip over a " + scenario.topology.graph + " graph of " + std::to_string(graph.edges().size()) +
+           " edges, Metropolis-Hastings weights (no server traffic)\n";
+  }
   char line[256];
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     const auto& d = state.devices[i];

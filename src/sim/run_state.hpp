@@ -45,6 +45,7 @@ struct RunState {
 
   int64_t rounds_done = 0;               // updates applied to the global model
   int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices, headers included
+  int64_t bytes_exchanged = 0;           // gossip: models delivered between peers (also in bytes_up and bytes_down)
 
   std::vector<report::DeviceRecord> devices;  // sized once before the actors start
   std::vector<TimeLedger> ledgers;            // one per device, pointing into `devices`

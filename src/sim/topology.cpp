@@ -5,6 +5,7 @@
 
 #include "sim/actor_guard.hpp"
 #include "sim/async_aggregator.hpp"
+#include "sim/gossip.hpp"
 #include "sim/sync_aggregator.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -13,6 +14,7 @@ namespace edgetrain::sim {
 
 Topology start_topology(RunState& state, const PlatformHosts& hosts) {
   if (state.scenario.topology.hierarchical()) return start_hierarchical(state, hosts);
+  if (state.scenario.topology.gossip()) return start_gossip(state, hosts);
   return start_flat(state, hosts);
 }
 

@@ -32,6 +32,8 @@ struct Topology {
 // courier started). The root aggregator's actor is not a daemon: the run ends when it returns.
 Topology start_topology(RunState& state, const PlatformHosts& hosts);
 
+// gossip.hpp: one peer per device, no server (topology.kind gossip).
+
 // One aggregator on the server host serving every device: synchronous rounds, or updates applied
 // on arrival (training.mode).
 Topology start_flat(RunState& state, const PlatformHosts& hosts);

@@ -163,7 +163,7 @@ TEST_CASE("schema: lookups") {
                                                     "training", "dataset", "model", "compression", "faults", "topology",
                                                     "eval", "stop", "report"});
   CHECK(child_names("topology") ==
-        std::vector<std::string>{"kind", "sites", "site_rounds", "cloud_aggregation", "site_compression"});
+        std::vector<std::string>{"kind", "graph", "degree", "sites", "site_rounds", "cloud_aggregation", "site_compression"});
   CHECK(child_names("training") == std::vector<std::string>{"compute",           "mode",
                                                             "batch_size",        "lr",
                                                             "momentum",          "weight_decay",
