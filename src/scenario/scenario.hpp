@@ -194,13 +194,6 @@ struct FaultsSpec {
 
 // Where updates go: one server (flat), or no server at all (gossip: each device's peer averages
 // its model with its neighbours', sim/gossip.hpp).
-struct TopologySpec {
-  std::string kind = "flat";  // flat | gossip
-  bool gossip() const { return kind == "gossip"; }
-  std::string graph = "ring";  // gossip: ring | torus | random-k | complete | platform-neighbours
-  int64_t degree = 3;          // gossip random-k: links each device draws
-};
-
 struct ReportSpec {
   double buffer_every_s = 1.0;  // buffers.csv: at most one row per device per this interval
 };
@@ -229,6 +222,9 @@ struct SiteSpec {
 struct TopologySpec {
   std::string kind = "flat";  // flat | hierarchical | gossip
   bool hierarchical() const { return kind == "hierarchical"; }
+  bool gossip() const { return kind == "gossip"; }
+  std::string graph = "ring";  // gossip: ring | torus | random-k | complete | platform-neighbours
+  int64_t degree = 3;          // gossip random-k: links each device draws
   std::vector<SiteSpec> sites;
   int64_t site_rounds = 1;
   std::string cloud_aggregation = "sync";  // sync (cloud rounds) | async (each site's delta on arrival)

@@ -9,7 +9,7 @@
 #include "sim/actor_guard.hpp"
 #include "sim/gossip_average.hpp"
 #include "sim/messages.hpp"
-#include "sim/sync_aggregator.hpp"
+#include "sim/sync_rounds.hpp"
 #include "sim/wire.hpp"
 #include "util/seed.hpp"
 
@@ -38,9 +38,9 @@ bool has_route(const sg4::Host* from, const sg4::Host* to) {
 }
 
 // FLOPs a peer is charged on its host: the update applied to its model (as a server applies one
-// update: SyncAggregator::apply_flops), then the weighted sum of `models` models (a multiply and
+// update: SyncRounds::apply_flops), then the weighted sum of `models` models (a multiply and
 // an add per value each).
-double adapt_flops(int64_t params) { return SyncAggregator::apply_flops(params, 1); }
+double adapt_flops(int64_t params) { return SyncRounds::apply_flops(params, 1); }
 double combine_flops(int64_t params, size_t models) {
   return 2.0 * static_cast<double>(params) * static_cast<double>(models);
 }

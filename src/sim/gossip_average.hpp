@@ -22,7 +22,8 @@ class GossipAverage : public backend::ModelStore {
   backend::ModelPayload payload_for(size_t) override { refuse("sent"); }
   void accumulate(const backend::UpdatePayload&, size_t, double) override { refuse("updated"); }
   bool apply_accumulated(double, double) override { refuse("updated"); }
-  bool apply_one(const backend::UpdatePayload&, size_t, int64_t, double) override { refuse("updated"); }
+  void buffer(const backend::UpdatePayload&, size_t, int64_t) override { refuse("updated"); }
+  bool apply_buffer(double, int64_t) override { refuse("updated"); }
   bool mix(const std::vector<std::pair<backend::ModelPayload, double>>&) override { refuse("mixed"); }
   double distance(const backend::ModelPayload& other) const override { return scratch_->distance(other); }
 
