@@ -531,7 +531,6 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   std::vector<report::LinkRow> links = state.links.records(end);
   record_energy(state, links, end);
   report::RunSummary summary = summarize(state, end);
-  summary.extra["topology"] = scenario.topology.kind;
   if (topology.hierarchy) {
     summary.extra["bytes_by_level"] = bytes_by_level(*topology.hierarchy, state.bytes_up, state.bytes_down);
     summary.extra["sites"] = sites_summary(*topology.hierarchy);

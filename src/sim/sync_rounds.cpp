@@ -112,7 +112,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   row.selected = static_cast<int64_t>(selected);
   const int64_t up_before = state_.bytes_up, down_before = state_.bytes_down;
   std::vector<bool> arrived(n, false);
-  size_t present = 0;
+  size_t present = 0, stragglers = 0;  // stragglers: aggregated, selected by an earlier (empty) round
   double weight_total = 0;
   const double closes = round_timeout ? started + *round_timeout : -1;
   const double until = closes < 0 ? deadline : (deadline < 0 ? closes : std::min(closes, deadline));
@@ -150,9 +150,10 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     state_.count_delivered(*update, inbox_.host());
     const size_t m = position_.at(update->device);
     const double round_time_s = sg4::Engine::get_clock() - sent_at_[m];
-    // A member has one model out at a time: an update from one this round did not send to is a
-    // straggler's from an earlier round (one that closed without it: timeout, or its K arrived).
-    if (!waits_for[m] || update->round != round) {
+    // An update computed on another model version is late. One from a member this round did not
+    // send to, computed on this version, is a straggler of an earlier round that closed empty: as
+    // fresh as any, it is aggregated (and counted in the round that selected it as not missing).
+    if (update->round != round) {
       state_.late_pushes += 1;
       state_.devices[update->device].late_pushes += 1;
       row.late += 1;
@@ -168,6 +169,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     selection_.aggregated(m, update->samples, update->loss, round_time_s);
     arrived[m] = true;
     present += 1;
+    if (!waits_for[m]) stragglers += 1;
     row.slowest_device = state_.devices[update->device].device;
   }
   if (result.ended) {
@@ -177,7 +179,8 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   }
   injection_.close_round();
   selection_.round_closed();
-  const auto missing = static_cast<int64_t>(selected - present);  // selected, not aggregated
+  // Selected, not aggregated (a straggler aggregated here was counted missing by its own round).
+  const auto missing = static_cast<int64_t>(selected + stragglers - present);
   state_.missing_updates += missing;
   row.updates = static_cast<int64_t>(present);
   row.missing = missing;
