@@ -9,7 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, run_and_load, write_page  # noqa: E402
+from results_lib import ROOT, readme_block, run_and_load, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "fl")
 RESULTS = os.path.join(ROOT, "results", "fl")
@@ -84,7 +84,8 @@ def selection(runs):
             f"the upload bytes, since 100 updates per round already average enough data. Oort reaches it "
             f"{times(ratio(rnd, oort))} sooner than random by preferring fast devices with high loss: it picked the "
             f"fastest class (`{fast}`) {picks_o.get(fast, 0):,} times against {picks_r.get(fast, 0):,} under random, "
-            f"and the slowest (`{slow}`) {picks_o.get(slow, 0):,} times against {picks_r.get(slow, 0):,}.", ""]
+            f"and the slowest (`{slow}`) {picks_o.get(slow, 0):,} times against {picks_r.get(slow, 0):,}." +
+            energy_sentence("selection-all", al, "selection-oort", oort), ""]
     return out
 
 
@@ -107,7 +108,7 @@ def hierarchical(runs):
            f"device's update cross the WAN. Its busiest link is `{busiest['link']}` (mean utilisation "
            f"{busiest['mean_utilization']:.2f}); hierarchical keeps the device updates on the sites' LANs and sends "
            f"{mb(lv['site_to_cloud'])} MB to the cloud instead of {mb(flat['bytes_up'])} MB, reaching 0.80 "
-           f"{times(ratio(flat, hier))} sooner.", ""]
+           f"{times(ratio(flat, hier))} sooner." + energy_sentence("flat", flat, "hierarchical", hier), ""]
     return out
 
 
@@ -125,7 +126,7 @@ def gossip(runs):
            f"mixes slowly (the devices' models stay {gos['final_model_spread']:.3f} apart in L2 at the end), so it "
            f"needs more iterations ({gos['rounds']} against {srv['rounds']}) but reaches 0.80 "
            f"{times(ratio(srv, gos))} sooner in simulated time, exchanging {mb(gos['bytes_exchanged'])} MB between "
-           f"devices.", ""]
+           f"devices." + energy_sentence("server", srv, "gossip-ring", gos), ""]
     return out
 
 
@@ -135,7 +136,7 @@ def fedbuff(runs):
     asy, fb = runs["async"]["summary"], runs["fedbuff"]["summary"]
     out = ["## FedBuff against async", "",
            "`platforms/fleets/teaching-shop.json` with 12 cameras and 4 slow sensors, Fashion-MNIST MLP. `async` "
-           "applies every gradient push on arrival (staleness-scaled, 1/(1+d)); `fedbuff` has devices push "
+           "applies every gradient push on arrival (scaled by `training.staleness_lr` inverse); `fedbuff` has devices push "
            "5-local-step deltas and applies the average of every 10 (`training.buffer_size`).", "",
            "| scenario | versions | time to 0.80 (sim s) | final accuracy | staleness mean | staleness max | MB up |",
            "|---|---|---|---|---|---|---|"]
@@ -145,8 +146,24 @@ def fedbuff(runs):
     out += ["", f"Why: async applies each push alone, so its steps are as noisy as one device's batch and the slow "
             f"sensors' pushes arrive stale (up to {asy['staleness_max']} versions); FedBuff averages 10 pushes of "
             f"5 local steps each into one version, so each version carries far more data and staleness is counted "
-            f"in buffers (mean {fb['staleness_mean']:.2f}). It reaches 0.80 {times(ratio(asy, fb))} sooner.", ""]
+            f"in buffers (mean {fb['staleness_mean']:.2f}). It reaches 0.80 {times(ratio(asy, fb))} sooner." +
+            energy_sentence("async", asy, "fedbuff", fb), ""]
     return out
+
+
+def energy_ratio(a, b):
+    """a / b of two energies to target, or None."""
+    ea, eb = (x.get("energy") or {} for x in (a, b))
+    va, vb = ea.get("energy_to_target_j"), eb.get("energy_to_target_j")
+    return va / vb if va and vb else None
+
+
+def energy_sentence(a_name, a, b_name, b):
+    r = energy_ratio(a, b)
+    if r is None:
+        return ""
+    return (f" Energy to 0.80 follows the time more than the bytes: `{b_name}` uses {times(r)} less than "
+            f"`{a_name}`, because a device draws its idle power for as long as it waits for the others.")
 
 
 def main():
@@ -161,6 +178,15 @@ def main():
     for part in (selection, hierarchical, gossip, fedbuff):
         out += part(runs)
     write_page(RESULTS, out)
+    need = ("selection-random", "selection-oort", "flat", "hierarchical", "server", "gossip-ring", "async", "fedbuff")
+    if all(n in runs for n in need):
+        s = {n: runs[n]["summary"] for n in need}
+        readme_block("fl", (
+            "| comparison | time to 0.80 (simulated s) | energy to 0.80 (kJ) |\n|---|---|---|\n"
+            + "\n".join(f"| `{a}` → `{b}` | {ttt(s[a])} → {ttt(s[b])} ({times(ratio(s[a], s[b]))}) | "
+                         f"{energy_to_target(s[a])} → {energy_to_target(s[b])} |"
+                         for a, b in (("selection-random", "selection-oort"), ("flat", "hierarchical"),
+                                      ("server", "gossip-ring"), ("async", "fedbuff")))))
 
 
 if __name__ == "__main__":
