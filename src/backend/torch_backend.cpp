@@ -54,6 +54,19 @@ struct TorchBackend::Shared {
 
 namespace {
 
+// An encoded update as it travels, its wire size charged as the catalogued model's with model.cost_as;
+// `step` is its encoder's counter (the decoder's context).
+UpdatePayload travelling(EncodedUpdate encoded, const std::optional<ChargedSizes>& charge, int64_t step) {
+  UpdatePayload out;
+  out.bytes = static_cast<int64_t>(encoded.payload.size());
+  if (charge) out.bytes = charge->charge(out.bytes, !encoded.compressed);
+  out.encoded = std::move(encoded.payload);
+  out.compressed = encoded.compressed;
+  out.indices = std::move(encoded.indices);
+  out.step = step;
+  return out;
+}
+
 bool all_finite(const std::vector<float>& v) {
   return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
 }
@@ -142,13 +155,8 @@ class TorchDevice : public DeviceLearner {
       const std::vector<float>& pulled = base();
       for (size_t k = 0; k < local_.size(); ++k) update[k] = pulled[k] - local_[k];
     }
-    EncodedUpdate encoded = encoder_.encode(update, encoded_);
-    pending_.bytes = static_cast<int64_t>(encoded.payload.size());
-    if (shared_.uplink_charge) pending_.bytes = shared_.uplink_charge->charge(pending_.bytes, !encoded.compressed);
-    pending_.encoded = std::move(encoded.payload);
-    pending_.compressed = encoded.compressed;
-    pending_.indices = std::move(encoded.indices);
-    pending_.step = encoded_++;
+    pending_ = travelling(encoder_.encode(update, encoded_), shared_.uplink_charge, encoded_);
+    ++encoded_;
     std::vector<float>().swap(local_);
   }
 
@@ -205,14 +213,8 @@ class TorchStore : public SiteStore {
   UpdatePayload delta_since_adopt() override {
     std::vector<float> delta(params_->size());
     for (size_t k = 0; k < delta.size(); ++k) delta[k] = (*adopted_)[k] - (*params_)[k];
-    EncodedUpdate encoded = site_encoder_->encode(delta, deltas_);
-    UpdatePayload out;
-    out.bytes = static_cast<int64_t>(encoded.payload.size());
-    if (shared_.site_charge) out.bytes = shared_.site_charge->charge(out.bytes, !encoded.compressed);
-    out.encoded = std::move(encoded.payload);
-    out.compressed = encoded.compressed;
-    out.indices = std::move(encoded.indices);
-    out.step = deltas_++;
+    UpdatePayload out = travelling(site_encoder_->encode(delta, deltas_), shared_.site_charge, deltas_);
+    ++deltas_;
     return out;
   }
 

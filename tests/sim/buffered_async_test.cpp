@@ -18,14 +18,6 @@ const std::string kFourDevices =
     "{\"host\":\"dev-b\",\"name\":\"b3\"}]' --set training.start_jitter_s=0.002 "
     "--set eval.every_s=0.05 ";
 
-fs::path run_ok(const std::string& scenario, const std::string& sets, const std::string& tag) {
-  const fs::path out = fresh_dir(tag);
-  const Result r = run_cli("run " + (kData / scenario).string() + " --quiet --out " + out.string() + " " + sets, tag);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return out;
-}
-
 // tests/sim/data/async3.xml: three devices whose cycles are 3, 4.1 and 5.3 ms of compute.
 std::string async3(const std::string& sets) {
   return "--set platform=" + (kData / "async3.xml").string() + " --set 'devices=[\"c3\",\"c4\",\"c5\"]' " + sets;

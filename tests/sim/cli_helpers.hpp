@@ -2,6 +2,7 @@
 // allows one engine per process), its output folder a fresh temporary directory.
 #pragma once
 
+#include <doctest/doctest.h>
 #include <sys/wait.h>
 
 #include <cstdint>
@@ -47,6 +48,15 @@ inline Result run_cli(const std::string& args, const std::string& tag) {
       std::string(EDGETRAIN_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
   const int raw = std::system(cmd.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+// `edgetrain run tests/sim/data/SCENARIO --quiet --out <a fresh folder> SETS`, which must succeed: the folder.
+inline fs::path run_ok(const std::string& scenario, const std::string& sets, const std::string& tag) {
+  const fs::path out = fresh_dir(tag);
+  const Result r = run_cli("run " + (kData / scenario).string() + " --quiet --out " + out.string() + " " + sets, tag);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return out;
 }
 
 // A command's output, line by line.

@@ -14,7 +14,6 @@ namespace {
 // top-k 1% per layer of 1024, 16, 64 and 4 entries: k = max(1, floor(0.01 n)) = 10, 1, 1, 1,
 // each 4 value bytes + 4 index bytes.
 constexpr double kTopkMessage = 8 * (10 + 1 + 1 + 1) + kHeader;
-const auto& run_ok = run_two_devices;
 
 double round_time(double up_bytes, double down_bytes) {
   double slowest = 0;
@@ -27,8 +26,8 @@ double round_time(double up_bytes, double down_bytes) {
 }  // namespace
 
 TEST_CASE("compression: top-k 1% shortens the round by exactly what its bytes predict") {
-  const fs::path dense = run_ok("comp-dense", "");
-  const fs::path topk = run_ok("comp-topk", "--set compression.kind=topk --set compression.ratio=0.01");
+  const fs::path dense = run_two_devices("comp-dense", "");
+  const fs::path topk = run_two_devices("comp-topk", "--set compression.kind=topk --set compression.ratio=0.01");
   const auto d = read_json(dense / "summary.json"), t = read_json(topk / "summary.json");
   CHECK(d["sim_time_s"].get<double>() ==
         doctest::Approx(kRounds * round_time(kDenseMessage, kDenseMessage)).epsilon(1e-9));
@@ -46,7 +45,7 @@ TEST_CASE("compression: top-k 1% shortens the round by exactly what its bytes pr
 }
 
 TEST_CASE("compression: links.csv holds the bytes each link carried") {
-  const fs::path out = run_ok("comp-links", "--set compression.kind=topk");
+  const fs::path out = run_two_devices("comp-links", "--set compression.kind=topk");
   std::map<std::string, std::map<std::string, std::string>> links;
   for (const auto& row : read_csv(out / "links.csv")) links[row.at("link")] = row;
   for (const char* name : {"a-up", "b-up"}) {
@@ -62,13 +61,13 @@ TEST_CASE("compression: links.csv holds the bytes each link carried") {
 TEST_CASE("compression: adaptive top-k sends compressed only while the smoothed norm gap is below delta") {
   const std::string topk = "--set compression.kind=topk --set compression.ratio=0.05 ";
   const auto always =
-      read_json(run_ok("adaptive-always", topk + "--set 'compression.adaptive={\"delta\":1.0}'") / "summary.json");
+      read_json(run_two_devices("adaptive-always", topk + "--set 'compression.adaptive={\"delta\":1.0}'") / "summary.json");
   CHECK(always["cnc_ratio"] == 1.0);
   const auto never =
-      read_json(run_ok("adaptive-never", topk + "--set 'compression.adaptive={\"delta\":0.0}'") / "summary.json");
+      read_json(run_two_devices("adaptive-never", topk + "--set 'compression.adaptive={\"delta\":0.0}'") / "summary.json");
   CHECK(never["cnc_ratio"] == 0.0);
   CHECK(never["bytes_up"] == 2 * kRounds * kDenseMessage);  // every step went dense
-  const fs::path mid = run_ok("adaptive-mid", topk + "--set 'compression.adaptive={\"delta\":0.5,\"smoothing\":0.5}'");
+  const fs::path mid = run_two_devices("adaptive-mid", topk + "--set 'compression.adaptive={\"delta\":0.5,\"smoothing\":0.5}'");
   for (const auto& row : read_csv(mid / "devices.csv")) {
     const double cnc = std::stod(row.at("cnc_ratio"));
     CHECK(cnc >= 0.0);
@@ -77,15 +76,15 @@ TEST_CASE("compression: adaptive top-k sends compressed only while the smoothed 
 }
 
 TEST_CASE("compression: a compressed downlink sends the dense model once, then deltas") {
-  const fs::path out = run_ok("downlink-fp16", "--set compression.downlink.kind=fp16");
+  const fs::path out = run_two_devices("downlink-fp16", "--set compression.downlink.kind=fp16");
   // Round 0: 4 * 1108 + 64; later rounds: fp16 deltas, 2 * 1108 + 64.
   for (const auto& row : read_csv(out / "devices.csv")) {
     CHECK(std::stod(row.at("bytes_down")) == kDenseMessage + (kRounds - 1) * (2 * kParams + kHeader));
   }
   // Lossy deltas: devices train on an approximation of the model, so the final model differs
   // after the same rounds (the final evaluation; earlier ones fall at other times anyway).
-  const auto dense = read_json(run_ok("downlink-dense", "") / "summary.json");
-  const auto topk = read_json(run_ok("downlink-topk", "--set compression.downlink.kind=topk") / "summary.json");
+  const auto dense = read_json(run_two_devices("downlink-dense", "") / "summary.json");
+  const auto topk = read_json(run_two_devices("downlink-topk", "--set compression.downlink.kind=topk") / "summary.json");
   CHECK(topk["rounds"] == dense["rounds"]);
   CHECK(topk["final_test_loss"] != dense["final_test_loss"]);
 }
@@ -97,7 +96,7 @@ TEST_CASE("compression: every compressor runs end to end, deterministically, and
     // threshold 0.05 keeps a fraction of this model's gradient entries (a low one sends nearly all,
     // at 8 bytes each: more than dense).
     const std::string sets = "--set compression.kind=" + kind + " --set compression.threshold=0.05";
-    const fs::path a = run_ok("every-" + kind + "-a", sets), b = run_ok("every-" + kind + "-b", sets);
+    const fs::path a = run_two_devices("every-" + kind + "-a", sets), b = run_two_devices("every-" + kind + "-b", sets);
     CHECK(slurp(a / "metrics.csv") == slurp(b / "metrics.csv"));
     CHECK(slurp(a / "devices.csv") == slurp(b / "devices.csv"));
     const auto s = read_json(a / "summary.json");

@@ -32,13 +32,7 @@ void check_metropolis(const GossipGraph& g) {
 }
 
 fs::path run_gossip4(const std::string& tag, const std::string& sets, bool timing_only) {
-  const fs::path out = fresh_dir(tag);
-  const Result r = run_cli("run " + (kData / "gossip4.json").string() + " --quiet --out " + out.string() + " " +
-                               (timing_only ? "--set training.compute=timing-only " : "") + sets,
-                           tag);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return out;
+  return run_ok("gossip4.json", (timing_only ? "--set training.compute=timing-only " : "") + sets, tag);
 }
 
 }  // namespace

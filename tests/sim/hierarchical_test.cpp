@@ -10,14 +10,7 @@ using namespace test;
 
 namespace {
 
-fs::path run_hier(const std::string& tag, const std::string& sets) {
-  const fs::path out = fresh_dir(tag);
-  const Result r =
-      run_cli("run " + (kData / "hier.json").string() + " --quiet --out " + out.string() + " " + sets, tag);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return out;
-}
+fs::path run_hier(const std::string& tag, const std::string& sets) { return run_ok("hier.json", sets, tag); }
 
 // Two sites, one device each, behind thin uplinks, timing-only.
 const std::string kTwoSites =

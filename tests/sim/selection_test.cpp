@@ -22,13 +22,7 @@ edgetrain::scenario::SelectionSpec selection_spec(const std::string& kind, int64
 }
 
 fs::path run_eight(const std::string& tag, const std::string& sets) {
-  const fs::path out = fresh_dir(tag);
-  const Result r = run_cli("run " + (kData / "eight-devices.json").string() + " --quiet --out " + out.string() +
-                               " --set training.compute=timing-only " + sets,
-                           tag);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return out;
+  return run_ok("eight-devices.json", "--set training.compute=timing-only " + sets, tag);
 }
 
 }  // namespace

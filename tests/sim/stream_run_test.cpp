@@ -17,7 +17,6 @@ namespace {
 const double kDown = transfer_s(kDevices[0].down), kUp = transfer_s(kDevices[0].up);
 const double kCompute = compute_s(kDevices[0]), kApply = apply_s(1);
 constexpr double kMessageBytes = kDenseMessage;
-const auto& run_ok = run_two_devices;
 
 void check_conservation(const fs::path& out) {
   const auto devices = read_csv(out / "devices.csv");
@@ -48,7 +47,7 @@ void check_conservation(const fs::path& out) {
 TEST_CASE("stream: a sync device whose stream is slower than its batch starts a step every b/S seconds") {
   // S = 8 samples/s and b = 8: step k can start only when sample 8k has arrived, at k s.
   const int rounds = 5;
-  const fs::path out = run_ok("stream-slow", "--set 'devices=[\"dev-a\"]' --set stream.rate=8 --set stop.rounds=5");
+  const fs::path out = run_two_devices("stream-slow", "--set 'devices=[\"dev-a\"]' --set stream.rate=8 --set stop.rounds=5");
   const auto summary = read_json(out / "summary.json");
   const auto dev = read_csv(out / "devices.csv").at(0);
   // The last step starts at R*b/S; then compute, upload and the server's apply.
@@ -71,7 +70,7 @@ TEST_CASE("stream: a persistence buffer grows linearly and truncation bounds it"
   const double rate = 2000, t = kDown + kCompute + kUp + kApply;
   const int rounds = 40;
   const std::string common = "--set 'devices=[\"dev-a\"]' --set stream.rate=2000 --set stop.rounds=40 ";
-  const fs::path persistence = run_ok("stream-persist", common);
+  const fs::path persistence = run_two_devices("stream-persist", common);
   const auto p = read_csv(persistence / "devices.csv").at(0);
   const double end = read_json(persistence / "summary.json")["sim_time_s"].get<double>();
   CHECK(end == doctest::Approx(rounds * t).epsilon(1e-12));
@@ -81,7 +80,7 @@ TEST_CASE("stream: a persistence buffer grows linearly and truncation bounds it"
   check_conservation(persistence);
 
   const fs::path truncation =
-      run_ok("stream-trunc", common + "--set stream.buffer.policy=truncation --set stream.buffer.window_s=0.01");
+      run_two_devices("stream-trunc", common + "--set stream.buffer.policy=truncation --set stream.buffer.window_s=0.01");
   const auto tr = read_csv(truncation / "devices.csv").at(0);
   // Keeps ceil(2000 * 0.01) = 20 samples at each step start, then a round of arrivals.
   CHECK(std::stoll(tr.at("buffer_peak_samples")) <= 20 + static_cast<int64_t>(std::ceil(rate * t)));
@@ -93,7 +92,7 @@ TEST_CASE("stream: a persistence buffer grows linearly and truncation bounds it"
 TEST_CASE("stream: every sample is accounted for under every policy with poisson arrivals") {
   for (const std::string policy : {"persistence", "truncation", "drop-oldest", "drop-newest"}) {
     CAPTURE(policy);
-    const fs::path out = run_ok("stream-poisson-" + policy,
+    const fs::path out = run_two_devices("stream-poisson-" + policy,
                                 "--set 'stream={\"rate\":700,\"arrivals\":\"poisson\",\"buffer\":{\"policy\":\"" +
                                     policy + "\",\"capacity_samples\":16,\"window_s\":0.01}}' --set stop.rounds=30");
     check_conservation(out);
@@ -106,14 +105,14 @@ TEST_CASE("stream: every sample is accounted for under every policy with poisson
 }
 
 TEST_CASE("scadles: batch = clip(round(rate x window), batch_min, batch_max)") {
-  const fs::path out = run_ok("scadles-batch",
+  const fs::path out = run_two_devices("scadles-batch",
                               "--set training.mode=scadles --set 'stream.rate={\"dist\":\"list\",\"values\":[3,20.4]}' "
                               "--set stop.rounds=3");
   const auto devices = read_csv(out / "devices.csv");
   CHECK(devices[0].at("batch_size") == "8");  // 3/s clipped up to batch_min
   CHECK(devices[1].at("batch_size") == "20");
   const fs::path capped =
-      run_ok("scadles-batch-max",
+      run_two_devices("scadles-batch-max",
              "--set training.mode=scadles --set 'stream.rate={\"dist\":\"list\",\"values\":[3,20.4]}' "
              "--set training.batch_max=10 --set training.window_s=2 --set stop.rounds=3");
   CHECK(read_csv(capped / "devices.csv")[1].at("batch_size") == "10");
@@ -122,16 +121,16 @@ TEST_CASE("scadles: batch = clip(round(rate x window), batch_min, batch_max)") {
 TEST_CASE("scadles: equal streams and base batch equal to the global batch reduce it to sync") {
   // Both devices stream 8 samples/s: scadles batches are 8, weights 1/2, lr factor 16/16 = 1.
   const std::string common = "--set stream.rate=8 --set stop.rounds=8 ";
-  const fs::path sync = run_ok("reduce-sync", common);
+  const fs::path sync = run_two_devices("reduce-sync", common);
   const fs::path scadles =
-      run_ok("reduce-scadles", common + "--set training.mode=scadles --set training.base_global_batch=16");
+      run_two_devices("reduce-scadles", common + "--set training.mode=scadles --set training.base_global_batch=16");
   CHECK(slurp(sync / "metrics.csv") == slurp(scadles / "metrics.csv"));
   // Halving the base batch doubles every step's learning rate: another trajectory.
   const fs::path scaled =
-      run_ok("reduce-scaled", common + "--set training.mode=scadles --set training.base_global_batch=8");
+      run_two_devices("reduce-scaled", common + "--set training.mode=scadles --set training.base_global_batch=8");
   CHECK(slurp(sync / "metrics.csv") != slurp(scaled / "metrics.csv"));
   const fs::path unscaled =
-      run_ok("reduce-unscaled", common +
+      run_two_devices("reduce-unscaled", common +
                                     "--set training.mode=scadles --set training.base_global_batch=8 "
                                     "--set training.lr_scaling=none");
   CHECK(slurp(sync / "metrics.csv") == slurp(unscaled / "metrics.csv"));
@@ -142,7 +141,7 @@ TEST_CASE("injection: shared samples travel with the gradient and the next model
   // synthetic sample is 64 fp32 values (256 bytes) plus a 4-byte label.
   const int rounds = 10;
   // Injection is part of mode scadles; 8 samples/s streams give batches of 8.
-  const fs::path out = run_ok("injection",
+  const fs::path out = run_two_devices("injection",
                               "--set training.mode=scadles --set stream.rate=8 "
                               "--set 'training.injection={\"alpha\":0.5,\"beta\":0.5}' --set stop.rounds=10");
   const auto devices = read_csv(out / "devices.csv");
@@ -169,11 +168,11 @@ TEST_CASE("stream: a rate given only by a trace, or only by each device, runs as
   for (const std::string& stream : {"{\"trace\":\"" + trace + "\"}", "{\"trace\":\"" + trace + "\",\"rate\":null}"}) {
     CAPTURE(stream);
     const fs::path out =
-        run_ok("stream-trace-only", "--set 'devices=[\"dev-a\"]' --set 'stream=" + stream + "' --set stop.rounds=5");
+        run_two_devices("stream-trace-only", "--set 'devices=[\"dev-a\"]' --set 'stream=" + stream + "' --set stop.rounds=5");
     CHECK(read_json(out / "summary.json")["sim_time_s"].get<double>() == doctest::Approx(expected).epsilon(1e-12));
   }
   // Defaults without a rate; the device sets its own.
-  const fs::path out = run_ok("stream-own-rate",
+  const fs::path out = run_two_devices("stream-own-rate",
                               "--set 'stream={\"arrivals\":\"fluid\",\"buffer\":{\"policy\":\"persistence\"}}' "
                               "--set 'devices=[{\"host\":\"dev-a\",\"stream\":{\"rate\":8}}]' --set stop.rounds=5");
   CHECK(read_json(out / "summary.json")["sim_time_s"].get<double>() == doctest::Approx(expected).epsilon(1e-12));

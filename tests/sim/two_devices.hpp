@@ -33,12 +33,7 @@ inline double compute_s(const Device& d, double batch = kBatch) { return kStepFl
 inline double apply_s(int devices) { return kParams * (devices + 5) / 10e9; }
 
 inline fs::path run_two_devices(const std::string& tag, const std::string& sets = "") {
-  const fs::path out = fresh_dir(tag);
-  const Result r =
-      run_cli("run " + (kData / "two-devices.json").string() + " --quiet --out " + out.string() + " " + sets, tag);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return out;
+  return run_ok("two-devices.json", sets, tag);
 }
 
 }  // namespace test
