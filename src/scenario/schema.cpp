@@ -930,6 +930,27 @@ void check_timing_ratio(const nlohmann::json& spec, const std::string& at, bool 
                       "): declare the average message size as a fraction of the dense fp32 update, e.g. 0.05");
 }
 
+// What gossip runs refuse (the topology.kind rule): every peer runs synchronous iterations with its
+// neighbours, without faults.
+void gossip_limits(const nlohmann::json& r) {
+  const auto& t = r.at("training");
+  const auto& mode = t.at("mode").get_ref<const std::string&>();
+  auto refuse = [](const std::string& what) { throw ScenarioError("topology.kind: gossip does not support " + what); };
+  if (mode == "async" || (mode == "local-sgd" && t.at("aggregation") == "async")) {
+    refuse("updates applied on arrival (training.mode " + mode +
+           (mode == "async" ? std::string() : std::string(" with aggregation async")) +
+           "): every peer runs synchronous iterations with its neighbours");
+  }
+  if (mode == "scadles") refuse("training.mode scadles (its weights and learning rate span the fleet's round)");
+  if (!r.at("faults").is_null()) refuse("faults (set faults to null)");
+  if (t.contains("round_timeout_s") && !t.at("round_timeout_s").is_null()) {
+    refuse("training.round_timeout_s (a peer waits for each neighbour's model)");
+  }
+  if (t.contains("selection") && !t.at("selection").is_null() && t.at("selection").at("kind") != "all") {
+    refuse("a random training.selection (every peer trains every iteration)");
+  }
+}
+
 std::vector<Rule> build_rules() {
   return {
       {"model.name",
@@ -1106,9 +1127,12 @@ std::vector<Rule> build_rules() {
        }},
       {"topology.kind",
        "hierarchical needs synchronous rounds at the sites (sync, scadles, local-sgd with aggregation sync), and "
-       "no data injection.",
+       "no data injection. gossip runs synchronous iterations without faults: not with the modes that apply "
+       "updates on arrival (async, local-sgd with aggregation async), scadles (its weights and learning rate span "
+       "the whole fleet's round), `faults`, `training.round_timeout_s` or a random `training.selection`.",
        [](const nlohmann::json& r) {
          const auto& kind = r.at("topology").at("kind");
+         if (kind == "gossip") return gossip_limits(r);
          if (kind != "hierarchical") return;
          const auto& t = r.at("training");
          if (t.at("mode") == "async" || (t.at("mode") == "local-sgd" && t.at("aggregation") != "sync")) {
@@ -1177,31 +1201,6 @@ std::vector<Rule> build_rules() {
          }
          if (hold && t.at("max_staleness").is_null()) {
            throw ScenarioError("training.staleness_policy: hold needs training.max_staleness (the bound it holds to)");
-         }
-       }},
-      {"topology.kind",
-       "Gossip runs synchronous iterations without faults: not with the modes that apply updates on arrival "
-       "(async, local-sgd with aggregation async), scadles (its weights and learning rate span the whole fleet's "
-       "round), `faults`, `training.round_timeout_s` or a random `training.selection`.",
-       [](const nlohmann::json& r) {
-         if (r.at("topology").at("kind") != "gossip") return;
-         const auto& t = r.at("training");
-         const auto& mode = t.at("mode").get_ref<const std::string&>();
-         auto refuse = [](const std::string& what) {
-           throw ScenarioError("topology.kind: gossip does not support " + what);
-         };
-         if (mode == "async" || (mode == "local-sgd" && t.at("aggregation") == "async")) {
-           refuse("updates applied on arrival (training.mode " + mode +
-                  (mode == "async" ? std::string() : std::string(" with aggregation async")) +
-                  "): every peer runs synchronous iterations with its neighbours");
-         }
-         if (mode == "scadles") refuse("training.mode scadles (its weights and learning rate span the fleet's round)");
-         if (!r.at("faults").is_null()) refuse("faults (set faults to null)");
-         if (t.contains("round_timeout_s") && !t.at("round_timeout_s").is_null()) {
-           refuse("training.round_timeout_s (a peer waits for each neighbour's model)");
-         }
-         if (t.contains("selection") && !t.at("selection").is_null() && t.at("selection").at("kind") != "all") {
-           refuse("a random training.selection (every peer trains every iteration)");
          }
        }},
       {"training.injection",

@@ -184,8 +184,8 @@ class CloudAggregator {
       waits_for[s] = true;
       expected += 1;
     }
-    const double closes = round_timeout ? started + *round_timeout : -1;
-    const double until = closes < 0 ? deadline : (deadline < 0 ? closes : std::min(closes, deadline));
+    const RoundClock clock(started, round_timeout, deadline);
+    const double closes = clock.closes, until = clock.until;
     auto owed = [&] {
       for (size_t s = 0; s < n; ++s)
         if (waits_for[s] && !arrived[s] && sites_.outstanding[s]) return true;

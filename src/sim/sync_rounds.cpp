@@ -114,8 +114,8 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   std::vector<bool> arrived(n, false);
   size_t present = 0, stragglers = 0;  // stragglers: aggregated, selected by an earlier (empty) round
   double weight_total = 0;
-  const double closes = round_timeout ? started + *round_timeout : -1;
-  const double until = closes < 0 ? deadline : (deadline < 0 ? closes : std::min(closes, deadline));
+  const RoundClock clock(started, round_timeout, deadline);
+  const double closes = clock.closes, until = clock.until;
   // Wait for every expected update; a member whose update failed no longer owes one.
   auto owed = [&] {
     for (size_t m = 0; m < n; ++m)

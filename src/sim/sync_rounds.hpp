@@ -11,7 +11,9 @@
 // training.selection (selection.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "backend/mode.hpp"
@@ -22,6 +24,15 @@
 #include "sim/selection.hpp"
 
 namespace edgetrain::sim {
+
+// When a round that started at `started` stops waiting: at training.round_timeout_s (`closes`, -1
+// without one) or at stop.sim_time_s (`deadline`, -1 without one), whichever comes first (`until`).
+struct RoundClock {
+  double closes, until;
+  RoundClock(double started, const std::optional<double>& timeout, double deadline)
+      : closes(timeout ? started + *timeout : -1),
+        until(closes < 0 ? deadline : (deadline < 0 ? closes : std::min(closes, deadline))) {}
+};
 
 struct RoundResult {
   report::RoundRow row;  // start, end, updates, late, missing, bytes, slowest device; applied
