@@ -7,6 +7,7 @@
 #include <set>
 
 #include "util/seed.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::sim {
 
@@ -128,8 +129,10 @@ GossipGraph make_gossip_graph(const std::string& kind, size_t n, int64_t degree,
   } else if (kind == "random-k") {
     return random_k(n, degree, seed);
   } else if (kind == "complete") {
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
+      util::throw_if_stopped("building the gossip graph");
       for (size_t j = i + 1; j < n; ++j) link(edges, i, j);
+    }
   } else if (kind == "platform-neighbours") {
     std::map<std::string, std::vector<size_t>> members;
     std::vector<size_t> firsts;  // each site's first device, in order of appearance
