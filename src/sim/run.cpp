@@ -17,7 +17,6 @@
 #include "backend/uplink.hpp"
 #include "learn/known_data.hpp"
 #include "report/bottleneck.hpp"
-#include "report/fleet_buffers.hpp"
 #include "report/progress.hpp"
 #include "report/results_dir.hpp"
 #include "report/run_record.hpp"
@@ -156,7 +155,6 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
   const scenario::Scenario& sc = state.scenario;
   const size_t n = sc.devices.size();
   state.devices.resize(n);
-  state.buffer_timeline = report::BufferTimeline(sc.report.buffer_every_s);
   state.device_hosts = hosts.devices;
   state.live.resize(n);
   state.upstream.assign(n, nullptr);
@@ -475,6 +473,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
   Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.backend, p.raw_sample_bytes);
+  state.buffer_timeline.open(results.temporary());
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
   if (p.energy->active()) state.energy = p.energy.get();
   print_warnings(run_warnings(scenario, results, options.out_dir, options.warn_replacing));  // set-up went well
@@ -544,13 +543,11 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     resolve_critical_link(critical, state.device_hosts[device], state.upstream[device]->host(), links, end);
   }
   summary.extra["bottleneck"] = report::bottleneck_json(state.devices, links, state.rounds, critical, end);
-  const std::vector<report::FleetBufferPoint> fleet_buffers =
-      report::fleet_buffer_series(state.buffer_timeline.rows(), scenario.report.buffer_every_s, end);
+  state.buffer_timeline.close(end);  // its files are complete before summary.json is written
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!scenario.platform_xml.empty()) results.write("platform.xml", scenario.platform_xml);  // what was simulated
   report::write_run_outputs(
-      results, {scenario.resolved, summary, state.evals, state.devices, state.buffer_timeline.rows(), fleet_buffers,
-                links, state.staleness, state.rounds});
+      results, {scenario.resolved, summary, state.evals, state.devices, links, state.staleness, state.rounds});
   results.commit();
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
   // An exception an actor threw: the CLI turns it into its message and exit status (2 for bad input).
