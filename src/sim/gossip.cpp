@@ -234,9 +234,23 @@ void monitor(RunState& state, GossipProgress& progress) {
 
 }  // namespace
 
-GossipGraph gossip_graph(const scenario::Scenario& scenario, const PlatformHosts& hosts) {
+namespace {
+
+std::vector<std::string> sites_of(const PlatformHosts& hosts) {
   std::vector<std::string> sites;
   for (const sg4::Host* h : hosts.devices) sites.push_back(site_of(*h));
+  return sites;
+}
+
+}  // namespace
+
+double gossip_edges(const scenario::Scenario& scenario, const PlatformHosts& hosts) {
+  const auto& topo = scenario.topology;
+  return gossip_edge_count(topo.graph, hosts.devices.size(), topo.degree, sites_of(hosts));
+}
+
+GossipGraph gossip_graph(const scenario::Scenario& scenario, const PlatformHosts& hosts) {
+  const std::vector<std::string> sites = sites_of(hosts);
   const auto& topo = scenario.topology;
   GossipGraph graph = make_gossip_graph(topo.graph, hosts.devices.size(), topo.degree,
                                         util::derive_seed(scenario.seed, "gossip-graph"), sites);

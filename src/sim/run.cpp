@@ -389,12 +389,19 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const platform::PlatformInfo info = read_platform(scenario);
   // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
   const bool small_stacks = timing_only || options.threads > 1;
-  const bool guard_pages = !timing_only && scenario.devices.size() <= kGuardedDevices;
+  // Two actors per device, and in gossip one courier per direction of each edge (before the sites
+  // are known, platform-neighbours counts as one site: the most edges it can have).
+  const auto n = static_cast<double>(scenario.devices.size());
+  const auto& topo = scenario.topology;
+  const double couriers = !topo.gossip()                         ? 0
+                          : topo.graph == "platform-neighbours" ? n * (n - 1)
+                                                                 : 2 * gossip_edge_count(topo.graph, scenario.devices.size(),
+                                                                                         topo.degree, {});
+  const bool guard_pages = !timing_only && 2 * n + couriers <= 2 * static_cast<double>(kGuardedDevices);
   p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks, guard_pages); });
   init_energy_plugins(info);  // before the platform is loaded
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);
-  if (scenario.topology.gossip()) (void)gossip_graph(scenario, p.hosts);  // its routes checked before any output
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
     const learn::KnownData known = learn::known_dataset_shape(scenario);
@@ -406,8 +413,11 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.charged = backend::charged_model(scenario, p.shape);
   p.memory =
       estimate_memory(scenario, p.shape,
-                      timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)));
+                      timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)),
+                      scenario.topology.gossip() ? gossip_edges(scenario, p.hosts) : 0);
   check_memory(p.memory, available_memory());
+  // Built (and its routes checked) once the estimate allows it, before any output.
+  if (scenario.topology.gossip()) (void)gossip_graph(scenario, p.hosts);
   check_ns3_message_size(p.charged.cost);
   if (timing_only) {
     p.parts = during("partitioning the data", [&] { return backend::partition_counts(scenario, p.shape); });
