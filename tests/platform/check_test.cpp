@@ -248,7 +248,7 @@ TEST_CASE("energy properties SimGrid aborts on or misreads are refused, and the 
   CHECK(error_of(host("2Gf", prop("wattage_per_state", "5:3"))).find("not below the one before it") !=
         std::string::npos);
   CHECK(error_of(host("2Gf", prop("wattage_per_state", "1:2") + prop("wattage_off", "ten"))) ==
-        "p.xml:5: host \"h\": wattage_off must be a number of watts from 0 to 1e6 (a megawatt), got \"ten\"");
+        "p.xml:5: host \"h\": wattage_off must be a number of watts from 0 to 1e6, got \"ten\"");
   CHECK(error_of(host("2Gf", prop("wattage_off", "1"))).find("without wattage_per_state") != std::string::npos);
   // A cluster's properties are each member's, against the cluster's pstates.
   CHECK(error_of(kHead +
