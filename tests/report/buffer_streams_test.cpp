@@ -52,11 +52,11 @@ TEST_CASE("buffer streams keep at most one row per device per interval plus the 
   t.close(2.3);
   const auto rows = lines(f.read("buffers.csv"));
   CHECK(rows == std::vector<std::string>{"sim_time_s,device,buffered_samples,buffered_bytes,arrived,taken,dropped",
-                                         "0,a,0,0,0,0,0", "0.1,b,1,0,0,0,0", "1,a,4,0,0,0,0", "2,a,8,0,0,0,0",
-                                         "2.3,a,99,0,0,0,0"});
+                                         "0,a,0,0,0,0,0", "1,a,4,0,0,0,0", "2,a,8,0,0,0,0",
+                                         "0.1,b,1,0,0,0,0", "2.3,a,99,0,0,0,0"});  // in the order recorded
   CHECK(lines(f.read("buffers_fleet.csv")) ==
         std::vector<std::string>{"sim_time_s,buffered_samples,buffered_bytes,arrived,taken,dropped", "0,0,0,0,0,0",
-                                 "1,1,0,0,0,0", "2,9,0,0,0,0", "2.3,100,0,0,0,0"});
+                                 "1,4,0,0,0,0", "2,9,0,0,0,0", "2.3,100,0,0,0,0"});
 }
 
 TEST_CASE("buffer streams: 20,000 intervals of two devices equal the series computed from every row at the end") {
