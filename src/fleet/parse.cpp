@@ -3,11 +3,7 @@
 #include "fleet/parse.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #include "fleet/names.hpp"
