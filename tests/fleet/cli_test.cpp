@@ -122,3 +122,14 @@ TEST_CASE("edgetrain fleet: bad input gives exit 2, one line, and no output file
   CHECK_FALSE(fs::exists(dir / "bad.xml"));
   CHECK_FALSE(fs::exists(dir / "bad.devices.csv"));
 }
+
+// Found by fuzz/fleet_fuzz (the file reader): a number beyond a double was an uncaught parser
+// exception ("internal error", exit 1).
+TEST_CASE("fleet CLI: a number beyond a double in the description is one line, exit 2") {
+  const fs::path dir = test::fresh_dir("fleet-1e999");
+  std::ofstream(dir / "f.json") << R"({"name": "x", "devices": 1e999})";
+  const test::Result r = test::run_cli("fleet " + (dir / "f.json").string() + " -o " + (dir / "p.xml").string(), "fleet-1e999");
+  CHECK(r.status == 2);
+  CHECK(r.err == "edgetrain fleet: " + (dir / "f.json").string() +
+                     ": malformed JSON: number overflow parsing '1e999'\n");
+}
