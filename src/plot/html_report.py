@@ -218,7 +218,7 @@ def runs_table(sweep, figures, runs=None):
     if figures is None:
         columns = [c for c in sweep.table.header if c not in ("folder", "id")]
     else:
-        columns = [c for c in sweep.varied + ["status", "status_reason"] if c in sweep.table.header]
+        columns = [c for c in sweep.varied + ["status"] if c in sweep.table.header]  # a failure's reason beside it
         columns += [c for c in figures if c in sweep.figures]
     rows = []
     for row in sweep.rows:
@@ -226,14 +226,24 @@ def runs_table(sweep, figures, runs=None):
         cells = [f'<a href="#run-{esc(row["id"])}">{esc(row["id"])}</a>']
         for c in columns:
             value = record.get(c, "")
-            shown = esc(readable(value)) if c in text else cell(_typed(value) if value else None)
+            number = _typed(value) if value else None
+            if c in text:
+                shown = esc(readable(value))
+            elif c.startswith("bytes_") and figures is not None and isinstance(number, (int, float)):
+                shown = esc(fmt_bytes(number))  # the exact count is in the table of every column
+            else:
+                shown = cell(number)
             failed = c == "status" and value not in ("completed", "target_reached")
+            if failed and figures is not None and record.get("status_reason"):
+                shown += f" ({esc(record['status_reason'])})"
             cells.append(f'<span class="bad">{shown}</span>' if failed else shown)
         if runs is not None:
             run = runs.get(row["id"])
             cells.append(esc(limiting_link(run.summary if run else None)))
         rows.append(cells)
-    return table(["run"] + columns + (["limiting link"] if runs is not None else []), rows)
+    # A dotted or long key may break after its dots and underscores, so the table fits the page.
+    header = [c.replace(".", ".\u200b").replace("_", "_\u200b") for c in columns]
+    return table(["run"] + header + (["limiting link"] if runs is not None else []), rows)
 
 
 def sweep_report(sweep, ys, x, by, targets, run_figures):

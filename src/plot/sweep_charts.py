@@ -8,7 +8,7 @@ from collections import OrderedDict
 
 from matplotlib.ticker import MaxNLocator
 
-from charts import COLORS, Chart, fmt_number
+from charts import COLORS, Chart, byte_scale, fmt_number
 from sweep_columns import ROUND_COLUMNS, default_y, resolve
 
 # The report's figures, those the sweep has: the figure per round first (planners read it, not the
@@ -77,6 +77,10 @@ def sweep_chart(sweep, y, x, by, target=None):
         caption += f" {y} is {derived}."
     if target is not None:
         caption += f" Dashed: the target {y} = {fmt_number(target)}."
+    divisor, unit = byte_scale(max((abs(v) for vs in points.values() for v in vs), default=0)) if "bytes" in y \
+        else (1.0, "")
+    if divisor != 1.0:
+        points = OrderedDict((k, [v / divisor for v in vs]) for k, vs in points.items())
     chart = Chart(f"sweep_{y}_vs_{x}" + (f"_by_{'_'.join(by)}" if by else ""), title, caption)
     ax = chart.figure.subplots()
     rows = []
@@ -99,7 +103,7 @@ def sweep_chart(sweep, y, x, by, target=None):
             (marker,) = ax.plot([pos], [mean], "o", ms=5, color=color)
             where = ", ".join(f"{k} = {readable(v)}" for k, v in zip([x] + by, (xv,) + group))
             spread = f" (range {fmt_number(lo)} to {fmt_number(hi)} over {len(values)} runs)" if len(values) > 1 else ""
-            chart.tip(marker, f"{where}: {y} = {fmt_number(mean)}{spread}")
+            chart.tip(marker, f"{where}: {y} = {fmt_number(mean)}{f' {unit}' if unit else ''}{spread}")
             rows.append([readable(xv)] + [readable(g) for g in group] + [len(values), mean, lo, hi])
         ax.plot(gx, gy, "-", color=color, lw=1, label=label)
     if target is not None:
@@ -113,13 +117,13 @@ def sweep_chart(sweep, y, x, by, target=None):
     elif len(xs) <= 12:  # few swept values: a tick at each, as the sweep file spells them
         ax.set_xticks([_as_number(v) for v in xs], labels)
     ax.set_xlabel(x)
-    ax.set_ylabel(LABELS.get(y, y) + (", sim_time_s / rounds" if derived else ""))
+    ax.set_ylabel(LABELS.get(y, y) + (f" ({unit})" if unit else "") + (", sim_time_s / rounds" if derived else ""))
     if y in ROUND_COLUMNS or target is not None:
         ax.set_ylim(bottom=0)  # a round time read against a target: from zero, so gaps are not magnified
     if y in ("rounds", "devices") or y.endswith(("_pushes", "_updates", "_drops", "restarts")):
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     if by:
-        if len(groups) > 4:  # many lines: the legend beside the axes, not over the points
+        if len(groups) > 2:  # several lines: the legend beside the axes, not over the points
             ax.legend(fontsize=7, title=by_text, title_fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         else:
             ax.legend(fontsize=7, title=by_text, title_fontsize=7)

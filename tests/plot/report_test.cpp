@@ -119,7 +119,7 @@ TEST_CASE("report: a sweep's page links each run of its table to the run's own s
     CHECK(page.find(std::string("<section id=\"run-") + id + "\">") != std::string::npos);
   }
   CHECK(page.find("<h2>Run 2: training.mode = async, seed = 1</h2>") != std::string::npos);
-  CHECK(page.find("<a href=\"#run-3\">3</a></td><td>local-sgd</td><td>1</td><td><span class=\"bad\">failed</span>") !=
+  CHECK(page.find("<a href=\"#run-3\">3</a></td><td>local-sgd</td><td>1</td><td><span class=\"bad\">failed (exit status 1)</span>") !=
         std::string::npos);
   CHECK(page.find("No finished run in this folder (status: failed).") != std::string::npos);
   CHECK(page.find("1 run has no final_test_accuracy (not reached or failed).") != std::string::npos);
