@@ -49,7 +49,6 @@ struct Comparison {
     std::string key;
     std::vector<std::optional<nlohmann::json>> values;  // one per run; nullopt: absent, with no default
     std::vector<bool> defaulted;  // the run's scenario.json lacks the key: the value is its default
-    bool operator==(const Difference&) const = default;
   };
   std::vector<Difference> differences;
 };
