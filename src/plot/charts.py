@@ -45,8 +45,14 @@ class Chart:
         self.tips[gid] = text
         return artist
 
-    def save(self, path, fmt):
-        self.figure.savefig(path, format=fmt, dpi=110, bbox_inches="tight", metadata=_metadata(fmt))
+    def save(self, path, fmt, heading, dpi, size=None):
+        """An image file; `heading` is drawn above the figure (the report has its own <h3>), `size`
+        (inches) replaces the figure's own."""
+        if heading:
+            self.figure.suptitle(heading, fontsize=10, parse_math=False)  # a name is text, not a formula
+        if size:
+            self.figure.set_size_inches(*size)
+        self.figure.savefig(path, format=fmt, dpi=dpi, bbox_inches="tight", metadata=_metadata(fmt))
 
     def svg(self, prefix):
         """The figure as an inline <svg> element: tooltips as <title> children of the hovered groups,

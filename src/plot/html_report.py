@@ -8,7 +8,7 @@ import os
 
 from charts import fmt_bytes, fmt_number, fmt_seconds, pct
 from run_charts import run_charts
-from sweep_charts import report_charts
+from sweep_charts import readable, report_charts
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; color: #222; max-width: 1100px; margin: 0 auto; padding: 1em 1.5em; }
@@ -197,55 +197,89 @@ def run_report(run):
 
 
 # The runs table's figures (those sweep.csv has); every column is in the folded table below it.
-RUN_COLUMNS = ("time_to_target_s", "final_test_accuracy", "best_test_accuracy", "rounds", "sim_time_s", "bytes_up",
-               "bytes_down", "energy_j", "wall_time_s")
+RUN_COLUMNS = ("round_mean_s", "round_p95_s", "time_to_target_s", "final_test_accuracy", "rounds", "sim_time_s",
+               "bytes_up", "energy_j")
 
 
-def runs_table(sweep, figures):
+def limiting_link(summary):
+    """The run's busiest link (summary.json's bottleneck.links[0]) and its mean utilisation, as text."""
+    links = ((summary or {}).get("bottleneck") or {}).get("links") if isinstance(summary, dict) else None
+    first = links[0] if isinstance(links, list) and links and isinstance(links[0], dict) else {}
+    if not first.get("link"):
+        return "-"
+    load = first.get("mean_utilization")
+    return str(first["link"]) + (f" ({pct(load)})" if isinstance(load, (int, float)) else "")
+
+
+def runs_table(sweep, figures, runs=None):
     """One row per run: its id linking to its section, the varied values, status, then `figures`
-    (None: every column)."""
+    (None: every column) and, given the loaded runs, the link that limited each."""
     text = set(sweep.varied) | {"status", "status_reason"}
     if figures is None:
         columns = [c for c in sweep.table.header if c not in ("folder", "id")]
     else:
-        columns = [c for c in sweep.varied + ["status", "status_reason"] if c in sweep.table.header]
-        columns += [c for c in figures if c in sweep.table.header]
+        columns = [c for c in sweep.varied + ["status"] if c in sweep.table.header]  # a failure's reason beside it
+        columns += [c for c in figures if c in sweep.figures]
     rows = []
     for row in sweep.rows:
         record = row["record"]
         cells = [f'<a href="#run-{esc(row["id"])}">{esc(row["id"])}</a>']
         for c in columns:
             value = record.get(c, "")
-            shown = esc(value) if c in text else cell(_typed(value) if value else None)
+            number = _typed(value) if value else None
+            if c in text:
+                shown = esc(readable(value))
+            elif c.startswith("bytes_") and figures is not None and isinstance(number, (int, float)):
+                shown = esc(fmt_bytes(number))  # the exact count is in the table of every column
+            else:
+                shown = cell(number)
             failed = c == "status" and value not in ("completed", "target_reached")
+            if failed and figures is not None and record.get("status_reason"):
+                shown += f" ({esc(record['status_reason'])})"
             cells.append(f'<span class="bad">{shown}</span>' if failed else shown)
+        if runs is not None:
+            run = runs.get(row["id"])
+            cells.append(esc(limiting_link(run.summary if run else None)))
         rows.append(cells)
-    return table(["run"] + columns, rows)
+    # A dotted or long key may break after its dots and underscores, so the table fits the page.
+    header = [c.replace(".", ".\u200b").replace("_", "_\u200b") for c in columns]
+    return table(["run"] + header + (["limiting link"] if runs is not None else []), rows)
 
 
-def sweep_report(sweep, ys, x, by):
+def sweep_report(sweep, ys, x, by, targets, run_figures):
     page = Page()
-    page.add(f"<h1>edgetrain sweep {esc(os.path.basename(os.path.normpath(sweep.folder)))}</h1>"
+    name = os.path.basename(os.path.normpath(sweep.folder))
+    page.add(f"<h1>edgetrain sweep {esc(name)}</h1>"
              f"<p>{len(sweep.rows)} runs; varied: {esc(', '.join(sweep.varied) or 'nothing')}. "
              f"Sweep folder: <code>{esc(sweep.folder)}</code>.</p>")
     page.add('<nav><a href="#figures">figures</a><a href="#runs">runs</a></nav><h2 id="figures">Figures</h2>')
-    charts = report_charts(sweep, ys, x, by)
+    charts = report_charts(sweep, ys, x, by, targets)
     for chart in charts:
         page.chart(chart, f"fig-{chart.key}")
     if not charts:
         page.add('<p class="note">No figures: no run of the sweep has summary figures yet.</p>')
-    page.add('<h2 id="runs">Runs</h2>' + runs_table(sweep, RUN_COLUMNS))
+    runs = {row["id"]: sweep.load_run(row) for row in sweep.rows}
+    page.add('<h2 id="runs">Runs</h2>' + runs_table(sweep, RUN_COLUMNS, runs))
+    notes = [f"{c}: {why}." for c, why in sorted(getattr(sweep, "derived", {}).items())]
+    notes.append("Limiting link: the busiest link of the run (summary.json's bottleneck), with its mean utilisation.")
+    page.add('<p class="note">' + esc(" ".join(notes)) + "</p>")
     page.add(f"<details><summary>every column of sweep.csv</summary>{runs_table(sweep, None)}</details>")
     for row in sweep.rows:
         anchor = f"run-{row['id']}"
-        overrides = ", ".join(f"{k} = {row['record'].get(k, '')}" for k in sweep.varied)
+        overrides = ", ".join(f"{k} = {readable(row['record'].get(k, ''))}" for k in sweep.varied)
         page.add(f'<section id="{esc(anchor)}"><h2>Run {esc(row["id"])}: {esc(overrides)}</h2>'
                  f'<p><code>{esc(row["record"].get("folder", ""))}</code> · <a href="#runs">back to the runs</a></p>')
-        run = sweep.load_run(row)
+        run = runs[row["id"]]
         if run is None:
             status = row["record"].get("status", "unknown")
             page.add(f'<p class="bad">No finished run in this folder (status: {esc(status)}).</p>')
-        else:
+        elif run_figures:
             run_body(page, run, prefix=f"{anchor}-")
+        else:  # the figures of 32 runs would make a page of megabytes: each run has its own
+            summary_section(page, run, f"{anchor}-")
+            bottleneck_section(page, run, f"{anchor}-")
+            page.add(f'<p class="note">This run\'s figures and tables: <code>edgetrain report '
+                     f'{esc(os.path.join(sweep.folder, row["record"].get("folder", "")))}</code> '
+                     "(or this page with --run-figures).</p>")
         page.add("</section>")
-    return _document(f"edgetrain report: sweep {os.path.basename(os.path.normpath(sweep.folder))}", "".join(page.parts))
+    return _document(f"edgetrain report: sweep {name}", "".join(page.parts))
