@@ -18,10 +18,10 @@ the kernels forced to each instruction set (README "Determinism"), with a margin
 """
 import re
 
-ACCURACY = 0.005
+ACCURACY = 0.01
 STEERED = 0.05
 
-_OPEN, _CLOSE = "\x1e", "\x1f"  # around a marked figure: kind letter, then its text
+_OPEN, _CLOSE = "\ue000", "\ue001"  # around a marked figure: kind letter, then its text (not whitespace)
 _MARK = re.compile(_OPEN + "([as])(.*?)" + _CLOSE, re.S)
 _NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
 
