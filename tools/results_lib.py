@@ -199,5 +199,6 @@ def figures_main(argv, blocks, make_runner, script, page_path=None, comparable=l
                 print(f"{page} block {name} does not match the code (rerun {script}):")
                 print("\n".join(["  " + w for w in wrong] + list(diff)))
             else:
-                print(f"{page} block {name}: matches" + (" (within tolerances)" if comparable(have) != comparable(text) else ""))
+                exact = comparable(have) == comparable(text)
+                print(f"{page} block {name}: matches" + ("" if exact else " (within tolerances)"))
     return 1 if stale else 0

@@ -91,7 +91,8 @@ def async_(run):
             f"`--set training.staleness_lr=inverse` {acc(inverse['summary']['final_test_accuracy'])}. With the "
             f"quickstart's momentum 0.9 the same run ends {below(momentum['summary']['final_test_accuracy'], 0.3)}: "
             f"stale gradients and heavy-ball momentum do not mix (staleness up to "
-            f"{momentum['summary']['staleness_max']} there), and where the run ends differs from one CPU to another (see \"Determinism\").")
+            f"{momentum['summary']['staleness_max']} there), and where the run ends differs from one CPU to another "
+            f"(see \"Determinism\").")
 
 
 def local_sgd(run):
@@ -126,8 +127,8 @@ def bottleneck(run):
     ingress = link(r, "cloud-ingress")
     waiting = [c for c, counts in b["by_class"].items() if max(counts, key=counts.get) == "wait"]
     return (f"On the quickstart, `{critical['device']}` is the slowest device of "
-            f"{steered(pct(critical['share_of_rounds']))} of the rounds (the three Pis are alike; ties go by device order) and its "
-            f"{float(narrow['bandwidth_bps']) / 1e6:g} Mbit/s uplink `{critical['link']}` is the critical link: busy "
+            f"{steered(pct(critical['share_of_rounds']))} of the rounds (the three Pis are alike; ties go by device "
+            f"order) and its {float(narrow['bandwidth_bps']) / 1e6:g} Mbit/s uplink `{critical['link']}` is the critical link: busy "
             f"{steered(pct(float(narrow['busy_fraction'])))} of the run at "
             f"{steered(float(narrow['utilization_when_busy']), '.2f')} of its capacity. The shared `cloud-ingress` is "
             f"busy {steered(pct(float(ingress['busy_fraction'])))} of the run but at "

@@ -38,11 +38,12 @@ def reached(summary):
 def stragglers(run):
     sync, asyn = run("stragglers")["summary"], run("stragglers", "--set", "training.mode=async")["summary"]
     critical = sync["bottleneck"]["critical_path"]
-    return (f"Sync reaches 0.80 test accuracy after {reached(sync)} of simulated time ({steered(sync['rounds'])} rounds); "
-            f"`{critical['device']}` is the slowest device of {steered(pct(critical['share_of_rounds']))} of the rounds, "
-            f"behind its {critical['link_bandwidth_bps'] / 1e6:g} Mbit/s uplink `{critical['link']}`, and every "
-            f"other device waits for it. Async reaches 0.80 after {reached(asyn)} ({steered(asyn['rounds'])} pushes, "
-            f"staleness up to {steered(asyn['staleness_max'])}): the fast devices no longer wait.")
+    return (f"Sync reaches 0.80 test accuracy after {reached(sync)} of simulated time "
+            f"({steered(sync['rounds'])} rounds); `{critical['device']}` is the slowest device of "
+            f"{steered(pct(critical['share_of_rounds']))} of the rounds, behind its "
+            f"{critical['link_bandwidth_bps'] / 1e6:g} Mbit/s uplink `{critical['link']}`, and every other device "
+            f"waits for it. Async reaches 0.80 after {reached(asyn)} ({steered(asyn['rounds'])} pushes, staleness up "
+            f"to {steered(asyn['staleness_max'])}): the fast devices no longer wait.")
 
 
 def slow_stream(run):
