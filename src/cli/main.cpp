@@ -11,6 +11,7 @@
 
 #include "cli/compare_command.hpp"
 #include "cli/fleet_command.hpp"
+#include "cli/kernels.hpp"
 #include "cli/plot_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/sweep_command.hpp"
@@ -140,6 +141,8 @@ int fail(const std::string& message, int status = 2) {
 
 int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
+  // Before any library picks its kernels (may execute the program again, its environment completed).
+  if (const std::string wrong = cli::pin_kernels(argv); !wrong.empty()) return fail(wrong);
   // Commands that read their own arguments (and start no SimGrid engine).
   using Command = int (*)(const std::vector<std::string>&);
   const std::map<std::string, Command> own_arguments = {{"fleet", cli::fleet_command},
