@@ -17,6 +17,18 @@ MAX_BYTES = {"json": 16 << 20, "csv": 64 << 20}
 MAX_DEPTH = 64  # as for scenarios
 # The text columns of a run's CSV files; every other column holds numbers (or nothing).
 TEXT_COLUMNS = {"device", "host", "class", "bound", "link", "slowest_device"}
+# The columns edgetrain always fills with a finite number, which the figures compute with.
+REQUIRED = {
+    "metrics.csv": ("sim_time_s", "round", "bytes_up", "bytes_down"),
+    "devices.csv": ("host_speed_flops", "compute_s", "wait_s", "comm_s", "bytes_up", "bytes_down"),
+    "links.csv": ("bandwidth_bps", "latency_s", "bytes", "messages", "mean_utilization", "busy_s", "busy_fraction",
+                  "utilization_when_busy"),
+    "buffers.csv": ("sim_time_s", "buffered_samples", "buffered_bytes", "arrived", "taken", "dropped"),
+    "buffers_fleet.csv": ("sim_time_s", "buffered_samples", "buffered_bytes", "arrived", "taken", "dropped"),
+    "rounds.csv": ("round", "applied", "start_s", "end_s", "duration_s", "selected", "updates", "missing", "late",
+                   "bytes_up", "bytes_down"),
+    "staleness.csv": ("sim_time_s", "staleness"),
+}
 
 read_files = set()  # (st_dev, st_ino) of every file read
 
@@ -130,6 +142,13 @@ def _finite(text):
     return value if math.isfinite(value) else None
 
 
+def _number_or_none(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def csv_rows(path, numeric):
     """(header, rows) of a CSV file. `numeric`: every column but TEXT_COLUMNS must hold numbers."""
     text = read_text(path, "csv")
@@ -141,11 +160,16 @@ def csv_rows(path, numeric):
     if len(set(header)) != len(header):
         raise InputError(f"{path}:1: a column named twice")
     if numeric:
+        required = set(REQUIRED.get(os.path.basename(path), ()))
+        for name in sorted(required - set(header)):
+            raise InputError(f"{path}:1: no column \"{name}\"")
         for line, row in enumerate(rows[1:], start=2):
+            if len(row) != len(header):
+                raise InputError(f"{path}:{line}: {len(row)} cells, the header has {len(header)}")
             for name, cell in zip(header, row):
-                if cell and name not in TEXT_COLUMNS:
-                    try:
-                        float(cell)
-                    except ValueError:
-                        raise InputError(f"{path}:{line}: column {name}: \"{cell[:40]}\" is not a number") from None
+                if name in TEXT_COLUMNS or not (cell or name in required):
+                    continue
+                if (_finite(cell) if name in required else _number_or_none(cell)) is None:
+                    what = "a finite number" if name in required else "a number"
+                    raise InputError(f"{path}:{line}: column {name}: \"{cell[:40]}\" is not {what}")
     return header, rows[1:]
