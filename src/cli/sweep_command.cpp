@@ -177,6 +177,7 @@ void check_emitted_fields(const Plan& plan, const Options& o) {
   check_script_field("--out", plan.out.string());
   check_script_field("--emit-jobs", o.emit_jobs);
   check_script_field("--emit-slurm", o.emit_slurm);
+  if (!o.emit_slurm.empty()) check_slurm_log_dir(plan.out / "logs");
   for (const std::string& flag : o.simgrid_args) check_script_field("a SimGrid flag", flag);
   for (const PlannedRun& run : plan.runs) {
     check_script_field("run id", run.id);

@@ -20,6 +20,13 @@ void check_script_field(const std::string& field, const std::string& text) {
                   "), which an emitted job script cannot carry (each line is one command): rename it");
 }
 
+void check_slurm_log_dir(const std::filesystem::path& log_dir) {
+  if (log_dir.string().find('\\') == std::string::npos) return;
+  throw EmitError("--out: \"" + util::printable(log_dir.parent_path().string()) +
+                  "\" holds a backslash, which a SLURM --output path cannot carry (it turns %A and %a off): "
+                  "choose another --out");
+}
+
 std::string shell_quote(const std::string& word) {
   check_script_field("a word of an emitted command", word);
   const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
@@ -50,6 +57,7 @@ std::string command_line(const std::vector<std::string>& argv) {
 std::string slurm_script(const std::filesystem::path& jobs_file, size_t tasks, size_t cpus_per_task,
                          const std::string& job_name, const std::filesystem::path& log_dir) {
   // SLURM expands %A, %a (and any %x) in --output: a % of the folder's own name is written %%.
+  check_slurm_log_dir(log_dir);
   std::string logs;
   for (char c : log_dir.string()) logs += c == '%' ? std::string("%%") : std::string(1, c);
   std::string s;

@@ -23,6 +23,10 @@ class EmitError : public std::runtime_error, public util::InputError {
 // cannot carry" when `text` holds a byte below 0x20 or 0x7f.
 void check_script_field(const std::string& field, const std::string& text);
 
+// Throws EmitError "--out: ... holds a backslash ..." when `log_dir` holds one: SLURM turns every
+// %A and %a of an --output path with a \ off (and drops the \), so the logs could not be named.
+void check_slurm_log_dir(const std::filesystem::path& log_dir);
+
 // `word` quoted for a POSIX shell: as it is when it only holds safe characters, else in single
 // quotes (a ' inside written '\''). A control character in it is an EmitError.
 std::string shell_quote(const std::string& word);
@@ -35,7 +39,8 @@ std::string sbatch_quote(const std::string& word);
 std::string command_line(const std::vector<std::string>& argv);
 
 // A job-array batch script: task i runs line i of `jobs_file` (which holds `tasks` lines, each
-// ending in "--threads N") with --threads replaced by the task's ${SLURM_CPUS_PER_TASK}.
+// ending in "--threads N") with --threads replaced by the task's ${SLURM_CPUS_PER_TASK}; its log in
+// `log_dir` (checked by check_slurm_log_dir).
 std::string slurm_script(const std::filesystem::path& jobs_file, size_t tasks, size_t cpus_per_task,
                          const std::string& job_name, const std::filesystem::path& log_dir);
 
