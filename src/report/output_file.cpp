@@ -62,6 +62,16 @@ fs::path follow_symlinks(const fs::path& path, const std::string& shown) {
   throw OutputError(util::printable(shown) + ": too many levels of symbolic links");
 }
 
+// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: an open file of this process (a pipe, a
+// terminal, or the file a shell redirected to), written through, never replaced by a rename.
+bool names_open_file(const fs::path& path) {
+  const std::string p = fs::absolute(path).lexically_normal().string();
+  for (const std::string prefix : {"/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/"}) {
+    if (p.rfind(prefix, 0) == 0) return true;
+  }
+  return p.rfind("/proc/", 0) == 0 && p.find("/fd/") != std::string::npos;
+}
+
 OutputTarget check_output(const fs::path& path, const std::string& shown, const std::vector<fs::path>& inputs) {
   const std::string name = util::printable(shown);
   // stat() follows every link the kernel does, /proc/self/fd/N's included (a pipe, a terminal).
@@ -77,7 +87,9 @@ OutputTarget check_output(const fs::path& path, const std::string& shown, const 
                         "; writing it would destroy what is read: choose another output file");
     }
   }
-  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return {path, true};
+  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && names_open_file(path))) {
+    return {path, true};
+  }
   if (!S_ISREG(st.st_mode)) {
     throw OutputError(name + ": is " + kind_of(st.st_mode) +
                       "; edgetrain writes a regular file there, or through a character device or FIFO");

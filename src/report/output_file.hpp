@@ -29,8 +29,8 @@ std::error_code write_file(const std::filesystem::path& path, const std::string&
 // is at `path` once its symlinks are followed (a symlink stays and its target gets the content):
 //  - nothing, or a regular file: written to a temporary file beside it, then renamed over it, so a
 //    reader sees the old file or the new one;
-//  - a character device or a FIFO (/dev/null, /dev/stdout, a named pipe): written through, never
-//    replaced;
+//  - a character device or a FIFO (/dev/null, a named pipe), or an open file of this process
+//    (/dev/stdout, /dev/fd/N, whatever the shell redirected it to): written through, never replaced;
 //  - anything else (a folder, a block device, a socket): refused.
 // A target that is one of `inputs` (same device and inode) is refused: the command would destroy
 // what it reads. Throws OutputError naming `shown` (how the user named the file) and the reason.
