@@ -216,14 +216,15 @@ int emit(const Plan& plan, const std::vector<size_t>& pending, const Options& o)
     const fs::path script = fs::absolute(o.emit_slurm).lexically_normal();
     std::vector<fs::path> script_inputs = inputs;
     script_inputs.push_back(jobs_file);  // the script reads it
-    report::write_output(script, slurm_script(jobs_file, pending.size(), o.threads,
-                                              "edgetrain-" + plan.spec.file.stem().string(), plan.out / "logs"),
+    report::write_output(script,
+                         slurm_script(jobs_file, pending.size(), o.threads,
+                                      "edgetrain-" + plan.spec.file.stem().string(), plan.out / "logs"),
                          o.emit_slurm, script_inputs);
     fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
     say << "sweep: job array written to " << script.string() << " (submit with: sbatch " << script.string() << ")\n";
   }
-  say << "then: edgetrain sweep " << util::printable(o.file) << (o.out.empty() ? "" : " --out " + util::printable(o.out))
-      << " gathers sweep.csv\n";
+  say << "then: edgetrain sweep " << util::printable(o.file)
+      << (o.out.empty() ? "" : " --out " + util::printable(o.out)) << " gathers sweep.csv\n";
   return 0;
 }
 

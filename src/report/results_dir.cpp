@@ -52,8 +52,7 @@ std::string read_small(const fs::path& file, size_t limit) {
 // Whether `dir` is a folder (not a symlink to one) that carries edgetrain's marker.
 bool marked(const fs::path& dir) {
   std::error_code ec;
-  return fs::is_directory(fs::symlink_status(dir, ec)) &&
-         fs::is_regular_file(fs::symlink_status(dir / kMarker, ec)) &&
+  return fs::is_directory(fs::symlink_status(dir, ec)) && fs::is_regular_file(fs::symlink_status(dir / kMarker, ec)) &&
          read_small(dir / kMarker, kMarkerText.size()) == kMarkerText;
 }
 
@@ -75,8 +74,8 @@ std::string not_ours(const fs::directory_entry& entry) {
   const fs::file_status status = entry.symlink_status(ec);
   bool file_name = name == "report.html" || name == kMarker;
   for (const std::string& file : ResultsDir::result_files()) {
-    file_name = file_name || name == file ||
-                (name.rfind(file + ".tmp", 0) == 0 && all_digits(name.substr(file.size() + 4)));
+    file_name =
+        file_name || name == file || (name.rfind(file + ".tmp", 0) == 0 && all_digits(name.substr(file.size() + 4)));
   }
   if (file_name) return fs::is_regular_file(status) ? "" : "\"" + name + "\", which is not a regular file";
   if (name == "plots") {
@@ -117,10 +116,9 @@ void sync_folder(const fs::path& dir) {
 }  // namespace
 
 const std::vector<std::string>& ResultsDir::result_files() {
-  static const std::vector<std::string> files = {"scenario.json", "metrics.csv",       "devices.csv",
-                                                 "buffers.csv",   "buffers_fleet.csv", "links.csv",
-                                                 "staleness.csv", "rounds.csv",        "platform.xml",
-                                                 "summary.json"};
+  static const std::vector<std::string> files = {"scenario.json",     "metrics.csv", "devices.csv",   "buffers.csv",
+                                                 "buffers_fleet.csv", "links.csv",   "staleness.csv", "rounds.csv",
+                                                 "platform.xml",      "summary.json"};
   return files;
 }
 

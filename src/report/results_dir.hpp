@@ -2,9 +2,9 @@
 // `--out` (so an unusable folder fails fast; its symlinks resolved, a dangling one to where it
 // points), takes its lock (one run per folder at a time), removes the temporary folders that
 // killed runs left in the same parent, and creates a fresh temporary folder `.NAME.tmp-PID` beside
-// it, marked as edgetrain's by a file inside: nothing without that marker is ever removed. The run writes its files there; commit() then swaps
-// it with the previous folder in one rename and removes the previous results. A run that fails
-// or is killed before commit() leaves the previous results as they were.
+// it, marked as edgetrain's by a file inside: nothing without that marker is ever removed. The run writes its files
+// there; commit() then swaps it with the previous folder in one rename and removes the previous results. A run that
+// fails or is killed before commit() leaves the previous results as they were.
 #pragma once
 
 #include <filesystem>

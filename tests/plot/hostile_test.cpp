@@ -41,11 +41,11 @@ fs::path hostile_run(const std::string& tag) {
   write_file(dir / "platform.xml", xml);
   std::string devices = "[";
   for (size_t i = 0; i < kDevices.size(); ++i) {
-    devices += std::string(i ? "," : "") + "{\"host\":\"d" + std::to_string(i + 1) + "\",\"name\":" +
-               json_string(kDevices[i]) + "}";
+    devices += std::string(i ? "," : "") + "{\"host\":\"d" + std::to_string(i + 1) +
+               "\",\"name\":" + json_string(kDevices[i]) + "}";
   }
-  return tiny_run(tag, "--set platform=" + (dir / "platform.xml").string() + " --set " +
-                           shell_word("devices=" + devices + "]"));
+  return tiny_run(
+      tag, "--set platform=" + (dir / "platform.xml").string() + " --set " + shell_word("devices=" + devices + "]"));
 }
 
 Result check_html(const fs::path& page, const std::vector<std::string>& hostile) {
@@ -83,8 +83,9 @@ Result chromium_dom(const fs::path& page, const std::string& tag) {
   const std::string cmd =
       "timeout -k 5 90 /usr/bin/chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions"
       " --disable-sync --disable-background-networking --disable-component-update --user-data-dir=" +
-      (dir / "profile").string() + " '--host-resolver-rules=MAP * ~NOTFOUND' --virtual-time-budget=2000 --dump-dom file://" +
-      page.string() + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+      (dir / "profile").string() +
+      " '--host-resolver-rules=MAP * ~NOTFOUND' --virtual-time-budget=2000 --dump-dom file://" + page.string() + " >" +
+      (dir / "out").string() + " 2>" + (dir / "err").string();
   const int raw = std::system(cmd.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
 }
@@ -116,22 +117,24 @@ TEST_CASE("hostile names: run ids from sweep.json and sweep.csv inject no elemen
   const fs::path page = fresh_dir("hostile-ids-page") / "report.html";
   const Result r = run_cli("report " + sweep.string() + " -o " + page.string(), "hostile-ids-report");
   REQUIRE_MESSAGE(r.status == 0, r.err);
-  const Result check =
-      check_html(page, {kAttribute + kScript, "x\"><script>document.title='PW'+'NED'</script>"});
+  const Result check = check_html(page, {kAttribute + kScript, "x\"><script>document.title='PW'+'NED'</script>"});
   CHECK_MESSAGE(check.status == 0, check.out);
   const std::string html = slurp(page);
   CHECK(html.find("<script") == std::string::npos);
   CHECK(html.find("<img") == std::string::npos);
 }
 
-TEST_CASE("browser: headless Chromium runs no script of a report whose names hold scripts; the probe and the CSP are proven") {
+TEST_CASE(
+    "browser: headless Chromium runs no script of a report whose names hold scripts; the probe and the CSP are "
+    "proven") {
   if (::access("/usr/bin/chromium", X_OK) != 0) {
     std::printf("SKIPPED: /usr/bin/chromium is not installed\n");
     std::_Exit(77);
   }
   // Control 1: the payload unescaped, without a CSP, fires (so the probe can see a script run).
   const fs::path controls = fresh_dir("hostile-controls");
-  write_file(controls / "fires.html", "<!DOCTYPE html><html><body><p id=\"" + kAttribute + kScript + "\"></p></body></html>");
+  write_file(controls / "fires.html",
+             "<!DOCTYPE html><html><body><p id=\"" + kAttribute + kScript + "\"></p></body></html>");
   const Result fires = chromium_dom(controls / "fires.html", "fires");
   if (fires.status != 0 || fires.out.find("<body") == std::string::npos) {
     std::printf("SKIPPED: headless Chromium cannot start here (exit %d)\n", fires.status);
@@ -139,8 +142,9 @@ TEST_CASE("browser: headless Chromium runs no script of a report whose names hol
   }
   CHECK(fires.out.find(kFired) != std::string::npos);
   // Control 2: the same page with the report's CSP runs nothing: the policy alone stops it.
-  const std::string csp = "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src "
-                          "'none'; style-src 'unsafe-inline'; img-src data:\">";
+  const std::string csp =
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src "
+      "'none'; style-src 'unsafe-inline'; img-src data:\">";
   write_file(controls / "csp.html", "<!DOCTYPE html><html><head>" + csp + "</head><body><p id=\"" + kAttribute +
                                         kScript + "\"></p></body></html>");
   const Result blocked = chromium_dom(controls / "csp.html", "csp");

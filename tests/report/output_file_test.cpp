@@ -2,6 +2,8 @@
 // character device or FIFO written through and never replaced, other special files refused, a
 // symlink's target written (the link stays), and a target that is one of the command's inputs
 // refused, by device and inode (a hard link or a symlink to the input is the input).
+#include "report/output_file.hpp"
+
 #include <doctest/doctest.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -13,8 +15,6 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
-
-#include "report/output_file.hpp"
 
 using namespace edgetrain::report;
 namespace fs = std::filesystem;

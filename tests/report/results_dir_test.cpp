@@ -107,7 +107,7 @@ TEST_CASE("write_run_outputs writes exactly the result files but platform.xml, s
   const nlohmann::json scenario = nlohmann::json::object();
   write_run_outputs(dir, {scenario, summary, {}, {}, {}, {}, {}, {}, {}});
   std::set<std::string> expected(ResultsDir::result_files().begin(), ResultsDir::result_files().end());
-  expected.erase("platform.xml");  // the run writes it only for a changed or generated platform
+  expected.erase("platform.xml");           // the run writes it only for a changed or generated platform
   expected.insert(".edgetrain-temporary");  // the marker that makes the temporary folder provably edgetrain's
   CHECK(entries(dir.temporary()) == expected);
   CHECK(ResultsDir::result_files().back() == "summary.json");
@@ -223,8 +223,8 @@ TEST_CASE("a user's folder named like a temporary one, without edgetrain's marke
   const std::string dead = std::to_string(dead_pid());
   // Named like temporaries of dead pids; one even holds a forged marker with other text, one a
   // marker that is a folder, one a symlink to a marked folder.
-  for (const std::string& name : std::vector<std::string>{".thesis.old-20240101", ".run.tmp-" + dead, ".run.old-" + dead, ".a.tmp-" + dead,
-                                 ".b.tmp-" + dead}) {
+  for (const std::string& name : std::vector<std::string>{".thesis.old-20240101", ".run.tmp-" + dead,
+                                                          ".run.old-" + dead, ".a.tmp-" + dead, ".b.tmp-" + dead}) {
     fs::create_directories(parent / name);
     std::ofstream(parent / name / "chapter1.tex") << "years of work";
   }
