@@ -4,11 +4,13 @@ exit status 2. matplotlib is imported only after the arguments are read, so that
 
 import argparse
 import importlib.util
+import io
 import os
 import signal
 import sys
 
 import folders  # these two load no matplotlib: bad folders and columns fail fast
+from output_file import write_output
 from sweep_columns import add_derived, parse_targets, resolve, resolve_ys
 
 DPI = 110  # image files; --dpi changes it
@@ -97,11 +99,15 @@ def plot(args, item):
     else:
         out = args.out or os.path.join(args.folder[0], "plots")
         charts, notes = run_charts(item)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise folders.InputError(f"{out}: not a folder (--out names the folder of the images)")
     os.makedirs(out, exist_ok=True)
     for chart in charts:
         path = os.path.join(out, f"{chart.key}.{args.format}")
-        chart.save(path, args.format, heading(item, chart), args.dpi, args.size)
+        image = io.BytesIO()
+        chart.save(image, args.format, heading(item, chart), args.dpi, args.size)
         chart.close()
+        write_output(path, image.getvalue())
         print(path)
     for note in notes:
         print(f"not drawn: {note}")
@@ -113,10 +119,7 @@ def report(args, item):
     page = (html_report.sweep_report(item, args.y, args.x, args.by, args.targets, args.run_figures)
             if isinstance(item, folders.Sweep) else html_report.run_report(item))
     out = args.out or os.path.join(args.folder, "report.html")
-    temporary = out + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as f:
-        f.write(page)
-    os.replace(temporary, out)  # a reader never sees half a page
+    write_output(out, page.encode("utf-8"))
     print(out)
 
 

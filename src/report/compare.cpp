@@ -5,8 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
+
+#include "util/printable.hpp"
 
 namespace edgetrain::report {
 
@@ -15,13 +18,19 @@ namespace fs = std::filesystem;
 namespace {
 
 nlohmann::json read_json(const fs::path& file) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(file, ec);
+  if (!fs::exists(status)) throw CompareError(file.string() + ": cannot read it (not a run folder?)");
+  // Results are read as untrusted input: a regular file (a FIFO would block), of a bounded size.
+  if (!fs::is_regular_file(status)) throw CompareError(file.string() + ": not a regular file");
+  if (fs::file_size(file, ec) > kMaxRunFileBytes) {
+    throw CompareError(file.string() + ": more than the " + std::to_string(kMaxRunFileBytes >> 20) +
+                       " MB edgetrain reads of a results file");
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw CompareError(file.string() + ": cannot read it (not a run folder?)");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw CompareError(file.string() + ": not valid JSON (" + std::string(e.what()) + ")");
-  }
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return parse_run_file(text, file.string());
 }
 
 void flatten_into(const nlohmann::json& j, const std::string& path, std::map<std::string, nlohmann::json>& out) {
@@ -126,6 +135,21 @@ std::vector<std::string> run_labels(const Comparison& c) {
 }
 
 }  // namespace
+
+nlohmann::json parse_run_file(const std::string& text, const std::string& shown) {
+  // Depth is refused while parsing: the comparison walks documents recursively.
+  const nlohmann::json::parser_callback_t depth = [&](int level, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (level > static_cast<int>(kMaxRunFileDepth)) {
+      throw CompareError(shown + ": nesting deeper than " + std::to_string(kMaxRunFileDepth) + " levels");
+    }
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(text, depth);
+  } catch (const nlohmann::json::exception& e) {
+    throw CompareError(shown + ": not valid JSON (" + util::printable(e.what()) + ")");
+  }
+}
 
 RunRecord load_run_record(const fs::path& folder) {
   std::error_code ec;

@@ -4,6 +4,7 @@
 // results folders' summary.json and scenario.json; no SimGrid, no LibTorch.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -29,6 +30,12 @@ struct RunRecord {
 
 // Reads FOLDER/summary.json and FOLDER/scenario.json; CompareError naming the file otherwise.
 RunRecord load_run_record(const std::filesystem::path& folder);
+
+// What a results file may be: at most kMaxRunFileBytes (a regular file), nested at most
+// kMaxRunFileDepth levels. parse_run_file parses the text of one, named `shown` in its CompareError.
+inline constexpr uintmax_t kMaxRunFileBytes = 16u << 20;
+inline constexpr size_t kMaxRunFileDepth = 64;
+nlohmann::json parse_run_file(const std::string& text, const std::string& shown);
 
 // Every leaf of a JSON document by dotted path (`training.lr`, `devices.0.host`); empty objects and
 // arrays are leaves of their own.

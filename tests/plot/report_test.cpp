@@ -91,7 +91,8 @@ TEST_CASE("report: the bottleneck section, classes, rounds and energy come from 
                   mbps_text(bottleneck["links"][0]["bandwidth_bps"].get<double>() / 1e6, " Mbit/s", "%g")) !=
         std::string::npos);
   const std::string critical = bottleneck.at("critical_path").at("device");
-  CHECK(page.find("Critical path: <b>" + critical + "</b> was the round's slowest device in ") != std::string::npos);
+  CHECK(page.find("Critical path: <b>" + critical + "</b> was the round&#x27;s slowest device in ") !=
+        std::string::npos);
   CHECK(page.find("<th>data-bound</th>") != std::string::npos);
   CHECK(page.find("<td>jetson</td>") != std::string::npos);  // by_class
   CHECK(page.find(">pi (10)<") != std::string::npos);        // 30 devices: time split by class
