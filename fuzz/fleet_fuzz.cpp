@@ -2,14 +2,19 @@
 // JSON text is either refused with one FleetError line or accepted; an accepted description of at
 // most 2,000 devices is drawn, written as a platform and a device list, and the platform must pass
 // the platform check (platform::check_platform_text): the generator never writes a file that the
-// check, and so SimGrid, would refuse. Non-JSON input is skipped (nlohmann's parser is not ours).
+// check, and so SimGrid, would refuse. Every input also goes through the file reader
+// (fleet::load_fleet_file: the bounded read, the nesting and duplicate-key pass, the parse), which
+// refuses it with one FleetError line naming the file, or accepts what parse_fleet accepts.
 // fuzz.sh: -max_len=4096
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 
 #include "fleet/draw.hpp"
 #include "fleet/parse.hpp"
@@ -23,10 +28,31 @@ namespace {
   std::abort();
 }
 
+bool one_line(std::string_view message) {
+  for (const char c : message)
+    if (c >= 0 && c < 0x20) return false;
+  return !message.empty();
+}
+
+// The description as a file: refused with one line starting with the file's name, or accepted.
+void through_file(std::string_view text) {
+  static const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("edgetrain-fleet-fuzz-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(file, std::ios::binary | std::ios::trunc).write(text.data(), static_cast<std::streamsize>(text.size()));
+  try {
+    edgetrain::fleet::load_fleet_file(file);
+  } catch (const edgetrain::fleet::FleetError& e) {
+    if (std::string_view(e.what()).rfind(file.string() + ":", 0) != 0 || !one_line(e.what())) {
+      failure("the file reader's message is not one line naming the file", e.what());
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  through_file(text);
   const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return 0;
   edgetrain::fleet::FleetSpec spec;

@@ -16,6 +16,7 @@
 #include "scenario/load.hpp"
 #include "util/input_error.hpp"
 #include "util/printable.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::cli {
 namespace {
@@ -94,6 +95,9 @@ int fleet_command(const std::vector<std::string>& args) {
     report::write_output(devices, fleet::device_list_csv(drawn), devices.string(), {description, out});
     say << "wrote " << util::printable(out.string()) << " and " << util::printable(devices.string()) << "\n";
     return 0;
+  } catch (const util::Interrupted& e) {
+    std::fprintf(stderr, "edgetrain fleet: %s (nothing was written)\n", e.what());
+    return 130;
   } catch (const std::bad_alloc&) {
     return fail("out of memory");
   } catch (const std::exception& e) {

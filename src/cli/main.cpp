@@ -23,6 +23,7 @@
 #include "sim/stop_signal.hpp"
 #include "util/input_error.hpp"
 #include "util/printable.hpp"
+#include "util/stop_flag.hpp"
 
 namespace po = boost::program_options;
 using namespace edgetrain;
@@ -195,6 +196,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     return sim::run_scenario(sc, options);
+  } catch (const util::Interrupted& e) {  // before the simulation started: nothing was written
+    return fail(std::string(e.what()) + " (nothing was simulated or written)", 130);
   } catch (const std::bad_alloc&) {  // set-up phases name themselves (sim::MemoryError); this is the rest
     return fail("out of memory");
   } catch (const std::exception& e) {

@@ -26,6 +26,7 @@
 #include "sweep/runner.hpp"
 #include "sweep/sweep_csv.hpp"
 #include "util/printable.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::cli {
 namespace {
@@ -319,6 +320,9 @@ int sweep_command(const std::vector<std::string>& args) {
   } catch (const PlanError& e) {
     for (const auto& line : e.lines()) std::fprintf(stderr, "edgetrain: %s\n", line.c_str());
     return 2;
+  } catch (const util::Interrupted& e) {
+    std::fprintf(stderr, "edgetrain: sweep %s (no run was started)\n", e.what());
+    return 130;
   } catch (const std::exception& e) {
     if (dynamic_cast<const util::InputError*>(&e)) {
       std::fprintf(stderr, "edgetrain: %s\n", e.what());

@@ -9,6 +9,7 @@
 #include "fleet/names.hpp"
 #include "fleet/split.hpp"
 #include "util/seed.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::fleet {
 namespace {
@@ -112,6 +113,7 @@ Fleet draw_fleet(const FleetSpec& spec, uint64_t seed) {
     for (size_t c = 0; c < spec.classes.size(); ++c) {
       const DeviceClass& cls = spec.classes[c];
       for (int64_t k = 0; k < counts[c][s]; ++k) {
+        util::throw_if_stopped("drawing the fleet");  // 10^6 devices take seconds
         const int64_t j = next_index[c]++;
         UniformSource source(util::derive_seed(seed, "fleet.device." + cls.name, static_cast<uint64_t>(j)));
         Device d;

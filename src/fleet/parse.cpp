@@ -12,12 +12,14 @@
 
 #include "fleet/names.hpp"
 #include "fleet/split.hpp"
+#include "platform/bounds.hpp"
 #include "platform/wattage.hpp"
 #include "scenario/error.hpp"
 #include "scenario/json_text.hpp"
 #include "scenario/text.hpp"
 #include "scenario/units.hpp"
 #include "util/limits.hpp"
+#include "util/read_input.hpp"
 
 namespace edgetrain::fleet {
 namespace {
@@ -96,6 +98,16 @@ class Object {
     }
     if (!std::isfinite(v) || v < 0 || (v == 0 && !zero_allowed)) {
       fail(path, std::string(zero_allowed ? "must be >= 0" : "must be > 0") + ", got " + text::show(value));
+    }
+    // Speeds and bandwidths within the platform's bounds (platform/bounds.hpp), as the platform file
+    // and the what-if keys: a speed of "1f" is refused, never rounded up to the fleet's 1 Mf step.
+    const bool speed = unit == Unit::Flops, bandwidth = unit == Unit::BitsPerSecond;
+    if (speed || bandwidth) {
+      const double low = zero_allowed ? 0 : speed ? platform::kMinSpeedFlops : platform::kMinBandwidthBps;
+      const double high = speed ? platform::kMaxSpeedFlops : platform::kMaxBandwidthBps;
+      const char* symbol = speed ? "f" : "bps";
+      if (v < low) fail(path, "must be at least " + text::format_number(low) + symbol + ", got " + text::show(value));
+      if (v > high) fail(path, "must be at most " + text::format_number(high) + symbol + ", got " + text::show(value));
     }
     return v;
   }
@@ -264,6 +276,8 @@ Distribution distribution(const json& value, const std::string& path, bool whole
         sum += d.weights.back();
       }
       if (!(sum > 0)) fail(o.at("weights"), "at least one weight must be > 0");
+      // Each weight is finite, their sum need not be (two of 1e308): every draw would divide by infinity.
+      if (!std::isfinite(sum)) fail(o.at("weights"), "the weights sum to more than a double holds: scale them down");
     } else {
       d.weights.assign(d.values.size(), 1.0);
     }
@@ -466,12 +480,7 @@ FleetSpec parse_fleet(const json& description, const std::string& where) {
 
 FleetSpec load_fleet_file(const std::filesystem::path& file) {
   const std::string shown = file.string();
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw FleetError(shown + ": cannot open file (it is a directory)");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw FleetError(shown + ": cannot open file (" + std::strerror(errno) + ")");
-  const std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw FleetError(shown + ": cannot read file");
+  const std::string content = util::read_input_as<FleetError>(file, util::kFleetInput);
   auto position = [&](const scenario::TextPosition& p) {
     return shown + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
   };

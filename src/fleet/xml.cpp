@@ -9,6 +9,7 @@
 #include "fleet/names.hpp"
 #include "platform/wattage.hpp"
 #include "util/printable.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::fleet {
 namespace {
@@ -148,6 +149,7 @@ std::string platform_xml(const Fleet& fleet) {
       w.host_links(3, host, a.link.up_bps, a.link.down_bps, a.link.latency_s);
     }
     for (size_t i = site.first_device; i < site.first_device + site.devices; ++i) {
+      util::throw_if_stopped("writing the fleet's platform");
       const Device& d = fleet.devices[i];
       const DeviceClass& c = spec.classes[d.class_index];
       const LinkClass& l = spec.link_classes[d.link_index];

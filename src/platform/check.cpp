@@ -11,9 +11,13 @@
 #include <pugixml.hpp>
 #include <set>
 #include <sstream>
+#include <tuple>
 
+#include "platform/bounds.hpp"
 #include "platform/units.hpp"
 #include "platform/wattage.hpp"
+#include "util/format.hpp"
+#include "util/read_input.hpp"
 
 namespace edgetrain::platform {
 namespace {
@@ -158,6 +162,15 @@ class Checker {
     if (*v < 0 || (*v == 0 && !zero_allowed)) {
       fail(node, what(node) + ": " + attribute + (zero_allowed ? " must be >= 0" : " must be > 0") + ", got " +
                      in_quotes(text));
+    }
+    // The what-if keys' bounds (bounds.hpp); a 0 where it is allowed (a latency, a pstate not in use) stays.
+    const double bits = kind == Quantity::Bandwidth ? 8 : 1;  // parse_quantity gives bytes per second
+    const auto [low, high, unit] = kind == Quantity::Speed       ? std::tuple(kMinSpeedFlops, kMaxSpeedFlops, "f")
+                                   : kind == Quantity::Bandwidth ? std::tuple(kMinBandwidthBps, kMaxBandwidthBps, "bps")
+                                                                 : std::tuple(0.0, kMaxLatencyS, "s");
+    if ((*v != 0 && *v * bits < low) || *v * bits > high) {
+      fail(node, what(node) + ": " + attribute + " must be " + (*v * bits < low ? "at least " : "at most ") +
+                     util::format_number(*v * bits < low ? low : high) + unit + ", got " + in_quotes(text));
     }
     return *v;
   }
@@ -775,11 +788,7 @@ PlatformInfo check_platform_text(std::string_view xml, const std::string& shown_
 }
 
 PlatformInfo check_platform_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw PlatformFileError(file.string() + ": cannot read the platform file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return check_platform_text(text.str(), file.string());
+  return check_platform_text(util::read_input_as<PlatformFileError>(file, util::kPlatformInput), file.string());
 }
 
 }  // namespace edgetrain::platform

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "platform/bounds.hpp"
+
 namespace edgetrain::platform {
 namespace {
 
@@ -44,7 +46,7 @@ std::optional<double> watts(std::string_view text) {
   const std::string s(text);
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
+  if (end != s.c_str() + s.size() || !std::isfinite(v) || v > kMaxWatts) return std::nullopt;
   return v;
 }
 
@@ -57,7 +59,7 @@ std::string figures(std::string_view entry, size_t min, size_t max, const char* 
   out.clear();
   for (std::string_view p : parts) {
     const std::optional<double> w = watts(p);
-    if (!w) return std::string("must be ") + form + " with numbers of watts >= 0, got " + quoted(entry);
+    if (!w) return std::string("must be ") + form + " with numbers of watts from 0 to 1e6, got " + quoted(entry);
     out.push_back(*w);
   }
   if (out.back() < out[out.size() - 2]) {
@@ -78,7 +80,7 @@ std::string host_wattage_problem(const std::map<std::string, std::string>& prope
   const std::string* per_state = find(properties, kHostWattage);
   if (const std::string* off = find(properties, kHostWattageOff)) {
     if (!watts(trim(*off)))
-      return std::string(kHostWattageOff) + " must be a number of watts >= 0, got " + quoted(*off);
+      return std::string(kHostWattageOff) + " must be a number of watts from 0 to 1e6, got " + quoted(*off);
     if (!per_state) {
       return std::string(kHostWattageOff) + " is set without " + kHostWattage +
              ", so SimGrid would give this host no energy figures";

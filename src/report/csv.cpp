@@ -30,13 +30,20 @@ CsvTable::Row& CsvTable::Row::add(const std::string& text) {
 
 CsvTable::Row& CsvTable::row() { return rows_.emplace_back(); }
 
-std::string CsvTable::str() const {
-  auto line = [](const std::vector<std::string>& cells) {
-    std::string s;
-    for (size_t i = 0; i < cells.size(); ++i) s += (i ? "," : "") + cells[i];
-    return s + "\n";
-  };
-  std::string out = line(header_);
+namespace {
+
+std::string line(const std::vector<std::string>& cells) {
+  std::string s;
+  for (size_t i = 0; i < cells.size(); ++i) s += (i ? "," : "") + cells[i];
+  return s + "\n";
+}
+
+}  // namespace
+
+std::string CsvTable::str() const { return line(header_) + body(); }
+
+std::string CsvTable::body() const {
+  std::string out;
   for (const Row& r : rows_) {
     if (r.cells_.size() != header_.size()) {
       throw std::logic_error("CSV row has " + std::to_string(r.cells_.size()) + " cells for " +

@@ -28,6 +28,8 @@ class CsvTable {
   };
   Row& row();               // a new row, filled with add()
   std::string str() const;  // throws std::logic_error if a row's width differs from the header
+  std::string body() const;  // the rows without the header (a streamed file's next part)
+  void clear_rows() { rows_.clear(); }
   size_t rows() const { return rows_.size(); }
 
  private:

@@ -162,21 +162,6 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
   return t.str();
 }
 
-std::string buffers_csv(const std::vector<BufferPoint>& rows) {
-  CsvTable t({"sim_time_s", "device", "buffered_samples", "buffered_bytes", "arrived", "taken", "dropped"});
-  for (const auto& p : rows) {
-    t.row()
-        .add(p.sim_time_s)
-        .add(p.device)
-        .add(p.buffered_samples)
-        .add(p.buffered_bytes)
-        .add(p.arrived)
-        .add(p.taken)
-        .add(p.dropped);
-  }
-  return t.str();
-}
-
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s) {
   CsvTable t({"link", "bandwidth_bps", "latency_s", "bytes", "messages", "mean_utilization", "busy_s", "busy_fraction",
               "utilization_when_busy", "energy_j"});
@@ -222,14 +207,6 @@ std::string rounds_csv(const std::vector<RoundRow>& rows) {
   return t.str();
 }
 
-std::string buffers_fleet_csv(const std::vector<FleetBufferPoint>& rows) {
-  CsvTable t({"sim_time_s", "buffered_samples", "buffered_bytes", "arrived", "taken", "dropped"});
-  for (const auto& p : rows) {
-    t.row().add(p.sim_time_s).add(p.buffered_samples).add(p.buffered_bytes).add(p.arrived).add(p.taken).add(p.dropped);
-  }
-  return t.str();
-}
-
 std::string staleness_csv(const std::vector<StalenessRow>& rows) {
   CsvTable t({"sim_time_s", "device", "staleness"});
   for (const auto& r : rows) t.row().add(r.sim_time_s).add(r.device).add(r.staleness);
@@ -258,24 +235,11 @@ nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows) {
   return j;
 }
 
-void BufferTimeline::record(size_t device, const BufferPoint& point) {
-  const bool seen = device < last_time_.size() && last_time_[device] >= 0;
-  if (seen && point.sim_time_s - last_time_[device] < every_s_) return;
-  finish(device, point);
-}
-
-void BufferTimeline::finish(size_t device, const BufferPoint& point) {
-  if (last_time_.size() <= device) last_time_.resize(device + 1, -1.0);
-  last_time_[device] = point.sim_time_s;
-  rows_.push_back(point);
-}
-
 void write_run_outputs(ResultsDir& dir, const RunOutputs& o) {
   dir.write("scenario.json", o.resolved_scenario.dump(2) + "\n");
   dir.write("metrics.csv", metrics_csv(o.points));
   dir.write("devices.csv", devices_csv(o.devices));
-  dir.write("buffers.csv", buffers_csv(o.buffers));
-  dir.write("buffers_fleet.csv", buffers_fleet_csv(o.fleet_buffers));  // header only without streams
+  // buffers.csv and buffers_fleet.csv were streamed there during the run (buffer_streams.hpp).
   dir.write("links.csv", links_csv(o.links, o.summary.sim_time_s));
   dir.write("staleness.csv", staleness_csv(o.staleness));  // header only unless async
   dir.write("rounds.csv", rounds_csv(o.rounds));           // header only unless sync rounds

@@ -117,21 +117,6 @@ struct BufferPoint {
   int64_t buffered_samples = 0, buffered_bytes = 0, arrived = 0, taken = 0, dropped = 0;
 };
 
-// Keeps buffers.csv small on long runs: at most one row per device per `every_s` of
-// simulated time (the first state seen in each interval), plus each device's final row.
-class BufferTimeline {
- public:
-  explicit BufferTimeline(double every_s) : every_s_(every_s) {}
-  void record(size_t device, const BufferPoint& point);  // device: index in the scenario
-  void finish(size_t device, const BufferPoint& point);  // the final state, always kept
-  const std::vector<BufferPoint>& rows() const { return rows_; }
-
- private:
-  double every_s_;
-  std::vector<double> last_time_;  // per device, -1 = none yet
-  std::vector<BufferPoint> rows_;
-};
-
 struct RunSummary {
   std::string status;         // completed | target_reached | diverged | interrupted | failed
   std::string status_reason;  // one sentence: which stop condition, or what failed
@@ -156,7 +141,6 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices);
 // What bounds a device: the largest of its compute, communication, data-wait and other-wait time
 // (offline time aside): "compute", "communication", "data" or "wait".
 const char* device_bound(const DeviceRecord& d);
-std::string buffers_csv(const std::vector<BufferPoint>& rows);
 std::string staleness_csv(const std::vector<StalenessRow>& rows);
 // staleness_mean, staleness_p50, staleness_p95, staleness_max (nearest-rank percentiles).
 nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows);
@@ -167,7 +151,6 @@ std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s);
 // bytes / (bandwidth * over_s).
 double utilization(const LinkRow& r, double over_s);
 std::string rounds_csv(const std::vector<RoundRow>& rows);
-std::string buffers_fleet_csv(const std::vector<FleetBufferPoint>& rows);
 
 class ResultsDir;
 // Writes every result file into the run's temporary folder (ResultsDir::commit() then moves it
@@ -177,8 +160,6 @@ struct RunOutputs {
   const RunSummary& summary;
   const std::vector<EvalPoint>& points;
   const std::vector<DeviceRecord>& devices;
-  const std::vector<BufferPoint>& buffers;
-  const std::vector<FleetBufferPoint>& fleet_buffers;  // empty without device streams
   const std::vector<LinkRow>& links;
   const std::vector<StalenessRow>& staleness;
   const std::vector<RoundRow>& rounds;  // empty unless sync rounds

@@ -16,6 +16,8 @@
 #include "scenario/schema.hpp"
 #include "scenario/text.hpp"
 #include "scenario/validate.hpp"
+#include "util/read_input.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::scenario {
 namespace {
@@ -486,6 +488,8 @@ Scenario parse_scenario(json doc, const fs::path& file_for_relative_paths,
     return s;
   } catch (const ScenarioError&) {
     throw;
+  } catch (const util::Interrupted&) {  // a signal while generating a fleet: not an error
+    throw;
   } catch (const std::exception& e) {
     // A bug or an environment failure (e.g. the current directory vanished): still one line.
     throw ScenarioError("scenario: internal error while reading the scenario: " + std::string(e.what()));
@@ -507,13 +511,7 @@ uint64_t parse_seed_option(const std::string& text, const std::string& option) {
 Scenario load_scenario(const fs::path& file, const std::vector<std::string>& set_overrides,
                        std::optional<uint64_t> seed_override) {
   const std::string shown = file.string();
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) throw ScenarioError(shown + ": cannot open file (it is a directory)");
-  if (!fs::exists(file, ec)) throw ScenarioError(shown + ": cannot open file (no such file)");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ScenarioError(shown + ": cannot open file (" + std::strerror(errno) + ")");
-  std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw ScenarioError(shown + ": cannot read file");
+  std::string content = util::read_input_as<ScenarioError>(file, util::kScenarioInput);
   if (const auto issue = find_json_text_issue(content, /*comments=*/true)) {
     throw ScenarioError(issue_text(*issue, [&](const TextPosition& p) {
       return shown + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);

@@ -12,6 +12,7 @@
 #include "scenario/error.hpp"
 #include "scenario/text.hpp"
 #include "scenario/validate.hpp"
+#include "util/read_input.hpp"
 
 namespace edgetrain::scenario {
 namespace {
@@ -22,13 +23,7 @@ namespace fs = std::filesystem;
 // The object form's own keys; anything else is a fleet description's key.
 const std::vector<std::string> kOwnKeys = {"file", "links", "hosts"};
 
-std::string read_file(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ScenarioError(file.string() + ": cannot read the platform file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_file(const fs::path& file) { return util::read_input_as<ScenarioError>(file, util::kPlatformInput); }
 
 // A platform check's message as the scenario module's one error type.
 template <class F>

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "learn/catalogue.hpp"
+#include "platform/bounds.hpp"
 #include "scenario/error.hpp"
 #include "scenario/text.hpp"
 #include "util/limits.hpp"
@@ -346,7 +347,8 @@ std::vector<KeySpec> build_table() {
                    "What-if: the bandwidth of the platform's `<link>` or `<backbone>` named `<link>`. A SPLITDUPLEX "
                    "link named without `_UP`/`_DOWN` changes both directions, `<link>_UP` or `<link>_DOWN` one.")
           .part_of()
-          .above(0)
+          .at_least(platform::kMinBandwidthBps)
+          .limit(platform::kMaxBandwidthBps, "a petabit per second; the platform file has the same bounds")
           .null_default("the platform file's value"),
       quantity_key("platform.links.<link>.latency", Unit::Seconds, "What-if: that link's latency.")
           .part_of()
@@ -355,7 +357,8 @@ std::vector<KeySpec> build_table() {
       quantity_key("platform.hosts.<host>.speed", Unit::Flops,
                    "What-if: the speed per core (flop/s) of the platform's `<host>` named `<host>`.")
           .part_of("speed (f per second)")
-          .above(0)
+          .at_least(platform::kMinSpeedFlops)
+          .limit(platform::kMaxSpeedFlops, "a petaflop per core; the platform file has the same bounds")
           .null_default("the platform file's value"),
       integer_key("platform.hosts.<host>.cores", "What-if: that host's core count.")
           .part_of()

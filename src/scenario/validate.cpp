@@ -184,9 +184,14 @@ json check_rate(const json& v, const std::string& at) {
     return text::join(names, ", ");
   };
   auto positive = [](const json& x) { return x.is_number() && x.get<double>() > 0 && std::isfinite(x.get<double>()); };
-  // Every rate, and every parameter that scales one, is at most util::kMaxRate.
-  auto bounded = [](const json& x, const std::string& x_at) {
+  // Every rate, and every parameter that scales one, is at most util::kMaxRate; a rate (not a
+  // spread) at least util::kMinRate.
+  auto bounded = [](const json& x, const std::string& x_at, bool rate = true) {
     if (x.get<double>() > util::kMaxRate) throw ScenarioError(x_at + ": " + max_rate_text() + ", got " + text::show(x));
+    if (rate && x.get<double>() < util::kMinRate) {
+      throw ScenarioError(x_at + ": must be at least " + text::format_number(util::kMinRate) +
+                          " samples/s (one sample within the longest run, 10^9 s), got " + text::show(x));
+    }
   };
   if (v.is_number()) {
     if (!positive(v)) throw ScenarioError(at + ": must be > 0, got " + text::show(v));
@@ -260,7 +265,7 @@ json check_rate(const json& v, const std::string& at) {
     if (may_be_zero ? !(d >= 0 && std::isfinite(d)) : !positive(x)) {
       throw ScenarioError(p_at + ": must be " + (may_be_zero ? ">= 0" : "> 0") + ", got " + text::show(x));
     }
-    bounded(x, p_at);
+    bounded(x, p_at, !may_be_zero);
     out[p] = d;
   }
   if (form->dist == "uniform" && !(out["spread"].get<double>() < out["mean"].get<double>())) {

@@ -4,6 +4,8 @@
 #include <simgrid/plugins/energy.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <simgrid/s4u.hpp>
 #include <simgrid/simix.hpp>
@@ -20,6 +22,16 @@ std::optional<double> plus(std::optional<double> a, std::optional<double> b) {
   if (!a) return b;
   if (!b) return a;
   return *a + *b;
+}
+
+// A figure beyond a double (wattages are bounded, so only a bug or a platform edited past the
+// checks) is no figure: empty in the CSVs and null in summary.json alike, said once on stderr.
+std::optional<double> finite(std::optional<double> v) {
+  if (!v || std::isfinite(*v)) return v;
+  static bool warned = false;
+  if (!warned) std::fprintf(stderr, "edgetrain: warning: an energy figure overflowed; it is left empty in every output\n");
+  warned = true;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -85,6 +97,7 @@ EnergyTotals EnergyMeter::totals(const LinkLedger& ledger) const {
     t.links_j = t.links_j.value_or(0.0) + l.idle_w * now + (l.busy_w - l.idle_w) * ledger.full_load_s(l.name);
   }
   t.total_j = plus(plus(t.devices_j, t.aggregators_j), t.links_j);
+  for (std::optional<double>* v : {&t.devices_j, &t.aggregators_j, &t.links_j, &t.total_j}) *v = finite(*v);
   return t;
 }
 
@@ -92,7 +105,7 @@ std::vector<std::optional<double>> EnergyMeter::per_device() const {
   return simgrid::kernel::actor::simcall_answered([this] {
     std::vector<std::optional<double>> out(device_at_.size());
     for (size_t i = 0; i < out.size(); ++i) {
-      if (device_at_[i]) out[i] = sg_host_get_consumed_energy(hosts_[*device_at_[i]].host);
+      if (device_at_[i]) out[i] = finite(sg_host_get_consumed_energy(hosts_[*device_at_[i]].host));
     }
     return out;
   });
@@ -102,7 +115,7 @@ std::optional<double> EnergyMeter::link_j(const report::LinkRow& row, double ove
   const auto it = std::lower_bound(links_.begin(), links_.end(), row.link,
                                    [](const MeteredLink& l, const std::string& n) { return l.name < n; });
   if (it == links_.end() || it->name != row.link) return std::nullopt;
-  return it->idle_w * over_s + (it->busy_w - it->idle_w) * row.full_load_s;
+  return finite(it->idle_w * over_s + (it->busy_w - it->idle_w) * row.full_load_s);
 }
 
 }  // namespace edgetrain::sim

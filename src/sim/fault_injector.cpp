@@ -6,6 +6,7 @@
 #include <random>
 #include <simgrid/s4u.hpp>
 
+#include "platform/bounds.hpp"
 #include "sim/actor_guard.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/inbox.hpp"
@@ -19,10 +20,6 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 namespace {
-
-// The fastest link a bandwidth trace may give: 1 Pbit/s, far above any real link and within
-// what SimGrid's solver handles in doubles.
-constexpr double kMaxBandwidthBps = 1e15;
 
 // Switches device i off at the current time (see the header for what that counts).
 void switch_off(RunState& state, size_t i) {
@@ -96,7 +93,7 @@ std::multimap<double, LinkEvent> link_events(const scenario::LinkFaultSpec& spec
   if (!spec.trace.empty()) {
     stream::RateProfile profile = stream::RateProfile::constant(1.0);
     try {
-      profile = stream::RateProfile::from_trace_csv(spec.trace, "bandwidth_bps", kMaxBandwidthBps);
+      profile = stream::RateProfile::from_trace_csv(spec.trace, "bandwidth_bps", platform::kMaxBandwidthBps);  // as the platform file
     } catch (const stream::StreamError& e) {
       throw PlatformError(at + ".trace: " + e.what());
     }

@@ -12,6 +12,7 @@
 #include "sim/sync_rounds.hpp"
 #include "sim/wire.hpp"
 #include "util/seed.hpp"
+#include "util/stop_flag.hpp"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_gossip, "edgetrain gossip peers");
 
@@ -98,6 +99,7 @@ class GossipPeer {
       : state_(state), index_(index), inbox_(inbox), store_(store), progress_(progress) {
     const std::string& me = state.scenario.devices[index].name;
     for (size_t j : graph.neighbours[index]) {
+      util::throw_if_stopped("setting up the gossip exchanges");  // a complete graph of n devices: n(n-1)
       const std::string& other = state.scenario.devices[j].name;
       auto out = std::make_shared<ExchangeCourier>(state.links, state.device_hosts[index], state.device_hosts[j],
                                                    sg4::Mailbox::by_name("gossip/" + me + "->" + other));
@@ -232,13 +234,28 @@ void monitor(RunState& state, GossipProgress& progress) {
 
 }  // namespace
 
-GossipGraph gossip_graph(const scenario::Scenario& scenario, const PlatformHosts& hosts) {
+namespace {
+
+std::vector<std::string> sites_of(const PlatformHosts& hosts) {
   std::vector<std::string> sites;
   for (const sg4::Host* h : hosts.devices) sites.push_back(site_of(*h));
+  return sites;
+}
+
+}  // namespace
+
+double gossip_edges(const scenario::Scenario& scenario, const PlatformHosts& hosts) {
+  const auto& topo = scenario.topology;
+  return gossip_edge_count(topo.graph, hosts.devices.size(), topo.degree, sites_of(hosts));
+}
+
+GossipGraph gossip_graph(const scenario::Scenario& scenario, const PlatformHosts& hosts) {
+  const std::vector<std::string> sites = sites_of(hosts);
   const auto& topo = scenario.topology;
   GossipGraph graph = make_gossip_graph(topo.graph, hosts.devices.size(), topo.degree,
                                         util::derive_seed(scenario.seed, "gossip-graph"), sites);
   for (const auto& [i, j] : graph.edges()) {
+    util::throw_if_stopped("checking the gossip graph's routes");
     if (has_route(hosts.devices[i], hosts.devices[j]) && has_route(hosts.devices[j], hosts.devices[i])) continue;
     throw PlatformError("topology.graph: devices \"" + scenario.devices[i].name + "\" (host " +
                         hosts.devices[i]->get_name() + ") and \"" + scenario.devices[j].name + "\" (host " +

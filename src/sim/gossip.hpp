@@ -23,6 +23,9 @@ namespace edgetrain::sim {
 // ways (PlatformError naming the pair).
 GossipGraph gossip_graph(const scenario::Scenario& scenario, const PlatformHosts& hosts);
 
+// The edges of the run's graph (gossip_edge_count), known before it is built.
+double gossip_edges(const scenario::Scenario& scenario, const PlatformHosts& hosts);
+
 // One peer per device and the monitor; connects every device to its peer.
 Topology start_gossip(RunState& state, const PlatformHosts& hosts);
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "util/seed.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::sim {
 
@@ -111,6 +112,29 @@ GossipGraph random_k(size_t n, int64_t degree, uint64_t seed) {
 
 }  // namespace
 
+double gossip_edge_count(const std::string& kind, size_t n, int64_t degree, const std::vector<std::string>& sites) {
+  const auto pairs = [](double m) { return m * (m - 1) / 2; };
+  const auto count = static_cast<double>(n);
+  if (kind == "ring") return n < 2 ? 0 : n == 2 ? 1 : count;
+  if (kind == "complete") return pairs(count);
+  if (kind == "random-k") return count * static_cast<double>(degree);
+  if (kind == "torus") {
+    if (n < 2) return 0;
+    // Each of the r x c devices links down and right, once per distinct neighbour.
+    const auto [r, c] = torus_shape(n);
+    const auto distinct = [](size_t len) { return len == 1 ? 0.0 : len == 2 ? 0.5 : 1.0; };
+    return count * (distinct(r) + distinct(c));
+  }
+  if (kind == "platform-neighbours") {
+    std::map<std::string, double> members;
+    for (size_t i = 0; i < n && i < sites.size(); ++i) members[sites[i]] += 1;
+    double edges = static_cast<double>(members.size()) - 1;  // the chain of sites
+    for (const auto& [site, m] : members) edges += pairs(m);
+    return std::max(0.0, edges);
+  }
+  return 0;
+}
+
 GossipGraph make_gossip_graph(const std::string& kind, size_t n, int64_t degree, uint64_t seed,
                               const std::vector<std::string>& sites) {
   std::set<std::pair<size_t, size_t>> edges;
@@ -128,8 +152,10 @@ GossipGraph make_gossip_graph(const std::string& kind, size_t n, int64_t degree,
   } else if (kind == "random-k") {
     return random_k(n, degree, seed);
   } else if (kind == "complete") {
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
+      util::throw_if_stopped("building the gossip graph");
       for (size_t j = i + 1; j < n; ++j) link(edges, i, j);
+    }
   } else if (kind == "platform-neighbours") {
     std::map<std::string, std::vector<size_t>> members;
     std::vector<size_t> firsts;  // each site's first device, in order of appearance

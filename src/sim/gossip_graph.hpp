@@ -41,4 +41,9 @@ std::pair<size_t, size_t> torus_shape(size_t n);
 GossipGraph make_gossip_graph(const std::string& kind, size_t n, int64_t degree, uint64_t seed,
                               const std::vector<std::string>& sites);
 
+// The number of edges make_gossip_graph would build, without building it (the memory estimate
+// needs it first: a complete graph of 10^5 devices has 5 x 10^9): exact for ring, torus, complete
+// and platform-neighbours, an upper bound (n x degree) for random-k.
+double gossip_edge_count(const std::string& kind, size_t n, int64_t degree, const std::vector<std::string>& sites);
+
 }  // namespace edgetrain::sim

@@ -54,20 +54,35 @@ class SiteAggregator {
       }
       record.bytes_from_cloud += model->bytes;
       state_.links.carried(model->from, here, model->bytes);
+      // The flat server's rule for empty rounds, at the site: the version (the round number the
+      // devices' updates carry) changes only with the site's model, so a straggler of an empty round
+      // is aggregated later. A new tag is needed when the adopted model differs from the one the
+      // last round's devices were sent (a new cloud version, or site rounds applied since the last
+      // adopt), unless no round was sent the current tag yet (after an applied round).
+      const bool changes = applied_since_adopt_ || model->round != adopted_cloud_round_;
+      if (changes && tag_sent_) {
+        ++version_;
+        tag_sent_ = false;
+      }
+      adopted_cloud_round_ = model->round;
+      applied_since_adopt_ = false;
       store_.adopt(model->model);
       auto delta = std::make_unique<SiteUpdateMessage>();
       delta->site = site_;
       delta->round = model->round;
       for (int64_t r = 0; r < state_.scenario.topology.site_rounds; ++r) {
-        const RoundResult result = rounds_.run(site_round_, site_round_);
+        const RoundResult result = rounds_.run(version_, draw_++);
         if (result.ended) {
           state_.stop("completed", "stop.sim_time_s reached");
           return;
         }
-        ++site_round_;
+        tag_sent_ = true;
         record.site_rounds += 1;
         delta->finite = delta->finite && result.finite;
-        if (!result.row.applied) continue;
+        if (!result.row.applied) continue;  // an empty round: the model and its version stay
+        ++version_;
+        tag_sent_ = false;
+        applied_since_adopt_ = true;
         delta->samples += static_cast<int64_t>(result.samples);
         delta->slowest_device = result.row.slowest_device;
       }
@@ -94,7 +109,10 @@ class SiteAggregator {
   size_t site_;
   backend::SiteStore& store_;
   SyncRounds rounds_;
-  int64_t site_round_ = 0;
+  int64_t version_ = 0;  // the site model's version: the round number its models and updates carry
+  int64_t draw_ = 0;     // site rounds so far, empty ones too: each draws its own selection
+  bool tag_sent_ = false, applied_since_adopt_ = false;
+  int64_t adopted_cloud_round_ = -1;
 };
 
 class CloudAggregator {

@@ -36,14 +36,16 @@ struct MemoryEstimate {
   double data_bytes = 0;        // features, labels and sample indices of both splits
   double activation_bytes = 0;  // the largest training batch, or an evaluation chunk
   double runtime_bytes = 0;     // the program and its libraries, measured
+  double exchange_bytes = 0;    // gossip: one courier actor per direction of each edge, measured
   bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
-  double total() const { return model_bytes + data_bytes + activation_bytes + runtime_bytes; }
+  double total() const { return model_bytes + data_bytes + activation_bytes + runtime_bytes + exchange_bytes; }
   // "about 41.2 GB (model 1e+09 parameters x 12 vectors: 40 GB; data 1.1 GB; ...)"
   std::string describe() const;
 };
 
+// `gossip_edges`: the edges of a gossip run's graph (gossip_edges in gossip.hpp), 0 otherwise.
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
-                               const learn::ModelShape& model);
+                               const learn::ModelShape& model, double gossip_edges = 0);
 
 // What this process can still allocate: MemAvailable from /proc/meminfo, lowered to what the
 // memory cgroup (v2 memory.max or v1 memory.limit_in_bytes) leaves, if a limit applies. Empty

@@ -17,7 +17,6 @@
 #include "backend/uplink.hpp"
 #include "learn/known_data.hpp"
 #include "report/bottleneck.hpp"
-#include "report/fleet_buffers.hpp"
 #include "report/progress.hpp"
 #include "report/results_dir.hpp"
 #include "report/run_record.hpp"
@@ -156,7 +155,6 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
   const scenario::Scenario& sc = state.scenario;
   const size_t n = sc.devices.size();
   state.devices.resize(n);
-  state.buffer_timeline = report::BufferTimeline(sc.report.buffer_every_s);
   state.device_hosts = hosts.devices;
   state.live.resize(n);
   state.upstream.assign(n, nullptr);
@@ -391,12 +389,19 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const platform::PlatformInfo info = read_platform(scenario);
   // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
   const bool small_stacks = timing_only || options.threads > 1;
-  const bool guard_pages = !timing_only && scenario.devices.size() <= kGuardedDevices;
+  // Two actors per device, and in gossip one courier per direction of each edge (before the sites
+  // are known, platform-neighbours counts as one site: the most edges it can have).
+  const auto n = static_cast<double>(scenario.devices.size());
+  const auto& topo = scenario.topology;
+  const double couriers = !topo.gossip()                         ? 0
+                          : topo.graph == "platform-neighbours" ? n * (n - 1)
+                                                                 : 2 * gossip_edge_count(topo.graph, scenario.devices.size(),
+                                                                                         topo.degree, {});
+  const bool guard_pages = !timing_only && 2 * n + couriers <= 2 * static_cast<double>(kGuardedDevices);
   p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks, guard_pages); });
   init_energy_plugins(info);  // before the platform is loaded
   p.hosts = load_and_check_platform(*p.engine, scenario, info);
   p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);
-  if (scenario.topology.gossip()) (void)gossip_graph(scenario, p.hosts);  // its routes checked before any output
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
     const learn::KnownData known = learn::known_dataset_shape(scenario);
@@ -408,8 +413,11 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.charged = backend::charged_model(scenario, p.shape);
   p.memory =
       estimate_memory(scenario, p.shape,
-                      timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)));
+                      timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)),
+                      scenario.topology.gossip() ? gossip_edges(scenario, p.hosts) : 0);
   check_memory(p.memory, available_memory());
+  // Built (and its routes checked) once the estimate allows it, before any output.
+  if (scenario.topology.gossip()) (void)gossip_graph(scenario, p.hosts);
   check_ns3_message_size(p.charged.cost);
   if (timing_only) {
     p.parts = during("partitioning the data", [&] { return backend::partition_counts(scenario, p.shape); });
@@ -475,6 +483,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
   Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.backend, p.raw_sample_bytes);
+  state.buffer_timeline.open(results.temporary());
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
   if (p.energy->active()) state.energy = p.energy.get();
   print_warnings(run_warnings(scenario, results, options.out_dir, options.warn_replacing));  // set-up went well
@@ -544,13 +553,11 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     resolve_critical_link(critical, state.device_hosts[device], state.upstream[device]->host(), links, end);
   }
   summary.extra["bottleneck"] = report::bottleneck_json(state.devices, links, state.rounds, critical, end);
-  const std::vector<report::FleetBufferPoint> fleet_buffers =
-      report::fleet_buffer_series(state.buffer_timeline.rows(), scenario.report.buffer_every_s, end);
+  state.buffer_timeline.close(end);  // its files are complete before summary.json is written
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!scenario.platform_xml.empty()) results.write("platform.xml", scenario.platform_xml);  // what was simulated
   report::write_run_outputs(
-      results, {scenario.resolved, summary, state.evals, state.devices, state.buffer_timeline.rows(), fleet_buffers,
-                links, state.staleness, state.rounds});
+      results, {scenario.resolved, summary, state.evals, state.devices, links, state.staleness, state.rounds});
   results.commit();
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
   // An exception an actor threw: the CLI turns it into its message and exit status (2 for bad input).

@@ -13,6 +13,7 @@
 
 #include "backend/learner.hpp"
 #include "backend/mode.hpp"
+#include "report/buffer_streams.hpp"
 #include "report/run_record.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/device_stream.hpp"
@@ -37,7 +38,11 @@ class EnergyMeter;
 
 struct RunState {
   RunState(const scenario::Scenario& s, backend::Backend& b, int64_t raw_sample_bytes)
-      : scenario(s), mode(s.training, s.devices.size()), backend(b), raw_sample_bytes(raw_sample_bytes) {}
+      : scenario(s),
+        mode(s.training, s.devices.size()),
+        backend(b),
+        raw_sample_bytes(raw_sample_bytes),
+        buffer_timeline(s.report.buffer_every_s) {}
   const scenario::Scenario& scenario;
   const backend::Mode mode;
   backend::Backend& backend;
@@ -55,7 +60,8 @@ struct RunState {
   // Per device without a stream: the order in which it reads its static partition (null otherwise:
   // the stream owns the order).
   std::vector<std::unique_ptr<stream::SampleOrder>> static_orders;
-  report::BufferTimeline buffer_timeline{1.0};
+  // buffers.csv and buffers_fleet.csv, streamed to the results' temporary folder as the run goes.
+  report::BufferStreams buffer_timeline;
   LinkLedger links;
   std::vector<simgrid::s4u::Host*> device_hosts;  // per device
   // Per device: the inbox of the aggregator it sends to (its upstream) and its lane there; the

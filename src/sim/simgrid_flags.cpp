@@ -5,11 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <simgrid/s4u/Engine.hpp>
 #include <string_view>
 
 #include "sim/platform.hpp"
+#include "util/printable.hpp"
 
 namespace edgetrain::sim {
 namespace {
@@ -76,10 +78,53 @@ std::string probe(const std::vector<std::string>& args) {
   return simgrid_message(output, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }
 
+// The configuration keys edgetrain runs with: the models and their parameters. Other keys change
+// what edgetrain itself decides (actor stacks, plugins, tracing) or break the run: the thread
+// context factory deadlocks when the run ends (SimGrid 3.32's maestro joins the thread of an
+// actor killed while it waits on a SimGrid mutex), parallel contexts would run actors that share
+// the run's state at once.
+const char* const kSupportedPrefixes[] = {"network/", "cpu/", "host/model", "maxmin/", "precision/", "surf/precision"};
+const char* const kFactories[] = {"raw", "ucontext", "boost"};
+
+// "" when every key:value of a --cfg value is supported, else why not.
+std::string unsupported(std::string_view settings) {
+  size_t start = 0;
+  while (start < settings.size()) {
+    size_t end = settings.find_first_of(" \t", start);
+    if (end == std::string_view::npos) end = settings.size();
+    const std::string_view item = settings.substr(start, end - start);
+    start = end + 1;
+    if (item.empty()) continue;
+    const std::string_view key = item.substr(0, item.find(':'));
+    const std::string_view value = item.find(':') == std::string_view::npos ? "" : item.substr(item.find(':') + 1);
+    if (key == "contexts/factory") {
+      if (std::find(std::begin(kFactories), std::end(kFactories), value) != std::end(kFactories)) continue;
+      return "contexts/factory " + std::string(value) +
+             " is not supported by edgetrain (use raw, ucontext or boost; the thread factory deadlocks when the run "
+             "ends)";
+    }
+    if (std::any_of(std::begin(kSupportedPrefixes), std::end(kSupportedPrefixes),
+                    [&](const char* p) { return key.substr(0, std::string_view(p).size()) == p; })) {
+      continue;
+    }
+    return "SimGrid flag " + std::string(key) +
+           " is not supported by edgetrain (supported: network/*, cpu/*, host/model, maxmin/*, precision/*, "
+           "surf/precision and contexts/factory raw, ucontext or boost; edgetrain sets stacks and plugins itself)";
+  }
+  return "";
+}
+
 }  // namespace
 
 void check_engine_flags(const std::vector<std::string>& defaults, const std::vector<EngineFlag>& flags) {
   if (flags.empty()) return;
+  for (const EngineFlag& f : flags) {
+    const std::string_view cfg = "--cfg=";
+    if (f.arg.rfind(cfg, 0) != 0) continue;  // --log: any logging is fine
+    if (const std::string why = unsupported(std::string_view(f.arg).substr(cfg.size())); !why.empty()) {
+      throw PlatformError(util::printable(f.shown) + ": " + why);
+    }
+  }
   std::vector<std::string> args = defaults;
   for (const EngineFlag& f : flags) args.push_back(f.arg);
   const std::string all = probe(args);

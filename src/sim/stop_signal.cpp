@@ -6,13 +6,13 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/actor_guard.hpp"
+#include "util/stop_flag.hpp"
 
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 namespace {
 
-volatile sig_atomic_t interrupted = 0;
 constexpr int kSignals[2] = {SIGINT, SIGTERM};
 bool ignored_at_start[2] = {false, false};
 
@@ -27,7 +27,7 @@ void set_disposition(int sig, void (*handler)(int)) {
 // The first signal sets the flag; after it, the next one takes the default action: it ends the
 // process at once.
 extern "C" void on_signal(int) {
-  interrupted = 1;
+  util::stop_flag = 1;
   for (int k = 0; k < 2; ++k)
     if (!ignored_at_start[k]) set_disposition(kSignals[k], SIG_DFL);
 }
@@ -55,11 +55,11 @@ void install_interrupt_handler() {
   }();
   (void)checked;
   for (int k = 0; k < 2; ++k) {
-    set_disposition(kSignals[k], ignored_at_start[k] ? SIG_IGN : interrupted ? SIG_DFL : on_signal);
+    set_disposition(kSignals[k], ignored_at_start[k] ? SIG_IGN : util::stop_requested() ? SIG_DFL : on_signal);
   }
 }
 
-bool interrupt_requested() { return interrupted != 0; }
+bool interrupt_requested() { return util::stop_requested(); }
 
 InterruptHandlerKept::InterruptHandlerKept() {
   const sigset_t set = interrupt_signals();

@@ -12,6 +12,7 @@
 #include "stream/rates.hpp"
 #include "util/format.hpp"
 #include "util/limits.hpp"
+#include "util/read_input.hpp"
 
 namespace edgetrain::stream {
 
@@ -64,9 +65,11 @@ void validate(const std::vector<Row>& rows, const std::string& source, const std
     if (r.rate > max_value)
       fail(r, value + " must be at most " + format_number(max_value) + ", got " + format_number(r.rate));
   }
-  if (!(rows.back().rate > 0))
+  // The last value holds forever: at least kMinRate (a sample, a bit, within the longest run).
+  if (!(rows.back().rate >= util::kMinRate))
     fail(rows.back(),
-         "the last " + value + " must be > 0 (it holds forever after the last time), got " +
+         "the last " + value + " must be at least " + format_number(util::kMinRate) +
+             " (it holds forever after the last time), got " +
              format_number(rows.back().rate));
 }
 
@@ -75,9 +78,9 @@ void validate(const std::vector<Row>& rows, const std::string& source, const std
 RateProfile RateProfile::constant(double rate) {
   if (!std::isfinite(rate) || !(rate > 0))
     throw StreamError("stream rate: a constant rate must be a finite number > 0, got " + format_number(rate));
-  if (rate > util::kMaxRate)
-    throw StreamError("stream rate: a constant rate must be at most " + format_number(util::kMaxRate) + ", got " +
-                      format_number(rate));
+  if (rate > util::kMaxRate || rate < util::kMinRate)
+    throw StreamError("stream rate: a constant rate must be from " + format_number(util::kMinRate) + " to " +
+                      format_number(util::kMaxRate) + ", got " + format_number(rate));
   return from_steps({0.0}, {rate});
 }
 
@@ -104,11 +107,7 @@ RateProfile RateProfile::from_valid_steps(std::vector<double> times_s, std::vect
 
 RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file, const std::string& value, double max_value) {
   const std::string name = file.string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw StreamError(name + ": cannot open the " + value + " trace (time_s," + value + " rows)");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw StreamError(name + ": read error");
-  return from_trace_text(text, name, value, max_value);
+  return from_trace_text(util::read_input_as<StreamError>(file, util::kTraceInput), name, value, max_value);
 }
 
 RateProfile RateProfile::from_trace_text(std::string_view content, const std::string& name, const std::string& value,

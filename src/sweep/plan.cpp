@@ -5,6 +5,7 @@
 
 #include "scenario/load.hpp"
 #include "sweep/hash.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::sweep {
 namespace {
@@ -33,6 +34,8 @@ Plan make_plan(SweepSpec spec, const std::filesystem::path& out) {
   plan.out = std::filesystem::absolute(out).lexically_normal();
   std::vector<std::string> errors;
   for (size_t i = 0; i < spec.runs.size(); ++i) {
+    util::throw_if_stopped("planning the sweep (" + std::to_string(i) + " of " + std::to_string(spec.runs.size()) +
+                           " runs checked)");
     PlannedRun run;
     run.number = i + 1;
     run.overrides = spec.runs[i];

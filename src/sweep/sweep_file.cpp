@@ -2,11 +2,14 @@
 #include "sweep/sweep_file.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 
 #include "scenario/json_text.hpp"
 #include "util/printable.hpp"
+#include "util/stop_flag.hpp"
+#include "util/read_input.hpp"
 
 namespace edgetrain::sweep {
 namespace {
@@ -68,9 +71,24 @@ SweepSpec expand(const ojson& grid, const ojson& runs, const std::string& shown)
     throw SweepError(shown + ": nothing to vary: give \"grid\" and/or \"runs\"");
   }
   if (explicit_runs.empty()) explicit_runs.emplace_back();  // the grid alone
+  // Counted before anything is expanded (in double: 10^12 runs and more stay exact enough to say).
+  double count = static_cast<double>(explicit_runs.size());
+  std::string factors;
+  for (const auto& axis : axes) {
+    count *= static_cast<double>(axis.second.size());
+    factors += (factors.empty() ? "" : " x ") + std::to_string(axis.second.size());
+  }
+  if (!runs.is_null()) factors += (factors.empty() ? "" : " x ") + std::to_string(explicit_runs.size()) + " runs";
+  if (count > static_cast<double>(kMaxSweepRuns)) {
+    char shown_count[32];
+    std::snprintf(shown_count, sizeof shown_count, "%.4g", count);
+    throw SweepError(shown + ": " + shown_count + " runs (" + factors + "), more than the " +
+                     std::to_string(kMaxSweepRuns) + " a sweep may hold: split it into several sweeps");
+  }
   // Mixed-radix counter over the axes, the last one varying fastest.
   std::vector<size_t> index(axes.size(), 0);
   while (true) {
+    util::throw_if_stopped("expanding the sweep");
     for (const Overrides& run : explicit_runs) {
       Overrides o;
       for (size_t a = 0; a < axes.size(); ++a) o.emplace_back(axes[a].first, axes[a].second[index[a]]);
@@ -91,17 +109,12 @@ SweepSpec expand(const ojson& grid, const ojson& runs, const std::string& shown)
 
 SweepSpec load_sweep(const fs::path& file) {
   const std::string shown = util::printable(file.string());
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) throw SweepError(shown + ": cannot open file (it is a directory)");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw SweepError(shown + ": cannot open file (no such file or not readable)");
-  const std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  // A key given twice (the parser would keep the last silently) or nesting past 64 levels: refused
-  // with its line and column, as in a scenario.
+  const std::string content = util::read_input_as<SweepError>(file, util::kSweepInput);
+  // Nesting and duplicate keys as in scenarios, before the parser (which recurses) sees the text.
   if (const auto issue = scenario::find_json_text_issue(content, /*comments=*/true)) {
-    throw SweepError(scenario::issue_text(*issue, [&](const scenario::TextPosition& p) {
+    throw SweepError(util::printable(scenario::issue_text(*issue, [&](const scenario::TextPosition& p) {
       return shown + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
-    }));
+    })));
   }
   ojson doc;
   try {
@@ -123,6 +136,7 @@ SweepSpec load_sweep(const fs::path& file) {
   SweepSpec spec = expand(doc.contains("grid") ? doc["grid"] : null, doc.contains("runs") ? doc["runs"] : null, shown);
   spec.file = fs::absolute(file).lexically_normal();
   spec.base = (spec.file.parent_path() / doc["base"].get<std::string>()).lexically_normal();
+  std::error_code ec;
   if (!fs::is_regular_file(spec.base, ec)) {
     throw SweepError(shown + ": base: " + util::printable(spec.base.string()) + ": no such file");
   }

@@ -27,6 +27,11 @@ class SweepError : public std::runtime_error, public util::InputError {
 using Override = std::pair<std::string, nlohmann::json>;
 using Overrides = std::vector<Override>;
 
+// The most runs one sweep may hold (grid combinations x explicit runs): checked before the grid is
+// expanded. Planning checks each run's scenario at about 5,000 runs per second, so 10^6 runs take
+// minutes to plan and hours to run on a workstation; a larger study is several sweeps.
+inline constexpr size_t kMaxSweepRuns = 1000000;
+
 struct SweepSpec {
   std::filesystem::path file;  // the sweep file, absolute
   std::filesystem::path base;  // the base scenario, absolute (relative paths: from the sweep file's folder)
@@ -35,7 +40,8 @@ struct SweepSpec {
 };
 
 // Expands `grid` (an object of key -> non-empty list, or null) and `runs` (a list of objects, or
-// null) as described above. Throws SweepError naming `shown` (the file) and the key at fault.
+// null) as described above. Throws SweepError naming `shown` (the file) and the key at fault, and
+// for more than kMaxSweepRuns runs, with their count, before expanding.
 SweepSpec expand(const nlohmann::ordered_json& grid, const nlohmann::ordered_json& runs, const std::string& shown);
 
 // Reads a sweep file (JSON, comments allowed): {"base": PATH, "grid": {...}, "runs": [...]}.

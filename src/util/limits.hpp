@@ -18,4 +18,8 @@ inline constexpr double kMaxTimeS = 1e9;
 // 1e18) stay within int64 over a whole run of kMaxTimeS.
 inline constexpr double kMaxRate = 1e9;
 
+// The slowest stream, in samples per simulated second: one sample within kMaxTimeS. A slower
+// stream's first batch would come after the longest run could end (1e-300 samples/s: never).
+inline constexpr double kMinRate = 1.0 / kMaxTimeS;
+
 }  // namespace edgetrain::util

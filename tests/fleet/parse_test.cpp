@@ -123,3 +123,23 @@ TEST_CASE("messages start with the description's path inside its document") {
     CHECK(std::string(e.what()) == "platform.classes.pi.share: a share must be > 0 and <= 1, got 2");
   }
 }
+
+TEST_CASE("bounds: speeds and bandwidths have the platform's bounds, list weights a finite sum") {
+  using nlohmann::json;
+  auto with = [](const std::string& pointer, const json& value) {
+    json d = test::two_site_fleet();
+    d[json::json_pointer(pointer)] = value;
+    return test::parse_error(d);
+  };
+  // "1f" is refused, not rounded up to the 1 Mf step of drawn speeds.
+  CHECK(with("/classes/pi/speed", "1f") == "classes.pi.speed: must be at least 1e+06f, got \"1f\"");
+  CHECK(with("/classes/pi/speed", json::parse(R"({"dist": "uniform", "min": "1f", "max": "2Gf"})")) ==
+        "classes.pi.speed.min: must be at least 1e+06f, got \"1f\"");
+  CHECK(with("/classes/pi/speed", "1Mf").empty());
+  CHECK(with("/cloud/speed", "1e300").find("cloud.speed: must be at most 1e+15f") == 0);
+  CHECK(with("/link_classes/dsl/up", "1e-300bps") == "link_classes.dsl.up: must be at least 1bps, got \"1e-300bps\"");
+  CHECK(with("/wan/bandwidth", "1e300").find("wan.bandwidth: must be at most 1e+15bps") == 0);
+  CHECK(with("/classes/pi/speed", json::parse(R"({"dist": "list", "values": ["1Gf", "2Gf"], "weights": [1e308, 1e308]})")) ==
+        "classes.pi.speed.weights: the weights sum to more than a double holds: scale them down");
+  CHECK(with("/classes/pi/properties/wattage_per_state", "1e308:1e308").find("watts from 0 to 1e6") != std::string::npos);
+}

@@ -242,13 +242,13 @@ TEST_CASE("energy properties SimGrid aborts on or misreads are refused, and the 
         "has 2 speed(s), got 1 entries in \"2.7:6.4\"");
   CHECK(error_of(host("2Gf", prop("wattage_per_state", "2.7:6.4W"))) ==
         "p.xml:5: host \"h\": wattage_per_state must be \"idle:all_cores\" or \"idle:epsilon:all_cores\" with "
-        "numbers of watts >= 0, got \"2.7:6.4W\"");
-  CHECK(error_of(host("2Gf", prop("wattage_per_state", "-1:6"))).find("numbers of watts >= 0") != std::string::npos);
+        "numbers of watts from 0 to 1e6, got \"2.7:6.4W\"");
+  CHECK(error_of(host("2Gf", prop("wattage_per_state", "-1:6"))).find("numbers of watts from 0 to 1e6") != std::string::npos);
   CHECK(error_of(host("2Gf", prop("wattage_per_state", "1:2:3:4"))).find("got \"1:2:3:4\"") != std::string::npos);
   CHECK(error_of(host("2Gf", prop("wattage_per_state", "5:3"))).find("not below the one before it") !=
         std::string::npos);
   CHECK(error_of(host("2Gf", prop("wattage_per_state", "1:2") + prop("wattage_off", "ten"))) ==
-        "p.xml:5: host \"h\": wattage_off must be a number of watts >= 0, got \"ten\"");
+        "p.xml:5: host \"h\": wattage_off must be a number of watts from 0 to 1e6, got \"ten\"");
   CHECK(error_of(host("2Gf", prop("wattage_off", "1"))).find("without wattage_per_state") != std::string::npos);
   // A cluster's properties are each member's, against the cluster's pstates.
   CHECK(error_of(kHead +

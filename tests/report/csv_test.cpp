@@ -79,17 +79,3 @@ TEST_CASE("stream columns: mean sample age is per trained sample") {
   const std::string csv = devices_csv({d});
   CHECK(csv.find(",2.5,10,0,0,0,1.5,3,0,0,0,0,0,0,0,0,7,0,0,0,\n") != std::string::npos);
 }
-
-TEST_CASE("buffer timeline keeps at most one row per device per interval plus the final row") {
-  BufferTimeline t(1.0);
-  for (int k = 0; k < 10; ++k) t.record(0, BufferPoint{0.25 * k, "a", k, 0, 0, 0, 0});
-  t.record(1, BufferPoint{0.1, "b", 1, 0, 0, 0, 0});
-  t.finish(0, BufferPoint{2.3, "a", 99, 0, 0, 0, 0});
-  std::vector<double> times_a;
-  for (const auto& r : t.rows()) {
-    if (r.device == "a") times_a.push_back(r.sim_time_s);
-  }
-  CHECK(times_a == std::vector<double>{0, 1, 2, 2.3});
-  CHECK(buffers_csv(t.rows()).rfind("sim_time_s,device,buffered_samples,buffered_bytes,arrived,taken,dropped\n", 0) ==
-        0);
-}

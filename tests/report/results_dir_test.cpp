@@ -1,6 +1,7 @@
 // Results folders written as a whole: replaced in one move, refused when another run holds them or
 // when they hold other files, left intact by a failed write, and temporary folders of killed runs
 // removed.
+#include "report/buffer_streams.hpp"
 #include "report/results_dir.hpp"
 
 #include <doctest/doctest.h>
@@ -99,13 +100,16 @@ TEST_CASE("a run replaces the report.html and plots/ that edgetrain report and p
   CHECK(slurp(out / "summary.json") == "new");
 }
 
-TEST_CASE("write_run_outputs writes exactly the result files but platform.xml, summary.json last") {
+TEST_CASE("write_run_outputs and the buffer streams write exactly the result files but platform.xml, summary.json last") {
   const fs::path out = fresh("outputs") / "run";
   ResultsDir dir(out);
   RunSummary summary;
   summary.status = "completed";
   const nlohmann::json scenario = nlohmann::json::object();
-  write_run_outputs(dir, {scenario, summary, {}, {}, {}, {}, {}, {}, {}});
+  BufferStreams buffers(1.0);  // buffers.csv and buffers_fleet.csv, streamed during a run
+  buffers.open(dir.temporary());
+  buffers.close(0);
+  write_run_outputs(dir, {scenario, summary, {}, {}, {}, {}, {}});
   std::set<std::string> expected(ResultsDir::result_files().begin(), ResultsDir::result_files().end());
   expected.erase("platform.xml");           // the run writes it only for a changed or generated platform
   expected.insert(".edgetrain-temporary");  // the marker that makes the temporary folder provably edgetrain's

@@ -139,6 +139,17 @@ TEST_CASE("limits: stream rates and their parameters are at most 1e9 samples/s")
   CHECK(err("1e9") == "<no error>");
 }
 
+TEST_CASE("limits: stream rates are at least 1e-9 samples/s (one sample within the longest run)") {
+  TempDir dir;
+  auto err = [&](const std::string& rate) { return parse_error(dir, minimal_doc(), {"stream.rate=" + rate}); };
+  const std::string why = "must be at least 1e-09 samples/s (one sample within the longest run, 10^9 s)";
+  CHECK(err("1e-300") == "stream.rate: " + why + ", got 1e-300");
+  CHECK(err(R"({"dist":"list","values":[5,1e-12]})") == "stream.rate.values[1]: " + why + ", got 1e-12");
+  CHECK(err(R"({"dist":"normal","mean":1e-300,"std":0})") == "stream.rate.mean: " + why + ", got 1e-300");
+  CHECK(err(R"({"dist":"normal","mean":5,"std":0})") == "<no error>");  // a spread may be 0
+  CHECK(err("1e-9") == "<no error>");
+}
+
 TEST_CASE("names: a run name is one folder name") {
   TempDir dir;
   auto err = [&](const json& name) {

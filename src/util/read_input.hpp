@@ -1,0 +1,64 @@
+// The one way edgetrain reads an input file (scenario, sweep file, platform, fleet description,
+// stream and link traces): with a size bound checked while reading, and without blocking the
+// signal path. A regular file is refused by its size before anything is read; a stream (a pipe,
+// a FIFO, a terminal, a character device such as /dev/zero) is read through poll() up to the
+// bound, looking at the stop flag between reads, and is allowed only for inputs read once. Files
+// are opened with O_NONBLOCK, so opening a FIFO that no one writes to returns at once (a plain
+// open() would wait for a writer, deaf to Ctrl-C); the read then waits for the writer, and a
+// signal ends the wait (util::Interrupted).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "util/input_error.hpp"
+
+namespace edgetrain::util {
+
+// An input that cannot be read: the message names the file and says why (one line).
+class ReadError : public std::runtime_error, public InputError {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct InputRule {
+  const char* what;     // "the scenario file", for messages
+  uint64_t max_bytes;   // larger inputs are refused
+  bool streams;         // pipes, FIFOs and devices allowed (the input is read exactly once)
+  const char* regular;  // why a stream is refused, when it is
+};
+
+inline constexpr uint64_t kMiB = uint64_t{1} << 20;
+
+// JSON documents people write or generate: far above any real one (a scenario listing 100,000
+// devices is about 10 MB; a sweep of 10^6 explicit runs about 50 MB).
+inline constexpr InputRule kScenarioInput{"the scenario file", 64 * kMiB, true, ""};
+inline constexpr InputRule kSweepInput{"the sweep file", 64 * kMiB, true, ""};
+// The platform is read again by SimGrid, a fleet description twice by edgetrain: regular files
+// only. 1 GiB holds the platform of the largest fleet a description may ask for (10^6 devices,
+// fleet/parse.hpp's kMaxDevices, at 436 bytes each as in plan-100k's 43.6 MB).
+inline constexpr InputRule kPlatformInput{"the platform file", 1024 * kMiB, false,
+                                          "SimGrid reads the platform again after edgetrain checked it"};
+inline constexpr InputRule kFleetInput{"the fleet description", 64 * kMiB, false,
+                                       "a fleet description is read more than once"};
+// Traces (time_s,value rows) are read once per device that names them: regular files only.
+inline constexpr InputRule kTraceInput{"the trace", 256 * kMiB, false, "a trace is read once per device that uses it"};
+
+// The whole content of `file`; throws ReadError (no such file, a directory, a stream where
+// `rule` wants a regular file, larger than the bound, a read error) or Interrupted (a signal came
+// while waiting for a stream). `what` in messages is `rule.what`.
+std::string read_input(const std::filesystem::path& file, const InputRule& rule);
+
+// The same, rethrowing ReadError as the caller's module error (its message unchanged).
+template <class Error>
+std::string read_input_as(const std::filesystem::path& file, const InputRule& rule) {
+  try {
+    return read_input(file, rule);
+  } catch (const ReadError& e) {
+    throw Error(e.what());
+  }
+}
+
+}  // namespace edgetrain::util
