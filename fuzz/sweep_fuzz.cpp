@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     spec = edgetrain::sweep::load_sweep(g_sweep);
   } catch (const edgetrain::sweep::SweepError& e) {
     const std::string_view message = e.what();
-    bool printable = message.rfind(g_sweep.string() + ": ", 0) == 0;
+    bool printable = message.rfind(g_sweep.string() + ":", 0) == 0;
     for (const char c : message) printable = printable && !(c >= 0 && c < 0x20) && c != 0x7f;
     if (!printable) failure("not one printable line naming the file", e.what());
     return 0;

@@ -3,11 +3,7 @@
 #include "fleet/parse.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #include "fleet/names.hpp"
@@ -19,6 +15,7 @@
 #include "scenario/text.hpp"
 #include "scenario/units.hpp"
 #include "util/limits.hpp"
+#include "util/printable.hpp"
 #include "util/read_input.hpp"
 
 namespace edgetrain::fleet {
@@ -504,6 +501,11 @@ FleetSpec load_fleet_file(const std::filesystem::path& file) {
     const std::string what = e.what();
     const size_t colon = what.rfind(": ");
     throw FleetError(position(p) + ": malformed JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
+  } catch (const json::exception& e) {  // found by fuzz/fleet_fuzz: a number beyond a double (1e999)
+    const std::string what = e.what();
+    const size_t bracket = what.find("] ");
+    throw FleetError(shown + ": malformed JSON: " +
+                     util::printable(bracket == std::string::npos ? what : what.substr(bracket + 2)));
   }
   try {
     return parse_fleet(doc, "");

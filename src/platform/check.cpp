@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <optional>
 #include <pugixml.hpp>
 #include <set>

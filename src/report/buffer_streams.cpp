@@ -9,10 +9,11 @@ BufferStreams::BufferStreams(double every_s)
             p.dropped);
       }) {}
 
-void BufferStreams::open(const std::filesystem::path& folder) {
-  buffers_.open(folder / "buffers.csv",
+void BufferStreams::open(const std::filesystem::path& folder, const std::filesystem::path& shown,
+                         const std::string& note) {
+  buffers_.open(folder / "buffers.csv", (shown / "buffers.csv").string(), note,
                 {"sim_time_s", "device", "buffered_samples", "buffered_bytes", "arrived", "taken", "dropped"});
-  fleet_.open(folder / "buffers_fleet.csv",
+  fleet_.open(folder / "buffers_fleet.csv", (shown / "buffers_fleet.csv").string(), note,
               {"sim_time_s", "buffered_samples", "buffered_bytes", "arrived", "taken", "dropped"});
 }
 

@@ -17,8 +17,10 @@ namespace edgetrain::report {
 class BufferStreams {
  public:
   explicit BufferStreams(double every_s = 1.0);
-  // Starts both files in `folder`; without it (a validation) rows are dropped.
-  void open(const std::filesystem::path& folder);
+  // Starts both files in `folder` (the run's temporary folder); messages name them in `shown` (the
+  // results folder as given) and end with `note` (what became of the previous results). Without
+  // it (a validation) rows are dropped.
+  void open(const std::filesystem::path& folder, const std::filesystem::path& shown, const std::string& note);
   // At most one row per device per every_s (the first state seen in each interval).
   void record(size_t device, const BufferPoint& point);  // device: index in the scenario
   void finish(size_t device, const BufferPoint& point);  // the final state, always kept

@@ -14,8 +14,10 @@ CsvStream::~CsvStream() {
   if (file_) std::fclose(file_);  // not closed: the run failed, its temporary folder goes
 }
 
-void CsvStream::open(const std::filesystem::path& path, std::vector<std::string> header) {
-  path_ = path;
+void CsvStream::open(const std::filesystem::path& path, std::string shown, std::string note,
+                     std::vector<std::string> header) {
+  shown_ = std::move(shown);
+  note_ = std::move(note);
   pending_ = CsvTable(std::move(header));
   file_ = std::fopen(path.c_str(), "wb");
   if (!file_) {
@@ -39,14 +41,14 @@ void CsvStream::flush_rows() {
 }
 
 void CsvStream::close() {
-  if (path_.empty()) return;
+  if (shown_.empty()) return;  // never opened
   flush_rows();
   if (file_) {
     if (error_.empty() && (std::fflush(file_) != 0 || ::fsync(::fileno(file_)) != 0)) error_ = std::strerror(errno);
     if (std::fclose(file_) != 0 && error_.empty()) error_ = std::strerror(errno);
     file_ = nullptr;
   }
-  if (!error_.empty()) throw OutputError(path_.string() + ": cannot write: " + error_);
+  if (!error_.empty()) throw OutputError(shown_ + ": cannot write: " + error_ + " (" + note_ + ")");
 }
 
 }  // namespace edgetrain::report

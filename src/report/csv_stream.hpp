@@ -21,8 +21,9 @@ class CsvStream {
   CsvStream(const CsvStream&) = delete;
   CsvStream& operator=(const CsvStream&) = delete;
 
-  // Creates `path` (in the run's temporary folder) and writes the header.
-  void open(const std::filesystem::path& path, std::vector<std::string> header);
+  // Creates `path` (in the run's temporary folder) and writes the header. A failure is reported as
+  // "<shown>: cannot write: <reason> (<note>)", as ResultsDir reports the files it writes.
+  void open(const std::filesystem::path& path, std::string shown, std::string note, std::vector<std::string> header);
   // A new row, filled with add() as a CsvTable row; written out every kFlushRows rows.
   CsvTable::Row& row();
   // Writes what is left, flushes to disk and closes; throws OutputError naming the file.
@@ -31,7 +32,7 @@ class CsvStream {
  private:
   static constexpr size_t kFlushRows = 4096;
   void flush_rows();
-  std::filesystem::path path_;
+  std::string shown_, note_;
   std::FILE* file_ = nullptr;
   CsvTable pending_{{}};
   std::string error_;  // the first failure, reported by close()

@@ -2,11 +2,7 @@
 // resolved document (validate.cpp) into the typed Scenario. Also the human summary.
 #include "scenario/load.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 #include <system_error>

@@ -1,10 +1,8 @@
 // See platform_source.hpp.
 #include "scenario/platform_source.hpp"
 
-#include <fstream>
 #include <functional>
 #include <set>
-#include <sstream>
 
 #include "fleet/parse.hpp"
 #include "fleet/xml.hpp"

@@ -483,7 +483,10 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
   Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.backend, p.raw_sample_bytes);
-  state.buffer_timeline.open(results.temporary());
+  std::error_code ec;
+  state.buffer_timeline.open(results.temporary(), options.out_dir,
+                             std::filesystem::exists(results.folder(), ec) ? "the previous results are left as they were"
+                                                                           : "no results were written");
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
   if (p.energy->active()) state.energy = p.energy.get();
   print_warnings(run_warnings(scenario, results, options.out_dir, options.warn_replacing));  // set-up went well

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 
 #include "scenario/json_text.hpp"
 #include "util/printable.hpp"

@@ -150,3 +150,14 @@ TEST_CASE("edgetrain fleet -o: written through a device or FIFO, refused over a 
   }
   CHECK(test::slurp(dir / "f.json") == fleet.dump(2));
 }
+
+// Found by fuzz/fleet_fuzz (the file reader): a number beyond a double was an uncaught parser
+// exception ("internal error", exit 1).
+TEST_CASE("fleet CLI: a number beyond a double in the description is one line, exit 2") {
+  const fs::path dir = test::fresh_dir("fleet-1e999");
+  std::ofstream(dir / "f.json") << R"({"name": "x", "devices": 1e999})";
+  const test::Result r = test::run_cli("fleet " + (dir / "f.json").string() + " -o " + (dir / "p.xml").string(), "fleet-1e999");
+  CHECK(r.status == 2);
+  CHECK(r.err == "edgetrain fleet: " + (dir / "f.json").string() +
+                     ": malformed JSON: number overflow parsing '1e999'\n");
+}

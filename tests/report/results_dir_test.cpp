@@ -107,7 +107,7 @@ TEST_CASE("write_run_outputs and the buffer streams write exactly the result fil
   summary.status = "completed";
   const nlohmann::json scenario = nlohmann::json::object();
   BufferStreams buffers(1.0);  // buffers.csv and buffers_fleet.csv, streamed during a run
-  buffers.open(dir.temporary());
+  buffers.open(dir.temporary(), out, "no results were written");
   buffers.close(0);
   write_run_outputs(dir, {scenario, summary, {}, {}, {}, {}, {}});
   std::set<std::string> expected(ResultsDir::result_files().begin(), ResultsDir::result_files().end());

@@ -88,7 +88,7 @@ TEST_CASE("faults naming an unknown link, a bad bandwidth trace or a shared host
       "--set 'faults={\"links\":[{\"link\":\"a-up\",\"trace\":\"" + (dir / "zero.csv").string() + "\"}]}'" + timeout,
       "fault-trace-zero");
   CHECK(r.status == 2);
-  CHECK(r.err.find("zero.csv:3: the last bandwidth_bps must be > 0") != std::string::npos);
+  CHECK(r.err.find("zero.csv:3: the last bandwidth_bps must be at least 1e-09") != std::string::npos);
   r = run_with(
       "--set 'devices=[\"dev-a\",{\"host\":\"dev-a\",\"name\":\"a2\"}]' "
       "--set 'faults={\"devices\":[{\"device\":\"a2\",\"off_s\":[[1,2]]}]}'" +

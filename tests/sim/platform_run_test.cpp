@@ -132,7 +132,7 @@ TEST_CASE("platform values SimGrid aborts on or misreads exit 2 with file and li
 TEST_CASE("bad SimGrid flags exit 2 with SimGrid's message on one line") {
   check_refused("--cfg=network/model:bogus", "--cfg=network/model:bogus: Model 'bogus' is invalid!", "cfg-model");
   check_refused("--log=bogus", "--log=bogus: Invalid control string 'bogus'", "log-bogus");
-  check_refused("--cfg=bogus:1", "--cfg=bogus:1: Bad config key: bogus", "cfg-key");
+  check_refused("--cfg=network/bogus:1", "--cfg=network/bogus:1: Bad config key: network/bogus", "cfg-key");
   check_refused("--cfg=network/TCP-gamma:abc", "--cfg=network/TCP-gamma:abc: invalid double", "cfg-type");
   check_refused("--cfg=network/model:LV08 --log=xbt_cfg.thres:loud", "--log=xbt_cfg.thres:loud: Unknown priority",
                 "log-priority");
