@@ -23,7 +23,7 @@ void DownlinkCourier::start(sg4::Host* host, const sg4::Host* device_host, LinkL
 
 void DownlinkCourier::post(std::unique_ptr<Message> message) {
   queue_.push_back(std::move(message));
-  posted_->notify_one();
+  posted_.notify_one();
 }
 
 void DownlinkCourier::clear() {
@@ -49,10 +49,7 @@ std::unique_ptr<Message> DownlinkCourier::receive() {
 
 void DownlinkCourier::run() {
   while (true) {
-    {
-      std::unique_lock lock(*mutex_);
-      while (queue_.empty()) posted_->wait(lock);
-    }
+    posted_.wait([this] { return !queue_.empty(); });
     std::unique_ptr<Message> message = std::move(queue_.front());
     queue_.pop_front();
     putting_ = true;

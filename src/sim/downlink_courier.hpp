@@ -13,6 +13,7 @@
 
 #include "sim/link_ledger.hpp"
 #include "sim/messages.hpp"
+#include "sim/wakeup.hpp"
 
 namespace edgetrain::sim {
 
@@ -37,8 +38,7 @@ class DownlinkCourier {
   LinkLedger* links_ = nullptr;
   const simgrid::s4u::Host *from_ = nullptr, *to_ = nullptr;
   bool device_waiting_ = false, putting_ = false, begun_ = false;
-  simgrid::s4u::MutexPtr mutex_ = simgrid::s4u::Mutex::create();
-  simgrid::s4u::ConditionVariablePtr posted_ = simgrid::s4u::ConditionVariable::create();
+  Wakeup posted_;
   std::deque<std::unique_ptr<Message>> queue_;
 };
 

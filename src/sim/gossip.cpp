@@ -10,6 +10,7 @@
 #include "sim/gossip_average.hpp"
 #include "sim/messages.hpp"
 #include "sim/sync_rounds.hpp"
+#include "sim/wakeup.hpp"
 #include "sim/wire.hpp"
 #include "util/seed.hpp"
 #include "util/stop_flag.hpp"
@@ -50,8 +51,7 @@ double combine_flops(int64_t params, size_t models) {
 struct GossipProgress {
   explicit GossipProgress(size_t n) : done(n, 0) {}
   std::vector<int64_t> done;
-  sg4::ConditionVariablePtr changed = sg4::ConditionVariable::create();
-  sg4::MutexPtr mutex = sg4::Mutex::create();
+  Wakeup changed;
 };
 
 // One direction of one edge: a daemon on the sending peer's host that transfers that peer's models,
@@ -64,14 +64,11 @@ class ExchangeCourier {
       : links_(links), from_(from), to_(to), mailbox_(mailbox) {}
   void post(std::unique_ptr<ExchangeMessage> message) {
     queue_.push_back(std::move(message));
-    posted_->notify_one();
+    posted_.notify_one();
   }
   void run() {
     while (true) {
-      {
-        std::unique_lock lock(*mutex_);
-        while (queue_.empty()) posted_->wait(lock);
-      }
+      posted_.wait([this] { return !queue_.empty(); });
       std::unique_ptr<ExchangeMessage> message = std::move(queue_.front());
       queue_.pop_front();
       const LinkLedger::Transfer busy(links_, from_, to_);
@@ -84,8 +81,7 @@ class ExchangeCourier {
   LinkLedger& links_;
   const sg4::Host *from_, *to_;
   sg4::Mailbox* mailbox_;
-  sg4::MutexPtr mutex_ = sg4::Mutex::create();
-  sg4::ConditionVariablePtr posted_ = sg4::ConditionVariable::create();
+  Wakeup posted_;
   std::deque<std::unique_ptr<ExchangeMessage>> queue_;
 };
 
@@ -210,7 +206,7 @@ void GossipPeer::operator()() {
     int64_t everyone = progress_.done[0];
     for (int64_t d : progress_.done) everyone = std::min(everyone, d);
     state_.rounds_done = everyone;
-    progress_.changed->notify_all();
+    progress_.changed.notify_all();
     // This peer's part is done once the run stops or it completed stop.rounds iterations (its
     // neighbours have its models): a model posted to its device now would be cut by the end of the run.
     const auto& rounds = state_.scenario.stop.rounds;
@@ -222,12 +218,11 @@ void GossipPeer::operator()() {
 // time a peer completes an iteration, and at stop.sim_time_s.
 void monitor(RunState& state, GossipProgress& progress) {
   const double deadline = state.scenario.stop.sim_time_s.value_or(-1);
-  std::unique_lock lock(*progress.mutex);
-  while (!state.should_stop(sg4::Engine::get_clock())) {
-    if (deadline < 0) {
-      progress.changed->wait(lock);
-    } else {
-      progress.changed->wait_until(lock, deadline);
+  const auto done = [&state] { return state.should_stop(sg4::Engine::get_clock()); };
+  if (deadline < 0) {
+    progress.changed.wait(done);
+  } else {
+    while (!progress.changed.wait_until(deadline, done)) {
     }
   }
 }

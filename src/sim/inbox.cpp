@@ -16,25 +16,20 @@ void Inbox::set_owner(const sg4::ActorPtr& owner) {
 
 void Inbox::arrived(size_t lane, size_t rank) {
   notices_.push({sg4::Engine::get_clock(), rank, sequence_++, lane});
-  changed_->notify_all();
+  changed_.notify_all();
 }
 
 void Inbox::poke() {
   poked_ = true;
-  changed_->notify_all();
+  changed_.notify_all();
 }
 
 std::unique_ptr<Message> Inbox::next(double deadline) {
-  {
-    std::unique_lock lock(*mutex_);
-    while (notices_.empty() && !poked_) {
-      if (deadline < 0) {
-        changed_->wait(lock);
-      } else if (sg4::Engine::get_clock() >= deadline ||
-                 changed_->wait_until(lock, deadline) == std::cv_status::timeout) {
-        return nullptr;
-      }
-    }
+  const auto ready = [this] { return !notices_.empty() || poked_; };
+  if (deadline < 0) {
+    changed_.wait(ready);
+  } else if (!changed_.wait_until(deadline, ready)) {
+    return nullptr;
   }
   poked_ = false;
   if (notices_.empty()) return nullptr;

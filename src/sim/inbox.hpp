@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/messages.hpp"
+#include "sim/wakeup.hpp"
 
 namespace edgetrain::sim {
 
@@ -68,8 +69,7 @@ class Inbox {
   simgrid::s4u::Host* host_;
   std::string name_;
   std::vector<simgrid::s4u::Mailbox*> lanes_;
-  simgrid::s4u::MutexPtr mutex_ = simgrid::s4u::Mutex::create();
-  simgrid::s4u::ConditionVariablePtr changed_ = simgrid::s4u::ConditionVariable::create();
+  Wakeup changed_;
   std::priority_queue<Notice, std::vector<Notice>, std::greater<>> notices_;
   uint64_t sequence_ = 0;
   bool poked_ = false;

@@ -19,7 +19,15 @@ const std::vector<size_t>& LinkLedger::route(const sg4::Host* from, const sg4::H
     std::vector<size_t> ids;
     for (const auto* l : links) {
       auto [entry, added] = index_.emplace(l->get_name(), usage_.size());
-      if (added) usage_.push_back({l->get_name(), l});
+      if (added) {
+        Usage u;
+        u.name = l->get_name();
+        u.link = l;
+        u.peak.link = u.name;
+        u.peak.handle = l;
+        u.initial_bandwidth_Bps = l->get_bandwidth();
+        usage_.push_back(std::move(u));
+      }
       ids.push_back(entry->second);
     }
     it = routes_.emplace(std::make_pair(from, to), std::move(ids)).first;
@@ -39,20 +47,56 @@ void LinkLedger::carried(const sg4::Host* from, const sg4::Host* to, int64_t byt
 void LinkLedger::begin(const sg4::Host* from, const sg4::Host* to) {
   const double now = sg4::Engine::get_clock();
   for (size_t id : route(from, to)) {
-    if (usage_[id].in_flight++ == 0) usage_[id].busy_since = now;
+    Usage& u = usage_[id];
+    if (u.in_flight++ > 0) continue;
+    u.busy_since = now;
+    u.busy_index = busy_.size();
+    busy_.push_back(id);
   }
 }
 
 void LinkLedger::end(const sg4::Host* from, const sg4::Host* to) {
   const double now = sg4::Engine::get_clock();
   for (size_t id : route(from, to)) {
-    if (--usage_[id].in_flight == 0) usage_[id].busy_s += now - usage_[id].busy_since;
+    Usage& u = usage_[id];
+    if (--u.in_flight > 0) continue;
+    u.busy_s += now - u.busy_since;
+    usage_[busy_.back()].busy_index = u.busy_index;  // swap-remove
+    busy_[u.busy_index] = busy_.back();
+    busy_.pop_back();
   }
 }
 
 double LinkLedger::full_load_s(const std::string& link) const {
   const auto it = index_.find(link);
   return it == index_.end() ? 0.0 : usage_[it->second].full_load_s;
+}
+
+void LinkLedger::sample_rates(double delta_s) {
+  if (!(delta_s > 0)) return;  // no time passed: nothing was carried
+  const double now = sg4::Engine::get_clock();
+  for (size_t id : busy_) {
+    Usage& u = usage_[id];
+    Peak& p = u.peak;
+    const double rate = p.handle->get_usage();          // bytes/s over [now - delta_s, now]
+    const double bandwidth = p.handle->get_bandwidth();  // a trace changes it only after this instant
+    if (bandwidth != u.initial_bandwidth_Bps) p.bandwidth_changed = true;
+    const double utilization = bandwidth > 0 ? rate / bandwidth : 0.0;
+    if (utilization <= p.utilization) continue;
+    p.utilization = utilization;
+    p.rate_Bps = rate;
+    p.bandwidth_Bps = bandwidth;
+    p.from_s = now - delta_s;
+    p.to_s = now;
+  }
+}
+
+std::vector<LinkLedger::Peak> LinkLedger::peaks() const {
+  std::map<std::string, Peak> sorted;
+  for (const Usage& u : usage_) sorted[u.name] = u.peak;
+  std::vector<Peak> out;
+  for (auto& [name, p] : sorted) out.push_back(std::move(p));
+  return out;
 }
 
 std::vector<report::LinkRow> LinkLedger::records(double end_s) const {

@@ -4,6 +4,11 @@
 // per host pair); each transfer marks the links of its route busy from its start to its end, so a link's busy time is
 // the union of the transfers crossing it. SimGrid's link_load plugin integrates usage over time but counts no payload
 // bytes and no busy time, hence this ledger.
+// It also records each link's peak rate, exactly: rates are constant between two advances of the
+// clock, so sample_rates(), called at every advance, reads the rate every busy link carried over the
+// interval that just ended (SimGrid's solution: the sum of its flows' rates, or on a FATPIPE link
+// such as the loopback the largest flow's, which is what bounds each flow there). capacity_check.hpp
+// compares them with the bandwidths.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +37,19 @@ class LinkLedger {
   std::vector<report::LinkRow> records(double end_s) const;
   // Seconds of full-bandwidth use so far (delivered messages' bytes / bandwidth); 0 if unused.
   double full_load_s(const std::string& link) const;
+  // The clock has just advanced by `delta_s`: the rate each busy link carried meanwhile.
+  void sample_rates(double delta_s);
+
+  // A link's highest rate against its bandwidth at that time, over the run.
+  struct Peak {
+    std::string link;
+    const simgrid::s4u::Link* handle = nullptr;
+    double utilization = 0;                                        // rate / bandwidth at its highest
+    double rate_Bps = 0, bandwidth_Bps = 0, from_s = 0, to_s = 0;  // then, in the interval it was seen in
+    bool bandwidth_changed = false;                                // a trace changed it while busy
+  };
+  // Every link that carried something, in name order.
+  std::vector<Peak> peaks() const;
 
   // Marks a transfer's route busy for the lifetime of this object (also when the transfer throws).
   class Transfer {
@@ -57,11 +75,15 @@ class LinkLedger {
     int64_t in_flight = 0;  // transfers crossing the link now
     double busy_since = 0, busy_s = 0;
     double full_load_s = 0;
+    double initial_bandwidth_Bps = 0;
+    size_t busy_index = 0;  // its place in busy_ while in flight
+    Peak peak;
   };
   const std::vector<size_t>& route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
   std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<size_t>> routes_;
   std::map<std::string, size_t> index_;  // link name -> its entry in usage_
   std::vector<Usage> usage_;
+  std::vector<size_t> busy_;  // the links in flight now
 };
 
 }  // namespace edgetrain::sim

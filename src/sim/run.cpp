@@ -21,6 +21,7 @@
 #include "report/results_dir.hpp"
 #include "report/run_record.hpp"
 #include "sim/actor_guard.hpp"
+#include "sim/capacity_check.hpp"
 #include "sim/device_actor.hpp"
 #include "sim/energy_meter.hpp"
 #include "sim/fault_injector.hpp"
@@ -54,8 +55,9 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 }
 
 // SimGrid reads its --cfg/--log flags from argv. Defaults go first so the user's flags win:
-// CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README),
-// and configuration chatter is silenced. The user's flags and the platform's <config> are
+// CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README), the Full
+// network solver shares bandwidth correctly (3.32's default, Lazy, lets a link carry up to twice its
+// capacity: capacity_check.hpp), and configuration chatter is silenced. The user's flags and the platform's <config> are
 // tried in a throw-away Engine first (check_engine_flags): SimGrid aborts on bad ones.
 // When no LibTorch runs inside actors (timing-only runs, or steps on a pool of several workers),
 // actors get small stacks (SimGrid's default is 8 MiB each). A stack's guard page, which turns an
@@ -69,7 +71,8 @@ constexpr size_t kGuardedDevices = 12000;  // 10,000 devices measured at 41,700 
 std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info,
                                          bool small_stacks, bool guard_pages) {
   static std::vector<std::string> args;  // argv must outlive the engine
-  args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--log=xbt_cfg.thres:warning",
+  args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--cfg=network/optim:Full",
+          "--log=xbt_cfg.thres:warning",
           // The host energy plugin warns for every host without wattage and logs every figure at the
           // end: edgetrain writes the figures (energy_meter.hpp).
           "--log=host_energy.thres:error"};
@@ -339,6 +342,7 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["declared_sizes"] = declared;
   summary.extra["message_header_bytes"] = kHeaderBytes;
   summary.extra["network_model"] = simgrid::config::get_value<std::string>("network/model");
+  summary.extra["network_solver"] = simgrid::config::get_value<std::string>("network/optim");
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
   // Sync rounds: the devices selected per round (training.selection; every device by default).
   summary.extra["selection"] = scenario.training.selection.kind;
@@ -489,7 +493,11 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
                                                                            : "no results were written");
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
   if (p.energy->active()) state.energy = p.energy.get();
-  print_warnings(run_warnings(scenario, results, options.out_dir, options.warn_replacing));  // set-up went well
+  std::vector<std::string> warnings = run_warnings(scenario, results, options.out_dir, options.warn_replacing);
+  if (auto solver = solver_warning()) warnings.push_back(*solver);
+  print_warnings(warnings);  // set-up went well
+  // The rate of every busy link over each interval between two clock advances (capacity_check.hpp).
+  sg4::Engine::on_time_advance_cb([&state](double delta) { state.links.sample_rates(delta); });
 
   // The live line on a terminal, redrawn as the simulated clock advances (report/progress.hpp).
   const report::ProgressLimits limits{.pushes = state.mode.applies_on_arrival(),
@@ -556,6 +564,11 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     resolve_critical_link(critical, state.device_hosts[device], state.upstream[device]->host(), links, end);
   }
   summary.extra["bottleneck"] = report::bottleneck_json(state.devices, links, state.rounds, critical, end);
+  const CapacityCheck capacity = check_capacity(state.links, links);
+  summary.extra["capacity"] = capacity.summary;
+  print_warnings(capacity.warnings);
+  warnings.insert(warnings.end(), capacity.warnings.begin(), capacity.warnings.end());
+  summary.extra["warnings"] = warnings;
   state.buffer_timeline.close(end);  // its files are complete before summary.json is written
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!scenario.platform_xml.empty()) results.write("platform.xml", scenario.platform_xml);  // what was simulated
