@@ -20,6 +20,7 @@
 #include "report/fleet_buffers.hpp"
 #include "report/progress.hpp"
 #include "report/results_dir.hpp"
+#include "report/round_times.hpp"
 #include "report/run_record.hpp"
 #include "sim/actor_guard.hpp"
 #include "sim/device_actor.hpp"
@@ -223,6 +224,13 @@ void close_streams(RunState& state, double end) {
 // evaluated, unless the run was interrupted (it ends with the evaluations so far: one more could
 // take long).
 void close_run(RunState& state, backend::ModelStore& store, double end) {
+  for (size_t i = 0; i < state.devices.size(); ++i) {
+    // A device on and out of the rounds at the end waits for a model that does not come.
+    const DeviceLiveness& live = state.live[i];
+    if (live.left_out_since_s >= 0 && live.on && !live.model_outstanding) {
+      state.devices[i].unselected_s += std::max(0.0, end - std::max(state.ledgers[i].mark(), live.left_out_since_s));
+    }
+  }
   for (auto& ledger : state.ledgers) ledger.close(end);
   for (size_t i = 0; i < state.devices.size(); ++i) {
     state.devices[i].samples_held_at_end = state.live[i].held_samples;
@@ -257,6 +265,16 @@ nlohmann::json energy_json(const RunState& state) {
           {"energy_to_target_j", j(state.energy_to_target_j)}};
 }
 
+// The durations of the run's rounds (summary.json's round_s): each closed sync round of rounds.csv
+// (cloud rounds in hierarchical runs, empty rounds too), else the time between successive rounds'
+// ends from the start of the run (versions applied on arrival, gossip iterations).
+std::vector<double> round_durations(const RunState& state) {
+  if (state.rounds.empty()) return report::gaps(state.round_ends_s, 0.0);
+  std::vector<double> out;
+  for (const report::RoundRow& r : state.rounds) out.push_back(r.end_s - r.start_s);
+  return out;
+}
+
 // summary.json's content (all but wall time), and each adaptive device's CNC ratio.
 report::RunSummary summarize(RunState& state, double end) {
   report::RunSummary summary;
@@ -278,6 +296,12 @@ report::RunSummary summarize(RunState& state, double end) {
   }
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
+  // What crossed into and out of the server: the devices' bytes in flat runs (run_scenario sets a
+  // hierarchical run's, the cloud's sites); a gossip run has no server traffic.
+  const bool gossip = scenario.topology.gossip();
+  summary.extra["bytes_to_server"] = gossip ? 0 : state.bytes_up;
+  summary.extra["bytes_from_server"] = gossip ? 0 : state.bytes_down;
+  summary.extra["round_s"] = report::round_summary(round_durations(state));
   summary.model_params = cost.params;
   int64_t steps = 0, compressed_steps = 0, lost_offline = 0, restarts = 0, lost_in_faults = 0;
   double offline_s = 0;
@@ -533,6 +557,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   report::RunSummary summary = summarize(state, end);
   if (topology.hierarchy) {
     summary.extra["bytes_by_level"] = bytes_by_level(*topology.hierarchy, state.bytes_up, state.bytes_down);
+    summary.extra["bytes_to_server"] = summary.extra["bytes_by_level"]["site_to_cloud"];
+    summary.extra["bytes_from_server"] = summary.extra["bytes_by_level"]["cloud_to_site"];
     summary.extra["sites"] = sites_summary(*topology.hierarchy);
     summary.extra["missing_site_deltas"] = topology.hierarchy->missing_deltas;
   }
