@@ -111,6 +111,19 @@ TEST_CASE("fedbuff: buffer_size K makes a version of every K pushes, staleness c
     CHECK(count(rows[n], "staleness") == i / k - pulled);
     previous[pushes[n].device] = i;
   }
+  // round_s: the time between applied versions (pushes 2, 5, ..., 35), the first from the start;
+  // nearest-rank median (rank 6 of 12) and p95 (rank 12 of 12, the longest).
+  std::vector<double> gaps;
+  for (size_t n = k - 1; n < pushes.size() && gaps.size() < 12; n += k)
+    gaps.push_back(pushes[n].at - (n < k ? 0.0 : pushes[n - k].at));
+  REQUIRE(gaps.size() == 12);
+  std::sort(gaps.begin(), gaps.end());
+  const auto& round = summary["round_s"];
+  CHECK(round["count"] == 12);
+  CHECK(round["mean"].get<double>() == doctest::Approx(pushes[35].at / 12).epsilon(1e-4));
+  CHECK(round["median"].get<double>() == doctest::Approx(gaps[5]).epsilon(1e-3));
+  CHECK(round["p95"].get<double>() == doctest::Approx(gaps[11]).epsilon(1e-3));
+  CHECK(round["max"].get<double>() == doctest::Approx(gaps[11]).epsilon(1e-3));
   // Stopped on time, a partly filled buffer is not applied and says so; every push is accounted for.
   const fs::path timed =
       run_ok("two-devices.json",

@@ -75,9 +75,14 @@ TEST_CASE("hierarchical: a cloud round is the site round, the delta over the thi
   for (size_t r = 0; r < rounds.size(); ++r) {
     CAPTURE(r);
     CHECK(num(rounds[r], "end_s") == doctest::Approx(cloud_round * static_cast<double>(r + 1)).epsilon(1e-9));
-    CHECK(count(rounds[r], "updates") == 2);  // both sites
+    CHECK(count(rounds[r], "selected") == 2);  // every site is asked each cloud round
+    CHECK(count(rounds[r], "updates") == 2);   // both sites
     CHECK(count(rounds[r], "missing") == 0);
   }
+  // A round of the run is a cloud round.
+  CHECK(summary["round_s"]["count"] == 3);
+  for (const char* figure : {"mean", "median", "p95", "max"})
+    CHECK(summary["round_s"][figure].get<double>() == doctest::Approx(cloud_round).epsilon(1e-9));
   CHECK(summary["rounds"] == 3);
   // Bytes per level add up to what the links carried.
   const auto bytes = link_bytes(out);
@@ -88,6 +93,9 @@ TEST_CASE("hierarchical: a cloud round is the site round, the delta over the thi
   CHECK(level["cloud_to_site"] == bytes.at("s1-down") + bytes.at("s2-down"));
   CHECK(level["site_to_cloud"] == static_cast<int64_t>(2 * 3 * M));
   CHECK(level["device_to_site"] == summary["bytes_up"]);
+  // The server is the cloud: what crossed into and out of it is the sites' deltas and models.
+  CHECK(summary["bytes_to_server"] == level["site_to_cloud"]);
+  CHECK(summary["bytes_from_server"] == level["cloud_to_site"]);
 }
 
 TEST_CASE("hierarchical: site_rounds 3 runs three site rounds per cloud round") {
