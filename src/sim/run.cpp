@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <memory>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
@@ -128,6 +129,52 @@ std::string device_class(const sg4::Host& host) {
   name.resize(digits + 1);
   while (!name.empty() && (name.back() == '-' || name.back() == '_' || name.back() == '.')) name.pop_back();
   return name.empty() ? host.get_name() : name;
+}
+
+// validate's summary of a fleet beyond its first `shown` devices: per class (in order of first
+// appearance) the devices, and the range of their speed, training samples and batch.
+std::string describe_classes(const std::vector<report::DeviceRecord>& devices,
+                             const std::vector<std::vector<int64_t>>& parts, size_t shown) {
+  struct Class {
+    size_t count = 0;
+    double speed_lo = 0, speed_hi = 0;
+    size_t samples_lo = 0, samples_hi = 0;
+    int64_t batch_lo = 0, batch_hi = 0;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Class> classes;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const auto& d = devices[i];
+    const size_t samples = parts[i].size();
+    auto [it, added] = classes.try_emplace(d.device_class);
+    Class& c = it->second;
+    if (added) {
+      order.push_back(d.device_class);
+      c = {0, d.host_speed_flops, d.host_speed_flops, samples, samples, d.batch_size, d.batch_size};
+    }
+    c.count += 1;
+    c.speed_lo = std::min(c.speed_lo, d.host_speed_flops);
+    c.speed_hi = std::max(c.speed_hi, d.host_speed_flops);
+    c.samples_lo = std::min(c.samples_lo, samples);
+    c.samples_hi = std::max(c.samples_hi, samples);
+    c.batch_lo = std::min(c.batch_lo, d.batch_size);
+    c.batch_hi = std::max(c.batch_hi, d.batch_size);
+  }
+  auto range = [](const std::string& lo, const std::string& hi) { return lo == hi ? lo : lo + "-" + hi; };
+  auto g = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", v / 1e9);
+    return std::string(b);
+  };
+  std::string out = "  ... and " + std::to_string(devices.size() - shown) + " more devices; all " +
+                    std::to_string(devices.size()) + " by class:\n";
+  for (const std::string& name : order) {
+    const Class& c = classes.at(name);
+    out += "  class " + name + ": " + std::to_string(c.count) + " devices, " + range(g(c.speed_lo), g(c.speed_hi)) +
+           " GFLOP/s per core, " + range(std::to_string(c.samples_lo), std::to_string(c.samples_hi)) +
+           " training samples, batch " + range(std::to_string(c.batch_lo), std::to_string(c.batch_hi)) + "\n";
+  }
+  return out;
 }
 
 // The critical link of a round's slowest device: the busiest link of its route to the aggregator
@@ -468,7 +515,9 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
            " edges, Metropolis-Hastings weights (no server traffic)\n";
   }
   char line[256];
-  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+  // A fleet is summarised: the first kDeviceLines devices one per line, then every class in one line.
+  constexpr size_t kDeviceLines = 20;
+  for (size_t i = 0; i < scenario.devices.size() && i < kDeviceLines; ++i) {
     const auto& d = state.devices[i];
     std::snprintf(line, sizeof line, "  device %s on %s: %.3g GFLOP/s per core, %zu training samples, batch %ld",
                   d.device.c_str(), d.host.c_str(), d.host_speed_flops / 1e9, p.parts[i].size(),
@@ -481,6 +530,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
     }
     out += "\n";
   }
+  if (scenario.devices.size() > kDeviceLines) out += describe_classes(state.devices, p.parts, kDeviceLines);
   out += "data: " + std::to_string(p.shape.train_samples) + " training, " + std::to_string(p.shape.test_samples) +
          " test samples" + (p.model ? "" : " (sizes only: timing-only runs read no data)") + "\n";
   out += describe_model(p.charged);
