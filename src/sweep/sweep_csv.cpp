@@ -6,93 +6,73 @@
 #include "report/csv.hpp"
 
 namespace edgetrain::sweep {
-
 namespace {
 
-// Each column and where summary.json holds its figure: a top-level key of the same name, or a
-// nested one ("round_s": {"mean": ...} is round_mean_s).
-struct Column {
-  std::string name;
-  nlohmann::json::json_pointer at;
-};
-
-const std::vector<Column>& columns() {
-  static const std::vector<Column> table = [] {
-    const std::vector<std::pair<std::string, std::string>> nested = {
-        {"round_mean_s", "/round_s/mean"},
-        {"round_median_s", "/round_s/median"},
-        {"round_p95_s", "/round_s/p95"},
-        {"round_max_s", "/round_s/max"},
-        {"bytes_device_to_site", "/bytes_by_level/device_to_site"},
-        {"bytes_site_to_cloud", "/bytes_by_level/site_to_cloud"},
-        {"bytes_cloud_to_site", "/bytes_by_level/cloud_to_site"},
-        {"bytes_site_to_device", "/bytes_by_level/site_to_device"}};
-    const std::vector<std::string> names = {"sim_time_s",
-                                            "time_to_target_s",
-                                            "rounds",
-                                            "round_mean_s",
-                                            "round_median_s",
-                                            "round_p95_s",
-                                            "round_max_s",
-                                            "final_test_accuracy",
-                                            "best_test_accuracy",
-                                            "final_test_loss",
-                                            "bytes_up",
-                                            "bytes_down",
-                                            "bytes_to_server",
-                                            "bytes_from_server",
-                                            "bytes_device_to_site",
-                                            "bytes_site_to_cloud",
-                                            "bytes_cloud_to_site",
-                                            "bytes_site_to_device",
-                                            "bytes_up_uncompressed",
-                                            "compression_ratio",
-                                            "cnc_ratio",
-                                            "samples_trained",
-                                            "samples_arrived",
-                                            "samples_dropped",
-                                            "buffer_peak_samples",
-                                            "samples_injected",
-                                            "bytes_injected",
-                                            "staleness_mean",
-                                            "staleness_p50",
-                                            "staleness_p95",
-                                            "staleness_max",
-                                            "stale_drops",
-                                            "failed_pushes",
-                                            "late_pushes",
-                                            "missing_updates",
-                                            "empty_rounds",
-                                            "offline_s",
-                                            "restarts",
-                                            "samples_lost_in_faults",
-                                            "samples_lost_offline",
-                                            "energy_j",
-                                            "model_params",
-                                            "model_step_flops_per_sample",
-                                            "devices",
-                                            "wall_time_s"};
-    std::vector<Column> out;
-    for (const std::string& name : names) {
-      std::string at = "/" + name;
-      for (const auto& [n, pointer] : nested)
-        if (n == name) at = pointer;
-      out.push_back({name, nlohmann::json::json_pointer(at)});
-    }
-    return out;
-  }();
-  return table;
+// Where summary.json holds a column's figure: the top-level key of the same name, or a nested one.
+nlohmann::json::json_pointer figure_at(const std::string& column) {
+  static const std::vector<std::pair<std::string, std::string>> nested = {
+      {"round_mean_s", "/round_s/mean"},
+      {"round_median_s", "/round_s/median"},
+      {"round_p95_s", "/round_s/p95"},
+      {"round_max_s", "/round_s/max"},
+      {"bytes_device_to_site", "/bytes_by_level/device_to_site"},
+      {"bytes_site_to_cloud", "/bytes_by_level/site_to_cloud"},
+      {"bytes_cloud_to_site", "/bytes_by_level/cloud_to_site"},
+      {"bytes_site_to_device", "/bytes_by_level/site_to_device"}};
+  for (const auto& [name, at] : nested)
+    if (name == column) return nlohmann::json::json_pointer(at);
+  return nlohmann::json::json_pointer("/" + column);
 }
 
 }  // namespace
 
 const std::vector<std::string>& summary_columns() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const Column& c : columns()) out.push_back(c.name);
-    return out;
-  }();
-  return names;
+  static const std::vector<std::string> columns = {"sim_time_s",
+                                                   "time_to_target_s",
+                                                   "rounds",
+                                                   "round_mean_s",
+                                                   "round_median_s",
+                                                   "round_p95_s",
+                                                   "round_max_s",
+                                                   "final_test_accuracy",
+                                                   "best_test_accuracy",
+                                                   "final_test_loss",
+                                                   "bytes_up",
+                                                   "bytes_down",
+                                                   "bytes_to_server",
+                                                   "bytes_from_server",
+                                                   "bytes_device_to_site",
+                                                   "bytes_site_to_cloud",
+                                                   "bytes_cloud_to_site",
+                                                   "bytes_site_to_device",
+                                                   "bytes_up_uncompressed",
+                                                   "compression_ratio",
+                                                   "cnc_ratio",
+                                                   "samples_trained",
+                                                   "samples_arrived",
+                                                   "samples_dropped",
+                                                   "buffer_peak_samples",
+                                                   "samples_injected",
+                                                   "bytes_injected",
+                                                   "staleness_mean",
+                                                   "staleness_p50",
+                                                   "staleness_p95",
+                                                   "staleness_max",
+                                                   "stale_drops",
+                                                   "failed_pushes",
+                                                   "late_pushes",
+                                                   "missing_updates",
+                                                   "empty_rounds",
+                                                   "offline_s",
+                                                   "restarts",
+                                                   "samples_lost_in_faults",
+                                                   "samples_lost_offline",
+                                                   "energy_j",
+                                                   "model_params",
+                                                   "model_step_flops_per_sample",
+                                                   "devices",
+                                                   "wall_time_s"};
+  return columns;
 }
 
 std::string sweep_csv(const Plan& plan, const std::vector<RunRow>& rows) {
@@ -112,9 +92,10 @@ std::string sweep_csv(const Plan& plan, const std::vector<RunRow>& rows) {
       row.add(cell);
     }
     row.add(rows[i].status).add(rows[i].status_reason);
-    for (const Column& c : columns()) {
+    for (const auto& c : summary_columns()) {
       const nlohmann::json& s = rows[i].summary;
-      const nlohmann::json* v = s.is_object() && s.contains(c.at) ? &s.at(c.at) : nullptr;
+      const nlohmann::json::json_pointer at = figure_at(c);
+      const nlohmann::json* v = s.is_object() && s.contains(at) ? &s.at(at) : nullptr;
       if (!v || !v->is_number()) {
         row.add(std::string());
       } else if (v->is_number_integer()) {
