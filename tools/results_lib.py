@@ -12,6 +12,8 @@ import tempfile
 import textwrap
 from concurrent.futures import ThreadPoolExecutor
 
+from tolerance import mismatches, plain
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
@@ -166,9 +168,10 @@ def readme_block(name, text=None, page_path=None):
 def figures_main(argv, blocks, make_runner, script, page_path=None, comparable=lambda text: text):
     """The command line of the scripts that write a page's figure blocks (tools/readme/examples.py,
     tools/teaching/report.py): [--check] [--binary PATH] [NAME...]. Each block function takes the
-    runner make_runner(binary, scratch folder) and returns the block's text. Without --check the blocks
-    are rewritten; with it nothing is, and the exit status is 1 (with a diff) when a block no longer
-    matches what the code gives (compared through `comparable`)."""
+    runner make_runner(binary, scratch folder) and returns the block's text, its training figures
+    marked (tools/tolerance.py). Without --check the blocks are rewritten; with it nothing is, and the
+    exit status is 1 (with a diff) when a block no longer matches what the code gives (compared
+    through `comparable`, marked figures within their tolerance)."""
     page_path = page_path or README
     page = os.path.relpath(page_path, ROOT)
     check = "--check" in argv
@@ -183,16 +186,19 @@ def figures_main(argv, blocks, make_runner, script, page_path=None, comparable=l
     with tempfile.TemporaryDirectory(prefix="edgetrain-figures-") as scratch:
         run = make_runner(binary, scratch)
         for name in names:
-            text = wrapped(blocks[name](run)) + "\n"
+            marked = blocks[name](run)
+            text = wrapped(plain(marked)) + "\n"
             if not check:
                 readme_block(name, text, page_path)
                 continue
             have = readme_block(name, page_path=page_path)
-            if comparable(have) != comparable(text):
+            wrong = mismatches(comparable(have), comparable(marked))
+            if wrong:
                 stale += 1
                 diff = difflib.unified_diff(have.splitlines(), text.splitlines(), page, "the code gives", lineterm="")
                 print(f"{page} block {name} does not match the code (rerun {script}):")
-                print("\n".join(diff))
+                print("\n".join(["  " + w for w in wrong] + list(diff)))
             else:
-                print(f"{page} block {name}: matches")
+                exact = comparable(have) == comparable(text)
+                print(f"{page} block {name}: matches" + ("" if exact else " (within tolerances)"))
     return 1 if stale else 0

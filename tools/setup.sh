@@ -27,6 +27,9 @@ packages=(
   # parallel and as a job array on a single-node SLURM cluster (tests/sweep/); the package test
   # builds a .deb (cpack, dpkg-shlibdeps from dpkg-dev).
   libssl-dev parallel slurm-wlm munge dpkg-dev
+  # The man page is generated from `edgetrain --help` by the build (packaging/edgetrain.h2m adds its
+  # FILES section); the package test reads it with man-db's `man -l`.
+  help2man man-db
 )
 missing=()
 for p in "${packages[@]}"; do

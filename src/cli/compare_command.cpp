@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "report/compare.hpp"
+#include "scenario/schema_default.hpp"
 #include "util/printable.hpp"
 
 namespace edgetrain::cli {
@@ -19,7 +20,8 @@ constexpr const char* kHelp =
     "Shows the runs side by side (status, time to target, rounds, simulated time, bytes up and down,\n"
     "final and best accuracy, energy when a run's summary has energy_j), the speed-up of each against\n"
     "the first (on time to target when the first run reached its target, else on simulated time), and\n"
-    "the keys in which their resolved scenarios differ, by dotted path.\n"
+    "the keys in which their resolved scenarios differ once defaults are applied, by dotted path (a key\n"
+    "one run's scenario.json lacks, such as another mode's, counts as its default, marked \"(default)\").\n"
     "  --format text|json  a table (default) or one JSON document\n"
     "  --all               list every differing key (the table stops after 40)\n";
 
@@ -58,7 +60,7 @@ int compare_command(const std::vector<std::string>& args) {
   try {
     std::vector<report::RunRecord> runs;
     for (const std::string& f : folders) runs.push_back(report::load_run_record(f));
-    const report::Comparison c = report::compare_runs(runs);
+    const report::Comparison c = report::compare_runs(runs, scenario::schema_default);
     if (format == "json") {
       std::cout << report::to_json(c).dump(2) << "\n";
     } else {

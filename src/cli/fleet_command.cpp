@@ -1,8 +1,7 @@
-// See fleet_command.hpp. Each output is written to a temporary file beside it, then renamed over
-// it: a reader (or a failed run) never sees half a platform.
+// See fleet_command.hpp. Each output is written as report::write_output writes: a regular file
+// through a temporary file and a rename (a reader, or a failed run, never sees half a platform), a
+// character device or FIFO through.
 #include "cli/fleet_command.hpp"
-
-#include <unistd.h>
 
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -42,21 +41,6 @@ fs::path device_list_path(const fs::path& platform) {
   return p;
 }
 
-void write_atomically(const fs::path& path, const std::string& content) {
-  const fs::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
-  if (const std::error_code ec = report::write_file(temp, content)) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    throw report::OutputError(path.string() + ": cannot write (" + ec.message() + ")");
-  }
-  std::error_code ec, ignored;
-  fs::rename(temp, path, ec);
-  if (ec) {
-    fs::remove(temp, ignored);
-    throw report::OutputError(path.string() + ": cannot write (" + ec.message() + ")");
-  }
-}
-
 int fail(const std::string& message) {
   std::fprintf(stderr, "edgetrain fleet: %s\n", util::printable(message).c_str());
   return 2;
@@ -93,12 +77,22 @@ int fleet_command(const std::vector<std::string>& args) {
     if (out.filename().empty() || fs::is_directory(out)) {
       return fail("-o " + out.string() + ": expected a file name such as platforms/NAME.xml");
     }
-    const fleet::Fleet drawn = fleet::draw_fleet(spec, seed);
-    const std::string xml = fleet::platform_xml(drawn);
-    write_atomically(out, xml);
+    // Checked before drawing. Neither output may be the description; the device list is not the
+    // platform either. A platform written through a device or FIFO (-o /dev/stdout) has no
+    // "beside": no device list then, and the messages go to stderr.
+    const bool stream = report::check_output(out, out.string(), {description}).write_through;
     const fs::path devices = device_list_path(out);
-    write_atomically(devices, fleet::device_list_csv(drawn));
-    std::cout << fleet::describe_fleet(drawn) << "wrote " << out.string() << " and " << devices.string() << "\n";
+    if (!stream) report::check_output(devices, devices.string(), {description, out});
+    const fleet::Fleet drawn = fleet::draw_fleet(spec, seed);
+    report::write_output(out, fleet::platform_xml(drawn), out.string(), {description});
+    std::ostream& say = stream ? std::cerr : std::cout;
+    say << fleet::describe_fleet(drawn);
+    if (stream) {
+      say << "wrote " << util::printable(out.string()) << " (no device list: it is not a regular file)\n";
+      return 0;
+    }
+    report::write_output(devices, fleet::device_list_csv(drawn), devices.string(), {description, out});
+    say << "wrote " << util::printable(out.string()) << " and " << util::printable(devices.string()) << "\n";
     return 0;
   } catch (const std::bad_alloc&) {
     return fail("out of memory");

@@ -11,6 +11,7 @@
 
 #include "cli/compare_command.hpp"
 #include "cli/fleet_command.hpp"
+#include "cli/kernels.hpp"
 #include "cli/plot_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/sweep_command.hpp"
@@ -29,16 +30,22 @@ using namespace edgetrain;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N] [--quiet]\n"
-    "       edgetrain validate SCENARIO.json [--seed N] [--set key.path=value]...\n"
-    "       edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]\n"
-    "       edgetrain schema        (the scenario keys, as a Markdown table)\n"
-    "       edgetrain fleet FLEET.json -o PLATFORM.xml [--seed N]   (a platform from a fleet description)\n"
-    "       edgetrain plot RUN_OR_SWEEP_DIR [--out DIR] [--y COL]... [--x COL] [--by COL]   (plot --help)\n"
-    "       edgetrain report RUN_OR_SWEEP_DIR [-o FILE]   (one self-contained report.html; report --help)\n"
-    "       edgetrain compare RUN_DIR RUN_DIR... [--format text|json] [--all]   (compare --help)\n"
-    "       edgetrain --help | --version\n"
+    "Usage: edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N] [--quiet]\n"
+    "   or: edgetrain validate SCENARIO.json [--seed N] [--set key.path=value]...\n"
+    "   or: edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]\n"
+    "   or: edgetrain schema        (the scenario keys, as a Markdown table)\n"
+    "   or: edgetrain fleet FLEET.json -o PLATFORM.xml [--seed N]   (a platform from a fleet description)\n"
+    "   or: edgetrain plot RUN_OR_SWEEP_DIR|RUN_DIR... [--out DIR] [--dpi N] [--y COL]... [--target COL=V]   (plot --help)\n"
+    "   or: edgetrain report RUN_OR_SWEEP_DIR [-o FILE]   (one self-contained report.html; report --help)\n"
+    "   or: edgetrain compare RUN_DIR RUN_DIR... [--format text|json] [--all]   (compare --help)\n"
+    "   or: edgetrain --help | --version\n"
     "SimGrid's own flags (--cfg=..., --log=...) pass through to the simulator.\n";
+
+// Where an installed user finds the reference (the man page is generated from this help).
+constexpr const char* kDocs =
+    "Documentation: man edgetrain; README.md and docs/ in /usr/share/doc/edgetrain (the .deb) or\n"
+    "PREFIX/share/doc/edgetrain (cmake --install); the scenarios, platforms, sweeps and plotting scripts\n"
+    "in /usr/share/edgetrain or PREFIX/share/edgetrain.\n";
 
 constexpr const char* kCommands = "run, validate, sweep, fleet, plot, report, compare or schema";
 
@@ -134,6 +141,8 @@ int fail(const std::string& message, int status = 2) {
 
 int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
+  // Before any library picks its kernels (may execute the program again, its environment completed).
+  if (const std::string wrong = cli::pin_kernels(argv); !wrong.empty()) return fail(wrong);
   // Commands that read their own arguments (and start no SimGrid engine).
   using Command = int (*)(const std::vector<std::string>&);
   const std::map<std::string, Command> own_arguments = {{"fleet", cli::fleet_command},
@@ -156,7 +165,7 @@ int main(int argc, char** argv) {
   }
   // Handled before SimGrid's Engine exists: it would consume --help and --version itself.
   if (cli.help) {
-    std::cout << kUsage << "\n" << run_options();
+    std::cout << kUsage << "\n" << run_options() << "\n" << kDocs;
     return 0;
   }
   if (cli.command == "--version") {

@@ -16,6 +16,8 @@
 
 #include "report/folder_lock.hpp"
 #include "report/output_file.hpp"
+#include "report/results_dir.hpp"
+#include "sim/simgrid_flags.hpp"
 #include "sim/stop_signal.hpp"
 #include "sweep/emit.hpp"
 #include "sweep/plan.hpp"
@@ -97,22 +99,12 @@ Options parse(const std::vector<std::string>& words) {
   return o;
 }
 
-// Writes `content` to `path` through a temporary file beside it and a rename: readers see the old
-// file or the new one.
-void write_atomically(const fs::path& path, const std::string& content) {
-  const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
-  if (const std::error_code ec = report::write_file(tmp, content)) {
-    throw report::OutputError(path.string() + ": cannot write: " + ec.message());
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw report::OutputError(path.string() + ": cannot write: " + ec.message());
-}
-
 void create_folder(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) throw report::OutputError("--out " + dir.string() + ": cannot create the folder: " + ec.message());
+  if (ec) {
+    throw report::OutputError("--out " + util::printable(dir.string()) + ": cannot create the folder: " + ec.message());
+  }
 }
 
 // The command line of one run: this very binary, absolute paths, the overrides as --set, the
@@ -176,8 +168,26 @@ class Sweeper : public TaskListener {
   std::map<std::string, std::string> errors_;
 };
 
+// Every path and name an emitted script would carry, checked before anything is written: one line
+// naming the first field that holds a control character (each line of a script is one command).
+void check_emitted_fields(const Plan& plan, const Options& o) {
+  check_script_field("the edgetrain binary", fs::read_symlink("/proc/self/exe").string());
+  check_script_field("the sweep file", plan.spec.file.string());
+  check_script_field("base", plan.spec.base.string());
+  check_script_field("--out", plan.out.string());
+  check_script_field("--emit-jobs", o.emit_jobs);
+  check_script_field("--emit-slurm", o.emit_slurm);
+  if (!o.emit_slurm.empty()) check_slurm_log_dir(plan.out / "logs");
+  for (const std::string& flag : o.simgrid_args) check_script_field("a SimGrid flag", flag);
+  for (const PlannedRun& run : plan.runs) {
+    check_script_field("run id", run.id);
+    for (const Override& set : run.overrides) check_script_field("override " + set.first, set_text(set));
+  }
+}
+
 // --emit-jobs FILE (or - for stdout, then the messages go to stderr) and --emit-slurm FILE.
 int emit(const Plan& plan, const std::vector<size_t>& pending, const Options& o) {
+  const std::vector<fs::path> inputs = {plan.spec.file, plan.spec.base};
   std::string lines;
   for (size_t i : pending) lines += command_line(run_argv(plan, plan.runs[i], o)) + "\n";
   const bool to_stdout = o.emit_jobs == "-";
@@ -192,7 +202,8 @@ int emit(const Plan& plan, const std::vector<size_t>& pending, const Options& o)
       if (jobs_file == fs::path(o.emit_slurm)) jobs_file += ".jobs";
     }
     jobs_file = fs::absolute(jobs_file).lexically_normal();
-    write_atomically(jobs_file, lines);
+    check_script_field("the jobs file", jobs_file.string());
+    report::write_output(jobs_file, lines, jobs_file.string(), inputs);
   }
   say << "sweep: " << pending.size() << " pending run" << (pending.size() == 1 ? "" : "s") << " of "
       << plan.distinct().size() << " written to " << (to_stdout ? "stdout" : jobs_file.string()) << "\n";
@@ -203,31 +214,52 @@ int emit(const Plan& plan, const std::vector<size_t>& pending, const Options& o)
       return 0;
     }
     const fs::path script = fs::absolute(o.emit_slurm).lexically_normal();
-    write_atomically(script, slurm_script(jobs_file, pending.size(), o.threads,
-                                          "edgetrain-" + plan.spec.file.stem().string(), plan.out / "logs"));
+    std::vector<fs::path> script_inputs = inputs;
+    script_inputs.push_back(jobs_file);  // the script reads it
+    report::write_output(script,
+                         slurm_script(jobs_file, pending.size(), o.threads,
+                                      "edgetrain-" + plan.spec.file.stem().string(), plan.out / "logs"),
+                         o.emit_slurm, script_inputs);
     fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
     say << "sweep: job array written to " << script.string() << " (submit with: sbatch " << script.string() << ")\n";
   }
-  say << "then: edgetrain sweep " << o.file << (o.out.empty() ? "" : " --out " + o.out) << " gathers sweep.csv\n";
+  say << "then: edgetrain sweep " << util::printable(o.file)
+      << (o.out.empty() ? "" : " --out " + util::printable(o.out)) << " gathers sweep.csv\n";
   return 0;
+}
+
+// The SimGrid flags every run would be given, tried once before any run starts: a bad one is one
+// line and exit 2 here, not a failure of every run.
+void check_simgrid_flags(const Options& o) {
+  if (o.simgrid_args.empty()) return;
+  std::vector<sim::EngineFlag> flags;
+  for (const std::string& a : o.simgrid_args) flags.push_back({a, util::printable(a)});
+  sim::check_engine_flags({"edgetrain"}, flags);
 }
 
 int sweep(const Options& o) {
   SweepSpec spec = load_sweep(o.file);
   const fs::path out = o.out.empty() ? fs::path("results") / spec.file.stem() : fs::path(o.out);
-  const Plan plan = make_plan(std::move(spec), out);
+  const std::string shown = util::printable(out.string());
+  check_simgrid_flags(o);
+  // The folder with its symlinks resolved: DIR, DIR/ and a link to DIR are one folder, one lock.
+  const Plan plan = make_plan(std::move(spec), report::resolve_results_folder(out, shown));
+  const bool emitting = !o.emit_jobs.empty() || !o.emit_slurm.empty();
+  if (emitting) check_emitted_fields(plan, o);
+  create_folder(plan.out.parent_path());
+  // One sweep at a time in a folder (the runs have their own locks too); nothing is written in it
+  // before the lock is held.
+  const report::FolderLock lock(plan.out, shown);
   create_folder(plan.out / "runs");
   create_folder(plan.out / "logs");
-  write_atomically(plan.out / "sweep.json", plan_json(plan).dump(2) + "\n");
+  report::write_output(plan.out / "sweep.json", plan_json(plan).dump(2) + "\n", (out / "sweep.json").string());
 
   const std::vector<size_t> distinct = plan.distinct();
   std::vector<size_t> pending;
   for (size_t i : distinct)
     if (!inspect_run(plan.out / plan.runs[i].folder, plan.runs[i].hash).finished) pending.push_back(i);
-  if (!o.emit_jobs.empty() || !o.emit_slurm.empty()) return emit(plan, pending, o);
+  if (emitting) return emit(plan, pending, o);
 
-  // One sweep at a time in a folder (the runs have their own locks too).
-  const report::FolderLock lock(plan.out, out.string());
   std::vector<Task> tasks;
   for (size_t i : pending)
     tasks.push_back({run_argv(plan, plan.runs[i], o), plan.out / "logs" / (plan.runs[i].id + ".log")});
@@ -257,7 +289,7 @@ int sweep(const Options& o) {
     if (!final_status(row.status)) unfinished.insert(run.hash);
     rows.push_back(std::move(row));
   }
-  write_atomically(plan.out / "sweep.csv", sweep_csv(plan, rows));
+  report::write_output(plan.out / "sweep.csv", sweep_csv(plan, rows), (out / "sweep.csv").string());
   std::cout << "sweep: " << distinct.size() - unfinished.size() << " of " << distinct.size() << " finished"
             << (unfinished.empty() ? std::string() : ", " + std::to_string(unfinished.size()) + " not")
             << "\nresults: " << (out / "sweep.csv").string() << "\n";

@@ -3,7 +3,6 @@ behind it as a table), unit formatting, and the two outputs: an image file (edge
 inline SVG with <title> tooltips that a browser shows on hover, without JavaScript (edgetrain report).
 Outputs are deterministic: no date in the SVG, a fixed hash salt for its ids."""
 
-import html
 import io
 import re
 
@@ -12,10 +11,15 @@ import matplotlib
 matplotlib.use("Agg")  # renders offline, no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 
+from html_build import attributes, element  # noqa: E402
+
 matplotlib.rcParams.update(
     {
         "svg.fonttype": "none",  # text stays text: smaller files, readable by the browser and by tests
         "svg.hashsalt": "edgetrain",
+        # Names (devices, links, runs) are drawn as they are: a $ in one is not matplotlib mathtext,
+        # which would fail on a legal name such as d$\frac$.
+        "text.parse_math": False,
         "font.size": 9,
         "axes.spines.top": False,
         "axes.spines.right": False,
@@ -45,8 +49,14 @@ class Chart:
         self.tips[gid] = text
         return artist
 
-    def save(self, path, fmt):
-        self.figure.savefig(path, format=fmt, dpi=110, bbox_inches="tight", metadata=_metadata(fmt))
+    def save(self, path, fmt, heading, dpi, size=None):
+        """An image file; `heading` is drawn above the figure (the report has its own <h3>), `size`
+        (inches) replaces the figure's own."""
+        if heading:
+            self.figure.suptitle(heading, fontsize=10, parse_math=False)  # a name is text, not a formula
+        if size:
+            self.figure.set_size_inches(*size)
+        self.figure.savefig(path, format=fmt, dpi=dpi, bbox_inches="tight", metadata=_metadata(fmt))
 
     def svg(self, prefix):
         """The figure as an inline <svg> element: tooltips as <title> children of the hovered groups,
@@ -57,11 +67,11 @@ class Chart:
         text = text[text.index("<svg") :]
         text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)  # RDF boilerplate, not shown
         for gid, tip in self.tips.items():
-            text = text.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{html.escape(tip)}</title>', 1)
+            text = text.replace(f'<g id="{gid}">', f'<g id="{gid}">' + element("title", None, tip), 1)
         text = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}-{m.group(1)}"', text)
         text = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}-{m.group(1)})", text)
         text = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}-{m.group(1)}"', text)
-        return text.replace("<svg ", f'<svg role="img" aria-label="{html.escape(self.title)}" ', 1)
+        return text.replace("<svg ", "<svg" + attributes({"role": "img", "aria-label": self.title}) + " ", 1)
 
     def close(self):
         plt.close(self.figure)

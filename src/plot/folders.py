@@ -1,15 +1,12 @@
 """Reads edgetrain results folders: a run (scenario.json, summary.json and the CSV files) or a
 sweep (sweep.csv, sweep.json and one run folder per run). Files a run may lack (older runs,
-modes without rounds) read as absent; a folder that is neither a run nor a sweep is an InputError."""
+modes without rounds) read as absent; a folder that is neither a run nor a sweep is an InputError.
+Every file is read and checked by result_files (bounded, text, the shape the readers rely on)."""
 
-import csv
-import json
 import math
 import os
 
-
-class InputError(Exception):
-    """Bad input: the command prints the message on one line and exits with status 2."""
+from result_files import InputError, csv_rows, load_json  # noqa: F401 (InputError: the commands catch it)
 
 
 def _number(text):
@@ -23,21 +20,37 @@ def _number(text):
     return value if math.isfinite(value) else None
 
 
-class Table:
-    """A CSV file: its header and its rows as lists of strings."""
+class Record(dict):
+    """A CSV row by column name; a column the file lacks is an InputError naming the file."""
 
-    def __init__(self, path):
+    def __init__(self, path, pairs):
+        super().__init__(pairs)
         self.path = path
-        with open(path, newline="") as f:
-            reader = csv.reader(f)
-            self.header = next(reader, [])
-            self.rows = [row for row in reader if row]
+
+    def __missing__(self, column):
+        raise InputError(f"{self.path}: no column \"{column}\"")
+
+
+class Table:
+    """A CSV file: its header and its rows as lists of strings. A run's tables (`numeric`) hold numbers
+    in every column but the text ones; sweep.csv's text cells lose the ' edgetrain sweep puts before
+    those a spreadsheet would run as formulas."""
+
+    def __init__(self, path, numeric=True):
+        self.path = path
+        self.header, self.rows = csv_rows(path, numeric)
+        if not numeric:
+            unquote = lambda cell: cell[1:] if cell.startswith("'") else cell  # noqa: E731
+            self.header = [unquote(c) for c in self.header]
+            self.rows = [[unquote(c) for c in row] for row in self.rows]
         self._index = {name: i for i, name in enumerate(self.header)}
 
     def has(self, column):
         return column in self._index
 
     def text(self, column):
+        if column not in self._index:
+            raise InputError(f"{self.path}: no column \"{column}\"")
         i = self._index[column]
         return [row[i] if i < len(row) else "" for row in self.rows]
 
@@ -45,15 +58,11 @@ class Table:
         return [_number(cell) for cell in self.text(column)]
 
     def records(self):
-        return [dict(zip(self.header, row)) for row in self.rows]
+        return [Record(self.path, zip(self.header, row)) for row in self.rows]
 
 
 def _load_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path}: not valid JSON ({e.msg}, line {e.lineno})")
+    return load_json(path)
 
 
 def _optional_table(folder, name):
@@ -83,7 +92,7 @@ class Sweep:
 
     def __init__(self, folder):
         self.folder = folder
-        self.table = Table(os.path.join(folder, "sweep.csv"))
+        self.table = Table(os.path.join(folder, "sweep.csv"), numeric=False)
         json_path = os.path.join(folder, "sweep.json")
         self.description = _load_json(json_path) if os.path.isfile(json_path) else {}
         header = self.table.header
@@ -102,6 +111,8 @@ class Sweep:
         self.rows = []
         for i, record in enumerate(self.table.records()):
             rel = record.get("folder", "")
+            if os.path.isabs(rel) or os.path.normpath(rel).split(os.sep)[0] == "..":
+                raise InputError(f"{self.table.path}:{i + 2}: folder \"{rel}\" is not inside the sweep folder")
             run_id = record.get("id") or ids.get(os.path.normpath(rel)) or str(i + 1)
             self.rows.append({"id": run_id, "record": record, "path": os.path.join(folder, rel)})
 

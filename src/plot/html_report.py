@@ -1,14 +1,16 @@
 """report.html: one self-contained page (figures as inline SVG with hover tooltips, tables beside
 them, no script, no file or network fetch) for a run or a sweep. A sweep's page holds its figures,
-the table of runs linking to each run's section, and every run's section."""
+the table of runs linking to each run's section, and every run's section. Every element is built by
+html_build.element (escaped by construction), and a Content-Security-Policy forbids script, fetches
+and forms: a name from a results folder is text, whatever it holds."""
 
-import html
 import json
 import os
 
 from charts import fmt_bytes, fmt_number, fmt_seconds, pct
+from html_build import Markup, anchor_id, element, join, text
 from run_charts import run_charts
-from sweep_charts import report_charts
+from sweep_charts import readable, report_charts
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; color: #222; max-width: 1100px; margin: 0 auto; padding: 1em 1.5em; }
@@ -24,6 +26,11 @@ svg { max-width: 100%; height: auto; } pre { background: #f7f7f7; padding: 0.6em
 details { margin: 0.3em 0 0.8em; }
 """
 
+# No script, no fetch of any kind (images only as data: URIs), no form, no <base>: the page's
+# promise, enforced by the browser. Styles are inline (the <style> element, SVG style attributes).
+CSP = ("default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+       "base-uri 'none'; form-action 'none'")
+
 HEADLINE = (
     ("status", None), ("status_reason", None), ("mode", None), ("devices", None), ("rounds", None),
     ("sim_time_s", fmt_seconds), ("time_to_target_s", fmt_seconds), ("time_to_target_exact_to", None),
@@ -33,20 +40,21 @@ HEADLINE = (
 )
 
 
-def esc(value):
-    return html.escape(str(value), quote=True)
+def e(tag, *children, **attrs):
+    """element() with attributes as keywords (class_ for class)."""
+    return element(tag, {k.rstrip("_").replace("_", "-"): v for k, v in attrs.items()}, *children)
 
 
 def table(header, rows):
-    head = "".join(f"<th>{esc(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    head = e("tr", *[e("th", h) for h in header])
+    body = join(*[e("tr", *[e("td", c) for c in row]) for row in rows])
+    return e("div", e("table", e("thead", head), e("tbody", body)), class_="scroll")
 
 
 def cell(value):
     if isinstance(value, (dict, list)):
-        return f"<code>{esc(json.dumps(value, sort_keys=True))}</code>"
-    return esc(fmt_number(value))
+        return e("code", json.dumps(value, sort_keys=True))
+    return text(fmt_number(value))
 
 
 class Page:
@@ -54,20 +62,19 @@ class Page:
         self.parts = []
         self.figures = 0
 
-    def add(self, text):
-        self.parts.append(text)
+    def add(self, *parts):
+        self.parts.append(join(*parts))
 
     def chart(self, chart, anchor):
         """A figure: its SVG, caption and, folded, the numbers it shows."""
         self.figures += 1
-        svg = chart.svg(f"f{self.figures}")
-        self.add(f'<figure id="{esc(anchor)}"><h3>{esc(chart.title)}</h3>{svg}'
-                 f"<figcaption>{esc(chart.caption)}</figcaption>")
+        svg = Markup(chart.svg(f"f{self.figures}"))  # matplotlib's SVG, its text escaped by matplotlib
+        numbers = ""
         if chart.table:
             header, rows = chart.table
-            self.add(f"<details><summary>the numbers ({len(rows)} rows)</summary>"
-                     + table(header, [[cell(v) for v in row] for row in rows]) + "</details>")
-        self.add("</figure>")
+            numbers = e("details", e("summary", f"the numbers ({len(rows)} rows)"),
+                        table(header, [[cell(v) for v in row] for row in rows]))
+        self.add(e("figure", e("h3", chart.title), svg, e("figcaption", chart.caption), numbers, id=anchor))
         chart.close()
 
 
@@ -80,54 +87,52 @@ def summary_section(page, run, prefix):
             shown = fmt(value) if fmt and value is not None else fmt_number(value)
             if key == "time_to_target_s" and value is None:
                 shown = "not reached"
-            exact = f" <small>({esc(fmt_number(value))})</small>" if fmt and value is not None else ""
-            rows.append([esc(key), esc(shown) + exact])
-    page.add(f'<h3 id="{prefix}summary">Summary</h3>' + table(["figure", "value"], rows))
-    every = [[esc(k), cell(v)] for k, v in sorted(s.items()) if k != "bottleneck"]
-    page.add(f"<details><summary>every figure of summary.json ({len(every)})</summary>"
-             f"{table(['key', 'value'], every)}</details>")
+            exact = join(" ", e("small", f"({fmt_number(value)})")) if fmt and value is not None else ""
+            rows.append([key, join(shown, exact)])
+    page.add(e("h3", "Summary", id=prefix + "summary"), table(["figure", "value"], rows))
+    every = [[k, cell(v)] for k, v in sorted(s.items()) if k != "bottleneck"]
+    page.add(e("details", e("summary", f"every figure of summary.json ({len(every)})"), table(["key", "value"], every)))
 
 
 def bottleneck_section(page, run, prefix):
-    page.add(f'<h3 id="{prefix}bottleneck">Bottleneck</h3>')
+    page.add(e("h3", "Bottleneck", id=prefix + "bottleneck"))
     b = run.summary.get("bottleneck")
     if isinstance(b, dict):
         links = [l for l in b.get("links") or [] if isinstance(l, dict)]
         if links:
-            page.add("<p>The busiest links (summary.json):</p>" +
+            page.add(e("p", "The busiest links (summary.json):"),
                      table(["link", "bandwidth", "mean utilisation", "busy fraction", "utilisation when busy", "bytes"],
-                           [[esc(l.get("link")), esc(_mbps(l.get("bandwidth_bps"))),
-                             esc(pct(l.get("mean_utilization"))), esc(pct(l.get("busy_fraction"))),
-                             esc(pct(l.get("utilization_when_busy"))), esc(fmt_bytes(l.get("bytes")))] for l in links]))
+                           [[l.get("link"), _mbps(l.get("bandwidth_bps")), pct(l.get("mean_utilization")),
+                             pct(l.get("busy_fraction")), pct(l.get("utilization_when_busy")),
+                             fmt_bytes(l.get("bytes"))] for l in links]))
         counts = b.get("devices")
         if isinstance(counts, dict):
             kinds = sorted(counts)
-            rows = [["<b>all devices</b>"] + [cell(counts[k]) for k in kinds]]
+            rows = [[e("b", "all devices")] + [cell(counts[k]) for k in kinds]]
             for cls, c in sorted((b.get("by_class") or {}).items()):
                 if isinstance(c, dict):
-                    rows.append([esc(cls)] + [cell(c.get(k, 0)) for k in kinds])
-            page.add("<p>Devices by what bounds them:</p>" + table(["class"] + [f"{k}-bound" for k in kinds], rows))
+                    rows.append([cls] + [cell(c.get(k, 0)) for k in kinds])
+            page.add(e("p", "Devices by what bounds them:"), table(["class"] + [f"{k}-bound" for k in kinds], rows))
         path = b.get("critical_path")
         if isinstance(path, dict) and path.get("device"):
             rounds = path.get("rounds_slowest")
             share = path.get("share_of_rounds")
-            page.add(f"<p>Critical path: <b>{esc(path['device'])}</b> was the round's slowest device"
-                     + (f" in {esc(fmt_number(rounds))} rounds" if rounds is not None else "")
-                     + (f" ({esc(pct(share))})" if share is not None else "")
-                     + (f"; the busiest link of its route: <b>{esc(path['link'])}</b>" if path.get("link") else "")
-                     + (f" ({esc(_mbps(path.get('link_bandwidth_bps')))})" if path.get("link_bandwidth_bps") else "")
-                     + ".</p>")
+            page.add(e("p", "Critical path: ", e("b", path["device"]), " was the round's slowest device",
+                       f" in {fmt_number(rounds)} rounds" if rounds is not None else "",
+                       f" ({pct(share)})" if share is not None else "",
+                       join("; the busiest link of its route: ", e("b", path["link"])) if path.get("link") else "",
+                       f" ({_mbps(path.get('link_bandwidth_bps'))})" if path.get("link_bandwidth_bps") else "",
+                       "."))
         return
     l = run.links
     if l is None or not l.rows:
-        page.add('<p class="note">No link data.</p>')
+        page.add(e("p", "No link data.", class_="note"))
         return
     rows = sorted(zip(l.text("link"), l.numbers("mean_utilization"), l.numbers("bytes")),
                   key=lambda r: (-(r[1] or 0), r[0]))
-    page.add('<p class="note">This run\'s summary.json has no bottleneck section; the busiest links by mean '
-             "utilisation (links.csv):</p>" +
-             table(["link", "mean utilisation", "bytes"],
-                   [[esc(n), esc(pct(u)), esc(fmt_bytes(b))] for n, u, b in rows[:5]]))
+    page.add(e("p", "This run's summary.json has no bottleneck section; the busiest links by mean "
+                    "utilisation (links.csv):", class_="note"),
+             table(["link", "mean utilisation", "bytes"], [[n, pct(u), fmt_bytes(b)] for n, u, b in rows[:5]]))
 
 
 def _mbps(bps):
@@ -147,23 +152,24 @@ def tables_section(page, run, prefix):
         many = len(records) > MAX_DEVICE_ROWS
         note = f" (the first {MAX_DEVICE_ROWS} of {len(records)}; all in devices.csv)" if many else ""
         rows = [[cell(_typed(r.get(c, ""))) for c in columns] for r in records[:MAX_DEVICE_ROWS]]
-        page.add(f'<h3 id="{prefix}devices">Devices{esc(note)}</h3>' + table(columns, rows))
+        page.add(e("h3", f"Devices{note}", id=prefix + "devices"), table(columns, rows))
     r = run.rounds
     if r is not None and r.rows:
         durations = [v for v in r.numbers("duration_s") if v is not None]
-        page.add(f'<h3 id="{prefix}rounds">Rounds</h3><p>{len(r.rows)} rounds (rounds.csv), duration mean '
-                 f"{esc(fmt_seconds(sum(durations) / len(durations)) if durations else '-')}, longest "
-                 f"{esc(fmt_seconds(max(durations)) if durations else '-')}.</p>")
+        page.add(e("h3", "Rounds", id=prefix + "rounds"),
+                 e("p", f"{len(r.rows)} rounds (rounds.csv), duration mean "
+                        f"{fmt_seconds(sum(durations) / len(durations)) if durations else '-'}, longest "
+                        f"{fmt_seconds(max(durations)) if durations else '-'}."))
 
 
-def _typed(text):
+def _typed(value):
     try:
-        return int(text)
+        return int(value)
     except ValueError:
         try:
-            return float(text)
+            return float(value)
         except ValueError:
-            return text
+            return value
 
 
 def run_body(page, run, prefix=""):
@@ -173,79 +179,123 @@ def run_body(page, run, prefix=""):
     for chart in charts:
         page.chart(chart, f"{prefix}fig-{chart.key}")
     for note in notes:
-        page.add(f'<p class="note">Not drawn: {esc(note)}.</p>')
+        page.add(e("p", f"Not drawn: {note}.", class_="note"))
     tables_section(page, run, prefix)
-    page.add(f'<h3 id="{prefix}scenario">Resolved scenario</h3><details><summary>scenario.json</summary><pre>'
-             + esc(json.dumps(run.scenario, indent=2, sort_keys=True)) + "</pre></details>")
+    page.add(e("h3", "Resolved scenario", id=prefix + "scenario"),
+             e("details", e("summary", "scenario.json"), e("pre", json.dumps(run.scenario, indent=2, sort_keys=True))))
 
 
-def _document(title, body):
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>{body}</body></html>\n")
+def _document(title, parts):
+    head = join(e("meta", charset="utf-8"), e("meta", http_equiv="Content-Security-Policy", content=CSP),
+                e("meta", name="viewport", content="width=device-width, initial-scale=1"),
+                e("title", title), e("style", Markup(STYLE)))
+    return "<!DOCTYPE html>\n" + e("html", e("head", head), e("body", *parts), lang="en") + "\n"
 
 
 def run_report(run):
     page = Page()
     status = run.summary.get("status", "")
-    page.add(f"<h1>edgetrain run {esc(run.name)}</h1><p>Status: <b>{esc(status)}</b>"
-             f" ({esc(run.summary.get('status_reason', ''))}). Results folder: <code>{esc(run.folder)}</code>.</p>")
-    page.add('<nav><a href="#summary">summary</a><a href="#bottleneck">bottleneck</a><a href="#devices">devices</a>'
-             '<a href="#scenario">scenario</a></nav>')
+    page.add(e("h1", f"edgetrain run {run.name}"),
+             e("p", "Status: ", e("b", status), f" ({run.summary.get('status_reason', '')}). Results folder: ",
+               e("code", run.folder), "."))
+    page.add(e("nav", *[e("a", name, href="#" + name) for name in ("summary", "bottleneck", "devices", "scenario")]))
     run_body(page, run)
-    return _document(f"edgetrain report: {run.name}", "".join(page.parts))
+    return _document(f"edgetrain report: {run.name}", page.parts)
 
 
 # The runs table's figures (those sweep.csv has); every column is in the folded table below it.
-RUN_COLUMNS = ("time_to_target_s", "final_test_accuracy", "best_test_accuracy", "rounds", "sim_time_s", "bytes_up",
-               "bytes_down", "energy_j", "wall_time_s")
+RUN_COLUMNS = ("round_mean_s", "round_p95_s", "time_to_target_s", "final_test_accuracy", "rounds", "sim_time_s",
+               "bytes_up", "energy_j")
 
 
-def runs_table(sweep, figures):
+def _run_anchor(row):
+    return anchor_id("run", row["id"])
+
+
+def limiting_link(summary):
+    """The run's busiest link (summary.json's bottleneck.links[0]) and its mean utilisation, as text."""
+    links = ((summary or {}).get("bottleneck") or {}).get("links") if isinstance(summary, dict) else None
+    first = links[0] if isinstance(links, list) and links and isinstance(links[0], dict) else {}
+    if not first.get("link"):
+        return "-"
+    load = first.get("mean_utilization")
+    return str(first["link"]) + (f" ({pct(load)})" if isinstance(load, (int, float)) else "")
+
+
+def runs_table(sweep, figures, runs=None):
     """One row per run: its id linking to its section, the varied values, status, then `figures`
-    (None: every column)."""
-    text = set(sweep.varied) | {"status", "status_reason"}
+    (None: every column) and, given the loaded runs, the link that limited each."""
+    plain = set(sweep.varied) | {"status", "status_reason"}
     if figures is None:
         columns = [c for c in sweep.table.header if c not in ("folder", "id")]
     else:
-        columns = [c for c in sweep.varied + ["status", "status_reason"] if c in sweep.table.header]
-        columns += [c for c in figures if c in sweep.table.header]
+        columns = [c for c in sweep.varied + ["status"] if c in sweep.table.header]  # a failure's reason beside it
+        columns += [c for c in figures if c in sweep.figures]
     rows = []
     for row in sweep.rows:
         record = row["record"]
-        cells = [f'<a href="#run-{esc(row["id"])}">{esc(row["id"])}</a>']
+        cells = [e("a", row["id"], href="#" + _run_anchor(row))]
         for c in columns:
             value = record.get(c, "")
-            shown = esc(value) if c in text else cell(_typed(value) if value else None)
+            number = _typed(value) if value else None
+            if c in plain:
+                shown = text(readable(value))
+            elif c.startswith("bytes_") and figures is not None and isinstance(number, (int, float)):
+                shown = text(fmt_bytes(number))  # the exact count is in the table of every column
+            else:
+                shown = cell(number)
             failed = c == "status" and value not in ("completed", "target_reached")
-            cells.append(f'<span class="bad">{shown}</span>' if failed else shown)
+            if failed and figures is not None and record.get("status_reason"):
+                shown = join(shown, text(f" ({record['status_reason']})"))
+            cells.append(e("span", shown, class_="bad") if failed else shown)
+        if runs is not None:
+            run = runs.get(row["id"])
+            cells.append(text(limiting_link(run.summary if run else None)))
         rows.append(cells)
-    return table(["run"] + columns, rows)
+    # A dotted or long key may break after its dots and underscores, so the table fits the page.
+    header = [c.replace(".", ".\u200b").replace("_", "_\u200b") for c in columns]
+    return table(["run"] + header + (["limiting link"] if runs is not None else []), rows)
 
 
-def sweep_report(sweep, ys, x, by):
+def sweep_report(sweep, ys, x, by, targets, run_figures):
     page = Page()
-    page.add(f"<h1>edgetrain sweep {esc(os.path.basename(os.path.normpath(sweep.folder)))}</h1>"
-             f"<p>{len(sweep.rows)} runs; varied: {esc(', '.join(sweep.varied) or 'nothing')}. "
-             f"Sweep folder: <code>{esc(sweep.folder)}</code>.</p>")
-    page.add('<nav><a href="#figures">figures</a><a href="#runs">runs</a></nav><h2 id="figures">Figures</h2>')
-    charts = report_charts(sweep, ys, x, by)
+    name = os.path.basename(os.path.normpath(sweep.folder))
+    page.add(e("h1", f"edgetrain sweep {name}"),
+             e("p", f"{len(sweep.rows)} runs; varied: {', '.join(sweep.varied) or 'nothing'}. Sweep folder: ",
+               e("code", sweep.folder), "."))
+    page.add(e("nav", e("a", "figures", href="#figures"), e("a", "runs", href="#runs")),
+             e("h2", "Figures", id="figures"))
+    charts = report_charts(sweep, ys, x, by, targets)
     for chart in charts:
         page.chart(chart, f"fig-{chart.key}")
     if not charts:
-        page.add('<p class="note">No figures: no run of the sweep has summary figures yet.</p>')
-    page.add('<h2 id="runs">Runs</h2>' + runs_table(sweep, RUN_COLUMNS))
-    page.add(f"<details><summary>every column of sweep.csv</summary>{runs_table(sweep, None)}</details>")
+        page.add(e("p", "No figures: no run of the sweep has summary figures yet.", class_="note"))
+    runs = {row["id"]: sweep.load_run(row) for row in sweep.rows}
+    page.add(e("h2", "Runs", id="runs"), runs_table(sweep, RUN_COLUMNS, runs))
+    notes = [f"{c}: {why}." for c, why in sorted(getattr(sweep, "derived", {}).items())]
+    notes.append("Limiting link: the busiest link of the run (summary.json's bottleneck), with its mean utilisation.")
+    page.add(e("p", " ".join(notes), class_="note"))
+    page.add(e("details", e("summary", "every column of sweep.csv"), runs_table(sweep, None)))
     for row in sweep.rows:
-        anchor = f"run-{row['id']}"
-        overrides = ", ".join(f"{k} = {row['record'].get(k, '')}" for k in sweep.varied)
-        page.add(f'<section id="{esc(anchor)}"><h2>Run {esc(row["id"])}: {esc(overrides)}</h2>'
-                 f'<p><code>{esc(row["record"].get("folder", ""))}</code> · <a href="#runs">back to the runs</a></p>')
-        run = sweep.load_run(row)
+        anchor = _run_anchor(row)
+        overrides = ", ".join(f"{k} = {readable(row['record'].get(k, ''))}" for k in sweep.varied)
+        section = Page()
+        section.figures = page.figures  # figure ids stay unique over the page
+        section.add(e("h2", f"Run {row['id']}: {overrides}"),
+                    e("p", e("code", row["record"].get("folder", "")), " · ",
+                      e("a", "back to the runs", href="#runs")))
+        run = runs[row["id"]]
         if run is None:
             status = row["record"].get("status", "unknown")
-            page.add(f'<p class="bad">No finished run in this folder (status: {esc(status)}).</p>')
-        else:
-            run_body(page, run, prefix=f"{anchor}-")
-        page.add("</section>")
-    return _document(f"edgetrain report: sweep {os.path.basename(os.path.normpath(sweep.folder))}", "".join(page.parts))
+            section.add(e("p", f"No finished run in this folder (status: {status}).", class_="bad"))
+        elif run_figures:
+            run_body(section, run, prefix=f"{anchor}-")
+        else:  # the figures of 32 runs would make a page of megabytes: each run has its own
+            summary_section(section, run, f"{anchor}-")
+            bottleneck_section(section, run, f"{anchor}-")
+            command = "edgetrain report " + os.path.join(sweep.folder, row["record"].get("folder", ""))
+            section.add(e("p", "This run's figures and tables: ", e("code", command),
+                          " (or this page with --run-figures).", class_="note"))
+        page.figures = section.figures
+        page.add(e("section", *section.parts, id=anchor))
+    return _document(f"edgetrain report: sweep {name}", page.parts)

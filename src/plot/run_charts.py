@@ -6,6 +6,8 @@ run holds nothing to draw (then `missing` says why)."""
 import re
 from collections import defaultdict
 
+from matplotlib.ticker import MaxNLocator
+
 from charts import COLORS, HIGHLIGHT, Chart, byte_scale, fmt_bytes, fmt_seconds, pct, spread
 
 MANY_DEVICES = 8  # above this, buffers show the fleet total and the top few
@@ -381,6 +383,7 @@ def rounds(run):
         ax.plot([], [], "o", color=COLORS[n % len(COLORS)], label=f"{s} ({counts[s]} rounds)")
     ax.legend(fontsize=7, title="slowest device", title_fontsize=7)
     ax.set_xlabel("round")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("duration (s)")
     ax.set_ylim(bottom=0)
     by_count = sorted(counts, key=lambda s: (-counts[s], s))
@@ -404,6 +407,8 @@ def staleness(run):
                   f"staleness {v}: {counts[v]:,} pushes ({pct(counts[v] / len(values))})")
     ax.set_xlabel("staleness (updates)")
     ax.set_ylabel("pushes")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no tick at 1.5 updates
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     chart.table = (["staleness", "pushes"], [[v, counts[v]] for v in sorted(counts)])
     return chart
 

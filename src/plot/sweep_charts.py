@@ -1,47 +1,93 @@
 """The figures of a sweep: a summary figure of sweep.csv (--y) against a swept value (--x), one line
-per value of another (--by). Runs that share x and by (other seeds, say) are averaged, their range
-drawn as an error bar."""
+per combination of the other swept keys (--by). Runs that share x and every by value (other seeds,
+say) are averaged, their range drawn as an error bar. Values are shown as a reader writes them
+({"kind":"topk","ratio":0.01} as "kind topk, ratio 0.01"); a --target is a dashed line."""
 
+import json
 from collections import OrderedDict
 
-from charts import COLORS, Chart, fmt_number
-from sweep_columns import default_y, resolve
+from matplotlib.ticker import MaxNLocator
 
-REPORT_Y = ("time_to_target_s", "final_test_accuracy", "sim_time_s", "bytes_up", "energy_j")
+from charts import COLORS, Chart, byte_scale, fmt_number
+from sweep_columns import ROUND_COLUMNS, default_y, resolve
+
+# The report's figures, those the sweep has: the figure per round first (planners read it, not the
+# run's total time), then what a run reached and what it cost.
+REPORT_Y = ("round_mean_s", "round_p95_s", "time_to_target_s", "final_test_accuracy", "bytes_up", "energy_j")
+LABELS = {"round_mean_s": "mean round (s)", "round_median_s": "median round (s)", "round_p95_s": "p95 round (s)",
+          "round_max_s": "longest round (s)"}
+MAX_TICK_CHARACTERS = 14  # longer category labels are drawn slanted
 
 
 def _as_number(text):
     try:
         return float(text)
-    except ValueError:
+    except (TypeError, ValueError):
         return None
 
 
-def sweep_chart(sweep, y, x, by):
+def readable(text):
+    """A sweep.csv cell as a reader writes it: JSON objects and lists without braces and quotes."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return text
+    return _words(value) if isinstance(value, (dict, list)) else text
+
+
+def _words(value):
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_words(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return "[" + ", ".join(_words(v) for v in value) + "]"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def _group_label(values):
+    """A line's legend entry: its values, in the order of the legend's title (the --by keys)."""
+    return ", ".join(readable(v) for v in values)
+
+
+def sweep_chart(sweep, y, x, by, target=None):
     records = [row["record"] for row in sweep.rows]
     points = OrderedDict()  # (group, x) -> [y values]
     for r in records:
         value = _as_number(r.get(y, ""))
         if value is None:
             continue
-        points.setdefault((r.get(by, "") if by else "", r.get(x, "")), []).append(value)
+        points.setdefault((tuple(r.get(b, "") for b in by), r.get(x, "")), []).append(value)
     xs = list(OrderedDict.fromkeys(k[1] for k in points))
-    numeric = all(_as_number(v) is not None for v in xs)
+    numeric = bool(xs) and all(_as_number(v) is not None for v in xs)
     if numeric:
         xs.sort(key=_as_number)
     groups = list(OrderedDict.fromkeys(k[0] for k in points))
-    title = f"{y} against {x}" + (f", by {by}" if by else "")
+    by_text = ", ".join(by)
+    title = f"{y} against {x}" + (f", by {by_text}" if by else "")
     skipped = len(records) - sum(len(v) for v in points.values())
-    caption = (f"Each point: the mean over the sweep's runs with that {x}" + (f" and {by}" if by else "") +
+    caption = (f"Each point: the mean over the sweep's runs with that {x}" + (f" and {by_text}" if by else "") +
                "; bars: their range. Hover a point for its values." +
                (f" {skipped} {'run has' if skipped == 1 else 'runs have'} no {y} (not reached or failed)."
                 if skipped else ""))
-    chart = Chart(f"sweep_{y}_vs_{x}" + (f"_by_{by}" if by else ""), title, caption)
+    derived = getattr(sweep, "derived", {}).get(y)
+    if derived:
+        caption += f" {y} is {derived}."
+    if target is not None:
+        caption += f" Dashed: the target {y} = {fmt_number(target)}."
+    divisor, unit = byte_scale(max((abs(v) for vs in points.values() for v in vs), default=0)) if "bytes" in y \
+        else (1.0, "")
+    if divisor != 1.0:
+        points = OrderedDict((k, [v / divisor for v in vs]) for k, vs in points.items())
+    chart = Chart(f"sweep_{y}_vs_{x}" + (f"_by_{'_'.join(by)}" if by else ""), title, caption)
     ax = chart.figure.subplots()
     rows = []
     width = 0.6 / max(1, len(groups))
     for n, group in enumerate(groups):
         color = COLORS[n % len(COLORS)]
+        label = _group_label(group) if by else None
         gx, gy = [], []
         for i, xv in enumerate(xs):
             values = points.get((group, xv))
@@ -55,29 +101,45 @@ def sweep_chart(sweep, y, x, by):
             if len(values) > 1:
                 ax.errorbar([pos], [mean], yerr=[[mean - lo], [hi - mean]], color=color, capsize=3, lw=1)
             (marker,) = ax.plot([pos], [mean], "o", ms=5, color=color)
-            where = f"{x} = {xv}" + (f", {by} = {group}" if by else "")
+            where = ", ".join(f"{k} = {readable(v)}" for k, v in zip([x] + by, (xv,) + group))
             spread = f" (range {fmt_number(lo)} to {fmt_number(hi)} over {len(values)} runs)" if len(values) > 1 else ""
-            chart.tip(marker, f"{where}: {y} = {fmt_number(mean)}{spread}")
-            rows.append([xv] + ([group] if by else []) + [len(values), mean, lo, hi])
-        ax.plot(gx, gy, "-", color=color, lw=1, label=f"{by} = {group}" if by else None)
+            chart.tip(marker, f"{where}: {y} = {fmt_number(mean)}{f' {unit}' if unit else ''}{spread}")
+            rows.append([readable(xv)] + [readable(g) for g in group] + [len(values), mean, lo, hi])
+        ax.plot(gx, gy, "-", color=color, lw=1, label=label)
+    if target is not None:
+        ax.axhline(target, ls="--", color="grey", lw=1)
+        ax.annotate(f"target {fmt_number(target)}", (0.01, target), xycoords=("axes fraction", "data"), va="bottom",
+                    color="grey")
+    labels = [readable(v) for v in xs]
     if not numeric:
-        ax.set_xticks(range(len(xs)), xs)
+        slanted = any(len(t) > MAX_TICK_CHARACTERS for t in labels)
+        ax.set_xticks(range(len(xs)), labels, rotation=20 if slanted else 0, ha="right" if slanted else "center")
+    elif len(xs) <= 12:  # few swept values: a tick at each, as the sweep file spells them
+        ax.set_xticks([_as_number(v) for v in xs], labels)
     ax.set_xlabel(x)
-    ax.set_ylabel(y)
+    ax.set_ylabel(LABELS.get(y, y) + (f" ({unit})" if unit else "") + (", sim_time_s / rounds" if derived else ""))
+    if y in ROUND_COLUMNS or target is not None:
+        ax.set_ylim(bottom=0)  # a round time read against a target: from zero, so gaps are not magnified
+    if y in ("rounds", "devices") or y.endswith(("_pushes", "_updates", "_drops", "restarts")):
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     if by:
-        ax.legend(fontsize=7)
-    chart.table = ([x] + ([by] if by else []) + ["runs", f"mean {y}", "min", "max"], rows)
+        if len(groups) > 2:  # several lines: the legend beside the axes, not over the points
+            ax.legend(fontsize=7, title=by_text, title_fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        else:
+            ax.legend(fontsize=7, title=by_text, title_fontsize=7)
+    chart.table = ([x] + list(by) + ["runs", f"mean {y}", "min", "max"], rows)
     return chart
 
 
-def report_charts(sweep, ys, x, by):
+def report_charts(sweep, ys, x, by, targets):
     """The report's figures: the given --y columns, else the usual ones the sweep has."""
     if not ys:
         if not sweep.figures:  # no run finished yet: the page still lists the runs
             return []
         ys = [c for c in REPORT_Y if c in sweep.figures] or [default_y(sweep)]
+        ys += [c for c in targets if c not in ys]
     charts = []
     for y in ys:
         ry, rx, rby = resolve(sweep, y, x, by)
-        charts.append(sweep_chart(sweep, ry, rx, rby))
+        charts.append(sweep_chart(sweep, ry, rx, rby, targets.get(ry)))
     return charts

@@ -1,12 +1,45 @@
-"""Which sweep.csv columns a sweep figure draws (--y, --x, --by), checked before matplotlib loads so
-that a misspelt name fails at once, with a did-you-mean. Defaults: time to target if any run
-reached it, else final accuracy; the first varied key as x and the second as by."""
+"""Which sweep.csv columns a sweep figure draws (--y, --x, --by, --target), checked before matplotlib
+loads so that a misspelt name fails at once, with a did-you-mean. Defaults: time to target if any run
+reached it, else final accuracy, else the mean round; the first varied key as x, and one line per
+combination of the other varied keys (seeds excepted: runs that differ only in their seed are
+replicates, averaged). The per-round figures come from sweep.csv's round_*_s columns; a sweep.csv
+written before them gets round_mean_s derived as sim_time_s / rounds, and the chart says so."""
 
 import difflib
+import math
 
 from folders import InputError
 
-PREFERRED_Y = ("time_to_target_s", "final_test_accuracy", "best_test_accuracy", "sim_time_s")
+PREFERRED_Y = ("time_to_target_s", "final_test_accuracy", "best_test_accuracy", "round_mean_s", "sim_time_s")
+ROUND_COLUMNS = ("round_mean_s", "round_median_s", "round_p95_s", "round_max_s")
+ROUND_ALIAS = "round_s"  # --target round_s=60: a line on every per-round figure drawn
+REPLICATE_KEYS = ("seed",)  # varied keys averaged over rather than drawn as lines
+DERIVED_NOTE = "derived as sim_time_s / rounds: this sweep.csv has no round_mean_s column"
+
+
+def add_derived(sweep):
+    """Gives an older sweep.csv a round_mean_s figure (sim_time_s / rounds), noted in sweep.derived."""
+    sweep.derived = {}
+    if "round_mean_s" in sweep.table.header or "sim_time_s" not in sweep.table.header or "rounds" not in sweep.table.header:
+        return
+    any_value = False
+    for row in sweep.rows:
+        record = row["record"]
+        total, rounds = _number(record.get("sim_time_s")), _number(record.get("rounds"))
+        if total is not None and rounds:
+            record["round_mean_s"] = repr(total / rounds)
+            any_value = True
+    if any_value:
+        sweep.figures.append("round_mean_s")
+        sweep.derived["round_mean_s"] = DERIVED_NOTE
+
+
+def _number(text):
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _check_column(sweep, option, name, allowed):
@@ -26,8 +59,38 @@ def default_y(sweep):
     return sweep.figures[0]
 
 
+def parse_targets(sweep, texts):
+    """--target COLUMN=VALUE (repeatable) as {column: value}; round_s names every round_*_s column."""
+    targets = {}
+    for text in texts or []:
+        name, sep, value = text.partition("=")
+        number = _number(value) if sep else None
+        if number is None:
+            raise InputError(f"--target {text}: expected COLUMN=NUMBER (e.g. round_s=60)")
+        if name == ROUND_ALIAS:
+            columns = [c for c in ROUND_COLUMNS if c in sweep.figures]
+            if not columns:
+                raise InputError(f"--target {text}: {sweep.table.path} has no per-round figure "
+                                 "(neither round_mean_s nor sim_time_s and rounds)")
+        else:
+            columns = [_check_column(sweep, "--target", name, sweep.figures + [ROUND_ALIAS])]
+        for c in columns:
+            targets[c] = number
+    return targets
+
+
+def resolve_ys(sweep, ys, targets):
+    """The y columns to draw: --y, else the columns a --target names, else the default."""
+    if ys:
+        return [_check_column(sweep, "--y", y, sweep.figures) for y in ys]
+    if targets:
+        return list(targets)
+    return [default_y(sweep)]
+
+
 def resolve(sweep, y, x, by):
-    """The (y, x, by) columns to draw, defaults filled in and every name checked."""
+    """The (y, x, by) columns to draw, defaults filled in and every name checked; `by` is a list
+    (one line per combination of its values; empty: one line)."""
     columns = [c for c in sweep.table.header if c != "folder"]
     y = _check_column(sweep, "--y", y, sweep.figures) if y else default_y(sweep)
     if x:
@@ -36,10 +99,10 @@ def resolve(sweep, y, x, by):
         x = sweep.varied[0] if sweep.varied else None
         if x is None:
             raise InputError(f"{sweep.table.path}: no varied key to plot against (give --x)")
-    if by in ("none", ""):
-        by = None
-    elif by:
-        by = _check_column(sweep, "--by", by, columns)
+    if by is None:
+        by = [k for k in sweep.varied if k != x and k not in REPLICATE_KEYS]
+    elif by in (["none"], [""]):
+        by = []
     else:
-        by = next((k for k in sweep.varied if k != x), None)
+        by = [_check_column(sweep, "--by", b, columns) for b in by]
     return y, x, by

@@ -5,8 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
+
+#include "util/printable.hpp"
 
 namespace edgetrain::report {
 
@@ -15,13 +18,19 @@ namespace fs = std::filesystem;
 namespace {
 
 nlohmann::json read_json(const fs::path& file) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(file, ec);
+  if (!fs::exists(status)) throw CompareError(file.string() + ": cannot read it (not a run folder?)");
+  // Results are read as untrusted input: a regular file (a FIFO would block), of a bounded size.
+  if (!fs::is_regular_file(status)) throw CompareError(file.string() + ": not a regular file");
+  if (fs::file_size(file, ec) > kMaxRunFileBytes) {
+    throw CompareError(file.string() + ": more than the " + std::to_string(kMaxRunFileBytes >> 20) +
+                       " MB edgetrain reads of a results file");
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw CompareError(file.string() + ": cannot read it (not a run folder?)");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw CompareError(file.string() + ": not valid JSON (" + std::string(e.what()) + ")");
-  }
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return parse_run_file(text, file.string());
 }
 
 void flatten_into(const nlohmann::json& j, const std::string& path, std::map<std::string, nlohmann::json>& out) {
@@ -152,6 +161,21 @@ std::vector<std::string> run_labels(const Comparison& c) {
 
 }  // namespace
 
+nlohmann::json parse_run_file(const std::string& text, const std::string& shown) {
+  // Depth is refused while parsing: the comparison walks documents recursively.
+  const nlohmann::json::parser_callback_t depth = [&](int level, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (level > static_cast<int>(kMaxRunFileDepth)) {
+      throw CompareError(shown + ": nesting deeper than " + std::to_string(kMaxRunFileDepth) + " levels");
+    }
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(text, depth);
+  } catch (const nlohmann::json::exception& e) {
+    throw CompareError(shown + ": not valid JSON (" + util::printable(e.what()) + ")");
+  }
+}
+
 RunRecord load_run_record(const fs::path& folder) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) throw CompareError(folder.string() + ": no such folder");
@@ -169,7 +193,7 @@ std::map<std::string, nlohmann::json> flatten(const nlohmann::json& document) {
   return out;
 }
 
-Comparison compare_runs(const std::vector<RunRecord>& runs) {
+Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& default_of) {
   Comparison c;
   for (const RunRecord& r : runs) c.folders.push_back(r.folder);
   for (const Wanted& w : kFigures) {
@@ -195,28 +219,44 @@ Comparison compare_runs(const std::vector<RunRecord>& runs) {
     flat.push_back(flatten(r.scenario));
     for (const auto& [k, v] : flat.back()) keys.insert(k);
   }
+  // A section one run left null and another gave keys (`compression`): compared by its keys, the null
+  // run's taking their defaults.
+  auto is_section = [&](const std::string& key) {
+    const auto next = keys.lower_bound(key + ".");
+    return next != keys.end() && next->rfind(key + ".", 0) == 0;
+  };
   // Keys that differ, grouped by their pattern (list indices as `*`): a change every device shares is
   // one row `devices.*.stream.rate`, not one per device.
-  std::map<std::string, std::vector<std::pair<std::string, std::vector<std::optional<nlohmann::json>>>>> by_pattern;
+  std::map<std::string, std::vector<Comparison::Difference>> by_pattern;
   std::vector<std::string> patterns;  // in the order of their first key
   for (const std::string& key : keys) {
-    std::vector<std::optional<nlohmann::json>> values;
-    for (const auto& f : flat) {
-      const auto it = f.find(key);
-      values.push_back(it == f.end() ? std::nullopt : std::optional<nlohmann::json>(it->second));
+    Comparison::Difference d{key, {}, {}};
+    bool null_section = false;
+    for (size_t i = 0; i < flat.size(); ++i) {
+      const auto it = flat[i].find(key);
+      std::optional<nlohmann::json> value;
+      if (it != flat[i].end()) {
+        value = it->second;
+      } else if (default_of) {
+        value = default_of(key, runs[i].scenario);
+      }
+      null_section = null_section || (it != flat[i].end() && it->second.is_null() && is_section(key));
+      d.defaulted.push_back(it == flat[i].end() && value.has_value());
+      d.values.push_back(std::move(value));
     }
-    if (std::none_of(values.begin(), values.end(), [&](const auto& v) { return v != values.front(); })) continue;
+    if (null_section && default_of) continue;
+    if (std::none_of(d.values.begin(), d.values.end(), [&](const auto& v) { return v != d.values.front(); })) continue;
     const std::string pattern = index_pattern(key);
     if (!by_pattern.count(pattern)) patterns.push_back(pattern);
-    by_pattern[pattern].emplace_back(key, std::move(values));
+    by_pattern[pattern].push_back(std::move(d));
   }
   for (const std::string& pattern : patterns) {
     auto& members = by_pattern[pattern];
     const bool shared = members.size() > 1 && std::all_of(members.begin(), members.end(), [&](const auto& m) {
-                          return m.second == members.front().second;
+                          return m.values == members.front().values && m.defaulted == members.front().defaulted;
                         });
     if (shared) {
-      c.differences.emplace_back(pattern, members.front().second);
+      c.differences.push_back({pattern, members.front().values, members.front().defaulted});
     } else {
       for (auto& m : members) c.differences.push_back(std::move(m));
     }
@@ -253,8 +293,9 @@ std::string format_text(const Comparison& c, size_t max_differences) {
   rows.front().front() = "key";
   const size_t shown = max_differences == 0 ? c.differences.size() : std::min(max_differences, c.differences.size());
   for (size_t i = 0; i < shown; ++i) {
-    std::vector<std::string> row = {c.differences[i].first};
-    for (const auto& v : c.differences[i].second) row.push_back(value_text(v));
+    const Comparison::Difference& d = c.differences[i];
+    std::vector<std::string> row = {d.key};
+    for (size_t r = 0; r < d.values.size(); ++r) row.push_back(value_text(d.values[r]) + (d.defaulted[r] ? " (default)" : ""));
     rows.push_back(row);
   }
   append_table(out, rows);
@@ -277,7 +318,7 @@ nlohmann::json to_json(const Comparison& c) {
   for (const auto& s : c.speedup) speedup.push_back(s ? nlohmann::json(*s) : nlohmann::json());
   j["speedup"] = {{"basis", c.speedup_basis}, {"values", speedup}};
   j["differences"] = nlohmann::json::object();
-  for (const auto& [key, vs] : c.differences) j["differences"][key] = values(vs);
+  for (const auto& d : c.differences) j["differences"][d.key] = values(d.values);
   return j;
 }
 

@@ -3,9 +3,32 @@
 
 #include <algorithm>
 
+#include "util/printable.hpp"
+
 namespace edgetrain::sweep {
+namespace {
+
+bool control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+}  // namespace
+
+void check_script_field(const std::string& field, const std::string& text) {
+  const auto bad = std::find_if(text.begin(), text.end(), [](unsigned char c) { return control(c); });
+  if (bad == text.end()) return;
+  throw EmitError(field + ": \"" + util::printable(text) + "\" holds a control character (" +
+                  util::printable(std::string(1, *bad)) +
+                  "), which an emitted job script cannot carry (each line is one command): rename it");
+}
+
+void check_slurm_log_dir(const std::filesystem::path& log_dir) {
+  if (log_dir.string().find('\\') == std::string::npos) return;
+  throw EmitError("--out: \"" + util::printable(log_dir.parent_path().string()) +
+                  "\" holds a backslash, which a SLURM --output path cannot carry (it turns %A and %a off): "
+                  "choose another --out");
+}
 
 std::string shell_quote(const std::string& word) {
+  check_script_field("a word of an emitted command", word);
   const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
     return std::isalnum(c) || std::string_view("_-./=:,+@%").find(static_cast<char>(c)) != std::string_view::npos;
   });
@@ -13,6 +36,16 @@ std::string shell_quote(const std::string& word) {
   std::string out = "'";
   for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+std::string sbatch_quote(const std::string& word) {
+  check_script_field("an #SBATCH value", word);
+  std::string out = "\"";
+  for (char c : word) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  return out + "\"";
 }
 
 std::string command_line(const std::vector<std::string>& argv) {
@@ -23,15 +56,19 @@ std::string command_line(const std::vector<std::string>& argv) {
 
 std::string slurm_script(const std::filesystem::path& jobs_file, size_t tasks, size_t cpus_per_task,
                          const std::string& job_name, const std::filesystem::path& log_dir) {
+  // SLURM expands %A, %a (and any %x) in --output: a % of the folder's own name is written %%.
+  check_slurm_log_dir(log_dir);
+  std::string logs;
+  for (char c : log_dir.string()) logs += c == '%' ? std::string("%%") : std::string(1, c);
   std::string s;
   s += "#!/bin/bash\n";
   s += "# edgetrain sweep as a SLURM job array: task i runs line i of the jobs file, with as many\n";
   s += "# training threads as the task has CPUs. Submit with: sbatch THIS_FILE\n";
-  s += "#SBATCH --job-name=" + shell_quote(job_name) + "\n";
+  s += "#SBATCH --job-name=" + sbatch_quote(job_name) + "\n";
   s += "#SBATCH --array=1-" + std::to_string(tasks) + "\n";
   s += "#SBATCH --cpus-per-task=" + std::to_string(cpus_per_task) + "\n";
   s += "#SBATCH --ntasks=1\n";
-  s += "#SBATCH --output=" + (log_dir / "slurm-%A_%a.log").string() + "\n";
+  s += "#SBATCH --output=" + sbatch_quote(logs + "/slurm-%A_%a.log") + "\n";
   s += "set -euo pipefail\n";
   s += "jobs=" + shell_quote(jobs_file.string()) + "\n";
   s += "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" \"$jobs\")\n";

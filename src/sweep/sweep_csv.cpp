@@ -1,7 +1,9 @@
 // See sweep_csv.hpp.
 #include "sweep/sweep_csv.hpp"
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 #include "report/csv.hpp"
 
@@ -75,9 +77,21 @@ const std::vector<std::string>& summary_columns() {
   return columns;
 }
 
+std::string spreadsheet_text(const std::string& text) {
+  if (text.empty()) return text;
+  bool formula = std::string_view("=+@'\t\r").find(text[0]) != std::string_view::npos;
+  if (text[0] == '-') {
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    formula = end != text.c_str() + text.size();
+  }
+  return formula ? "'" + text : text;
+}
+
 std::string sweep_csv(const Plan& plan, const std::vector<RunRow>& rows) {
   if (rows.size() != plan.runs.size()) throw std::logic_error("sweep_csv: one row per run expected");
-  std::vector<std::string> header = plan.spec.varied;
+  std::vector<std::string> header;
+  for (const auto& key : plan.spec.varied) header.push_back(spreadsheet_text(key));
   header.push_back("status");
   header.push_back("status_reason");
   for (const auto& c : summary_columns()) header.push_back(c);
@@ -89,9 +103,9 @@ std::string sweep_csv(const Plan& plan, const std::vector<RunRow>& rows) {
       std::string cell;
       for (const auto& [k, value] : plan.runs[i].overrides)
         if (k == key) cell = cell_text(value);
-      row.add(cell);
+      row.add(spreadsheet_text(cell));
     }
-    row.add(rows[i].status).add(rows[i].status_reason);
+    row.add(spreadsheet_text(rows[i].status)).add(spreadsheet_text(rows[i].status_reason));
     for (const auto& c : summary_columns()) {
       const nlohmann::json& s = rows[i].summary;
       const nlohmann::json::json_pointer at = figure_at(c);

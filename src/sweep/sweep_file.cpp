@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "scenario/json_text.hpp"
 #include "util/printable.hpp"
 
 namespace edgetrain::sweep {
@@ -95,6 +96,13 @@ SweepSpec load_sweep(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw SweepError(shown + ": cannot open file (no such file or not readable)");
   const std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // A key given twice (the parser would keep the last silently) or nesting past 64 levels: refused
+  // with its line and column, as in a scenario.
+  if (const auto issue = scenario::find_json_text_issue(content, /*comments=*/true)) {
+    throw SweepError(scenario::issue_text(*issue, [&](const scenario::TextPosition& p) {
+      return shown + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+    }));
+  }
   ojson doc;
   try {
     doc = ojson::parse(content, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);

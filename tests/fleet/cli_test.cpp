@@ -122,3 +122,31 @@ TEST_CASE("edgetrain fleet: bad input gives exit 2, one line, and no output file
   CHECK_FALSE(fs::exists(dir / "bad.xml"));
   CHECK_FALSE(fs::exists(dir / "bad.devices.csv"));
 }
+
+TEST_CASE("edgetrain fleet -o: written through a device or FIFO, refused over a special file or its own input") {
+  const fs::path dir = test::fresh_dir("fleet-cli-outputs");
+  nlohmann::json fleet = test::two_site_fleet();
+  fleet["name"] = "a--b\x01-";  // "--" and a control character would break the XML comment naming it
+  write(dir / "f.json", fleet.dump(2));
+  const std::string f = (dir / "f.json").string();
+  test::Result r = test::run_cli("fleet " + f + " -o /dev/stdout", "fleet-stdout");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out.rfind("<?xml", 0) == 0);  // the platform alone on stdout; the messages on stderr
+  CHECK(r.err.find("(no device list: it is not a regular file)") != std::string::npos);
+  // The comment is well-formed XML: no "--" inside, no control character.
+  const std::string comment = r.out.substr(r.out.find("<!--") + 4, r.out.find("-->") - r.out.find("<!--") - 4);
+  CHECK(comment.find("--") == std::string::npos);
+  CHECK(comment.find("fleet \"a- -b\\x01- \"") != std::string::npos);
+  r = test::run_cli("fleet " + f + " -o /dev/null", "fleet-null");
+  CHECK(r.status == 0);
+  CHECK(fs::is_character_file("/dev/null"));
+  CHECK(!fs::exists("/dev/null.devices.csv"));
+  for (const std::string& own : {f, (dir / "link.json").string()}) {
+    if (own != f) fs::create_symlink(f, own);
+    r = test::run_cli("fleet " + f + " -o " + own, "fleet-own");
+    CHECK(r.status == 2);
+    CHECK(r.err == "edgetrain fleet: " + own + ": is the input " + f +
+                       "; writing it would destroy what is read: choose another output file\n");
+  }
+  CHECK(test::slurp(dir / "f.json") == fleet.dump(2));
+}

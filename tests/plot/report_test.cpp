@@ -91,7 +91,8 @@ TEST_CASE("report: the bottleneck section, classes, rounds and energy come from 
                   mbps_text(bottleneck["links"][0]["bandwidth_bps"].get<double>() / 1e6, " Mbit/s", "%g")) !=
         std::string::npos);
   const std::string critical = bottleneck.at("critical_path").at("device");
-  CHECK(page.find("Critical path: <b>" + critical + "</b> was the round's slowest device in ") != std::string::npos);
+  CHECK(page.find("Critical path: <b>" + critical + "</b> was the round&#x27;s slowest device in ") !=
+        std::string::npos);
   CHECK(page.find("<th>data-bound</th>") != std::string::npos);
   CHECK(page.find("<td>jetson</td>") != std::string::npos);  // by_class
   CHECK(page.find(">pi (10)<") != std::string::npos);        // 30 devices: time split by class
@@ -119,16 +120,29 @@ TEST_CASE("report: a sweep's page links each run of its table to the run's own s
     CHECK(page.find(std::string("<section id=\"run-") + id + "\">") != std::string::npos);
   }
   CHECK(page.find("<h2>Run 2: training.mode = async, seed = 1</h2>") != std::string::npos);
-  CHECK(page.find("<a href=\"#run-3\">3</a></td><td>local-sgd</td><td>1</td><td><span class=\"bad\">failed</span>") !=
+  CHECK(page.find("<a href=\"#run-3\">3</a></td><td>local-sgd</td><td>1</td><td><span class=\"bad\">failed (exit status 1)</span>") !=
         std::string::npos);
   CHECK(page.find("No finished run in this folder (status: failed).") != std::string::npos);
   CHECK(page.find("1 run has no final_test_accuracy (not reached or failed).") != std::string::npos);
-  // The sweep's figures (final accuracy, simulated time, bytes up against the mode, by seed), then
-  // each run's: 7 for the sync run (rounds), 7 for the async one (staleness).
-  CHECK(page.find("<h3>final_test_accuracy against training.mode, by seed</h3>") != std::string::npos);
-  CHECK(occurrences(page, "<svg ") == 3 + 7 + 7);
+  // The sweep's figures (final accuracy and bytes up against the mode; seeds are averaged), and each
+  // run's summary and bottleneck without its figures, which --run-figures adds: 7 for the sync run
+  // (rounds), 7 for the async one (staleness).
+  CHECK(page.find("<h3>final_test_accuracy against training.mode</h3>") != std::string::npos);
+  CHECK(occurrences(page, "<svg ") == 2);
+  CHECK(occurrences(page, "<th>limiting link</th>") == 1);
+  const auto first = read_json(sweep / "runs/1/summary.json");
+  const std::string link = first["bottleneck"]["links"][0]["link"].get<std::string>();
+  CHECK(page.find("<td>" + link + " (") != std::string::npos);
+  CHECK(page.find("edgetrain report " + (sweep / "runs/1").string()) != std::string::npos);
   check_self_contained(page);
   check_unique_ids(page);
+  const Result full = run_cli("report " + sweep.string() + " --run-figures -o " + (sweep / "full.html").string(),
+                              "report-sweep-full");
+  REQUIRE_MESSAGE(full.status == 0, full.err);
+  const std::string whole = slurp(sweep / "full.html");
+  CHECK(occurrences(whole, "<svg ") == 2 + 7 + 7);
+  CHECK(whole.size() > page.size() * 3);
+  check_unique_ids(whole);
   const Result bad = run_cli("report " + sweep.string() + " --by colour", "report-sweep-bad");
   CHECK(bad.status == 2);
   CHECK(bad.err.find("--by colour: not a column of") != std::string::npos);

@@ -95,9 +95,9 @@ TEST_CASE("compare: figures side by side, speed-up on time to target, difference
                                          "final_test_accuracy", "best_test_accuracy"});  // no energy_j anywhere
   CHECK(!c.figures[2].values[2]);                                                        // the third run has no rounds
   REQUIRE(c.differences.size() == 2);
-  CHECK(c.differences[0].first == "devices.*.rate");  // both devices changed alike: one row
-  CHECK(*c.differences[0].second[1] == 20);
-  CHECK(c.differences[1].first == "training.mode");
+  CHECK(c.differences[0].key == "devices.*.rate");  // both devices changed alike: one row
+  CHECK(*c.differences[0].values[1] == 20);
+  CHECK(c.differences[1].key == "training.mode");
   const std::string text = format_text(c, 40);
   CHECK(text.find("speed-up (time to target)  1.00x           4.00x           -") != std::string::npos);
   CHECK(text.find("time to target             200.00 s        50.00 s         not reached") != std::string::npos);
@@ -121,9 +121,9 @@ TEST_CASE(
   CHECK(c.figures.back().key == "energy_j");
   CHECK(!c.figures.back().values[1]);
   REQUIRE(c.differences.size() == 2);
-  CHECK(c.differences[0].first == "devices.1.rate");
-  CHECK(c.differences[1].first == "stream.rate");
-  CHECK(!c.differences[1].second[0]);
+  CHECK(c.differences[0].key == "devices.1.rate");
+  CHECK(c.differences[1].key == "stream.rate");
+  CHECK(!c.differences[1].values[0]);
   const std::string text = format_text(c, 1);
   CHECK(text.find("energy                     5.0 J     -\n") != std::string::npos);
   CHECK(text.find("speed-up (simulated time)  1.00x     4.00x\n") != std::string::npos);
@@ -197,4 +197,55 @@ TEST_CASE("compare: the command prints the table or JSON, and one line with exit
   CHECK(bad_json.status == 2);
   CHECK(bad_json.err.rfind("edgetrain compare: " + (broken / "summary.json").string() + ": not valid JSON (", 0) == 0);
   CHECK(std::count(bad_json.err.begin(), bad_json.err.end(), '\n') == 1);
+}
+
+TEST_CASE("compare: with defaults applied, a key a run lacks counts as its default, a null section as its keys'") {
+  // As scenario::schema_default would answer for these keys.
+  const DefaultOf defaults = [](const std::string& key, const json&) -> std::optional<json> {
+    if (key == "training.staleness_history") return json(1000);
+    if (key == "compression.kind") return json("none");
+    if (key == "compression.ratio") return json(0.01);
+    return std::nullopt;
+  };
+  json sync = scenario("sync", 10), async = scenario("async", 10);
+  sync["compression"] = nullptr;
+  async["training"]["staleness_history"] = 1000;  // the default: not a difference
+  async["compression"] = {{"kind", "topk"}, {"ratio", 0.01}, {"scope", "layer"}};
+  const auto c = compare_runs({record("a", {}, sync), record("b", {}, async)}, defaults);
+  std::vector<std::string> keys;
+  for (const auto& d : c.differences) keys.push_back(d.key);
+  // compression.scope has no default here: absent in the first run, it still differs.
+  CHECK(keys == std::vector<std::string>{"compression.kind", "compression.scope", "training.mode"});
+  CHECK(c.differences[0].defaulted == std::vector<bool>{true, false});
+  const std::string text = format_text(c, 40);
+  CHECK(text.find("compression.kind   \"none\" (default)  \"topk\"\n") != std::string::npos);
+  CHECK(text.find("compression.scope  (absent)          \"layer\"\n") != std::string::npos);
+  // Without defaults every key one run lacks differs (what the command printed before).
+  CHECK(compare_runs({record("a", {}, sync), record("b", {}, async)}).differences.size() == 6);
+}
+
+TEST_CASE("compare: real runs that differ in one key list that key alone") {
+  const fs::path dir = fs::temp_directory_path() / "edgetrain-compare-real";
+  fs::remove_all(dir);
+  const std::string quick = std::string(EDGETRAIN_SOURCE_DIR) + "/scenarios/quickstart.json";
+  const std::string timing =
+      " --quiet --set training.compute=timing-only --set stop.target_accuracy=null --set stop.rounds=2";
+  const std::pair<std::string, std::string> runs[] = {
+      {"sync", ""},
+      {"async", " --set training.mode=async"},
+      {"topk", " --set 'compression={\"kind\":\"topk\"}'"},
+  };
+  for (const auto& [name, sets] : runs) {
+    const std::string cmd =
+        std::string(EDGETRAIN_BINARY) + " run " + quick + " --out " + (dir / name).string() + timing + sets + " >/dev/null";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+  }
+  const Output mode = run_compare((dir / "sync").string() + " " + (dir / "async").string());
+  REQUIRE(mode.status == 0);
+  CHECK(mode.out.find("Scenario keys that differ (1):\nkey            [1]     [2]\ntraining.mode  \"sync\"  \"async\"\n") !=
+        std::string::npos);
+  const Output topk = run_compare((dir / "sync").string() + " " + (dir / "topk").string());
+  REQUIRE(topk.status == 0);
+  CHECK(topk.out.find("Scenario keys that differ (1):\n") != std::string::npos);
+  CHECK(topk.out.find("compression.kind  \"none\" (default)  \"topk\"\n") != std::string::npos);
 }

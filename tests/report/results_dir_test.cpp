@@ -107,11 +107,13 @@ TEST_CASE("write_run_outputs writes exactly the result files but platform.xml, s
   const nlohmann::json scenario = nlohmann::json::object();
   write_run_outputs(dir, {scenario, summary, {}, {}, {}, {}, {}, {}, {}});
   std::set<std::string> expected(ResultsDir::result_files().begin(), ResultsDir::result_files().end());
-  expected.erase("platform.xml");  // the run writes it only for a changed or generated platform
+  expected.erase("platform.xml");           // the run writes it only for a changed or generated platform
+  expected.insert(".edgetrain-temporary");  // the marker that makes the temporary folder provably edgetrain's
   CHECK(entries(dir.temporary()) == expected);
   CHECK(ResultsDir::result_files().back() == "summary.json");
   dir.commit();
   CHECK(nlohmann::json::parse(slurp(out / "summary.json"))["status"] == "completed");
+  CHECK(!fs::exists(out / ".edgetrain-temporary"));  // the results themselves carry no marker
 }
 
 TEST_CASE("a folder holding other files than results is refused and left alone") {
@@ -173,16 +175,125 @@ TEST_CASE("a failed write or a run that never commits leaves the previous result
   CHECK_THROWS_AS(ResultsDir(out).write("notes.txt", "x"), std::logic_error);  // only result files
 }
 
+// The temporary folder of a run killed before its commit (a child that made one and died).
+fs::path killed_run_temporary(const fs::path& out) {
+  int pipe_fds[2];
+  REQUIRE(::pipe(pipe_fds) == 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    auto* dir = new ResultsDir(out);  // never destroyed: the process dies holding it
+    dir->write("metrics.csv", "partial");
+    const std::string tmp = dir->temporary().string();
+    (void)!::write(pipe_fds[1], tmp.data(), tmp.size());
+    ::_exit(0);
+  }
+  ::close(pipe_fds[1]);
+  char buffer[4096];
+  const ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
+  ::close(pipe_fds[0]);
+  ::waitpid(pid, nullptr, 0);
+  REQUIRE(n > 0);
+  return std::string(buffer, static_cast<size_t>(n));
+}
+
 TEST_CASE("temporary folders of runs that were killed are removed, those of running ones are not") {
   const fs::path parent = fresh("stale");
-  const std::string dead = std::to_string(dead_pid()), alive = std::to_string(::getppid());
-  for (const std::string& name : {".run.tmp-" + dead, ".run.old-" + dead, ".other.tmp-" + dead, ".run.tmp-" + alive}) {
-    fs::create_directories(parent / name);
-    std::ofstream(parent / name / "metrics.csv") << "partial";
+  // Killed elsewhere (a new run removes the stale temporaries beside it), then moved here.
+  fs::path stale_run = killed_run_temporary(fresh("stale-run") / "run"),
+           stale_other = killed_run_temporary(fresh("stale-other") / "other");
+  REQUIRE(fs::exists(stale_run / "metrics.csv"));
+  for (fs::path* stale : {&stale_run, &stale_other}) {
+    fs::rename(*stale, parent / stale->filename());
+    *stale = parent / stale->filename();
   }
+  // A live run's temporary folder, marked as edgetrain's: left alone.
+  const std::string alive = std::to_string(::getppid());
+  fs::copy(stale_run, parent / (".run.tmp-" + alive), fs::copy_options::recursive);
   fs::create_directories(parent / ".run.tmp-x");  // not a pid: not edgetrain's
+  const std::string dead = std::to_string(dead_pid());
   std::ofstream(parent / ("notes.tmp-" + dead)) << "a file, not a folder";
   write_all(parent / "run", "new");
   CHECK(entries(parent) == std::set<std::string>{"run", ".run.tmp-" + alive, ".run.tmp-x", "notes.tmp-" + dead});
   CHECK(remove_stale_temporaries(parent) == 0);
+  CHECK(!fs::exists(stale_other));
+}
+
+TEST_CASE("a user's folder named like a temporary one, without edgetrain's marker, is never removed") {
+  const fs::path parent = fresh("user-temporaries");
+  const std::string dead = std::to_string(dead_pid());
+  // Named like temporaries of dead pids; one even holds a forged marker with other text, one a
+  // marker that is a folder, one a symlink to a marked folder.
+  for (const std::string& name : std::vector<std::string>{".thesis.old-20240101", ".run.tmp-" + dead,
+                                                          ".run.old-" + dead, ".a.tmp-" + dead, ".b.tmp-" + dead}) {
+    fs::create_directories(parent / name);
+    std::ofstream(parent / name / "chapter1.tex") << "years of work";
+  }
+  std::ofstream(parent / (".a.tmp-" + dead) / ".edgetrain-temporary") << "not edgetrain's text\n";
+  fs::create_directories(parent / (".b.tmp-" + dead) / ".edgetrain-temporary");
+  const fs::path marked = killed_run_temporary(fresh("user-temporaries-elsewhere") / "run");
+  fs::create_directory_symlink(marked, parent / (".c.tmp-" + dead));
+  const std::set<std::string> before = entries(parent);
+  CHECK(remove_stale_temporaries(parent) == 0);
+  write_all(parent / "run", "new");
+  std::set<std::string> after = before;
+  after.insert("run");
+  CHECK(entries(parent) == after);
+  CHECK(slurp(parent / ".thesis.old-20240101" / "chapter1.tex") == "years of work");
+  CHECK(fs::exists(marked / "metrics.csv"));  // a symlink is not followed
+}
+
+TEST_CASE("a folder holding a user's file of a result's name but another type is refused and left alone") {
+  for (const std::string kind : {"metrics.csv/", "summary.json->", "plots/notes.txt", "plots/sub/", "report.html/"}) {
+    CAPTURE(kind);
+    const fs::path out = fresh("types") / "run";
+    write_all(out, "old");
+    if (kind == "summary.json->") {
+      fs::remove(out / "summary.json");
+      std::ofstream(out.parent_path() / "mine.json") << "user data";
+      fs::create_symlink(out.parent_path() / "mine.json", out / "summary.json");
+    } else if (kind.back() == '/') {
+      fs::remove(out / kind.substr(0, kind.size() - 1));
+      fs::create_directories(out / kind);
+      std::ofstream(out / kind / "data.txt") << "user data";
+    } else {
+      fs::create_directories(out / "plots");
+      std::ofstream(out / kind) << "user data";
+    }
+    const std::set<std::string> before = entries(out);
+    const std::string message = message_of([&] { ResultsDir dir(out); });
+    CHECK(message.find("--out " + out.string() + ": holds \"") == 0);
+    CHECK(message.find("move it away or choose another --out") != std::string::npos);
+    CHECK(entries(out) == before);
+  }
+  // What edgetrain plot writes (images only) is replaced with the results.
+  const fs::path out = fresh("types-plots") / "run";
+  write_all(out, "old");
+  fs::create_directories(out / "plots");
+  std::ofstream(out / "plots" / "buffers.png") << "png";
+  write_all(out, "new");
+  CHECK(!fs::exists(out / "plots"));
+}
+
+TEST_CASE("--out is resolved before anything runs: a dangling symlink names where the results go") {
+  const fs::path parent = fresh("dangling");
+  fs::create_symlink(parent / "elsewhere" / "target", parent / "link");
+  {
+    ResultsDir dir(parent / "link");  // what a run opens before it simulates
+    CHECK(dir.folder() == parent / "elsewhere" / "target");
+    dir.write("summary.json", "{}");
+    dir.commit();
+  }
+  CHECK(fs::is_symlink(parent / "link"));
+  CHECK(slurp(parent / "link" / "summary.json") == "{}");
+  // DIR, DIR/ and a symlink to DIR are one folder, with one lock.
+  fs::create_directory_symlink(parent / "elsewhere" / "target", parent / "alias");
+  CHECK(resolve_results_folder(parent / "alias", "alias") == parent / "elsewhere" / "target");
+  CHECK(resolve_results_folder(parent.string() + "/elsewhere/target/", "x") == parent / "elsewhere" / "target");
+  ResultsDir held(parent / "link");
+  CHECK(message_of([&] { ResultsDir second(parent / "alias/"); }).find("another edgetrain run") != std::string::npos);
+  // A symlink loop is one line.
+  fs::create_symlink(parent / "loop-b", parent / "loop-a");
+  fs::create_symlink(parent / "loop-a", parent / "loop-b");
+  CHECK(message_of([&] { ResultsDir loop(parent / "loop-a"); }).find("too many levels of symbolic links") !=
+        std::string::npos);
 }

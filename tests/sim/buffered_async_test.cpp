@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "cli_helpers.hpp"
@@ -34,12 +35,25 @@ std::vector<std::map<std::string, int64_t>> push_counts(const fs::path& out) {
   return counts;
 }
 
+// The golden files' training figures (evaluations over 200 test samples) come from the CPU that wrote
+// them; another CPU's BLAS and ATen kernels move their low digits (README "Determinism"). Everything
+// else is the schedule (times, staleness, bytes, counts), which the training does not steer: exact.
+bool same_figure(const std::string& column, const std::string& have, const std::string& want) {
+  if (column.find("accuracy") != std::string::npos)
+    return std::fabs(std::stod(have) - std::stod(want)) <= 0.005 + 1e-12;  // one of the 200 test samples
+  if (column.find("loss") != std::string::npos)
+    return std::fabs(std::stod(have) - std::stod(want)) <= 1e-4 * std::fabs(std::stod(want));
+  return have == want;
+}
+
 }  // namespace
 
-TEST_CASE("fedbuff: buffer_size 1 gives the outputs of plain async byte for byte") {
+TEST_CASE("fedbuff: buffer_size 1 gives the outputs of plain async (schedule byte for byte)") {
   // tests/sim/data/async-k1/: the outputs of these two runs (real training, four devices, staleness up
   // to 5, momentum, drops by max_staleness, adacomp over top-k index sets) made by edgetrain before
-  // buffered asynchrony existed (commit 0968e9a); summary.json without wall_time_s.
+  // buffered asynchrony existed (commit 0968e9a, on an AMD EPYC); summary.json without wall_time_s.
+  // Plain async is no longer a separate path (buffer_size 1 is it), so these files are the reference:
+  // every schedule figure exact, the training's losses and accuracies within what another CPU moves.
   const std::map<std::string, std::string> runs = {
       {"async",
        "--set training.mode=async --set stop.rounds=60 --set training.staleness_lr=inverse "
@@ -54,21 +68,25 @@ TEST_CASE("fedbuff: buffer_size 1 gives the outputs of plain async byte for byte
         run_ok("two-devices.json", kFourDevices + sets + " --set training.buffer_size=1", "k1-" + name);
     const fs::path golden = kData / "async-k1" / name;
     // Every column the golden files have, value for value (columns added since, such as energy, aside).
-    for (const char* file : {"metrics.csv", "devices.csv", "staleness.csv"}) {
+    for (const std::string file : {"metrics.csv", "devices.csv", "staleness.csv"}) {
       CAPTURE(file);
       const auto have = read_csv(out / file), want = read_csv(golden / file);
       REQUIRE(have.size() == want.size());
       for (size_t i = 0; i < want.size(); ++i)
         for (const auto& [column, value] : want[i]) {
           CAPTURE(column);
-          CHECK(have[i].at(column) == value);
+          CAPTURE(value);
+          CHECK_MESSAGE(same_figure(column, have[i].at(column), value), have[i].at(column));
         }
     }
     const auto summary = read_json(out / "summary.json");
     const auto expected = read_json(golden / "summary.json");
     for (const auto& [key, value] : expected.items()) {
       CAPTURE(key);
-      CHECK(summary.at(key) == value);
+      if (value.is_number_float())
+        CHECK_MESSAGE(same_figure(key, summary.at(key).dump(), value.dump()), summary.at(key).dump());
+      else
+        CHECK(summary.at(key) == value);
     }
     CHECK(summary["buffer_size"] == 1);
     CHECK(summary["buffers_applied"] == summary["rounds"]);

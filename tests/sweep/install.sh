@@ -2,13 +2,14 @@
 # What cluster nodes install: `cmake --install` into a prefix, and the .deb that `cpack -G DEB`
 # builds (its Depends found by dpkg-shlibdeps), unpacked into a fresh root with `dpkg -x`. From each,
 # the installed quickstart (which finds its platform through ../platforms) runs timing-only, and the
-# installed binary runs a sweep of it. Usage: install.sh EDGETRAIN BUILD_DIR
+# installed binary runs a sweep of it; the reference is there (README and docs, the Debian copyright
+# file, a man page that `man -l` reads, --help naming them). Usage: install.sh EDGETRAIN BUILD_DIR
 set -euo pipefail
 build=$(realpath "$2")
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-for tool in cmake cpack dpkg-deb dpkg-shlibdeps; do
-  command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install cmake dpkg-dev)"
+for tool in cmake cpack dpkg-deb dpkg-shlibdeps man; do
+  command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install cmake dpkg-dev man-db)"
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -21,6 +22,29 @@ check_installed() {
   [ -x "$bin" ] || fail "$tag: no bin/edgetrain"
   for f in platforms/quickstart.xml scenarios/quickstart.json scenarios/adacomp plot; do
     [ -e "$share/$f" ] || fail "$tag: share/edgetrain/$f not installed"
+  done
+  # The reference an installed user has: README and docs, copyright, the man page, --help naming them.
+  local doc=$1/share/doc/edgetrain
+  for f in README.md docs/teaching.md copyright; do
+    [ -s "$doc/$f" ] || fail "$tag: share/doc/edgetrain/$f not installed"
+  done
+  cmp -s "$doc/README.md" "$(dirname "$0")/../../README.md" || fail "$tag: the installed README is not the source's"
+  head -1 "$doc/copyright" | grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/$' ||
+    fail "$tag: copyright is not in Debian's machine-readable format"
+  grep -q '^Files: \*$' "$doc/copyright" && grep -q '^License: ' "$doc/copyright" || fail "$tag: copyright lacks Files/License"
+  local page=$1/share/man/man1/edgetrain.1.gz
+  [ -s "$page" ] || fail "$tag: share/man/man1/edgetrain.1.gz not installed"
+  MANWIDTH=100 man -l "$page" 2>"$tag-man.err" | col -b > "$tag-man.txt" || { cat "$tag-man.err"; fail "$tag: man -l"; }
+  for words in "edgetrain - emulate deep-learning training" "SYNOPSIS" "edgetrain compare RUN_DIR" "--threads" \
+               "/usr/share/doc/edgetrain/README.md" "/usr/share/edgetrain/scenarios/"; do
+    grep -qF -- "$words" "$tag-man.txt" || fail "$tag: the man page lacks \"$words\""
+  done
+  # Generated from the help: every option of `edgetrain --help` is in the page.
+  "$bin" --help > "$tag-help.txt"
+  grep -q "^Documentation: man edgetrain; README.md and docs/ in /usr/share/doc/edgetrain" "$tag-help.txt" ||
+    fail "$tag: --help does not name the documentation"
+  for option in $(grep -oE -- '--[a-z]+' "$tag-help.txt" | sort -u); do
+    grep -qF -- "$option" "$tag-man.txt" || fail "$tag: the man page lacks $option of --help"
   done
   "$bin" run "$share/scenarios/quickstart.json" "${timing_only[@]}" --out "$tmp/$tag-run" --quiet > "$tag-run.out" 2>&1 ||
     { cat "$tag-run.out"; fail "$tag: the installed quickstart did not run"; }

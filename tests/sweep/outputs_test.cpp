@@ -134,7 +134,8 @@ TEST_CASE("emit: command lines quoted for a shell, and the SLURM array runs line
   CHECK(s.rfind("#!/bin/bash\n", 0) == 0);
   CHECK(s.find("#SBATCH --array=1-6\n") != std::string::npos);
   CHECK(s.find("#SBATCH --cpus-per-task=2\n") != std::string::npos);
-  CHECK(s.find("#SBATCH --output=/out/logs/slurm-%A_%a.log\n") != std::string::npos);
+  CHECK(s.find("#SBATCH --output=\"/out/logs/slurm-%A_%a.log\"\n") != std::string::npos);
+  CHECK(s.find("#SBATCH --job-name=\"edgetrain-s\"\n") != std::string::npos);
   CHECK(s.find("jobs=/out/jobs.txt\n") != std::string::npos);
   CHECK(s.find("--threads ${SLURM_CPUS_PER_TASK:-2}") != std::string::npos);
 }

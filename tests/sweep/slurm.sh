@@ -2,7 +2,8 @@
 # --emit-slurm on a real, single-node SLURM cluster started here: a munge key and a slurm.conf in a
 # temporary folder, munged, slurmctld and slurmd on localhost (ports picked free), the emitted job
 # array submitted with `sbatch --wait`; the sweep then finds every run finished and writes
-# sweep.csv. A daemon that cannot start makes the test print why and exit 77 (skipped); the daemons
+# sweep.csv. The sweep file's name and --out hold quotes, # and % (sbatch reads the
+# #SBATCH lines with its own parser, and expands % in --output). A daemon that cannot start makes the test print why and exit 77 (skipped); the daemons
 # are stopped at the end. Usage: slurm.sh EDGETRAIN
 set -euo pipefail
 bin=$(realpath "$1")
@@ -77,20 +78,22 @@ if ! wait_for '[ "$(sinfo -h -N -o %T 2>/dev/null)" = idle ]' 300; then
   skip "the single-node SLURM cluster did not come up (node state: $(sinfo -h -N -o %T 2>&1 | head -1))"
 fi
 
-cat > s.json <<JSON
+sweep='s "q" #1.json'
+out='res "dq" #h 100%'
+cat > "$sweep" <<JSON
 {"base": "$base", "grid": {"training.mode": ["sync", "async"], "seed": [1, 2]}}
 JSON
-"$bin" sweep s.json --threads 1 --emit-slurm array.sbatch > emit.out || { cat emit.out; fail "emit failed"; }
+"$bin" sweep "$sweep" --out "$out" --threads 1 --emit-slurm array.sbatch > emit.out || { cat emit.out; fail "emit failed"; }
 grep -q "#SBATCH --array=1-4" array.sbatch || fail "array size"
 grep -q "#SBATCH --cpus-per-task=1" array.sbatch || fail "cpus per task"
 [ "$(wc -l < array.jobs)" = 4 ] || fail "expected 4 lines in array.jobs"
 timeout -k 5 240 sbatch --wait array.sbatch > sbatch.out 2>&1 || {
-  cat sbatch.out; for f in results/s/logs/slurm-*; do daemon_log "$f"; done; daemon_log logs/slurmd.log
+  cat sbatch.out; for f in "$out"/logs/slurm-*; do daemon_log "$f"; done; daemon_log logs/slurmd.log
   fail "the job array failed"
 }
-ls results/s/logs/slurm-*_[1-4].log > /dev/null || fail "no task logs"
-"$bin" sweep s.json > gather.out 2>&1 || { cat gather.out; fail "gathering sweep failed"; }
+ls "$out"/logs/slurm-*_[1-4].log > /dev/null || { ls -R; fail "no task logs in $out/logs"; }
+"$bin" sweep "$sweep" --out "$out" > gather.out 2>&1 || { cat gather.out; fail "gathering sweep failed"; }
 grep -q "4 runs, 4 finished earlier, 0 to run" gather.out || { cat gather.out; fail "the sweep ran something"; }
-[ "$(column results/s/sweep.csv status)" = "completed completed completed completed" ] || fail "statuses"
-[ "$(column results/s/sweep.csv seed)" = "1 2 1 2" ] || fail "seed column"
+[ "$(column "$out/sweep.csv" status)" = "completed completed completed completed" ] || fail "statuses"
+[ "$(column "$out/sweep.csv" seed)" = "1 2 1 2" ] || fail "seed column"
 echo "slurm: ok"

@@ -13,6 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from results_lib import CachedRuns, figures_main  # noqa: E402
+from tolerance import acc, below, steered  # noqa: E402
 
 QUICKSTART = "scenarios/quickstart.json"
 ASYNC = ["--set", "training.mode=async", "--set", "training.momentum=0", "--set", "stop.rounds=1200"]
@@ -21,14 +22,25 @@ FAULTS = ["--set", "training.round_timeout_s=10",
           "--set", 'faults={"devices":[{"device":"*","mtbf_s":120,"mttr_s":30}]}']
 
 
+# The printed summary's training figures: accuracies, and what the training steers in a run that stops
+# at its target accuracy (the quickstart's 0.84).
+ACCURACIES = re.compile(r"(final|best) ([0-9.]+)")
+STEERED = re.compile(r"(rounds|simulated time|time to target|bytes up|bytes down): ([0-9.,]+)")
+
+
+def marked(stdout):
+    stdout = ACCURACIES.sub(lambda m: f"{m.group(1)} {acc(float(m.group(2)))}", stdout)
+    return STEERED.sub(lambda m: f"{m.group(1)}: {steered(m.group(2))}", stdout)
+
+
 def runner(binary, scratch):
     """`run(*ARGS)`: the quickstart with ARGS, its printed summary naming the folder the README's command
-    writes to."""
+    writes to, its training figures marked."""
     runs = CachedRuns(binary, scratch, "examples")
 
     def run(*args):
         r = runs(QUICKSTART, *args)
-        return dict(r, stdout=r["stdout"].replace(r["out"], "results/quickstart"))
+        return dict(r, stdout=marked(r["stdout"].replace(r["out"], "results/quickstart")))
     return run
 
 
@@ -64,8 +76,8 @@ def quickstart(run):
             f"Measured with `build/edgetrain run {QUICKSTART}` on the 2-core development machine (wall time varies "
             f"with the machine). The Raspberry-Pi-class devices set the pace: a {message:,}-byte gradient takes "
             f"{seconds:.2f} s on their {float(uplink['bandwidth_bps']) / 1e6:g} Mbit/s uplink, so `devices.csv` shows "
-            f"them communicating {pct(share(r, 'pi-', 'comm_s'))} of the time while the Jetsons wait "
-            f"{pct(share(r, 'jetson-', 'wait_s'))} of it.")
+            f"them communicating {steered(pct(share(r, 'pi-', 'comm_s')))} of the time while the Jetsons wait "
+            f"{steered(pct(share(r, 'jetson-', 'wait_s')))} of it.")
 
 
 def async_(run):
@@ -75,19 +87,21 @@ def async_(run):
     s = plain["summary"]
     return (f"On the quickstart fleet, `build/edgetrain run {QUICKSTART} {' '.join(ASYNC)}` applies "
             f"{s['rounds']:,} pushes in {s['sim_time_s']:.2f} simulated seconds (the fast devices push far more "
-            f"often than the Raspberry-Pi-class ones) and ends at {s['final_test_accuracy']:.4f} test accuracy; with "
-            f"`--set training.staleness_lr=inverse` {inverse['summary']['final_test_accuracy']:.4f}. With the "
-            f"quickstart's momentum 0.9 the same run ends at {momentum['summary']['final_test_accuracy']:.4f}: stale "
-            f"gradients and heavy-ball momentum do not mix (staleness up to {momentum['summary']['staleness_max']} "
-            f"there).")
+            f"often than the Raspberry-Pi-class ones) and ends at {acc(s['final_test_accuracy'])} test accuracy; with "
+            f"`--set training.staleness_lr=inverse` {acc(inverse['summary']['final_test_accuracy'])}. With the "
+            f"quickstart's momentum 0.9 the same run ends {below(momentum['summary']['final_test_accuracy'], 0.3)}: "
+            f"stale gradients and heavy-ball momentum do not mix (staleness up to "
+            f"{momentum['summary']['staleness_max']} there), and where the run ends differs from one CPU to another "
+            f"(see \"Determinism\").")
 
 
 def local_sgd(run):
     local, sync = run(*LOCAL_SGD)["summary"], run()["summary"]
     return (f"```sh\nbuild/edgetrain run {QUICKSTART} {' '.join(LOCAL_SGD)}\n```\n\n"
-            f"reaches the quickstart's 0.84 target at {local['time_to_target_s']:.0f} simulated s after "
-            f"{local['rounds']} rounds of 5 local steps ({mb(local['bytes_up'])} up, {mb(local['bytes_down'])} down), "
-            f"against {sync['time_to_target_s']:.0f} s and {sync['rounds']} rounds for synchronous SGD: the slow "
+            f"reaches the quickstart's 0.84 target at {steered(local['time_to_target_s'], '.0f')} simulated s after "
+            f"{steered(local['rounds'])} rounds of 5 local steps ({steered(mb(local['bytes_up']))} up, "
+            f"{steered(mb(local['bytes_down']))} down), against {steered(sync['time_to_target_s'], '.0f')} s and "
+            f"{steered(sync['rounds'])} rounds for synchronous SGD: the slow "
             f"uplinks, not compute, set the pace, so five times more local computation per round buys "
             f"{'little' if local['time_to_target_s'] < sync['time_to_target_s'] else 'no'} time here.")
 
@@ -95,11 +109,13 @@ def local_sgd(run):
 def faults(run):
     s = run(*FAULTS)["summary"]
     shown = " \\\n  ".join(f"--set '{v}'" if "{" in v else f"--set {v}" for v in FAULTS[1::2])
-    target = (f"still reaches 0.84 (at {s['time_to_target_s']:.0f} simulated s, {s['rounds']} rounds)"
+    target = (f"still reaches 0.84 (at {steered(s['time_to_target_s'], '.0f')} simulated s, "
+              f"{steered(s['rounds'])} rounds)"
               if s["time_to_target_s"] is not None else f"does not reach 0.84 within {s['rounds']} rounds")
     return (f"```sh\nbuild/edgetrain run {QUICKSTART} {shown}\n```\n\n"
-            f"{target} with {s['restarts']} restarts, {s['offline_s']:.0f} device-seconds off, "
-            f"{s['failed_pushes']} failed pushes and {s['missing_updates']} updates missing from their rounds: "
+            f"{target} with {steered(s['restarts'])} restarts, {steered(s['offline_s'], '.0f')} device-seconds "
+            f"off, {steered(s['failed_pushes'])} failed pushes and {steered(s['missing_updates'])} updates missing "
+            f"from their rounds: "
             f"rounds without the slowest devices close sooner.")
 
 
@@ -110,12 +126,14 @@ def bottleneck(run):
     narrow = link(r, critical["link"])
     ingress = link(r, "cloud-ingress")
     waiting = [c for c, counts in b["by_class"].items() if max(counts, key=counts.get) == "wait"]
-    return (f"On the quickstart, `{critical['device']}` is the slowest device of {pct(critical['share_of_rounds'])} of "
-            f"the rounds (the three Pis are alike; ties go by device order) and its "
-            f"{float(narrow['bandwidth_bps']) / 1e6:g} Mbit/s uplink `{critical['link']}` is the critical link: busy "
-            f"{pct(float(narrow['busy_fraction']))} of the run at {float(narrow['utilization_when_busy']):.2f} of its "
-            f"capacity. The shared `cloud-ingress` is busy {pct(float(ingress['busy_fraction']))} of the run but at "
-            f"{float(ingress['utilization_when_busy']):.2f} of its capacity: its traffic is limited by the uplinks. "
+    return (f"On the quickstart, `{critical['device']}` is the slowest device of "
+            f"{steered(pct(critical['share_of_rounds']))} of the rounds (the three Pis are alike; ties go by device "
+            f"order) and its {float(narrow['bandwidth_bps']) / 1e6:g} Mbit/s uplink `{critical['link']}` is the critical link: busy "
+            f"{steered(pct(float(narrow['busy_fraction'])))} of the run at "
+            f"{steered(float(narrow['utilization_when_busy']), '.2f')} of its capacity. The shared `cloud-ingress` is "
+            f"busy {steered(pct(float(ingress['busy_fraction'])))} of the run but at "
+            f"{steered(float(ingress['utilization_when_busy']), '.2f')} of its capacity: its traffic is limited by the "
+            f"uplinks. "
             f"The {' and '.join(sorted(waiting))} classes are wait-bound.")
 
 

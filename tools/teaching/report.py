@@ -11,6 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from results_lib import ROOT, CachedRuns, figures_main  # noqa: E402
+from tolerance import acc, steered  # noqa: E402
 
 PAGE = os.path.join(ROOT, "docs", "teaching.md")
 
@@ -31,17 +32,18 @@ def device(run, name):
 
 def reached(summary):
     t = summary["time_to_target_s"]
-    return f"{t:.1f} s" if t is not None else "never"
+    return f"{steered(t, '.1f')} s" if t is not None else "never"
 
 
 def stragglers(run):
     sync, asyn = run("stragglers")["summary"], run("stragglers", "--set", "training.mode=async")["summary"]
     critical = sync["bottleneck"]["critical_path"]
-    return (f"Sync reaches 0.80 test accuracy after {reached(sync)} of simulated time ({sync['rounds']} rounds); "
-            f"`{critical['device']}` is the slowest device of {pct(critical['share_of_rounds'])} of the rounds, "
-            f"behind its {critical['link_bandwidth_bps'] / 1e6:g} Mbit/s uplink `{critical['link']}`, and every "
-            f"other device waits for it. Async reaches 0.80 after {reached(asyn)} ({asyn['rounds']} pushes, "
-            f"staleness up to {asyn['staleness_max']}): the fast devices no longer wait.")
+    return (f"Sync reaches 0.80 test accuracy after {reached(sync)} of simulated time "
+            f"({steered(sync['rounds'])} rounds); `{critical['device']}` is the slowest device of "
+            f"{steered(pct(critical['share_of_rounds']))} of the rounds, behind its "
+            f"{critical['link_bandwidth_bps'] / 1e6:g} Mbit/s uplink `{critical['link']}`, and every other device "
+            f"waits for it. Async reaches 0.80 after {reached(asyn)} ({steered(asyn['rounds'])} pushes, staleness up "
+            f"to {steered(asyn['staleness_max'])}): the fast devices no longer wait.")
 
 
 def slow_stream(run):
@@ -49,12 +51,12 @@ def slow_stream(run):
     slow, slow_scadles = device(sync, "phone-2"), device(scadles, "phone-2")
     total = sync["summary"]["sim_time_s"]
     return (f"In {total:.0f} simulated seconds sync closes {sync['summary']['rounds']} rounds and ends at "
-            f"{sync['summary']['final_test_accuracy']:.4f}: `phone-2` (4 samples/s, batch 32) is `"
+            f"{acc(sync['summary']['final_test_accuracy'])}: `phone-2` (4 samples/s, batch 32) is `"
             f"{slow['bound']}`-bound, waiting for data {pct(float(slow['data_wait_s']) / total)} of the run, and "
             f"the others are `{device(sync, 'jetson-1')['bound']}`-bound behind it. With `training.mode=scadles` "
             f"each batch is sized by its stream (phone-2's batch becomes {slow_scadles['batch_size']}): "
             f"{scadles['summary']['rounds']} rounds, final accuracy "
-            f"{scadles['summary']['final_test_accuracy']:.4f}.")
+            f"{acc(scadles['summary']['final_test_accuracy'])}.")
 
 
 def overflow(run):
@@ -76,10 +78,10 @@ def non_iid(run):
     iid = run("non-iid", "--set", "dataset.partition.kind=iid")["summary"]
     fewer = run("non-iid", "--set", "training.local_steps=5")["summary"]
     return (f"With one label per device and 20 local steps per round, local SGD ends at "
-            f"{shards['final_test_accuracy']:.4f} after {shards['rounds']} rounds: each device drifts towards "
+            f"{acc(shards['final_test_accuracy'])} after {shards['rounds']} rounds: each device drifts towards "
             f"its own label between averagings. The same run on IID partitions ends at "
-            f"{iid['final_test_accuracy']:.4f}; with 5 local steps instead of 20 the non-IID run ends at "
-            f"{fewer['final_test_accuracy']:.4f}.")
+            f"{acc(iid['final_test_accuracy'])}; with 5 local steps instead of 20 the non-IID run ends at "
+            f"{acc(fewer['final_test_accuracy'])}.")
 
 
 TOPK = ("--set", "compression.kind=topk", "--set", "compression.ratio=0.01", "--set", "compression.error_feedback=true")

@@ -1,0 +1,18 @@
+// The default the schema gives a key of a resolved scenario, for `edgetrain compare`: a key that one
+// run's scenario.json lacks (it does not apply there: another mode's keys, a section left null) is
+// compared by the value it would take, so that defaults are not reported as differences.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace edgetrain::scenario {
+
+// The default of the key at `dotted_path` ("training.staleness_history", "devices.3.stream.rate",
+// "compression.kind") given the rest of the resolved document `resolved` (conditional defaults are
+// decided by its values: compression.error_feedback is true for signsgd). Empty when the key is not
+// in the schema or has no default (required keys, the scenario file's name).
+std::optional<nlohmann::json> schema_default(const std::string& dotted_path, const nlohmann::json& resolved);
+
+}  // namespace edgetrain::scenario
