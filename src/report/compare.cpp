@@ -199,11 +199,18 @@ Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& def
   for (const Wanted& w : kFigures) {
     Comparison::Figure f{w.key, w.label, {}};
     bool any = false;
+    // The server's bytes are a row of their own only where some run's differ from its devices' (a
+    // hierarchy, gossip): in flat runs they are bytes up and down.
+    const std::string same_as = w.key == std::string("bytes_to_server")     ? "bytes_up"
+                                : w.key == std::string("bytes_from_server") ? "bytes_down"
+                                                                            : "";
+    bool differs = same_as.empty();
     for (const RunRecord& r : runs) {
       f.values.push_back(figure(r.summary, w.key));
       any = any || f.values.back().has_value();
+      differs = differs || (f.values.back() && f.values.back() != figure(r.summary, same_as));
     }
-    if (any) c.figures.push_back(std::move(f));
+    if (any && differs) c.figures.push_back(std::move(f));
   }
   // Time to target when the first run reached its target (runs that did not have no speed-up);
   // otherwise simulated time, which compares like with like when the runs stop alike.

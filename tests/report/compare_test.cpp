@@ -159,6 +159,9 @@ TEST_CASE("compare: round time and the bytes that reached the server, by level f
   CHECK(text.find("bytes to server            5.0 MB     1.0 MB     5.0 MB\n") != std::string::npos);
   CHECK(text.find("bytes site -> cloud        -          1.0 MB     -\n") != std::string::npos);
   CHECK(to_json(c)["figures"]["round_s.mean"] == json::array({10.0, 10.0, nullptr}));
+  // Flat runs only: the server's bytes are the devices', no row of their own.
+  const auto flat_only = compare_runs({record("flat", flat, scenario("sync", 1)), record("none", none, scenario("sync", 1))});
+  for (const auto& f : flat_only.figures) CHECK(f.key != "bytes_to_server");
 }
 
 TEST_CASE("compare: the command prints the table or JSON, and one line with exit 2 for bad input") {

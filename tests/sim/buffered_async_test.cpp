@@ -46,6 +46,24 @@ bool same_figure(const std::string& column, const std::string& have, const std::
   return have == want;
 }
 
+// `want` within `have`: every member of an object the golden file has (members added since aside),
+// lists entry by entry, anything else equal.
+bool holds(const nlohmann::json& have, const nlohmann::json& want) {
+  if (want.is_object()) {
+    if (!have.is_object()) return false;
+    for (const auto& [key, value] : want.items())
+      if (!have.contains(key) || !holds(have.at(key), value)) return false;
+    return true;
+  }
+  if (want.is_array()) {
+    if (!have.is_array() || have.size() != want.size()) return false;
+    for (size_t i = 0; i < want.size(); ++i)
+      if (!holds(have[i], want[i])) return false;
+    return true;
+  }
+  return have == want;
+}
+
 }  // namespace
 
 TEST_CASE("fedbuff: buffer_size 1 gives the outputs of plain async (schedule byte for byte)") {
@@ -86,7 +104,7 @@ TEST_CASE("fedbuff: buffer_size 1 gives the outputs of plain async (schedule byt
       if (value.is_number_float())
         CHECK_MESSAGE(same_figure(key, summary.at(key).dump(), value.dump()), summary.at(key).dump());
       else
-        CHECK(summary.at(key) == value);
+        CHECK_MESSAGE(holds(summary.at(key), value), summary.at(key).dump());
     }
     CHECK(summary["buffer_size"] == 1);
     CHECK(summary["buffers_applied"] == summary["rounds"]);
