@@ -47,9 +47,9 @@ struct DeviceRecord {
   int64_t rounds_selected = 0;    // sync rounds whose model was meant for it (training.selection)
   int64_t rounds_aggregated = 0;  // sync rounds that applied its update
   double compute_s = 0, wait_s = 0, comm_s = 0;
-  // Sync rounds: the part of wait_s spent out of the rounds (between the end of the last round it took
-  // part in and the next one that sent it a model, or the end of the run): rounds it was not selected
-  // for, or a site's wait for the cloud. A device that is never selected spends the whole run so.
+  // Sync rounds: the part of wait_s spent out of the rounds (once a round went on without it, from the
+  // end of the last round that sent it a model to the next one that does, or the end of the run): rounds
+  // it was not selected for (or was busy or off for). A device never selected spends the whole run so.
   double unselected_s = 0;
   int64_t bytes_up = 0, bytes_down = 0;
   // What dense fp32 updates would have put on the uplink (headers and shared samples included).
