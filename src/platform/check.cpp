@@ -103,6 +103,7 @@ class Checker {
       fail(root, "SimGrid needs <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> before <platform>");
     }
     bool seen_platform_element = false;
+    pugi::xml_node top_zone;  // SimGrid 3.32 builds one top-level zone; a second has no parent and fails
     for (const pugi::xml_node& child : root.children()) {
       if (child.type() != pugi::node_element) continue;
       const std::string_view tag = child.name();
@@ -110,6 +111,13 @@ class Checker {
         if (seen_platform_element) fail(child, "<config> must come before every zone, host and link");
         read_config(child);
         continue;
+      }
+      if (tag == "zone" || tag == "AS" || tag == "cluster" || tag == "cabinet" || tag == "peer") {
+        if (top_zone) {
+          fail(child, what(child) + " beside " + what(top_zone) + " (line " + line_of(top_zone) +
+                          "): SimGrid 3.32 takes one top-level zone; put both inside one <zone>");
+        }
+        top_zone = child;
       }
       seen_platform_element = true;
       element(child);
@@ -350,6 +358,7 @@ class Checker {
     if (!zones_.empty() && zones_.back().ref.routing == Routing::Wifi) {
       fail(node, what(node) + ": a zone with routing=\"Wifi\" (one Wi-Fi cell) cannot contain zones");
     }
+    check_zone_content(node);
     new_netpoint(node, id);
     zones_.push_back(open_zone(node, id, *routing));
     zones_.back().props = props(node);
@@ -366,6 +375,51 @@ class Checker {
     }
     zones_.pop_back();
   }
+
+  // The order of a zone's elements, as SimGrid's DTD (platform 4.1) fixes it and its parser enforces
+  // with a message of its own: the zone's <prop>s first; then either a zone of zones (zone, cluster,
+  // peer, link, backbone, then zoneRoute and bypassZoneRoute) or a zone of hosts (host, router,
+  // cabinet, host_link, link, backbone, then route and bypassRoute); every route after the rest.
+  void check_zone_content(const pugi::xml_node& zone) const {
+    static const std::set<std::string_view> of_zones = {"zone", "AS", "cluster", "peer"};
+    static const std::set<std::string_view> of_hosts = {"host", "router", "cabinet", "host_link"};
+    static const std::set<std::string_view> zone_routes = {"zoneRoute", "ASroute", "bypassZoneRoute",
+                                                           "bypassASroute"};
+    static const std::set<std::string_view> host_routes = {"route", "bypassRoute"};
+    pugi::xml_node kind_set_by, first_route, first_other;
+    bool hosts = false;  // the kind kind_set_by gave: a zone of hosts (else of zones)
+    for (const pugi::xml_node& child : zone.children()) {
+      if (child.type() != pugi::node_element) continue;
+      const std::string_view tag = child.name();
+      if (tag == "prop") {
+        if (first_other) {
+          fail(child, "<prop> of " + what(zone) + " after " + what(first_other) + " (line " + line_of(first_other) +
+                          "): a zone's properties come before its other elements");
+        }
+        continue;
+      }
+      if (!first_other) first_other = child;
+      const bool route = zone_routes.count(tag) || host_routes.count(tag);
+      if (!route && first_route && (of_zones.count(tag) || of_hosts.count(tag) || tag == "link" || tag == "backbone")) {
+        fail(child, what(child) + " after " + what(first_route) + " (line " + line_of(first_route) +
+                        "): SimGrid reads a zone's routes after all its other elements; move it before the first route");
+      }
+      if (route && !first_route) first_route = child;
+      const bool for_hosts = of_hosts.count(tag) || host_routes.count(tag);
+      if (!for_hosts && !of_zones.count(tag) && !zone_routes.count(tag)) continue;  // link, backbone, or unknown
+      if (!kind_set_by) {
+        kind_set_by = child;
+        hosts = for_hosts;
+      } else if (hosts != for_hosts) {
+        fail(child, what(child) + " in " + what(zone) + ", which holds " + what(kind_set_by) + " (line " +
+                        line_of(kind_set_by) +
+                        "): a zone holds either zones, clusters and peers (joined by <zoneRoute>) or hosts and "
+                        "routers (joined by <route>), not both; put them in zones of their own");
+      }
+    }
+  }
+
+  std::string line_of(const pugi::xml_node& node) const { return std::to_string(line_at(node.offset_debug())); }
 
   ZoneState open_zone(const pugi::xml_node& node, const std::string& id, Routing routing) const {
     ZoneState z;

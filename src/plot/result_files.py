@@ -16,7 +16,7 @@ import stat
 MAX_BYTES = {"json": 16 << 20, "csv": 64 << 20}
 MAX_DEPTH = 64  # as for scenarios
 # The text columns of a run's CSV files; every other column holds numbers (or nothing).
-TEXT_COLUMNS = {"device", "host", "class", "bound", "link", "slowest_device"}
+TEXT_COLUMNS = {"device", "host", "class", "bound", "link", "slowest_device", "sharing"}
 # The columns edgetrain always fills with a finite number, which the figures compute with.
 REQUIRED = {
     "metrics.csv": ("sim_time_s", "round", "bytes_up", "bytes_down"),

@@ -56,7 +56,8 @@ std::string index_pattern(const std::string& key) {
   return out;
 }
 
-// The figures compared, in order; energy_j only when some run has it.
+// The figures compared, in order, each shown when some run has it (energy_j, the bytes of a
+// hierarchy's levels); a dotted key is nested ("round_s.median": round_s's median).
 struct Wanted {
   const char* key;
   const char* label;
@@ -66,12 +67,35 @@ constexpr Wanted kFigures[] = {
     {"time_to_target_s", "time to target"},
     {"rounds", "rounds"},
     {"sim_time_s", "simulated time"},
+    {"round_s.mean", "round time (mean)"},
+    {"round_s.median", "round time (median)"},
+    {"round_s.p95", "round time (p95)"},
     {"bytes_up", "bytes up"},
     {"bytes_down", "bytes down"},
+    {"bytes_to_server", "bytes to server"},
+    {"bytes_from_server", "bytes from server"},
+    {"bytes_by_level.device_to_site", "bytes device -> site"},
+    {"bytes_by_level.site_to_cloud", "bytes site -> cloud"},
+    {"bytes_by_level.cloud_to_site", "bytes cloud -> site"},
+    {"bytes_by_level.site_to_device", "bytes site -> device"},
     {"final_test_accuracy", "final accuracy"},
     {"best_test_accuracy", "best accuracy"},
     {"energy_j", "energy"},
 };
+
+// The figure at a (dotted) key; nullopt when a run lacks it (a null section lacks its members).
+std::optional<nlohmann::json> figure(const nlohmann::json& summary, const std::string& key) {
+  const nlohmann::json* at = &summary;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = key.find('.', start);
+    const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!at->is_object() || !at->contains(part)) return std::nullopt;
+    at = &at->at(part);
+    if (dot == std::string::npos) return *at;
+    start = dot + 1;
+  }
+}
 
 std::optional<double> number(const nlohmann::json& summary, const std::string& key) {
   const auto it = summary.find(key);
@@ -103,7 +127,8 @@ std::string cell(const std::string& key, const std::optional<nlohmann::json>& va
   if (v.is_string()) return v.get<std::string>();
   if (!v.is_number()) return v.dump();
   const double d = v.get<double>();
-  if (key.size() > 2 && key.compare(key.size() - 2, 2, "_s") == 0) return format_double(d, "%.2f s");
+  if ((key.size() > 2 && key.compare(key.size() - 2, 2, "_s") == 0) || key.rfind("round_s.", 0) == 0)
+    return format_double(d, "%.2f s");
   if (key.rfind("bytes_", 0) == 0) return human_bytes(d);
   if (key == "energy_j") return format_double(d, "%.1f J");
   if (key.find("accuracy") != std::string::npos) return format_double(d, "%.4f");
@@ -174,12 +199,18 @@ Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& def
   for (const Wanted& w : kFigures) {
     Comparison::Figure f{w.key, w.label, {}};
     bool any = false;
+    // The server's bytes are a row of their own only where some run's differ from its devices' (a
+    // hierarchy, gossip): in flat runs they are bytes up and down.
+    const std::string same_as = w.key == std::string("bytes_to_server")     ? "bytes_up"
+                                : w.key == std::string("bytes_from_server") ? "bytes_down"
+                                                                            : "";
+    bool differs = same_as.empty();
     for (const RunRecord& r : runs) {
-      const auto it = r.summary.find(w.key);
-      f.values.push_back(it == r.summary.end() ? std::nullopt : std::optional<nlohmann::json>(*it));
-      any = any || it != r.summary.end();
+      f.values.push_back(figure(r.summary, w.key));
+      any = any || f.values.back().has_value();
+      differs = differs || (f.values.back() && f.values.back() != figure(r.summary, same_as));
     }
-    if (any) c.figures.push_back(std::move(f));
+    if (any && differs) c.figures.push_back(std::move(f));
   }
   // Time to target when the first run reached its target (runs that did not have no speed-up);
   // otherwise simulated time, which compares like with like when the runs stop alike.

@@ -124,14 +124,33 @@ std::string summary_text(const RunSummary& s, const std::string& out_dir) {
                   s.final_test_accuracy, s.best_test_accuracy,
                   s.time_to_target_s ? format_seconds(*s.time_to_target_s).c_str() : "not reached");
   }
+  // A round's duration (summary.json's round_s), when the run has rounds.
+  std::string round_line;
+  const auto round = s.extra.find("round_s");
+  if (round != s.extra.end() && round->is_object()) {
+    char line[160];
+    std::snprintf(line, sizeof line, "round time: mean %.2f s, median %.2f s, p95 %.2f s, max %.2f s\n",
+                  round->at("mean").get<double>(), round->at("median").get<double>(), round->at("p95").get<double>(),
+                  round->at("max").get<double>());
+    round_line = line;
+  }
+  // Hierarchical runs: bytes up and down are the devices'; what each level carried follows.
+  std::string level_line;
+  const auto levels = s.extra.find("bytes_by_level");
+  if (levels != s.extra.end() && levels->is_object()) {
+    auto bytes = [&](const char* key) { return human_bytes(levels->at(key).get<double>()); };
+    level_line = "bytes by level: device -> site " + bytes("device_to_site") + ", site -> cloud " +
+                 bytes("site_to_cloud") + ", cloud -> site " + bytes("cloud_to_site") + ", site -> device " +
+                 bytes("site_to_device") + "\n";
+  }
   char buf[1024];
   std::snprintf(buf, sizeof buf,
-                "status: %s (%s)\nrounds: %ld   simulated time: %.2f s   wall time: %.1f s\n%s\n"
-                "bytes up: %s   bytes down: %s   model parameters: %ld\nresults: %s\n",
+                "status: %s (%s)\nrounds: %ld   simulated time: %.2f s   wall time: %.1f s\n%s%s\n"
+                "bytes up: %s   bytes down: %s   model parameters: %ld\n%sresults: %s\n",
                 s.status.c_str(), s.status_reason.c_str(), static_cast<long>(s.rounds), s.sim_time_s, s.wall_time_s,
-                accuracy, human_bytes(static_cast<double>(s.bytes_up)).c_str(),
+                round_line.c_str(), accuracy, human_bytes(static_cast<double>(s.bytes_up)).c_str(),
                 human_bytes(static_cast<double>(s.bytes_down)).c_str(), static_cast<long>(s.model_params),
-                out_dir.c_str());
+                level_line.c_str(), out_dir.c_str());
   return buf;
 }
 

@@ -7,6 +7,7 @@
 
 #include "report/csv.hpp"
 #include "report/results_dir.hpp"
+#include "report/round_times.hpp"
 
 namespace edgetrain::report {
 namespace {
@@ -100,6 +101,7 @@ const std::vector<DeviceColumn>& device_columns() {
       {"compute_s", [](const DeviceRecord& d) { return number(d.compute_s); }},
       {"wait_s", [](const DeviceRecord& d) { return number(d.wait_s); }},
       {"data_wait_s", [](const DeviceRecord& d) { return number(d.stream ? d.stream->data_wait_s : 0.0); }},
+      {"unselected_s", [](const DeviceRecord& d) { return number(d.unselected_s); }},
       {"comm_s", [](const DeviceRecord& d) { return number(d.comm_s); }},
       {"bound", [](const DeviceRecord& d) { return std::string(device_bound(d)); }},
       {"bytes_up", [](const DeviceRecord& d) { return number(d.bytes_up); }},
@@ -144,8 +146,10 @@ const std::vector<DeviceColumn>& device_columns() {
 
 const char* device_bound(const DeviceRecord& d) {
   const double data = d.stream ? d.stream->data_wait_s : 0.0;
+  const double other = d.wait_s - data - std::min(d.unselected_s, std::max(0.0, d.wait_s - data));
+  if (d.compute_s <= 0 && d.comm_s <= 0 && data <= 0 && other <= 0) return "none";
   const std::pair<double, const char*> buckets[] = {
-      {d.compute_s, "compute"}, {d.comm_s, "communication"}, {data, "data"}, {d.wait_s - data, "wait"}};
+      {d.compute_s, "compute"}, {d.comm_s, "communication"}, {data, "data"}, {other, "wait"}};
   const auto* top = &buckets[0];
   for (const auto& b : buckets) top = b.first > top->first ? &b : top;  // ties: the first listed
   return top->second;
@@ -163,13 +167,14 @@ std::string devices_csv(const std::vector<DeviceRecord>& devices) {
 }
 
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s) {
-  CsvTable t({"link", "bandwidth_bps", "latency_s", "bytes", "messages", "mean_utilization", "busy_s", "busy_fraction",
+  CsvTable t({"link", "bandwidth_bps", "latency_s", "sharing", "bytes", "messages", "mean_utilization", "busy_s", "busy_fraction",
               "utilization_when_busy", "energy_j"});
   for (const auto& r : rows) {
     t.row()
         .add(r.link)
         .add(r.bandwidth_bps)
         .add(r.latency_s)
+        .add(r.sharing)
         .add(r.bytes)
         .add(r.messages)
         .add(utilization(r, sim_time_s))
@@ -218,10 +223,6 @@ nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows) {
   std::vector<int64_t> d;
   for (const auto& r : rows) d.push_back(r.staleness);
   std::sort(d.begin(), d.end());
-  auto rank = [&](double p) {  // nearest rank: the smallest value with at least p of the data at or below it
-    const auto i = static_cast<size_t>(std::ceil(p * static_cast<double>(d.size())));
-    return d[std::max<size_t>(i, 1) - 1];
-  };
   if (d.empty()) {
     for (const char* k : {"staleness_mean", "staleness_p50", "staleness_p95", "staleness_max"}) j[k] = nullptr;
     return j;
@@ -229,8 +230,8 @@ nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows) {
   double sum = 0;
   for (int64_t v : d) sum += static_cast<double>(v);
   j["staleness_mean"] = sum / static_cast<double>(d.size());
-  j["staleness_p50"] = rank(0.5);
-  j["staleness_p95"] = rank(0.95);
+  j["staleness_p50"] = nearest_rank(d, 0.5);
+  j["staleness_p95"] = nearest_rank(d, 0.95);
   j["staleness_max"] = d.back();
   return j;
 }

@@ -47,6 +47,10 @@ struct DeviceRecord {
   int64_t rounds_selected = 0;    // sync rounds whose model was meant for it (training.selection)
   int64_t rounds_aggregated = 0;  // sync rounds that applied its update
   double compute_s = 0, wait_s = 0, comm_s = 0;
+  // Sync rounds: the part of wait_s spent out of the rounds (once a round went on without it, from the
+  // end of the last round that sent it a model to the next one that does, or the end of the run): rounds
+  // it was not selected for (or was busy or off for). A device never selected spends the whole run so.
+  double unselected_s = 0;
   int64_t bytes_up = 0, bytes_down = 0;
   // What dense fp32 updates would have put on the uplink (headers and shared samples included).
   int64_t bytes_up_uncompressed = 0;
@@ -81,6 +85,10 @@ struct LinkRow {
   double busy_s = 0;
   double full_load_s = 0;          // delivered bytes / bandwidth: the integral of its utilisation
   std::optional<double> energy_j;  // unset: the link has no wattage_range
+  // SimGrid's sharing policy: "shared" (concurrent transfers share the bandwidth; SPLITDUPLEX links are
+  // two such, <id>_UP and <id>_DOWN), "fatpipe" (each transfer gets the whole bandwidth, as on SimGrid's
+  // __loopback__ for transfers within one host: utilisations above 1 are then expected), "wifi", "nonlinear".
+  std::string sharing = "shared";
 };
 
 // One row of rounds.csv (sync rounds): when the round's models went out and when it closed, the
@@ -138,14 +146,16 @@ struct RunSummary {
 nlohmann::json summary_json(const RunSummary& summary);
 std::string metrics_csv(const std::vector<EvalPoint>& points);
 std::string devices_csv(const std::vector<DeviceRecord>& devices);
-// What bounds a device: the largest of its compute, communication, data-wait and other-wait time
-// (offline time aside): "compute", "communication", "data" or "wait".
+// What bounds a device while it takes part: the largest of its compute, communication, data-wait and
+// other-wait time (unselected and offline time aside): "compute", "communication", "data" or "wait";
+// "none" for a device that took no part (all four are 0: never selected, or off the whole run).
 const char* device_bound(const DeviceRecord& d);
 std::string staleness_csv(const std::vector<StalenessRow>& rows);
 // staleness_mean, staleness_p50, staleness_p95, staleness_max (nearest-rank percentiles).
 nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows);
 // mean_utilization = bytes / (bandwidth * sim_time); busy_fraction = busy_s / sim_time;
-// utilization_when_busy = bytes / (bandwidth * busy_s): near 1, the link was saturated whenever busy;
+// utilization_when_busy = bytes / (bandwidth * busy_s): near 1, the link was saturated whenever busy
+// (on a fatpipe link each transfer has the whole bandwidth, so both utilisations can exceed 1);
 // energy_j empty for a link without wattage_range.
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s);
 // bytes / (bandwidth * over_s).

@@ -624,6 +624,23 @@ std::string describe(const Scenario& s) {
            format_number(s.training.weight_decay) +
            (s.training.round_timeout_s ? ", round timeout " + format_number(*s.training.round_timeout_s) + " s"
                                        : std::string()));
+  const bool on_arrival =
+      s.training.mode == "async" || (s.training.mode == "local-sgd" && s.training.aggregation == "async");
+  if (!on_arrival) {
+    // Sync rounds: who each round asks (per site in hierarchical runs).
+    const SelectionSpec& sel = s.training.selection;
+    const std::string scope = s.topology.hierarchical() ? " per site" : "";
+    std::string who = sel.kind == "all" ? "all (every device, every round)" : sel.kind + ", ";
+    if (sel.kind != "all") {
+      who += sel.per_round > 0 ? std::to_string(sel.per_round) + " devices per round" + scope
+             : sel.fraction > 0 ? format_number(sel.fraction) + " of the devices per round" + scope
+                                : "every available device per round" + scope;
+      who += " (of " + std::to_string(s.devices.size()) + ")";
+      if (sel.over_selection > 0) who += ", over-selection " + format_number(sel.over_selection);
+      if (sel.kind == "oort") who += ", exploration " + format_number(sel.exploration) + ", alpha " + format_number(sel.alpha);
+    }
+    if (!s.topology.gossip()) line("selection", who);
+  }
   if (s.training.mode == "scadles") {
     const auto& t = s.training;
     const int64_t base =
@@ -657,9 +674,34 @@ std::string describe(const Scenario& s) {
       up += ", adaptive (delta " + format_number(s.compression.adaptive->delta) + ", smoothing " +
             format_number(s.compression.adaptive->smoothing) + ")";
     }
+    const std::string down = c.is_null() || c.at("downlink").is_null()
+                                 ? std::string("dense model")
+                                 : "model deltas, " + compressor_text(c.at("downlink"));
     line("uplink", up);
-    line("downlink", c.is_null() || c.at("downlink").is_null() ? std::string("dense model")
-                                                               : "model deltas, " + compressor_text(c.at("downlink")));
+    line("downlink", down);
+    // The topology, and in a hierarchy what each hop carries (uplink and downlink are the devices' hops).
+    const TopologySpec& t = s.topology;
+    if (t.hierarchical()) {
+      constexpr size_t kSitesShown = 8;
+      std::string sites;
+      for (size_t i = 0; i < t.sites.size() && i < kSitesShown; ++i) {
+        const size_t m = t.sites[i].members.size();
+        sites += (i ? ", " : "") + t.sites[i].host + " (" + std::to_string(m) + (m == 1 ? " device)" : " devices)");
+      }
+      if (t.sites.size() > kSitesShown) sites += ", ... (" + std::to_string(t.sites.size() - kSitesShown) + " more)";
+      line("topology", "hierarchical, " + std::to_string(t.sites.size()) + " sites: " + sites + "; " +
+                           std::to_string(t.site_rounds) + " site round" + (t.site_rounds == 1 ? "" : "s") +
+                           " per cloud round, cloud aggregation " + t.cloud_aggregation);
+      const json& site = s.resolved.at("topology").at("site_compression");
+      line("hops", "device -> site " + up + "; site -> device " + down + "; site -> cloud " +
+                       (site.is_null() ? std::string("dense fp32 delta") : compressor_text(site)) +
+                       "; cloud -> site dense model (always)");
+    } else if (t.gossip()) {
+      line("topology", "gossip over a " + t.graph + " graph (no server: each device's peer averages with its "
+                       "neighbours; dense models between peers)");
+    } else {
+      line("topology", "flat (every device to the server)");
+    }
   }
   if (s.faults) {
     std::vector<std::string> parts;

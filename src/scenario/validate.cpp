@@ -613,11 +613,13 @@ void check_keys(const json& obj, const std::string& section, const std::string& 
         }
       }
     } else if (is_section(full)) {
-      const bool optional = k && k->nullable;  // an optional section may be null
-      if (optional && value.is_null()) continue;
+      // One rule for every section ("training", "topology", "stream.buffer", "compression"...): null
+      // means what leaving it out means (its defaults; off for an optional one; for a device's own
+      // stream, off for that device), so a sweep or a generated file may write null for "not set".
+      if (value.is_null()) continue;
       if (!value.is_object()) {
-        throw ScenarioError(at_key + ": expected an object (with keys " + text::join(child_names(full), ", ") + ")" +
-                            (optional ? " or null" : "") + ", got " + text::show(value));
+        throw ScenarioError(at_key + ": expected an object (with keys " + text::join(child_names(full), ", ") +
+                            ") or null, got " + text::show(value));
       }
       check_keys(value, full, at_key);
     } else {

@@ -88,6 +88,7 @@ void AsyncAggregator::take(const UpdateMessage& push) {
   buffered_ = 0;
   buffer_finite_ = true;
   state_.rounds_done += 1;
+  state_.round_ends_s.push_back(sg4::Engine::get_clock());
   if (!finite)
     state_.stop("diverged", "loss or parameters became NaN/Inf at update " + std::to_string(state_.rounds_done));
 }

@@ -89,11 +89,17 @@ void DeviceActor::update_once(TimeLedger& ledger) {
     upstream_.send(state_.lanes[index_], std::move(pull));
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
   }
-  ledger.open(TimeLedger::Bucket::Wait);
+  ledger.open_wait(state_.exchanges.empty() ? nullptr : &state_.exchanges[index_]);
   const auto model = expect<ModelMessage>(state_.couriers[index_]->receive(), "device " + record.device);
   const double received = sg4::Engine::get_clock();
-  // The transfer began when both ends were posted; before that the device was idle.
-  ledger.charge(TimeLedger::Bucket::Wait, std::min(received, std::max(model->posted_at_s, ledger.mark())));
+  // The transfer began when both ends were posted; before that the device was idle, out of the rounds
+  // since the first round that went on without it.
+  const double posted = std::min(received, std::max(model->posted_at_s, ledger.mark()));
+  if (live.left_out_since_s >= 0) {
+    record.unselected_s += std::max(0.0, posted - std::max(ledger.mark(), live.left_out_since_s));
+    live.left_out_since_s = -1;
+  }
+  ledger.charge(TimeLedger::Bucket::Wait, posted);
   ledger.charge(TimeLedger::Bucket::Comm, received);
   record.bytes_down += model->bytes;
   state_.bytes_down += model->bytes;

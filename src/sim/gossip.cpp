@@ -58,10 +58,12 @@ struct GossipProgress {
 // in the order posted, into the receiving peer's mailbox. The receiver is the mailbox's permanent
 // receiver, so a transfer starts as soon as it is posted, concurrently with the sender's others,
 // while the sending peer goes on. A blocking put: a run that ends mid-transfer simply kills it.
+// The transfer crosses both devices' links: it is marked in flight in both devices' exchanges.
 class ExchangeCourier {
  public:
-  ExchangeCourier(LinkLedger& links, const sg4::Host* from, const sg4::Host* to, sg4::Mailbox* mailbox)
-      : links_(links), from_(from), to_(to), mailbox_(mailbox) {}
+  ExchangeCourier(LinkLedger& links, BusySpans& sender, BusySpans& receiver, const sg4::Host* from,
+                  const sg4::Host* to, sg4::Mailbox* mailbox)
+      : links_(links), sender_(sender), receiver_(receiver), from_(from), to_(to), mailbox_(mailbox) {}
   void post(std::unique_ptr<ExchangeMessage> message) {
     queue_.push_back(std::move(message));
     posted_.notify_one();
@@ -72,13 +74,29 @@ class ExchangeCourier {
       std::unique_ptr<ExchangeMessage> message = std::move(queue_.front());
       queue_.pop_front();
       const LinkLedger::Transfer busy(links_, from_, to_);
+      const InFlight exchange(sender_, receiver_);
       mailbox_->put(static_cast<Message*>(message.get()), static_cast<uint64_t>(message->bytes));
       (void)message.release();  // delivered: the receiving peer owns it
     }
   }
 
  private:
+  // Both devices' exchanges in flight for this object's lifetime (also when the put throws).
+  struct InFlight {
+    InFlight(BusySpans& a, BusySpans& b) : a(a), b(b) {
+      a.begin(sg4::Engine::get_clock());
+      b.begin(sg4::Engine::get_clock());
+    }
+    ~InFlight() {
+      a.end(sg4::Engine::get_clock());
+      b.end(sg4::Engine::get_clock());
+    }
+    InFlight(const InFlight&) = delete;
+    InFlight& operator=(const InFlight&) = delete;
+    BusySpans &a, &b;
+  };
   LinkLedger& links_;
+  BusySpans &sender_, &receiver_;
   const sg4::Host *from_, *to_;
   sg4::Mailbox* mailbox_;
   Wakeup posted_;
@@ -97,7 +115,8 @@ class GossipPeer {
     for (size_t j : graph.neighbours[index]) {
       util::throw_if_stopped("setting up the gossip exchanges");  // a complete graph of n devices: n(n-1)
       const std::string& other = state.scenario.devices[j].name;
-      auto out = std::make_shared<ExchangeCourier>(state.links, state.device_hosts[index], state.device_hosts[j],
+      auto out = std::make_shared<ExchangeCourier>(state.links, state.exchanges[index], state.exchanges[j],
+                                                   state.device_hosts[index], state.device_hosts[j],
                                                    sg4::Mailbox::by_name("gossip/" + me + "->" + other));
       // The courier's actor owns it too: it outlives this peer, which may end first.
       sg4::Actor::init("gossip/" + me + "->" + other, state.device_hosts[index])
@@ -205,6 +224,7 @@ void GossipPeer::operator()() {
     progress_.done[index_] = t + 1;
     int64_t everyone = progress_.done[0];
     for (int64_t d : progress_.done) everyone = std::min(everyone, d);
+    if (everyone > state_.rounds_done) state_.round_ends_s.push_back(sg4::Engine::get_clock());
     state_.rounds_done = everyone;
     progress_.changed.notify_all();
     // This peer's part is done once the run stops or it completed stop.rounds iterations (its
@@ -266,6 +286,7 @@ Topology start_gossip(RunState& state, const PlatformHosts& hosts) {
   Topology t;
   t.root = hosts.server;
   auto progress = std::make_shared<GossipProgress>(n);
+  state.exchanges.resize(n);  // once: the couriers keep references into it
   std::vector<backend::ModelStore*> peers;
   for (size_t i = 0; i < n; ++i) {
     sg4::Host* host = hosts.devices[i];

@@ -176,6 +176,7 @@ class CloudAggregator {
       const bool finite = store_.apply_accumulated(1.0, 1.0) && delta->finite;
       site.deltas_aggregated += 1;
       state_.rounds_done += 1;
+      state_.round_ends_s.push_back(sg4::Engine::get_clock());
       state_.staleness.push_back({sg4::Engine::get_clock(), site.host, staleness});
       if (!finite) {
         state_.stop("diverged", "loss or parameters became NaN/Inf at update " + std::to_string(state_.rounds_done));
@@ -193,6 +194,8 @@ class CloudAggregator {
     report::RoundRow row;
     row.round = state_.rounds_done;
     row.start_s = started;
+    // Every site is asked each cloud round; one still busy with an earlier round is missing.
+    row.selected = static_cast<int64_t>(n);
     const int64_t up_before = state_.bytes_up, down_before = state_.bytes_down;
     std::vector<bool> waits_for(n, false), arrived(n, false);
     size_t expected = 0;

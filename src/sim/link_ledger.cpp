@@ -9,6 +9,20 @@
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
+namespace {
+
+const char* sharing_name(sg4::Link::SharingPolicy p) {
+  switch (p) {
+    case sg4::Link::SharingPolicy::FATPIPE: return "fatpipe";
+    case sg4::Link::SharingPolicy::SPLITDUPLEX: return "splitduplex";
+    case sg4::Link::SharingPolicy::WIFI: return "wifi";
+    case sg4::Link::SharingPolicy::NONLINEAR: return "nonlinear";
+    case sg4::Link::SharingPolicy::SHARED: break;
+  }
+  return "shared";
+}
+
+}  // namespace
 
 const std::vector<size_t>& LinkLedger::route(const sg4::Host* from, const sg4::Host* to) {
   auto it = routes_.find({from, to});
@@ -108,11 +122,13 @@ std::vector<report::LinkRow> LinkLedger::records(double end_s) const {
     const char* wifi_top = link->get_property(kWifiTopRateProperty);
     r.bandwidth_bps = (wifi_top ? std::stod(wifi_top) : link->get_bandwidth()) * 8;
     r.latency_s = link->get_latency();
+    r.sharing = sharing_name(link->get_sharing_policy());
     all[r.link] = r;
   }
   for (const Usage& u : usage_) {
     report::LinkRow& r = all[u.name];
     r.link = u.name;
+    r.sharing = sharing_name(u.link->get_sharing_policy());
     r.bytes = u.bytes;
     r.messages = u.messages;
     r.busy_s = u.busy_s + (u.in_flight > 0 ? end_s - u.busy_since : 0.0);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <memory>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
@@ -19,6 +20,7 @@
 #include "report/bottleneck.hpp"
 #include "report/progress.hpp"
 #include "report/results_dir.hpp"
+#include "report/round_times.hpp"
 #include "report/run_record.hpp"
 #include "sim/actor_guard.hpp"
 #include "sim/capacity_check.hpp"
@@ -131,6 +133,52 @@ std::string device_class(const sg4::Host& host) {
   return name.empty() ? host.get_name() : name;
 }
 
+// validate's summary of a fleet beyond its first `shown` devices: per class (in order of first
+// appearance) the devices, and the range of their speed, training samples and batch.
+std::string describe_classes(const std::vector<report::DeviceRecord>& devices,
+                             const std::vector<std::vector<int64_t>>& parts, size_t shown) {
+  struct Class {
+    size_t count = 0;
+    double speed_lo = 0, speed_hi = 0;
+    size_t samples_lo = 0, samples_hi = 0;
+    int64_t batch_lo = 0, batch_hi = 0;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Class> classes;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const auto& d = devices[i];
+    const size_t samples = parts[i].size();
+    auto [it, added] = classes.try_emplace(d.device_class);
+    Class& c = it->second;
+    if (added) {
+      order.push_back(d.device_class);
+      c = {0, d.host_speed_flops, d.host_speed_flops, samples, samples, d.batch_size, d.batch_size};
+    }
+    c.count += 1;
+    c.speed_lo = std::min(c.speed_lo, d.host_speed_flops);
+    c.speed_hi = std::max(c.speed_hi, d.host_speed_flops);
+    c.samples_lo = std::min(c.samples_lo, samples);
+    c.samples_hi = std::max(c.samples_hi, samples);
+    c.batch_lo = std::min(c.batch_lo, d.batch_size);
+    c.batch_hi = std::max(c.batch_hi, d.batch_size);
+  }
+  auto range = [](const std::string& lo, const std::string& hi) { return lo == hi ? lo : lo + "-" + hi; };
+  auto g = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", v / 1e9);
+    return std::string(b);
+  };
+  std::string out = "  ... and " + std::to_string(devices.size() - shown) + " more devices; all " +
+                    std::to_string(devices.size()) + " by class:\n";
+  for (const std::string& name : order) {
+    const Class& c = classes.at(name);
+    out += "  class " + name + ": " + std::to_string(c.count) + " devices, " + range(g(c.speed_lo), g(c.speed_hi)) +
+           " GFLOP/s per core, " + range(std::to_string(c.samples_lo), std::to_string(c.samples_hi)) +
+           " training samples, batch " + range(std::to_string(c.batch_lo), std::to_string(c.batch_hi)) + "\n";
+  }
+  return out;
+}
+
 // The critical link of a round's slowest device: the busiest link of its route to the aggregator
 // (the highest mean utilisation; ties: the first on the route).
 void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* device, const sg4::Host* server,
@@ -224,6 +272,13 @@ void close_streams(RunState& state, double end) {
 // evaluated, unless the run was interrupted (it ends with the evaluations so far: one more could
 // take long).
 void close_run(RunState& state, backend::ModelStore& store, double end) {
+  for (size_t i = 0; i < state.devices.size(); ++i) {
+    // A device on and out of the rounds at the end waits for a model that does not come.
+    const DeviceLiveness& live = state.live[i];
+    if (live.left_out_since_s >= 0 && live.on && !live.model_outstanding) {
+      state.devices[i].unselected_s += std::max(0.0, end - std::max(state.ledgers[i].mark(), live.left_out_since_s));
+    }
+  }
   for (auto& ledger : state.ledgers) ledger.close(end);
   for (size_t i = 0; i < state.devices.size(); ++i) {
     state.devices[i].samples_held_at_end = state.live[i].held_samples;
@@ -258,6 +313,16 @@ nlohmann::json energy_json(const RunState& state) {
           {"energy_to_target_j", j(state.energy_to_target_j)}};
 }
 
+// The durations of the run's rounds (summary.json's round_s): each closed sync round of rounds.csv
+// (cloud rounds in hierarchical runs, empty rounds too), else the time between successive rounds'
+// ends from the start of the run (versions applied on arrival, gossip iterations).
+std::vector<double> round_durations(const RunState& state) {
+  if (state.rounds.empty()) return report::gaps(state.round_ends_s, 0.0);
+  std::vector<double> out;
+  for (const report::RoundRow& r : state.rounds) out.push_back(r.end_s - r.start_s);
+  return out;
+}
+
 // summary.json's content (all but wall time), and each adaptive device's CNC ratio.
 report::RunSummary summarize(RunState& state, double end) {
   report::RunSummary summary;
@@ -279,6 +344,12 @@ report::RunSummary summarize(RunState& state, double end) {
   }
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
+  // What crossed into and out of the server: the devices' bytes in flat runs (run_scenario sets a
+  // hierarchical run's, the cloud's sites); a gossip run has no server traffic.
+  const bool gossip = scenario.topology.gossip();
+  summary.extra["bytes_to_server"] = gossip ? 0 : state.bytes_up;
+  summary.extra["bytes_from_server"] = gossip ? 0 : state.bytes_down;
+  summary.extra["round_s"] = report::round_summary(round_durations(state));
   summary.model_params = cost.params;
   int64_t steps = 0, compressed_steps = 0, lost_offline = 0, restarts = 0, lost_in_faults = 0;
   double offline_s = 0;
@@ -456,7 +527,9 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
            " edges, Metropolis-Hastings weights (no server traffic)\n";
   }
   char line[256];
-  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+  // A fleet is summarised: the first kDeviceLines devices one per line, then every class in one line.
+  constexpr size_t kDeviceLines = 20;
+  for (size_t i = 0; i < scenario.devices.size() && i < kDeviceLines; ++i) {
     const auto& d = state.devices[i];
     std::snprintf(line, sizeof line, "  device %s on %s: %.3g GFLOP/s per core, %zu training samples, batch %ld",
                   d.device.c_str(), d.host.c_str(), d.host_speed_flops / 1e9, p.parts[i].size(),
@@ -469,6 +542,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
     }
     out += "\n";
   }
+  if (scenario.devices.size() > kDeviceLines) out += describe_classes(state.devices, p.parts, kDeviceLines);
   out += "data: " + std::to_string(p.shape.train_samples) + " training, " + std::to_string(p.shape.test_samples) +
          " test samples" + (p.model ? "" : " (sizes only: timing-only runs read no data)") + "\n";
   out += describe_model(p.charged);
@@ -553,6 +627,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   report::RunSummary summary = summarize(state, end);
   if (topology.hierarchy) {
     summary.extra["bytes_by_level"] = bytes_by_level(*topology.hierarchy, state.bytes_up, state.bytes_down);
+    summary.extra["bytes_to_server"] = summary.extra["bytes_by_level"]["site_to_cloud"];
+    summary.extra["bytes_from_server"] = summary.extra["bytes_by_level"]["cloud_to_site"];
     summary.extra["sites"] = sites_summary(*topology.hierarchy);
     summary.extra["missing_site_deltas"] = topology.hierarchy->missing_deltas;
   }

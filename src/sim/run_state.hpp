@@ -31,6 +31,10 @@ struct DeviceLiveness {
   bool pushing = false;            // a push is on the wire: a fault now makes it a failed push
   int64_t held_samples = 0;        // own samples taken for the update in progress, not yet delivered
   bool model_outstanding = false;  // sync rounds: a model was sent and no push has come back yet
+  // Sync rounds: a round went on without this device since this time (the end of the last round that
+  // sent it a model, or the start); -1 while it is in every round. Read and reset by the device when
+  // its next model comes (DeviceRecord::unselected_s).
+  double left_out_since_s = -1;
 };
 
 class Inbox;
@@ -70,6 +74,9 @@ struct RunState {
   std::vector<Inbox*> upstream;
   std::vector<size_t> lanes;
   std::vector<std::unique_ptr<DownlinkCourier>> couriers;
+  // Gossip: per device, the exchanges with its neighbours in flight (sent or received by the peer
+  // on its host), charged to its comm_s while it waits for its next model. Empty otherwise.
+  std::vector<BusySpans> exchanges;
   int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;
   double best_accuracy = 0;
@@ -84,6 +91,9 @@ struct RunState {
   std::optional<double> energy_to_target_j;
   // Sync modes: one row per round that closed (rounds.csv).
   std::vector<report::RoundRow> rounds;
+  // Runs without such rows: when each round of the run ended (a version applied on arrival, a
+  // site delta applied by an asynchronous cloud, a gossip iteration every peer completed).
+  std::vector<double> round_ends_s;
 
   // Set once: the first reason to stop wins. Empty while the run goes on.
   std::string status, status_reason;

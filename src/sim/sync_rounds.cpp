@@ -26,7 +26,8 @@ SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> member
       mode_(state.scenario.training, members_.size()),
       injection_(state),
       selection_(state.scenario.training.selection, selection_seed, members_.size()),
-      sent_at_(members_.size(), 0.0) {}
+      sent_at_(members_.size(), 0.0),
+      last_round_end_(members_.size(), 0.0) {}
 
 std::vector<bool> SyncRounds::available(double now) const {
   std::vector<bool> out(members_.size(), false);
@@ -73,12 +74,16 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
   selected = 0;
   for (size_t m = 0; m < n; ++m) {
     const size_t device = members_[m];
-    if (!chosen[m]) continue;
+    DeviceLiveness& live = state_.live[device];
+    if (!chosen[m]) {
+      if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
+      continue;
+    }
     selected += 1;
     state_.devices[device].rounds_selected += 1;
-    DeviceLiveness& live = state_.live[device];
     if (!live.on || live.model_outstanding) {
       state_.selections_missing += 1;  // never sent: off, or busy with an earlier round
+      if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
       continue;
     }
     ModelMessage& message = *models[m];
@@ -195,6 +200,8 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     XBT_DEBUG("%s: round %ld applied", me.c_str(), static_cast<long>(round));
   }
   row.end_s = sg4::Engine::get_clock();
+  for (size_t m = 0; m < n; ++m)
+    if (waits_for[m]) last_round_end_[m] = row.end_s;
   row.bytes_up = state_.bytes_up - up_before;
   row.bytes_down = state_.bytes_down - down_before;
   return result;

@@ -75,6 +75,7 @@ class SyncRounds {
   Injection injection_;
   RoundSelection selection_;
   std::vector<double> sent_at_;  // per member: when its last model was sent (its round time's start)
+  std::vector<double> last_round_end_;  // per member: when the last round that sent it a model closed
 };
 
 }  // namespace edgetrain::sim

@@ -1,7 +1,9 @@
 // Splits a device's simulated time exactly into compute_s, comm_s (its own transfers), wait_s
 // (idle) and offline_s (switched off by a fault). Each charge covers [mark, until) and moves the
 // mark; at the end of the run close() charges the bucket still open and makes the four buckets
-// add up to the run's length exactly, as doubles, in whatever order a reader adds them.
+// add up to the run's length exactly, as doubles, in whatever order a reader adds them. A wait for the
+// next model may be overlaid with transfers over the device's links that are not its own (gossip
+// exchanges of the peer on its host): the overlap is charged to comm_s.
 #pragma once
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <limits>
 
 #include "report/run_record.hpp"
+#include "sim/busy_spans.hpp"
 
 namespace edgetrain::sim {
 
@@ -18,7 +21,12 @@ class TimeLedger {
   TimeLedger(report::DeviceRecord* record, double now) : record_(record), mark_(now) {}
 
   void charge(Bucket bucket, double until) {
-    const double span = until - mark_;
+    double span = until - mark_;
+    if (bucket == Bucket::Wait && overlay_) {
+      const double busy = std::min(span, overlay_->take(mark_, until));
+      record_->comm_s += busy;
+      span -= busy;
+    }
     switch (bucket) {
       case Bucket::Wait: record_->wait_s += span; break;
       case Bucket::Compute: record_->compute_s += span; break;
@@ -27,7 +35,15 @@ class TimeLedger {
     }
     mark_ = until;
   }
-  void open(Bucket bucket) { open_ = bucket; }
+  void open(Bucket bucket) {
+    open_ = bucket;
+    overlay_ = nullptr;
+  }
+  // Waiting for the next model while `as_comm`'s transfers may cross the device's links (null: none).
+  void open_wait(BusySpans* as_comm) {
+    open_ = Bucket::Wait;
+    overlay_ = as_comm;
+  }
   // Charges the open bucket up to `end` (the end of the run, a fault, a failed transfer).
   void finish(double end) { charge(open_, end); }
   // At the end of the run. Summing spans leaves rounding errors of a few ulp, so compute_s, comm_s
@@ -54,6 +70,7 @@ class TimeLedger {
   report::DeviceRecord* record_;
   double mark_;
   Bucket open_ = Bucket::Wait;
+  BusySpans* overlay_ = nullptr;
 };
 
 }  // namespace edgetrain::sim

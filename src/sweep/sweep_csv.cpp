@@ -8,16 +8,45 @@
 #include "report/csv.hpp"
 
 namespace edgetrain::sweep {
+namespace {
+
+// Where summary.json holds a column's figure: the top-level key of the same name, or a nested one.
+nlohmann::json::json_pointer figure_at(const std::string& column) {
+  static const std::vector<std::pair<std::string, std::string>> nested = {
+      {"round_mean_s", "/round_s/mean"},
+      {"round_median_s", "/round_s/median"},
+      {"round_p95_s", "/round_s/p95"},
+      {"round_max_s", "/round_s/max"},
+      {"bytes_device_to_site", "/bytes_by_level/device_to_site"},
+      {"bytes_site_to_cloud", "/bytes_by_level/site_to_cloud"},
+      {"bytes_cloud_to_site", "/bytes_by_level/cloud_to_site"},
+      {"bytes_site_to_device", "/bytes_by_level/site_to_device"}};
+  for (const auto& [name, at] : nested)
+    if (name == column) return nlohmann::json::json_pointer(at);
+  return nlohmann::json::json_pointer("/" + column);
+}
+
+}  // namespace
 
 const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> columns = {"sim_time_s",
                                                    "time_to_target_s",
                                                    "rounds",
+                                                   "round_mean_s",
+                                                   "round_median_s",
+                                                   "round_p95_s",
+                                                   "round_max_s",
                                                    "final_test_accuracy",
                                                    "best_test_accuracy",
                                                    "final_test_loss",
                                                    "bytes_up",
                                                    "bytes_down",
+                                                   "bytes_to_server",
+                                                   "bytes_from_server",
+                                                   "bytes_device_to_site",
+                                                   "bytes_site_to_cloud",
+                                                   "bytes_cloud_to_site",
+                                                   "bytes_site_to_device",
                                                    "bytes_up_uncompressed",
                                                    "compression_ratio",
                                                    "cnc_ratio",
@@ -79,13 +108,14 @@ std::string sweep_csv(const Plan& plan, const std::vector<RunRow>& rows) {
     row.add(spreadsheet_text(rows[i].status)).add(spreadsheet_text(rows[i].status_reason));
     for (const auto& c : summary_columns()) {
       const nlohmann::json& s = rows[i].summary;
-      const auto it = s.is_object() ? s.find(c) : s.end();
-      if (!s.is_object() || it == s.end() || !it->is_number()) {
+      const nlohmann::json::json_pointer at = figure_at(c);
+      const nlohmann::json* v = s.is_object() && s.contains(at) ? &s.at(at) : nullptr;
+      if (!v || !v->is_number()) {
         row.add(std::string());
-      } else if (it->is_number_integer()) {
-        row.add(it->dump());
+      } else if (v->is_number_integer()) {
+        row.add(v->dump());
       } else {
-        row.add(it->get<double>());
+        row.add(v->get<double>());
       }
     }
     row.add(plan.runs[i].folder);

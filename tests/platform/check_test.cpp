@@ -72,8 +72,10 @@ TEST_CASE("valid platforms of every routing kind pass") {
             "<link id=\"lb\" bandwidth=\"1Gbps\" latency=\"0\"/>\n<host_link id=\"a\" up=\"la_UP\" down=\"la_DOWN\"/>\n"
             "<host_link id=\"b\" up=\"lb\" down=\"lb\"/>\n",
             "Cluster")) == "");
-  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\" coordinates=\"1 2 3\"/>\n"
-                      "<peer id=\"p\" speed=\"1Gf\" bw_in=\"10Mbps\" bw_out=\"1Mbps\" coordinates=\"-1.5 2 0.5\"/>\n",
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\" coordinates=\"1 2 3\"/>\n<host id=\"b\" speed=\"1Gf\" "
+                      "coordinates=\"4 5 6\"/>\n",
+                      "Vivaldi")) == "");
+  CHECK(error_of(wrap("<peer id=\"p\" speed=\"1Gf\" bw_in=\"10Mbps\" bw_out=\"1Mbps\" coordinates=\"-1.5 2 0.5\"/>\n",
                       "Vivaldi")) == "");
   CHECK(error_of(wrap(
             "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3,7\" speed=\"1Gf\" bw=\"125MBps\" "
@@ -266,4 +268,53 @@ TEST_CASE("energy properties SimGrid aborts on or misreads are refused, and the 
   CHECK(error_of(link(prop("wattage_range", "3:1"))).find("not below the one before it") != std::string::npos);
   CHECK(error_of(link(prop("watt_range", "1:3"))).find("renamed wattage_range") != std::string::npos);
   CHECK(error_of(link(prop("wattage_off", "1"))).find("wattage_off is not read on links") != std::string::npos);
+}
+
+TEST_CASE("the order of a zone's elements that SimGrid's parser refuses is refused with FILE:LINE") {
+  // kTwoHosts: lines 5-8 of the wrapped platform (hosts a and b, link l, the route a -> b).
+  CHECK(error_of(wrap(kTwoHosts + "<link id=\"m\" bandwidth=\"1Mbps\" latency=\"1ms\"/>\n")) ==
+        "p.xml:9: link \"m\" after <route> (line 8): SimGrid reads a zone's routes after all its other elements; "
+        "move it before the first route");
+  CHECK(error_of(wrap(kTwoHosts + "<host id=\"c\" speed=\"1Gf\"/>\n")).rfind("p.xml:9: host \"c\" after <route>", 0) ==
+        0);
+  CHECK(error_of(wrap(kTwoHosts + "<router id=\"r\"/>\n")).rfind("p.xml:9: router \"r\" after <route>", 0) == 0);
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\"/>\n<prop id=\"k\" value=\"v\"/>\n")) ==
+        "p.xml:6: <prop> of zone \"z\" after host \"a\" (line 5): a zone's properties come before its other elements");
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\"/>\n<zone id=\"in\" routing=\"Full\"/>\n")) ==
+        "p.xml:6: zone \"in\" in zone \"z\", which holds host \"a\" (line 5): a zone holds either zones, clusters and "
+        "peers (joined by <zoneRoute>) or hosts and routers (joined by <route>), not both; put them in zones of "
+        "their own");
+  CHECK(error_of(wrap("<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1Gbps\" "
+                      "lat=\"1ms\"/>\n<host id=\"a\" speed=\"1Gf\"/>\n"))
+            .rfind("p.xml:6: host \"a\" in zone \"z\", which holds cluster \"c\" (line 5)", 0) == 0);
+  CHECK(error_of(wrap("<host id=\"a\" speed=\"1Gf\" coordinates=\"1 2 3\"/>\n<peer id=\"p\" speed=\"1Gf\" "
+                      "bw_in=\"10Mbps\" bw_out=\"1Mbps\" coordinates=\"-1.5 2 0.5\"/>\n",
+                      "Vivaldi"))
+            .rfind("p.xml:6: peer \"p\" in zone \"z\", which holds host \"a\"", 0) == 0);
+  // A zone of zones: a link or a zone after a zoneRoute, and a host route among zone routes.
+  const std::string two_zones =
+      "<zone id=\"z1\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n"
+      "<zone id=\"z2\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone>\n"
+      "<link id=\"l\" bandwidth=\"1Mbps\" latency=\"1ms\"/>\n"
+      "<zoneRoute src=\"z1\" dst=\"z2\" gw_src=\"a\" gw_dst=\"b\"><link_ctn id=\"l\"/></zoneRoute>\n";
+  CHECK(error_of(wrap(two_zones)) == "");
+  CHECK(error_of(wrap(two_zones + "<link id=\"m\" bandwidth=\"1Mbps\" latency=\"1ms\"/>\n"))
+            .rfind("p.xml:9: link \"m\" after <zoneRoute> (line 8)", 0) == 0);
+  CHECK(error_of(wrap(two_zones + "<zone id=\"z3\" routing=\"Full\"><host id=\"c\" speed=\"1Gf\"/></zone>\n"))
+            .rfind("p.xml:9: zone \"z3\" after <zoneRoute> (line 8)", 0) == 0);
+  CHECK(error_of(wrap(two_zones + "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"))
+            .rfind("p.xml:9: <route> in zone \"z\", which holds zone \"z1\" (line 5)", 0) == 0);
+  // Links may come before, between or after hosts, and a zone's props first.
+  CHECK(error_of(wrap("<prop id=\"k\" value=\"v\"/>\n<link id=\"l\" bandwidth=\"1Mbps\" latency=\"1ms\"/>\n<host "
+                      "id=\"a\" speed=\"1Gf\"/>\n<host id=\"b\" speed=\"1Gf\"/>\n<route src=\"a\" dst=\"b\"><link_ctn "
+                      "id=\"l\"/></route>\n")) == "");
+}
+
+TEST_CASE("a second top-level zone, which SimGrid 3.32 cannot attach, is refused with FILE:LINE") {
+  const std::string two = kHead + "<zone id=\"a\" routing=\"Full\"><host id=\"x\" speed=\"1Gf\"/></zone>\n" +
+                          "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1Gbps\" "
+                          "lat=\"1ms\"/>\n</platform>\n";
+  CHECK(error_of(two) ==
+        "p.xml:5: cluster \"c\" beside zone \"a\" (line 4): SimGrid 3.32 takes one top-level zone; put both inside "
+        "one <zone>");
 }

@@ -66,9 +66,9 @@ TEST_CASE("platform edit: SimGrid's spelling of values reads back exactly") {
 TEST_CASE("platform check: hosts in file order with their properties, links with their element") {
   const std::string xml =
       "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n"
+      "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n<zone id=\"hosts\" routing=\"Full\">\n"
       "<host id=\"b\" speed=\"1Gf\"><prop id=\"class\" value=\"pi4\"/></host>\n<host id=\"a\" speed=\"1Gf\"/>\n"
-      "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1Gbps\" lat=\"1ms\">"
+      "</zone>\n<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1Gbps\" lat=\"1ms\">"
       "<prop id=\"site\" value=\"s1\"/></cluster>\n"
       "<link id=\"l\" bandwidth=\"1Gbps\" latency=\"1ms\" sharing_policy=\"SPLITDUPLEX\"/>\n"
       "</zone>\n</platform>\n";

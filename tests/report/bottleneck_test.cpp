@@ -61,4 +61,51 @@ TEST_CASE("bottleneck: links by mean utilisation, devices by what bounds them, p
   CHECK(j["by_class"]["jet"]["wait"] == 1);
   CHECK(j["critical_path"]["share_of_rounds"] == doctest::Approx(2.0 / 3.0));
   CHECK(bottleneck_json(devices, links, {}, {}, 10.0)["critical_path"].is_null());
+  CHECK(j["took_no_part"] == 0);
+  CHECK(j["links"][0]["sharing"] == "shared");
+}
+
+TEST_CASE("bottleneck with client selection: devices that took no part apart, the critical class and device") {
+  // Six rounds over five devices: a cam class (three) and a phone class (two). cam-3 was never selected.
+  std::vector<DeviceRecord> devices(5);
+  const char* names[] = {"cam-1", "cam-2", "cam-3", "phone-1", "phone-2"};
+  for (size_t i = 0; i < devices.size(); ++i) {
+    devices[i].device = names[i];
+    devices[i].device_class = i < 3 ? "cam" : "phone";
+    devices[i].comm_s = 2;
+    devices[i].compute_s = 1;
+    devices[i].wait_s = 51;  // 50 s out of the rounds, 1 s waiting for the rounds' slowest
+    devices[i].unselected_s = 50;
+  }
+  devices[2] = DeviceRecord{};
+  devices[2].device = "cam-3";
+  devices[2].device_class = "cam";
+  devices[2].wait_s = 60;
+  devices[2].unselected_s = 60;
+  devices[0].rounds_aggregated = 3;  // cam-1: slowest of 2 of its 3 rounds
+  devices[1].rounds_aggregated = 2;  // cam-2: slowest of both its rounds: the larger share wins the tie
+  devices[3].rounds_aggregated = 4;  // phone-1: slowest of 2 rounds, but its class of only 2
+  devices[4].rounds_aggregated = 3;
+  std::vector<RoundRow> rounds(6);
+  const char* slowest[] = {"cam-1", "cam-2", "phone-1", "cam-1", "cam-2", "phone-1"};
+  for (size_t r = 0; r < rounds.size(); ++r) rounds[r].slowest_device = slowest[r];
+  const CriticalPath critical = slowest_device(rounds, devices);
+  CHECK(critical.device_class == "cam");
+  CHECK(critical.class_rounds == 4);
+  CHECK(critical.device == "cam-2");
+  CHECK(critical.rounds == 2);
+  CHECK(critical.rounds_aggregated == 2);
+  const auto j = bottleneck_json(devices, {}, rounds, critical, 60.0);
+  // Their time out of the rounds aside, the four that took part are communication-bound.
+  CHECK(j["devices"]["communication"] == 4);
+  CHECK(j["devices"]["wait"] == 0);
+  CHECK(j["took_no_part"] == 1);
+  CHECK(j["by_class"]["cam"]["communication"] == 2);
+  CHECK(j["by_class"]["phone"]["communication"] == 2);
+  CHECK(j["critical_path"]["device"] == "cam-2");
+  CHECK(j["critical_path"]["rounds_taken_part"] == 2);
+  CHECK(j["critical_path"]["class"] == "cam");
+  CHECK(j["critical_path"]["class_rounds_slowest"] == 4);
+  CHECK(j["critical_path"]["class_share_of_rounds"] == doctest::Approx(4.0 / 6.0));
+  CHECK(j["critical_path"]["share_of_rounds"] == doctest::Approx(2.0 / 6.0));
 }

@@ -133,6 +133,37 @@ TEST_CASE(
             .find("The resolved scenarios are identical.") != std::string::npos);
 }
 
+TEST_CASE("compare: round time and the bytes that reached the server, by level for a hierarchy") {
+  const json flat = {{"status", "completed"},
+                     {"sim_time_s", 100.0},
+                     {"round_s", {{"mean", 10.0}, {"median", 9.5}, {"p95", 14.25}, {"max", 15.0}, {"count", 10}}},
+                     {"bytes_up", 5000000},
+                     {"bytes_to_server", 5000000}};
+  json hier = flat;
+  hier["bytes_up"] = 5000000;  // the devices' bytes are alike...
+  hier["bytes_to_server"] = 1000000;  // ...but the cloud got a fifth of them
+  hier["bytes_by_level"] = {
+      {"device_to_site", 5000000}, {"site_to_device", 5000000}, {"site_to_cloud", 1000000}, {"cloud_to_site", 2000000}};
+  json none = flat;
+  none["round_s"] = nullptr;  // no round closed
+  const auto c = compare_runs({record("flat", flat, scenario("sync", 1)), record("hier", hier, scenario("sync", 1)),
+                               record("none", none, scenario("sync", 1))});
+  std::vector<std::string> keys;
+  for (const auto& f : c.figures) keys.push_back(f.key);
+  CHECK(keys == std::vector<std::string>{"status", "sim_time_s", "round_s.mean", "round_s.median", "round_s.p95",
+                                         "bytes_up", "bytes_to_server", "bytes_by_level.device_to_site",
+                                         "bytes_by_level.site_to_cloud", "bytes_by_level.cloud_to_site",
+                                         "bytes_by_level.site_to_device"});
+  const std::string text = format_text(c, 40);
+  CHECK(text.find("round time (p95)           14.25 s    14.25 s    -\n") != std::string::npos);
+  CHECK(text.find("bytes to server            5.0 MB     1.0 MB     5.0 MB\n") != std::string::npos);
+  CHECK(text.find("bytes site -> cloud        -          1.0 MB     -\n") != std::string::npos);
+  CHECK(to_json(c)["figures"]["round_s.mean"] == json::array({10.0, 10.0, nullptr}));
+  // Flat runs only: the server's bytes are the devices', no row of their own.
+  const auto flat_only = compare_runs({record("flat", flat, scenario("sync", 1)), record("none", none, scenario("sync", 1))});
+  for (const auto& f : flat_only.figures) CHECK(f.key != "bytes_to_server");
+}
+
 TEST_CASE("compare: the command prints the table or JSON, and one line with exit 2 for bad input") {
   const fs::path a = write_run("a", {{"status", "completed"}, {"sim_time_s", 10.0}}, scenario("sync", 1));
   const fs::path b = write_run("b", {{"status", "completed"}, {"sim_time_s", 5.0}}, scenario("async", 1));

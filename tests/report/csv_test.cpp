@@ -36,7 +36,7 @@ TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
   const std::string csv = devices_csv({d});
   CHECK(csv.rfind(
             "device,host,class,host_speed_flops,batch_size,steps,rounds_selected,rounds_aggregated,samples_trained,"
-            "compute_s,wait_s,data_wait_s,"
+            "compute_s,wait_s,data_wait_s,unselected_s,"
             "comm_s,bound,bytes_up,bytes_down,bytes_up_uncompressed,compression_ratio,cnc_ratio,stream_rate_samples_"
             "per_s,"
             "samples_arrived,samples_dropped,buffer_peak_samples,"
@@ -46,7 +46,7 @@ TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
             "energy_j\n",
             0) == 0);
   // A device without a stream leaves the stream columns empty.
-  CHECK(csv.find("pi-1,pi-1,pi,3000000000,32,0,0,0,0,0,2,0,0,wait,0,0,0,1,,,,,,,,,0,0,0,0,0,0,0,0,,0,0,0,\n") !=
+  CHECK(csv.find("pi-1,pi-1,pi,3000000000,32,0,0,0,0,0,2,0,0,0,wait,0,0,0,1,,,,,,,,,0,0,0,0,0,0,0,0,,0,0,0,\n") !=
         std::string::npos);
 }
 
@@ -64,6 +64,35 @@ TEST_CASE("a device is bound by the largest of compute, communication, data wait
   CHECK(std::string(device_bound(d)) == "compute");
   d.wait_s = 9;
   CHECK(std::string(device_bound(d)) == "wait");
+}
+
+TEST_CASE("a device is not bound by its time out of the rounds, and one that took no part is bound by none") {
+  // Selected in one round of ten: 1 s down and up, 2 s of compute, 1 s waiting for the round's
+  // slowest, 36 s out of the rounds (wait_s holds both waits).
+  DeviceRecord d;
+  d.comm_s = 1;
+  d.compute_s = 2;
+  d.wait_s = 37;
+  CHECK(std::string(device_bound(d)) == "wait");
+  d.unselected_s = 36;
+  CHECK(std::string(device_bound(d)) == "compute");
+  // Never selected: the whole run out of the rounds.
+  DeviceRecord idle;
+  idle.wait_s = 40;
+  idle.unselected_s = 40;
+  CHECK(std::string(device_bound(idle)) == "none");
+  // Switched off the whole run: nothing bounded it either.
+  DeviceRecord off;
+  off.offline_s = 40;
+  CHECK(std::string(device_bound(off)) == "none");
+  // unselected_s is a part of wait_s: never more than the waiting left after the data wait.
+  DeviceRecord streaming;
+  streaming.comm_s = 1;
+  streaming.wait_s = 5;
+  streaming.unselected_s = 5;
+  streaming.stream = StreamRecord{};
+  streaming.stream->data_wait_s = 3;
+  CHECK(std::string(device_bound(streaming)) == "data");
 }
 
 TEST_CASE("stream columns: mean sample age is per trained sample") {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -108,4 +109,26 @@ TEST_CASE("progress: a disabled line writes nothing") {
     off.clear();
   });
   CHECK(drawn.empty());
+}
+
+TEST_CASE("the end-of-run summary: round time when the run had rounds, bytes by level in hierarchical runs") {
+  RunSummary s;
+  s.status = "completed";
+  s.status_reason = "stop.rounds reached";
+  s.rounds = 3;
+  s.sim_time_s = 30;
+  s.best_test_accuracy = std::nan("");
+  s.bytes_up = 5'000'000;
+  s.bytes_down = 5'000'000;
+  s.extra["round_s"] = nullptr;
+  const std::string flat = summary_text(s, "results/x");
+  CHECK(flat.find("round time") == std::string::npos);  // no round: no line
+  CHECK(flat.find("bytes by level") == std::string::npos);
+  s.extra["round_s"] = {{"mean", 10.0}, {"median", 9.5}, {"p95", 12.25}, {"max", 12.25}, {"count", 3}};
+  s.extra["bytes_by_level"] = {
+      {"device_to_site", 5'000'000}, {"site_to_device", 5'000'000}, {"site_to_cloud", 1'000'000}, {"cloud_to_site", 2'000'000}};
+  const std::string hier = summary_text(s, "results/x");
+  CHECK(hier.find("\nround time: mean 10.00 s, median 9.50 s, p95 12.25 s, max 12.25 s\n") != std::string::npos);
+  CHECK(hier.find("\nbytes by level: device -> site 5.0 MB, site -> cloud 1.0 MB, cloud -> site 2.0 MB, "
+                  "site -> device 5.0 MB\n") != std::string::npos);
 }

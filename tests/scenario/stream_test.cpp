@@ -212,7 +212,7 @@ TEST_CASE("streams: arrivals, buffer and sample size") {
   CHECK(stream_error(dir, 5) ==
         "stream: expected an object (with keys trace, rate, arrivals, buffer, sample_bytes, while_off) or null, got 5");
   CHECK(stream_error(dir, {{"rate", 1}, {"buffer", 3}}) ==
-        "stream.buffer: expected an object (with keys policy, capacity_samples, window_s), got 3");
+        "stream.buffer: expected an object (with keys policy, capacity_samples, window_s) or null, got 3");
   json doc = minimal_doc();
   doc["streams"] = {{"rate", 1}};
   CHECK(parse_error(dir, doc) == "streams: unknown key (did you mean \"stream\"?)");

@@ -139,3 +139,21 @@ TEST_CASE("warnings: devices sharing a host in an asynchronous mode without star
   jittered.push_back("training.start_jitter_s=0.5");
   CHECK(warnings_of(jittered).empty());
 }
+
+TEST_CASE("warnings: a hierarchy that compresses the device hop but sends dense deltas up the site uplink") {
+  TempDir dir;
+  Scenario s = parse_in(dir, minimal_doc(), {"compression.kind=topk"});
+  CHECK(about(warnings(s), "topology.site_compression").empty());  // flat: there is no site uplink
+  s.topology.kind = "hierarchical";  // typed: the sites themselves need a platform (tests/sim checks the CLI)
+  CHECK(about(warnings(s), "topology.site_compression") ==
+        std::vector<std::string>{
+            "topology.site_compression: null (dense fp32 deltas) while compression.kind topk compresses only the "
+            "device -> site hop: each site's delta crosses its uplink to the cloud dense (and the cloud -> site model "
+            "is always dense; see the README's Hierarchical aggregation), set topology.site_compression, e.g. to the "
+            "same keys as compression"});
+  s.topology.site_compression.kind = "topk";
+  CHECK(about(warnings(s), "topology.site_compression").empty());
+  s.topology.site_compression.kind = "none";
+  s.compression.uplink.kind = "none";  // nothing compressed: nothing to warn about
+  CHECK(about(warnings(s), "topology.site_compression").empty());
+}

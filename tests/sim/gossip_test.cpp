@@ -133,10 +133,27 @@ TEST_CASE("gossip: a ring of 4, timing-only: bytes per link and the iteration ti
   const double combine = 2.0 * static_cast<double>(params) * 3 / speed;  // own + 2 neighbours' models
   const double iteration = 2 * loopback + compute + adapt + exchange + combine;
   CHECK(summary["sim_time_s"].get<double>() == doctest::Approx(5 * iteration).epsilon(1e-9));
-  // devices.csv: a device's bytes are its own uploads and downloads plus the exchanges it sent and received.
+  // An iteration is a round of the run: round_s has five of the same length.
+  CHECK(summary["round_s"]["count"] == 5);
+  for (const char* figure : {"mean", "median", "p95", "max"})
+    CHECK(summary["round_s"][figure].get<double>() == doctest::Approx(iteration).epsilon(1e-9));
+  CHECK(summary["bytes_to_server"] == 0);  // no server traffic
+  // devices.csv: a device's bytes are its own uploads and downloads plus the exchanges it sent and received;
+  // its comm_s its own transfers (the loopback both ways) and the exchanges over its access link, which the
+  // peer on its host runs while the device waits for its next model: a communication-bound device.
   for (const auto& d : read_csv(out / "devices.csv")) {
     CHECK(num(d, "bytes_up") == 5 * (message + 2 * message));
     CHECK(num(d, "bytes_down") == 5 * (message + 2 * message));
+    CHECK(num(d, "comm_s") == doctest::Approx(5 * (2 * loopback + exchange)).epsilon(1e-9));
+    CHECK(num(d, "compute_s") == doctest::Approx(5 * compute).epsilon(1e-9));
+    CHECK(num(d, "wait_s") == doctest::Approx(5 * (adapt + combine)).epsilon(1e-9));
+    CHECK(d.at("bound") == "communication");
+  }
+  CHECK(summary["bottleneck"]["devices"]["communication"] == 4);
+  // SimGrid gives every transfer within one host the loopback's whole bandwidth: links.csv says so.
+  for (const auto& l : read_csv(out / "links.csv")) {
+    CAPTURE(l.at("link"));
+    CHECK(l.at("sharing") == (l.at("link") == "__loopback__" ? "fatpipe" : "shared"));
   }
 }
 

@@ -75,9 +75,14 @@ TEST_CASE("hierarchical: a cloud round is the site round, the delta over the thi
   for (size_t r = 0; r < rounds.size(); ++r) {
     CAPTURE(r);
     CHECK(num(rounds[r], "end_s") == doctest::Approx(cloud_round * static_cast<double>(r + 1)).epsilon(1e-9));
-    CHECK(count(rounds[r], "updates") == 2);  // both sites
+    CHECK(count(rounds[r], "selected") == 2);  // every site is asked each cloud round
+    CHECK(count(rounds[r], "updates") == 2);   // both sites
     CHECK(count(rounds[r], "missing") == 0);
   }
+  // A round of the run is a cloud round.
+  CHECK(summary["round_s"]["count"] == 3);
+  for (const char* figure : {"mean", "median", "p95", "max"})
+    CHECK(summary["round_s"][figure].get<double>() == doctest::Approx(cloud_round).epsilon(1e-9));
   CHECK(summary["rounds"] == 3);
   // Bytes per level add up to what the links carried.
   const auto bytes = link_bytes(out);
@@ -88,6 +93,9 @@ TEST_CASE("hierarchical: a cloud round is the site round, the delta over the thi
   CHECK(level["cloud_to_site"] == bytes.at("s1-down") + bytes.at("s2-down"));
   CHECK(level["site_to_cloud"] == static_cast<int64_t>(2 * 3 * M));
   CHECK(level["device_to_site"] == summary["bytes_up"]);
+  // The server is the cloud: what crossed into and out of it is the sites' deltas and models.
+  CHECK(summary["bytes_to_server"] == level["site_to_cloud"]);
+  CHECK(summary["bytes_from_server"] == level["cloud_to_site"]);
 }
 
 TEST_CASE("hierarchical: site_rounds 3 runs three site rounds per cloud round") {
@@ -162,4 +170,40 @@ TEST_CASE("hierarchical: cloud_aggregation async applies each site's delta on ar
   CHECK(staleness.size() == 12);
   CHECK(count(staleness.front(), "staleness") == 0);  // the first delta: nothing applied since its model
   CHECK(read_csv(three / "rounds.csv").empty());      // no cloud rounds
+}
+
+TEST_CASE("hierarchical: validate shows the sites, each hop's compression and the selection, warns of a dense site "
+          "uplink, and summarises a fleet by class") {
+  // scenarios/fl/hierarchical.json: 120 devices of a generated factory in 3 sites.
+  const Result r = run_cli("validate " + (kSource / "scenarios/fl/hierarchical.json").string() +
+                               " --set training.compute=timing-only --set stop.target_accuracy=null --set compression.kind=topk "
+                               "--set compression.ratio=0.1 "
+                               "--set 'training.selection={\"kind\":\"random\",\"per_round\":5}'",
+                           "hier-validate");
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\ntopology  hierarchical, 3 sites: assembly-agg (50 devices), paint-agg (32 devices), "
+                   "warehouse-agg (38 devices); 1 site round per cloud round, cloud aggregation sync\n") !=
+        std::string::npos);
+  CHECK(r.out.find("\nhops      device -> site topk (ratio 0.1") != std::string::npos);
+  CHECK(r.out.find("; site -> device dense model; site -> cloud dense fp32 delta; cloud -> site dense model "
+                   "(always)\n") != std::string::npos);
+  CHECK(r.out.find("\nselection random, 5 devices per round per site (of 120)\n") != std::string::npos);
+  CHECK(r.err.find("edgetrain: warning: topology.site_compression: null (dense fp32 deltas) while compression.kind "
+                   "topk compresses only the device -> site hop") != std::string::npos);
+  // The first 20 devices one per line, then the fleet by class (60 cameras, 36 IPCs, 24 Jetsons).
+  size_t device_lines = 0;
+  for (const std::string& line : lines_of(r.out)) device_lines += line.rfind("  device ", 0) == 0 ? 1 : 0;
+  CHECK(device_lines == 20);
+  CHECK(r.out.find("\n  ... and 100 more devices; all 120 by class:\n  class camera: 60 devices, ") != std::string::npos);
+  CHECK(r.out.find("\n  class ipc: 36 devices, ") != std::string::npos);
+  CHECK(r.out.find("\n  class jetson: 24 devices, ") != std::string::npos);
+  // With the site uplink compressed too, no warning.
+  const Result both = run_cli("validate " + (kSource / "scenarios/fl/hierarchical.json").string() +
+                                  " --set training.compute=timing-only --set stop.target_accuracy=null --set compression.kind=topk "
+                                  "--set 'topology.site_compression={\"kind\":\"topk\"}'",
+                              "hier-validate-both");
+  CHECK(both.status == 0);
+  CHECK(both.err.find("topology.site_compression") == std::string::npos);
+  CHECK(both.out.find("; site -> cloud topk (ratio 0.01") != std::string::npos);
 }

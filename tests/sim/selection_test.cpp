@@ -73,6 +73,28 @@ TEST_CASE("selection: only selected devices compute and upload, counted exactly"
     CHECK(count(r, "missing") == 0);
   }
   CHECK(summary["missing_updates"] == 0);
+  // Time out of the rounds: rounds run back to back over the whole run, so each device's time in the
+  // rounds (sim_time_s - unselected_s) adds up to 3 devices x every round's duration. Without it every
+  // device would be wait-bound (idle in the rounds it was not picked for); the timing-only devices
+  // that took part are compute-bound, and one never picked took no part.
+  const double end = summary["sim_time_s"].get<double>();
+  double in_rounds = 0, durations = 0;
+  int64_t none = 0;
+  for (const auto& d : read_csv(out / "devices.csv")) {
+    CAPTURE(d.at("device"));
+    in_rounds += end - num(d, "unselected_s");
+    CHECK(num(d, "unselected_s") <= num(d, "wait_s"));
+    CHECK(d.at("bound") == (count(d, "rounds_selected") == 0 ? "none" : "compute"));
+    none += count(d, "rounds_selected") == 0 ? 1 : 0;
+  }
+  for (const auto& r : read_csv(out / "rounds.csv")) durations += num(r, "duration_s");
+  CHECK(durations == doctest::Approx(end).epsilon(1e-12));
+  CHECK(in_rounds == doctest::Approx(3 * durations).epsilon(1e-9));
+  const auto& bottleneck = summary["bottleneck"];
+  CHECK(bottleneck["took_no_part"] == none);
+  CHECK(bottleneck["devices"]["compute"] == 8 - none);
+  CHECK(bottleneck["critical_path"]["class"] == "d");
+  CHECK(bottleneck["critical_path"]["class_share_of_rounds"] == 1.0);
   // The same seed gives the same files; a fraction of 0.5 picks 4 of the 8.
   const fs::path again =
       run_eight("selection-again", "--set 'training.selection={\"kind\":\"random\",\"per_round\":3}'");

@@ -2,6 +2,9 @@
 // and the progress estimate.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <sstream>
+
 #include "helpers.hpp"
 #include "scenario/load.hpp"
 #include "sweep/emit.hpp"
@@ -66,14 +69,57 @@ TEST_CASE("sweep.csv: varied keys, status, summary figures with units, folder, o
   CHECK(header.size() > 7);
   CHECK(header.substr(header.size() - 19) == ",wall_time_s,folder");
   const std::string empty_figures(summary_columns().size() - 1, ',');
-  const std::string row0 = "sync,,completed,stop.rounds reached,9.5,,5,,,,12," +
-                           std::string(summary_columns().size() - 8, ',') + "0.25," + plan.runs[0].folder + "\n";
+  // Between rounds and bytes_up: round_mean_s, round_median_s, round_p95_s, round_max_s and the accuracies.
+  const std::string row0 = "sync,,completed,stop.rounds reached,9.5,,5,,,,,,,,12," +
+                           std::string(summary_columns().size() - 12, ',') + "0.25," + plan.runs[0].folder + "\n";
   CHECK(csv.find("\n" + row0) != std::string::npos);
   CHECK(csv.find("\nsync,7,failed,edgetrain: internal error: boom," + empty_figures + "," + plan.runs[1].folder) !=
         std::string::npos);
   CHECK(csv.find("\nasync,,diverged,\"NaN, loss\",,,2,") != std::string::npos);
   CHECK(csv.find("\nasync,7,pending,not run (not run yet),") != std::string::npos);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
+}
+
+TEST_CASE("sweep.csv: round_s and bytes_by_level become their columns, empty when null or absent") {
+  SweepSpec spec = expand(ojson::parse(R"({"training.mode": ["sync", "async"]})"), ojson::parse("[{}]"), "s.json");
+  spec.file = "/tmp/s.json";
+  spec.base = kBase;
+  const Plan plan = make_plan(std::move(spec), "/tmp/out");
+  std::vector<RunRow> rows(2);
+  rows[0] = {"completed", "stop.rounds reached",
+             nlohmann::json::parse(R"({"round_s": null, "bytes_to_server": 40, "status": "completed"})")};
+  rows[1] = {"completed", "stop.rounds reached", nlohmann::json::parse(R"({
+      "round_s": {"mean": 2.5, "median": 2, "p95": 4.25, "max": 4.25, "count": 4},
+      "bytes_to_server": 8, "bytes_by_level": {"device_to_site": 40, "site_to_cloud": 8, "cloud_to_site": 16,
+      "site_to_device": 80}})")};
+  const std::string csv = sweep_csv(plan, rows);
+  std::vector<std::vector<std::string>> table;
+  std::istringstream in(csv);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::istringstream l(line);
+    for (std::string cell; std::getline(l, cell, ',');) cells.push_back(cell);
+    table.push_back(cells);
+  }
+  REQUIRE(table.size() == 3);
+  auto cell = [&](size_t row, const std::string& column) {
+    const auto at = std::find(table[0].begin(), table[0].end(), column);
+    REQUIRE(at != table[0].end());
+    const auto i = static_cast<size_t>(at - table[0].begin());
+    return i < table[row].size() ? table[row][i] : std::string();
+  };
+  CHECK(cell(1, "round_mean_s").empty());
+  CHECK(cell(1, "bytes_site_to_cloud").empty());
+  CHECK(cell(1, "bytes_to_server") == "40");
+  CHECK(cell(2, "round_mean_s") == "2.5");
+  CHECK(cell(2, "round_median_s") == "2");
+  CHECK(cell(2, "round_p95_s") == "4.25");
+  CHECK(cell(2, "round_max_s") == "4.25");
+  CHECK(cell(2, "bytes_device_to_site") == "40");
+  CHECK(cell(2, "bytes_site_to_cloud") == "8");
+  CHECK(cell(2, "bytes_cloud_to_site") == "16");
+  CHECK(cell(2, "bytes_site_to_device") == "80");
+  CHECK(cell(2, "bytes_to_server") == "8");
 }
 
 TEST_CASE("emit: command lines quoted for a shell, and the SLURM array runs line i with the task's CPUs") {
