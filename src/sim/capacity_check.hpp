@@ -10,7 +10,8 @@
 //   utilization_when_busy), on SHARED and SPLITDUPLEX links whose bandwidth never changed.
 // On a FATPIPE link (the loopback, a cluster's FATPIPE backbone) SimGrid bounds each flow, not
 // their sum: the peak is the largest flow's rate and the average is not checked. Wi-Fi links are
-// not checked (their rate depends on the station).
+// not checked (their rate depends on the station). Under --cfg=network/model:ns-3 only the average
+// is checked (ns-3's links have no solver constraint to read) and `peak_utilization` is null.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -571,7 +571,10 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   if (auto solver = solver_warning()) warnings.push_back(*solver);
   print_warnings(warnings);  // set-up went well
   // The rate of every busy link over each interval between two clock advances (capacity_check.hpp).
-  sg4::Engine::on_time_advance_cb([&state](double delta) { state.links.sample_rates(delta); });
+  // Not under ns-3: its links have no flow-solver constraint to read (Link::get_usage crashes there),
+  // its packets cannot overfill a link, and the average-when-busy check still runs.
+  if (simgrid::config::get_value<std::string>("network/model") != "ns-3")
+    sg4::Engine::on_time_advance_cb([&state](double delta) { state.links.sample_rates(delta); });
 
   // The live line on a terminal, redrawn as the simulated clock advances (report/progress.hpp).
   const report::ProgressLimits limits{.pushes = state.mode.applies_on_arrival(),

@@ -166,6 +166,8 @@ TEST_CASE("ns-3: platforms and messages its SimGrid 3.32 binding cannot carry ar
   const fs::path out = run_two_devices("ns3-ok", "--cfg=network/model:ns-3");
   CHECK(read_json(out / "summary.json")["network_model"] == "ns-3");
   CHECK(read_json(out / "summary.json")["bytes_up"] == 2 * kRounds * kDenseMessage);
+  CHECK(read_json(out / "summary.json")["capacity"]["peak_utilization"].is_null());  // no solver rates to read
+  CHECK(read_json(out / "summary.json")["capacity"]["violations"].empty());
   // Hop by hop through a router, each hop its own one-link route.
   const fs::path hops = run_two_devices("ns3-hops", platform("routing-floyd.xml") + " --cfg=network/model:ns-3");
   CHECK(read_json(hops / "summary.json")["rounds"] == kRounds);
