@@ -16,24 +16,16 @@
 #include <sstream>
 #include <thread>
 
+#include "files.hpp"
+
 using namespace edgetrain::report;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("edgetrain-output-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path fresh(const std::string& name) { return test::fresh_dir("edgetrain-output-", name); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::slurp;
 
 std::string refusal(const fs::path& path, const std::vector<fs::path>& inputs = {}) {
   try {

@@ -16,24 +16,16 @@
 #include "report/output_file.hpp"
 #include "report/run_record.hpp"
 
+#include "files.hpp"
+
 using namespace edgetrain::report;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("edgetrain-results-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path fresh(const std::string& name) { return test::fresh_dir("edgetrain-results-", name); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::slurp;
 
 std::set<std::string> entries(const fs::path& dir) {
   std::set<std::string> names;
