@@ -4,6 +4,7 @@
 #include "report/compare.hpp"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <fstream>
@@ -36,7 +37,8 @@ struct Output {
   std::string out, err;
 };
 Output run_compare(const std::string& args) {
-  const fs::path dir = fs::temp_directory_path() / "edgetrain-compare-cli";
+  // One folder per test process: ctest -j2 runs two of these tests at once (a shared one raced).
+  const fs::path dir = fs::temp_directory_path() / ("edgetrain-compare-cli-" + std::to_string(getpid()));
   fs::create_directories(dir);
   const std::string cmd = std::string(EDGETRAIN_BINARY) + " compare " + args + " >" + (dir / "out").string() + " 2>" +
                           (dir / "err").string();
