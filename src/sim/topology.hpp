@@ -1,7 +1,8 @@
 // The aggregators of a run and how the devices reach them: which inbox each device sends its
 // updates to (its upstream and its lane there), where its courier brings models from, and the
 // model store the observer evaluates. Every layout leaves the device actor as it is: a device
-// knows only its upstream inbox, its lane and its courier (the seam: README, "How a run is built: the learning seam").
+// knows only its upstream inbox, its lane and its courier (the seam: README, "How a run is built:
+// the learning seam").
 #pragma once
 
 #include <memory>
