@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 
+from bench import machine  # the CPU, cores, commit and date of the page
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BENCH = os.path.join(ROOT, "tools", "bench")
 PAGE = os.path.join(ROOT, "results", "bench", "solver.md")
@@ -33,19 +35,6 @@ def option(argv, name, default):
         del argv[i:i + 2]
         return value
     return default
-
-
-def machine():
-    model = ""
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    return {"cpu": model, "cores": os.cpu_count(),
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "commit": commit.stdout.strip()}
 
 
 def cases(work, only):
