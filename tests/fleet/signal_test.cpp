@@ -24,7 +24,8 @@ TEST_CASE("fleet: SIGINT while a 10^6-device fleet is drawn ends it at once, exi
   ::kill(c.pid, SIGINT);
   const auto sent = std::chrono::steady_clock::now();
   const test::Ended e = test::wait_cli(c, 60);
-  CHECK(test::seconds_since(sent) < 1.5);
+  // A bound, not a measure: about 0.3 s alone, where the whole fleet takes about 7 s (CI runs tests side by side).
+  CHECK(test::seconds_since(sent) < 5);
   CHECK(e.result.status == 130);
   CHECK(e.result.err.find("edgetrain fleet: interrupted while ") == 0);
   CHECK(e.result.err.find("(nothing was written)\n") != std::string::npos);

@@ -108,7 +108,9 @@ TEST_CASE("gossip: SIGTERM while a large graph is set up ends the run promptly, 
   const auto sent = std::chrono::steady_clock::now();
   const Ended e = wait_cli(c, 60);
   CHECK(e.result.status == 130);
-  CHECK(seconds_since(sent) < 2.0);
+  // A bound against the hang (still running 30 s after SIGTERM before the fix), not a measure: about 0.3 s
+  // alone, several seconds when CI runs it beside other tests.
+  CHECK(seconds_since(sent) < 10);
   INFO(e.result.err);
   if (!simulating) {
     CHECK(e.result.err.find("edgetrain: interrupted while setting up the gossip exchanges (nothing was simulated or "

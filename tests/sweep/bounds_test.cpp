@@ -72,7 +72,8 @@ TEST_CASE("sweep bounds: SIGINT while 100,000 runs are planned ends the sweep at
   ::kill(c.pid, SIGINT);
   const auto sent = std::chrono::steady_clock::now();
   const test::Ended e = test::wait_cli(c, 60);
-  CHECK(test::seconds_since(sent) < 2);
+  // A bound against planning on to the end (about 20 s), not a measure (CI runs tests side by side).
+  CHECK(test::seconds_since(sent) < 10);
   CHECK(e.result.status == 130);
   CHECK(e.result.err.rfind("edgetrain: sweep interrupted while planning the sweep (", 0) == 0);
   CHECK(e.result.err.find("runs checked) (no run was started)\n") != std::string::npos);
