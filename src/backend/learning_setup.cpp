@@ -36,6 +36,13 @@ learn::DatasetShape data_shape(const scenario::Scenario& s) {
   return learn::idx_dataset_shape(d.path, d.train_samples, s.eval.test_samples);
 }
 
+learn::KnownData known_data(const scenario::Scenario& s) {
+  const auto& d = s.dataset;
+  return learn::known_dataset_shape(
+      {.dataset = d.name, .train_samples = d.train_samples, .test_samples = s.eval.test_samples, .shape = d.shape,
+       .classes = d.classes, .model = s.model.name});
+}
+
 learn::ModelConfig model_config(const scenario::Scenario& s, const learn::DatasetShape& data) {
   learn::ModelConfig c;
   c.name = s.model.name;

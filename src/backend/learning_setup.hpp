@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "learn/dataset.hpp"
+#include "learn/known_data.hpp"
 #include "learn/model.hpp"
 #include "scenario/scenario.hpp"
 
@@ -13,6 +14,8 @@ namespace edgetrain::backend {
 learn::DatasetPair load_data(const scenario::Scenario& scenario);
 // What load_data will return, from the scenario and the IDX headers only (nothing loaded).
 learn::DatasetShape data_shape(const scenario::Scenario& scenario);
+// Timing-only runs: what the scenario's data set holds, known without reading it.
+learn::KnownData known_data(const scenario::Scenario& scenario);
 learn::ModelConfig model_config(const scenario::Scenario& scenario, const learn::DatasetShape& data);
 std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& scenario, const learn::Dataset& train);
 // Timing-only runs: the same partition of `shape.train_samples` samples whose labels are taken

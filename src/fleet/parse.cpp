@@ -10,10 +10,10 @@
 #include "fleet/split.hpp"
 #include "platform/bounds.hpp"
 #include "platform/wattage.hpp"
-#include "scenario/error.hpp"
-#include "scenario/json_text.hpp"
-#include "scenario/text.hpp"
-#include "scenario/units.hpp"
+#include "input/error.hpp"
+#include "input/json_text.hpp"
+#include "input/text.hpp"
+#include "input/units.hpp"
 #include "util/limits.hpp"
 #include "util/printable.hpp"
 #include "util/read_input.hpp"
@@ -22,8 +22,8 @@ namespace edgetrain::fleet {
 namespace {
 
 using nlohmann::json;
-using scenario::Unit;
-namespace text = scenario::text;
+using input::Unit;
+namespace text = input::text;
 
 // Host properties edgetrain sets itself: a class may not set them.
 const std::vector<std::string> kReservedProperties = {"class", "site", "link_class", "role"};
@@ -89,8 +89,8 @@ class Object {
   static double check_quantity(const json& value, Unit unit, const std::string& path, bool zero_allowed) {
     double v = 0;
     try {
-      v = scenario::parse_quantity(value, unit, path);
-    } catch (const scenario::ScenarioError& e) {
+      v = input::parse_quantity(value, unit, path);
+    } catch (const input::Error& e) {
       throw FleetError(e.what());
     }
     if (!std::isfinite(v) || v < 0 || (v == 0 && !zero_allowed)) {
@@ -478,18 +478,18 @@ FleetSpec parse_fleet(const json& description, const std::string& where) {
 FleetSpec load_fleet_file(const std::filesystem::path& file) {
   const std::string shown = file.string();
   const std::string content = util::read_input_as<FleetError>(file, util::kFleetInput);
-  auto position = [&](const scenario::TextPosition& p) {
+  auto position = [&](const input::TextPosition& p) {
     return shown + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
   };
-  if (const auto issue = scenario::find_json_text_issue(content, /*comments=*/true)) {
-    throw FleetError(scenario::issue_text(*issue, position));
+  if (const auto issue = input::find_json_text_issue(content, /*comments=*/true)) {
+    throw FleetError(input::issue_text(*issue, position));
   }
   json doc;
   try {
     doc = json::parse(content, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
   } catch (const json::parse_error& e) {
     // nlohmann's byte offset points just past the character it stopped at.
-    scenario::TextPosition p;
+    input::TextPosition p;
     for (size_t i = 0; i + 1 < e.byte && i < content.size(); ++i) {
       if (content[i] == '\n') {
         ++p.line;

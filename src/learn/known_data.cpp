@@ -24,20 +24,19 @@ KnownData idx(const std::string& name, int64_t train_limit, int64_t test_limit) 
 
 }  // namespace
 
-KnownData known_dataset_shape(const scenario::Scenario& s) {
-  const scenario::DatasetSpec& d = s.dataset;
-  const CatalogueModel* model = find_model(s.model.name);
+KnownData known_dataset_shape(const DataRequest& d) {
+  const CatalogueModel* model = find_model(d.model);
   KnownData k;
-  if (d.name == "synthetic") {
-    k.shape = {d.train_samples, s.eval.test_samples, d.shape.at(0), d.shape.at(1), d.shape.at(2), d.classes};
+  if (d.dataset == "synthetic") {
+    k.shape = {d.train_samples, d.test_samples, d.shape.at(0), d.shape.at(1), d.shape.at(2), d.classes};
     k.raw_sample_bytes = k.shape.sample_floats() * static_cast<int64_t>(sizeof(float));
     k.source = "synthetic (dataset.train_samples, dataset.shape, dataset.classes)";
-  } else if (!d.name.empty()) {
-    k = idx(d.name, d.train_samples, s.eval.test_samples);
+  } else if (!d.dataset.empty()) {
+    k = idx(d.dataset, d.train_samples, d.test_samples);
   } else if (model) {
     const CatalogueInput& in = model->input;
     k.shape.train_samples = capped(in.train_samples, d.train_samples);
-    k.shape.test_samples = capped(in.test_samples, s.eval.test_samples);
+    k.shape.test_samples = capped(in.test_samples, d.test_samples);
     k.source = in.dataset + " (reference data set of " + model->name + ")";
   } else {
     k = idx("fashion-mnist", 0, 0);

@@ -6,10 +6,22 @@
 #include <cstdint>
 #include <string>
 
+#include <vector>
+
 #include "learn/dataset.hpp"
-#include "scenario/scenario.hpp"
 
 namespace edgetrain::learn {
+
+// What a scenario says of its data: the data set's name (empty: none), the counts it caps, the
+// synthetic data's shape and classes, and the model (a catalogue model brings its own input).
+struct DataRequest {
+  std::string dataset;            // fashion-mnist | mnist | synthetic | empty
+  int64_t train_samples = 0;      // 0 = all
+  int64_t test_samples = 10000;
+  std::vector<int64_t> shape{1, 28, 28};  // synthetic
+  int64_t classes = 10;                   // synthetic
+  std::string model;
+};
 
 struct KnownData {
   DatasetShape shape;            // sample counts, sample shape, classes
@@ -22,6 +34,6 @@ struct KnownData {
 // counts as they cap what a real run loads. Without a data set (timing-only), the counts of the
 // catalogue model's reference data set (model.name), else fashion-mnist's. With a catalogue
 // model, the sample shape, classes and raw size are the model's input whatever the data set.
-KnownData known_dataset_shape(const scenario::Scenario& scenario);
+KnownData known_dataset_shape(const DataRequest& request);
 
 }  // namespace edgetrain::learn

@@ -9,9 +9,11 @@
 #include <set>
 
 #include "scenario/error.hpp"
-#include "scenario/text.hpp"
+#include "input/text.hpp"
 
 namespace edgetrain::scenario {
+
+namespace text = input::text;
 namespace {
 
 using nlohmann::json;

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <map>
 
-#include "scenario/text.hpp"
+#include "input/text.hpp"
 
 namespace edgetrain::scenario {
+
+namespace text = input::text;
 namespace {
 
 using nlohmann::json;

@@ -8,14 +8,20 @@
 #include <system_error>
 
 #include "learn/catalogue.hpp"
-#include "scenario/json_text.hpp"
+#include "input/json_text.hpp"
 #include "scenario/schema.hpp"
-#include "scenario/text.hpp"
+#include "input/text.hpp"
 #include "scenario/validate.hpp"
 #include "util/read_input.hpp"
 #include "util/stop_flag.hpp"
 
 namespace edgetrain::scenario {
+
+namespace text = input::text;
+using input::TextPosition;
+using input::find_json_text_issue;
+using input::issue_text;
+using input::check_json_depth;
 namespace {
 
 using nlohmann::json;

@@ -8,11 +8,13 @@
 #include "fleet/xml.hpp"
 #include "platform/edit.hpp"
 #include "scenario/error.hpp"
-#include "scenario/text.hpp"
+#include "input/text.hpp"
 #include "scenario/validate.hpp"
 #include "util/read_input.hpp"
 
 namespace edgetrain::scenario {
+
+namespace text = input::text;
 namespace {
 
 using nlohmann::json;

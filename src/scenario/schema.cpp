@@ -9,10 +9,12 @@
 #include "learn/catalogue.hpp"
 #include "platform/bounds.hpp"
 #include "scenario/error.hpp"
-#include "scenario/text.hpp"
+#include "input/text.hpp"
 #include "util/limits.hpp"
 
 namespace edgetrain::scenario {
+
+namespace text = input::text;
 
 KeySpec& KeySpec::def(nlohmann::json v) {
   defaults.push_back({std::nullopt, DefaultRule::Kind::Value, std::move(v), {}});

@@ -27,9 +27,11 @@
 #include <string_view>
 #include <vector>
 
-#include "scenario/units.hpp"
+#include "input/units.hpp"
 
 namespace edgetrain::scenario {
+
+using input::Unit;  // a key's unit (input/units.hpp)
 
 enum class ValueType {
   String,   // non-empty string

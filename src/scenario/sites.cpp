@@ -7,9 +7,11 @@
 
 #include "scenario/device_selector.hpp"
 #include "scenario/error.hpp"
-#include "scenario/text.hpp"
+#include "input/text.hpp"
 
 namespace edgetrain::scenario {
+
+namespace text = input::text;
 namespace {
 
 using nlohmann::json;

@@ -16,10 +16,13 @@
 #include "scenario/device_selector.hpp"
 #include "scenario/error.hpp"
 #include "scenario/sites.hpp"
-#include "scenario/text.hpp"
+#include "input/text.hpp"
 #include "util/limits.hpp"
 
 namespace edgetrain::scenario {
+
+namespace text = input::text;
+using input::parse_quantity;
 namespace {
 
 using nlohmann::json;

@@ -16,7 +16,6 @@
 #include "backend/timing_backend.hpp"
 #include "backend/torch_backend.hpp"
 #include "backend/uplink.hpp"
-#include "learn/known_data.hpp"
 #include "report/bottleneck.hpp"
 #include "report/progress.hpp"
 #include "report/results_dir.hpp"
@@ -479,7 +478,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
-    const learn::KnownData known = learn::known_dataset_shape(scenario);
+    const learn::KnownData known = backend::known_data(scenario);
     p.shape = known.shape;
     p.raw_sample_bytes = known.raw_sample_bytes;
   } else {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "scenario/json_text.hpp"
+#include "input/json_text.hpp"
 #include "util/printable.hpp"
 #include "util/stop_flag.hpp"
 #include "util/read_input.hpp"
@@ -109,8 +109,8 @@ SweepSpec load_sweep(const fs::path& file) {
   const std::string shown = util::printable(file.string());
   const std::string content = util::read_input_as<SweepError>(file, util::kSweepInput);
   // Nesting and duplicate keys as in scenarios, before the parser (which recurses) sees the text.
-  if (const auto issue = scenario::find_json_text_issue(content, /*comments=*/true)) {
-    throw SweepError(util::printable(scenario::issue_text(*issue, [&](const scenario::TextPosition& p) {
+  if (const auto issue = input::find_json_text_issue(content, /*comments=*/true)) {
+    throw SweepError(util::printable(input::issue_text(*issue, [&](const input::TextPosition& p) {
       return shown + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
     })));
   }

@@ -11,12 +11,12 @@ using learn::known_dataset_shape;
 
 namespace {
 
-scenario::Scenario with_data(const std::string& name, int64_t train_samples, int64_t test_samples) {
-  scenario::Scenario s;
-  s.dataset.name = name;
-  s.dataset.train_samples = train_samples;
-  s.eval.test_samples = test_samples;
-  return s;
+learn::DataRequest with_data(const std::string& name, int64_t train_samples, int64_t test_samples) {
+  learn::DataRequest r;
+  r.dataset = name;
+  r.train_samples = train_samples;
+  r.test_samples = test_samples;
+  return r;
 }
 
 bool same(const learn::DatasetShape& a, const learn::DatasetShape& b) {
@@ -45,9 +45,9 @@ TEST_CASE("known data: fashion-mnist as its files say, capped as a real run load
 }
 
 TEST_CASE("known data: synthetic from its keys, as generated") {
-  scenario::Scenario s = with_data("synthetic", 40, 12);
-  s.dataset.shape = {3, 4, 5};
-  s.dataset.classes = 7;
+  learn::DataRequest s = with_data("synthetic", 40, 12);
+  s.shape = {3, 4, 5};
+  s.classes = 7;
   const learn::KnownData k = known_dataset_shape(s);
   learn::SyntheticSpec spec;
   spec.channels = 3, spec.height = 4, spec.width = 5, spec.classes = 7;
@@ -58,8 +58,8 @@ TEST_CASE("known data: synthetic from its keys, as generated") {
 }
 
 TEST_CASE("known data: catalogue models bring their input and, without a data set, their reference sizes") {
-  scenario::Scenario s = with_data("", 0, 10000);
-  s.model.name = "resnet50";
+  learn::DataRequest s = with_data("", 0, 10000);
+  s.model = "resnet50";
   learn::KnownData k = known_dataset_shape(s);
   CHECK(k.shape.train_samples == 1281167);  // ImageNet-1k
   CHECK(k.shape.test_samples == 10000);     // capped by eval.test_samples, as a real run would
@@ -68,11 +68,11 @@ TEST_CASE("known data: catalogue models bring their input and, without a data se
   CHECK(k.shape.classes == 1000);
   CHECK(k.raw_sample_bytes == 3 * 224 * 224);
   CHECK(k.source.find("ImageNet") != std::string::npos);
-  s.dataset.train_samples = 5000;
+  s.train_samples = 5000;
   CHECK(known_dataset_shape(s).shape.train_samples == 5000);
   // A data set given: its sample counts, the model's input.
   s = with_data("fashion-mnist", 0, 10000);
-  s.model.name = "bert-base";
+  s.model = "bert-base";
   k = known_dataset_shape(s);
   CHECK(k.shape.train_samples == 60000);
   CHECK(k.shape.sample_floats() == 128);

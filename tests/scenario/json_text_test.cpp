@@ -1,12 +1,13 @@
 // Tests of the pass over JSON text before parsing: nesting depth and duplicate keys, with
 // positions, in files and in --set values; and --seed through the seed key's rule.
-#include "scenario/json_text.hpp"
+#include "input/json_text.hpp"
 
 #include <doctest/doctest.h>
 
 #include "helpers.hpp"
 
 using namespace edgetrain::scenario;
+using namespace edgetrain::input;
 using namespace edgetrain::scenario::testing;
 using nlohmann::json;
 

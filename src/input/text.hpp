@@ -1,6 +1,6 @@
-// Small text helpers shared by the scenario module's error messages and documentation:
+// Small text helpers for input error messages and documentation:
 // showing a JSON value briefly, printing numbers without noise, and "did you mean" by edit
-// distance. Internal to src/scenario (other modules need not include it).
+// distance. Shared by the modules that read input (scenario, fleet).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,7 +11,7 @@
 
 #include "util/format.hpp"
 
-namespace edgetrain::scenario::text {
+namespace edgetrain::input::text {
 
 // The value as compact JSON, cut to about 60 characters so a huge object cannot flood the
 // terminal. Never throws (invalid UTF-8 is replaced).
@@ -34,4 +34,4 @@ std::string or_list(const std::vector<std::string>& parts);
 // The parts between separators, empty ones kept: split("a..b", '.') is {"a", "", "b"}.
 std::vector<std::string> split(std::string_view s, char separator);
 
-}  // namespace edgetrain::scenario::text
+}  // namespace edgetrain::input::text

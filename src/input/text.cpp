@@ -1,12 +1,12 @@
 // Implementation of the scenario module's text helpers (see text.hpp).
-#include "scenario/text.hpp"
+#include "input/text.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 
-namespace edgetrain::scenario::text {
+namespace edgetrain::input::text {
 
 std::string show(const nlohmann::json& value) {
   constexpr size_t kMax = 60;
@@ -81,4 +81,4 @@ std::vector<std::string> split(std::string_view s, char separator) {
   }
 }
 
-}  // namespace edgetrain::scenario::text
+}  // namespace edgetrain::input::text

@@ -1,13 +1,13 @@
 // The pre-parse pass over JSON text: depth and duplicate keys with positions (see json_text.hpp).
-#include "scenario/json_text.hpp"
+#include "input/json_text.hpp"
 
 #include <map>
 #include <vector>
 
-#include "scenario/error.hpp"
-#include "scenario/text.hpp"
+#include "input/error.hpp"
+#include "input/text.hpp"
 
-namespace edgetrain::scenario {
+namespace edgetrain::input {
 namespace {
 
 using Position = TextPosition;
@@ -204,8 +204,8 @@ std::string issue_text(const JsonTextIssue& issue, const std::function<std::stri
 
 void check_json_depth(const nlohmann::json& doc, const std::string& at) {
   if (deeper_than(doc, kMaxJsonDepth)) {
-    throw ScenarioError(at + ": nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    throw Error(at + ": nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   }
 }
 
-}  // namespace edgetrain::scenario
+}  // namespace edgetrain::input

@@ -1,17 +1,17 @@
 // Parsing of human quantities (see units.hpp). Each unit family is a small table of suffixes
 // and factors to the base unit; suffixes are case-sensitive because "Mbps" (megabits) and
 // "MBps" (megabytes) differ by a factor of eight.
-#include "scenario/units.hpp"
+#include "input/units.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <optional>
 #include <vector>
 
-#include "scenario/error.hpp"
-#include "scenario/text.hpp"
+#include "input/error.hpp"
+#include "input/text.hpp"
 
-namespace edgetrain::scenario {
+namespace edgetrain::input {
 namespace {
 
 struct Suffix {
@@ -140,13 +140,13 @@ double parse_quantity(const nlohmann::json& value, Unit unit, const std::string&
   const Family& f = family(unit);
   if (value.is_number()) return value.get<double>();
   if (!value.is_string()) {
-    throw ScenarioError(json_path + ": expected " + std::string(f.article) + " " + std::string(f.noun) + " (" +
+    throw Error(json_path + ": expected " + std::string(f.article) + " " + std::string(f.noun) + " (" +
                         std::string(f.base) + " or string like \"" + std::string(f.example) + "\"), got " +
                         text::show(value));
   }
   const auto& s = value.get_ref<const std::string&>();
   if (auto parsed = parse_text(s, f)) return *parsed;
-  throw ScenarioError(json_path + ": cannot read " + text::show(value) + " as " + std::string(f.article) + " " +
+  throw Error(json_path + ": cannot read " + text::show(value) + " as " + std::string(f.article) + " " +
                       std::string(f.noun) + " (use a " + std::string(f.base) + " or " + std::string(f.how) + ": " +
                       unit_suffixes(unit) + ")");
 }
@@ -163,4 +163,4 @@ std::string unit_suffixes(Unit unit) {
   return text::join(listed, ", ");
 }
 
-}  // namespace edgetrain::scenario
+}  // namespace edgetrain::input

@@ -9,11 +9,11 @@
 #include <string>
 #include <string_view>
 
-namespace edgetrain::scenario {
+namespace edgetrain::input {
 
 enum class Unit { Seconds, Bytes, Flops, BitsPerSecond, Count };
 
-// The value in the base unit. Throws ScenarioError naming `json_path` and the accepted units
+// The value in the base unit. Throws Error naming `json_path` and the accepted units
 // when `value` is neither a number nor a string with a known unit.
 double parse_quantity(const nlohmann::json& value, Unit unit, const std::string& json_path);
 
@@ -23,4 +23,4 @@ std::string_view unit_symbol(Unit unit);   // base unit: "s", "B", "f", "bit/s",
 std::string_view unit_example(Unit unit);  // a string the parser accepts, e.g. "500ms"
 std::string unit_suffixes(Unit unit);      // accepted suffixes, e.g. "us, ms, s, min, h"
 
-}  // namespace edgetrain::scenario
+}  // namespace edgetrain::input

@@ -1,19 +1,31 @@
 // Tests of parse_quantity: every unit family, the numbers-are-base-unit rule, and the messages
 // for strings that are not quantities.
-#include "scenario/units.hpp"
+#include "input/units.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-#include "helpers.hpp"
+#include "input/error.hpp"
 
-using edgetrain::scenario::parse_quantity;
-using edgetrain::scenario::Unit;
-using edgetrain::scenario::testing::error_of;
+using edgetrain::input::parse_quantity;
+using edgetrain::input::Unit;
 using nlohmann::json;
 
 namespace {
+// The input::Error message `f` throws, or a marker when it throws nothing (or something else).
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const edgetrain::input::Error& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("<not an input error: ") + e.what() + ">";
+  }
+  return "<no error>";
+}
+
 double q(const json& v, Unit u) { return parse_quantity(v, u, "x"); }
 }  // namespace
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace edgetrain::scenario {
+namespace edgetrain::input {
 
 inline constexpr size_t kMaxJsonDepth = 64;
 
@@ -33,8 +33,8 @@ std::optional<JsonTextIssue> find_json_text_issue(std::string_view text, bool co
 // writes a position ("scen.json:4:3", "column 12 of the value").
 std::string issue_text(const JsonTextIssue& issue, const std::function<std::string(const TextPosition&)>& where);
 
-// Throws ScenarioError "<at>: nesting deeper than 64 levels" for an in-memory document deeper
+// Throws Error "<at>: nesting deeper than 64 levels" for an in-memory document deeper
 // than kMaxJsonDepth (checked without recursing past that depth).
 void check_json_depth(const nlohmann::json& doc, const std::string& at);
 
-}  // namespace edgetrain::scenario
+}  // namespace edgetrain::input
