@@ -17,7 +17,8 @@ AsyncAggregator::AsyncAggregator(RunState& state, Inbox& inbox, std::vector<size
     : state_(state),
       inbox_(inbox),
       members_(std::move(members)),
-      store_(store),
+      source_(backend::role<backend::ModelSource>(store)),
+      buffering_(backend::role<backend::BufferedAggregation>(store)),
       position_(member_positions(members_, state.devices.size())),
       buffer_size_(state.scenario.training.buffer_size) {
   const auto& t = state.scenario.training;
@@ -30,7 +31,7 @@ AsyncAggregator::AsyncAggregator(RunState& state, Inbox& inbox, std::vector<size
 void AsyncAggregator::reply(size_t device) {
   auto reply = std::make_unique<ModelMessage>();
   reply->round = state_.rounds_done;
-  reply->model = store_.dense_payload();
+  reply->model = source_.dense_payload();
   reply->posted_at_s = sg4::Engine::get_clock();
   reply->from = inbox_.host();
   reply->bytes = message_bytes(reply->model.bytes);
@@ -79,12 +80,12 @@ void AsyncAggregator::take(const UpdateMessage& push) {
   const bool completes = buffered_ + 1 == buffer_size_;
   const auto params = static_cast<double>(state_.backend.cost().params);
   sg4::this_actor::execute((completes ? 5.0 : 1.0) * params);
-  store_.buffer(push.update, position_.at(push.device), staleness);
+  buffering_.buffer(push.update, position_.at(push.device), staleness);
   buffered_ += 1;
   buffer_finite_ = buffer_finite_ && std::isfinite(push.loss);
   state_.staleness.push_back({sg4::Engine::get_clock(), state_.devices[push.device].device, staleness});
   if (!completes) return;
-  const bool finite = store_.apply_buffer(state_.mode.server_lr(), buffer_size_) && buffer_finite_;
+  const bool finite = buffering_.apply_buffer(state_.mode.server_lr(), buffer_size_) && buffer_finite_;
   buffered_ = 0;
   buffer_finite_ = true;
   state_.rounds_done += 1;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/aggregate/ssp_barrier.hpp"
+#include "backend/model_store.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/run_state.hpp"
 
@@ -23,6 +24,7 @@ namespace edgetrain::sim {
 
 class AsyncAggregator {
  public:
+  // `store`: the aggregator's, as a model source and in buffered aggregation.
   AsyncAggregator(RunState& state, Inbox& inbox, std::vector<size_t> members, backend::ModelStore& store);
   void operator()();
 
@@ -37,7 +39,8 @@ class AsyncAggregator {
   RunState& state_;
   Inbox& inbox_;
   std::vector<size_t> members_;
-  backend::ModelStore& store_;
+  backend::ModelSource& source_;
+  backend::BufferedAggregation& buffering_;
   std::vector<size_t> position_;  // device index -> member position
   const int64_t buffer_size_;
   int64_t buffered_ = 0;               // pushes in the buffer

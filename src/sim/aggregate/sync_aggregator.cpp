@@ -20,7 +20,7 @@ void SyncAggregator::operator()() {
     if (r.row.applied) state_.rounds_done += 1;
     state_.rounds.push_back(r.row);
     if (!r.row.applied) continue;
-    if (r.finite) Observer::evaluate_if_near_target(state_, rounds_.store());
+    if (r.finite) Observer::evaluate_if_near_target(state_, evaluation_);
     if (!r.finite) {
       state_.stop("diverged", "loss or parameters became NaN/Inf in round " + std::to_string(state_.rounds_done));
     }

@@ -12,12 +12,15 @@ namespace edgetrain::sim {
 class SyncAggregator {
  public:
   SyncAggregator(RunState& state, Inbox& inbox, std::vector<size_t> members, backend::ModelStore& store)
-      : state_(state), rounds_(state, inbox, std::move(members), store, state.scenario.seed) {}
+      : state_(state),
+        rounds_(state, inbox, std::move(members), store, state.scenario.seed),
+        evaluation_(backend::role<backend::ModelEvaluation>(store)) {}
   void operator()();
 
  private:
   RunState& state_;
   SyncRounds rounds_;
+  backend::ModelEvaluation& evaluation_;  // near the target, each applied round's model
 };
 
 }  // namespace edgetrain::sim

@@ -22,7 +22,8 @@ SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> member
       inbox_(inbox),
       members_(std::move(members)),
       position_(member_positions(members_, state.devices.size())),
-      store_(store),
+      source_(backend::role<backend::ModelSource>(store)),
+      sum_(backend::role<backend::RoundAggregation>(store)),
       mode_(state.scenario.training, members_.size()),
       injection_(state),
       selection_(state.scenario.training.selection, selection_seed, members_.size()),
@@ -87,7 +88,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
       continue;
     }
     ModelMessage& message = *models[m];
-    message.model = store_.payload_for(m);
+    message.model = source_.payload_for(m);
     message.bytes = message_bytes(message.model.bytes + message.injected_bytes);
     live.model_outstanding = true;
     waits_for[m] = true;
@@ -168,7 +169,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     injection_.collect(*update);
     result.finite = result.finite && std::isfinite(update->loss);
     const double w = mode_.weight(update->samples);
-    store_.accumulate(update->update, m, w);
+    sum_.accumulate(update->update, m, w);
     weight_total += w;
     result.samples += static_cast<double>(update->samples);
     selection_.aggregated(m, update->samples, update->loss, round_time_s);
@@ -193,7 +194,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     state_.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
   } else {
     sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
-    result.finite = store_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
+    result.finite = sum_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
     row.applied = true;
     for (size_t m = 0; m < n; ++m)
       if (arrived[m]) state_.devices[members_[m]].rounds_aggregated += 1;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "backend/mode.hpp"
+#include "backend/model_store.hpp"
 #include "report/run_record.hpp"
 #include "sim/aggregate/injection.hpp"
 #include "sim/aggregate/selection.hpp"
@@ -43,7 +44,8 @@ struct RoundResult {
 
 class SyncRounds {
  public:
-  // `selection_seed`: the seed of the members' selection draws (selection.hpp).
+  // `store`: the aggregator's, as a model source and in round aggregation. `selection_seed`: the
+  // seed of the members' selection draws (selection.hpp).
   SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> members, backend::ModelStore& store,
              uint64_t selection_seed);
   // One round: its models carry `round` (an update of another round arrives late); `draw` numbers
@@ -53,7 +55,6 @@ class SyncRounds {
   static double apply_flops(int64_t params, int64_t updates) {
     return static_cast<double>(params) * static_cast<double>(updates + 5);
   }
-  backend::ModelStore& store() const { return store_; }
 
  private:
   // Sends this round's model to the selected members that can take it; returns those it waits for
@@ -68,7 +69,8 @@ class SyncRounds {
   Inbox& inbox_;
   std::vector<size_t> members_;
   std::vector<size_t> position_;  // device index -> member position
-  backend::ModelStore& store_;
+  backend::ModelSource& source_;
+  backend::RoundAggregation& sum_;
   // The mode over these members: a site's rounds scale the learning rate with its own global batch
   // (training.base_global_batch defaults to batch_size x members).
   const backend::Mode mode_;

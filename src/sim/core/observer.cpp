@@ -10,10 +10,10 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-void Observer::evaluate_now(RunState& state, backend::ModelStore& store, double now, bool interruptible,
+void Observer::evaluate_now(RunState& state, backend::ModelEvaluation& model, double now, bool interruptible,
                             bool at_round_end) {
   const std::optional<backend::Evaluation> evaluated =
-      store.evaluate([interruptible] { return interruptible && interrupt_requested(); });
+      model.evaluate([interruptible] { return interruptible && interrupt_requested(); });
   if (!evaluated) return;  // a signal came: the run ends with the points so far
   const backend::Evaluation& r = *evaluated;
   report::EvalPoint point{now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down, {}, {}, r.model_spread};
@@ -35,19 +35,19 @@ void Observer::evaluate_now(RunState& state, backend::ModelStore& store, double 
   if (!std::isfinite(r.loss)) state.stop("diverged", "test loss became NaN/Inf");
 }
 
-void Observer::evaluate_if_near_target(RunState& state, backend::ModelStore& store) {
+void Observer::evaluate_if_near_target(RunState& state, backend::ModelEvaluation& model) {
   const auto& target = state.scenario.stop.target_accuracy;
   const double now = sg4::Engine::get_clock();
   if (!target || state.time_to_target_s || state.evals.empty() || !state.backend.trains()) return;
   const report::EvalPoint& last = state.evals.back();
   if (last.test_accuracy < *target - kNearTarget || last.sim_time_s >= now) return;
-  evaluate_now(state, store, now, false, true);
+  evaluate_now(state, model, now, false, true);
 }
 
 void Observer::operator()() {
   while (true) {
     // The first point always completes, so that every run has one.
-    evaluate_now(state_, store_, sg4::Engine::get_clock(), !state_.evals.empty());
+    evaluate_now(state_, model_, sg4::Engine::get_clock(), !state_.evals.empty());
     sg4::this_actor::sleep_for(state_.scenario.eval.every_s);
   }
 }

@@ -3,7 +3,7 @@
 // it decides stop.target_accuracy. Only when the back-end evaluates (not in timing-only mode).
 #pragma once
 
-#include "backend/learner.hpp"
+#include "backend/model_store.hpp"
 #include "sim/core/run_state.hpp"
 
 namespace edgetrain::sim {
@@ -14,19 +14,19 @@ inline constexpr double kNearTarget = 0.01;
 
 class Observer {
  public:
-  Observer(RunState& state, backend::ModelStore& store) : state_(state), store_(store) {}
+  Observer(RunState& state, backend::ModelEvaluation& model) : state_(state), model_(model) {}
   void operator()();
   // Evaluates the model now and records the point; also used for the final point. An
   // `interruptible` evaluation stops between batches when a signal comes, and records nothing.
-  static void evaluate_now(RunState& state, backend::ModelStore& store, double now, bool interruptible = false,
+  static void evaluate_now(RunState& state, backend::ModelEvaluation& model, double now, bool interruptible = false,
                            bool at_round_end = false);
   // Sync rounds: evaluates the model a round just produced when the last evaluation came within
   // kNearTarget of stop.target_accuracy, so that the time to target is exact to the round.
-  static void evaluate_if_near_target(RunState& state, backend::ModelStore& store);
+  static void evaluate_if_near_target(RunState& state, backend::ModelEvaluation& model);
 
  private:
   RunState& state_;
-  backend::ModelStore& store_;
+  backend::ModelEvaluation& model_;
 };
 
 }  // namespace edgetrain::sim

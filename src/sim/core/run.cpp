@@ -270,7 +270,7 @@ void close_streams(RunState& state, double end) {
 // The end of the run: every device's time and stream accounting closed, and the final model
 // evaluated, unless the run was interrupted (it ends with the evaluations so far: one more could
 // take long).
-void close_run(RunState& state, backend::ModelStore& store, double end) {
+void close_run(RunState& state, backend::ModelEvaluation& model, double end) {
   for (size_t i = 0; i < state.devices.size(); ++i) {
     // A device on and out of the rounds at the end waits for a model that does not come.
     const DeviceLiveness& live = state.live[i];
@@ -289,7 +289,7 @@ void close_run(RunState& state, backend::ModelStore& store, double end) {
   if (!state.backend.trains()) return;
   if (!interrupted &&
       (state.evals.empty() || state.evals.back().sim_time_s < end || state.evals.back().round < state.rounds_done)) {
-    Observer::evaluate_now(state, store, end);
+    Observer::evaluate_now(state, model, end);
   }
 }
 
@@ -496,7 +496,8 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   if (timing_only) {
     p.parts = during("partitioning the data", [&] { return backend::partition_counts(scenario, p.shape); });
     p.backend = during("setting up the devices", [&] {
-      return std::make_unique<backend::TimingBackend>(scenario, p.charged.cost, p.charged.layers);
+      return std::make_unique<backend::TimingBackend>(scenario, p.charged.cost, p.charged.layers,
+                                                      delta_link(scenario));
     });
     return p;
   }
@@ -507,7 +508,8 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   });
   p.parts = during("partitioning the data", [&] { return backend::partition_data(scenario, p.data.train); });
   p.backend = during("initialising the model", [&] {
-    return std::make_unique<backend::TorchBackend>(scenario, *p.model, p.data, options.threads, p.charged);
+    return std::make_unique<backend::TorchBackend>(scenario, *p.model, p.data, options.threads, p.charged,
+                                                   delta_link(scenario));
   });
   return p;
 }
@@ -592,9 +594,9 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
 
   // The aggregators (topology.hpp); the devices know only their upstream inbox and courier.
   const Topology topology = start_topology(state, p.hosts);
-  backend::ModelStore& store = *topology.evaluated;
+  backend::ModelEvaluation& evaluated = *topology.evaluated;
   if (p.backend->trains()) {
-    sg4::Actor::create("observer", topology.root, guarded(state, Observer(state, store)))->daemonize();
+    sg4::Actor::create("observer", topology.root, guarded(state, Observer(state, evaluated)))->daemonize();
   }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i],
@@ -618,7 +620,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   p.backend->quiesce();
   const double end = sg4::Engine::get_clock();
   try {
-    close_run(state, store, end);
+    close_run(state, evaluated, end);
   } catch (...) {
     state.fail("end of the run", std::current_exception());  // most often what already failed in an actor
   }

@@ -1,7 +1,7 @@
 // State shared by the protocol actors of one run: counters, records, per-device liveness and the
 // stop decision. No model lives here: the aggregators' model stores and the devices' learners are
-// the back-end's (backend/learner.hpp). All actors run on one OS thread and only touch this
-// between blocking calls.
+// the back-end's (backend/model_store.hpp, backend/learner.hpp). All actors run on one OS thread
+// and only touch this between blocking calls.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/learner.hpp"
+#include "backend/backend.hpp"
 #include "backend/mode.hpp"
 #include "report/buffer_streams.hpp"
 #include "report/run_record.hpp"

@@ -110,7 +110,13 @@ class GossipPeer {
  public:
   GossipPeer(RunState& state, size_t index, const GossipGraph& graph, Inbox& inbox, backend::ModelStore& store,
              GossipProgress& progress)
-      : state_(state), index_(index), inbox_(inbox), store_(store), progress_(progress) {
+      : state_(state),
+        index_(index),
+        inbox_(inbox),
+        source_(backend::role<backend::ModelSource>(store)),
+        sum_(backend::role<backend::RoundAggregation>(store)),
+        mixing_(backend::role<backend::ModelMixing>(store)),
+        progress_(progress) {
     const std::string& me = state.scenario.devices[index].name;
     for (size_t j : graph.neighbours[index]) {
       util::throw_if_stopped("setting up the gossip exchanges");  // a complete graph of n devices: n(n-1)
@@ -149,7 +155,9 @@ class GossipPeer {
   RunState& state_;
   size_t index_;
   Inbox& inbox_;
-  backend::ModelStore& store_;
+  backend::ModelSource& source_;
+  backend::RoundAggregation& sum_;
+  backend::ModelMixing& mixing_;
   GossipProgress& progress_;
   std::vector<Neighbour> neighbours_;
   double self_weight_ = 1;
@@ -160,7 +168,7 @@ bool GossipPeer::adapt(int64_t t) {
   model->round = t;
   model->posted_at_s = sg4::Engine::get_clock();
   model->from = inbox_.host();
-  model->model = store_.payload_for(0);
+  model->model = source_.payload_for(0);
   model->bytes = message_bytes(model->model.bytes);
   state_.devices[index_].rounds_selected += 1;  // every device takes part in every iteration
   state_.couriers[index_]->post(std::move(model));
@@ -170,14 +178,14 @@ bool GossipPeer::adapt(int64_t t) {
   if (update->round != t) throw ProtocolError(me + " expected the update of iteration " + std::to_string(t));
   sg4::this_actor::execute(adapt_flops(state_.backend.cost().params));
   const double w = state_.mode.weight(update->samples);
-  store_.accumulate(update->update, 0, w);
-  const bool finite = store_.apply_accumulated(state_.mode.round_lr(static_cast<double>(update->samples)), w);
+  sum_.accumulate(update->update, 0, w);
+  const bool finite = sum_.apply_accumulated(state_.mode.round_lr(static_cast<double>(update->samples)), w);
   return finite && std::isfinite(update->loss);
 }
 
 bool GossipPeer::combine(int64_t t) {
   sg4::Host* here = inbox_.host();
-  const backend::ModelPayload mine = store_.dense_payload();
+  const backend::ModelPayload mine = source_.dense_payload();
   const int64_t bytes = message_bytes(mine.bytes);
   // Every send at once: they share this host's links as the platform says.
   for (const Neighbour& n : neighbours_) {
@@ -209,7 +217,7 @@ bool GossipPeer::combine(int64_t t) {
     models.emplace_back(got->model, n.weight);
   }
   sg4::this_actor::execute(combine_flops(state_.backend.cost().params, models.size()));
-  return store_.mix(models);
+  return mixing_.mix(models);
 }
 
 void GossipPeer::operator()() {
@@ -287,7 +295,7 @@ Topology start_gossip(RunState& state, const PlatformHosts& hosts) {
   t.root = hosts.server;
   auto progress = std::make_shared<GossipProgress>(n);
   state.exchanges.resize(n);  // once: the couriers keep references into it
-  std::vector<backend::ModelStore*> peers;
+  std::vector<backend::ModelStore*> peers;  // their models, averaged for the observer
   for (size_t i = 0; i < n; ++i) {
     sg4::Host* host = hosts.devices[i];
     const std::string& name = state.scenario.devices[i].name;
@@ -307,7 +315,9 @@ Topology start_gossip(RunState& state, const PlatformHosts& hosts) {
   }
   std::vector<size_t> everyone(n);
   for (size_t i = 0; i < n; ++i) everyone[i] = i;
-  t.evaluated = t.stores.emplace_back(std::make_unique<GossipAverage>(state.backend.make_store(everyone), peers)).get();
+  auto average = std::make_unique<GossipAverage>(state.backend.make_store(everyone), peers);
+  t.evaluated = average.get();
+  t.stores.push_back(std::move(average));
   sg4::Actor::create("gossip-monitor", hosts.server, guarded(state, [&state, progress] { monitor(state, *progress); }));
   return t;
 }

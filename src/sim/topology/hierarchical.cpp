@@ -31,11 +31,11 @@ struct Sites {
 class SiteAggregator {
  public:
   SiteAggregator(RunState& state, Sites& sites, size_t site, Inbox& inbox, std::vector<size_t> members,
-                 backend::SiteStore& store)
+                 backend::ModelStore& store)
       : state_(state),
         sites_(sites),
         site_(site),
-        store_(store),
+        adoption_(backend::role<backend::ModelAdoption>(store)),
         rounds_(state, inbox, std::move(members), store,
                 util::derive_seed(state.scenario.seed, "site-selection", site)) {}
 
@@ -66,7 +66,7 @@ class SiteAggregator {
       }
       adopted_cloud_round_ = model->round;
       applied_since_adopt_ = false;
-      store_.adopt(model->model);
+      adoption_.adopt(model->model);
       auto delta = std::make_unique<SiteUpdateMessage>();
       delta->site = site_;
       delta->round = model->round;
@@ -86,7 +86,7 @@ class SiteAggregator {
         delta->samples += static_cast<int64_t>(result.samples);
         delta->slowest_device = result.row.slowest_device;
       }
-      delta->update = store_.delta_since_adopt();
+      delta->update = adoption_.delta_since_adopt();
       delta->bytes = message_bytes(delta->update.bytes);
       try {
         const LinkLedger::Transfer busy(state_.links, here, sites_.cloud->host());
@@ -107,7 +107,7 @@ class SiteAggregator {
   RunState& state_;
   Sites& sites_;
   size_t site_;
-  backend::SiteStore& store_;
+  backend::ModelAdoption& adoption_;
   SyncRounds rounds_;
   int64_t version_ = 0;  // the site model's version: the round number its models and updates carry
   int64_t draw_ = 0;     // site rounds so far, empty ones too: each draws its own selection
@@ -118,7 +118,11 @@ class SiteAggregator {
 class CloudAggregator {
  public:
   CloudAggregator(RunState& state, Sites& sites, backend::ModelStore& store)
-      : state_(state), sites_(sites), store_(store) {}
+      : state_(state),
+        sites_(sites),
+        source_(backend::role<backend::ModelSource>(store)),
+        sum_(backend::role<backend::RoundAggregation>(store)),
+        evaluation_(backend::role<backend::ModelEvaluation>(store)) {}
 
   void operator()() {
     if (state_.scenario.topology.cloud_async()) return on_arrival();
@@ -134,7 +138,7 @@ class CloudAggregator {
     model->round = state_.rounds_done;
     model->posted_at_s = sg4::Engine::get_clock();
     model->from = sites_.cloud->host();
-    model->model = store_.dense_payload();
+    model->model = source_.dense_payload();
     model->bytes = message_bytes(model->model.bytes);
     sites_.outstanding[s] = true;
     sites_.couriers[s]->post(std::move(model));
@@ -172,8 +176,8 @@ class CloudAggregator {
       if (delta->samples == 0) continue;  // the site trained nothing: nothing to apply
       const int64_t staleness = state_.rounds_done - delta->round;
       sg4::this_actor::execute(cloud_apply_flops(state_.backend.cost().params, 1));
-      store_.accumulate(delta->update, delta->site, static_cast<double>(site.devices) / fleet);
-      const bool finite = store_.apply_accumulated(1.0, 1.0) && delta->finite;
+      sum_.accumulate(delta->update, delta->site, static_cast<double>(site.devices) / fleet);
+      const bool finite = sum_.apply_accumulated(1.0, 1.0) && delta->finite;
       site.deltas_aggregated += 1;
       state_.rounds_done += 1;
       state_.round_ends_s.push_back(sg4::Engine::get_clock());
@@ -237,7 +241,7 @@ class CloudAggregator {
       site.deltas_aggregated += 1;
       finite = finite && delta->finite;
       const auto w = static_cast<double>(delta->samples);
-      if (w > 0) store_.accumulate(delta->update, delta->site, w);
+      if (w > 0) sum_.accumulate(delta->update, delta->site, w);
       weight_total += w;
       arrived[delta->site] = true;
       present += 1;
@@ -249,7 +253,7 @@ class CloudAggregator {
     row.missing = missing;
     if (weight_total > 0) {
       sg4::this_actor::execute(cloud_apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
-      finite = store_.apply_accumulated(1.0, weight_total) && finite;
+      finite = sum_.apply_accumulated(1.0, weight_total) && finite;
       state_.rounds_done += 1;
       row.applied = true;
     } else {
@@ -261,7 +265,7 @@ class CloudAggregator {
     state_.rounds.push_back(row);
     if (!row.applied) return true;
     XBT_DEBUG("cloud round %ld applied", static_cast<long>(state_.rounds_done));
-    if (finite) Observer::evaluate_if_near_target(state_, store_);
+    if (finite) Observer::evaluate_if_near_target(state_, evaluation_);
     if (!finite) {
       state_.stop("diverged", "loss or parameters became NaN/Inf in round " + std::to_string(state_.rounds_done));
     }
@@ -270,7 +274,9 @@ class CloudAggregator {
 
   RunState& state_;
   Sites& sites_;
-  backend::ModelStore& store_;
+  backend::ModelSource& source_;
+  backend::RoundAggregation& sum_;
+  backend::ModelEvaluation& evaluation_;
 };
 
 }  // namespace
@@ -298,7 +304,7 @@ Topology start_hierarchical(RunState& state, const PlatformHosts& hosts) {
       state.lanes[i] = inbox.connect(state.scenario.devices[i].name);
       state.couriers[i]->start(host, hosts.devices[i], state.links);
     }
-    std::unique_ptr<backend::SiteStore> store = state.backend.make_site_store(site.members, s);
+    std::unique_ptr<backend::ModelStore> store = state.backend.make_adopting_store(site.members, s);
     auto aggregator = std::make_shared<SiteAggregator>(state, *sites, s, inbox, site.members, *store);
     t.stores.push_back(std::move(store));
     sg4::ActorPtr actor =
@@ -306,8 +312,8 @@ Topology start_hierarchical(RunState& state, const PlatformHosts& hosts) {
     actor->daemonize();
     inbox.set_owner(actor);
   }
-  backend::ModelStore& cloud_store = *t.stores.emplace_back(state.backend.make_cloud_store(spec.sites.size()));
-  t.evaluated = &cloud_store;
+  backend::ModelStore& cloud_store = *t.stores.emplace_back(state.backend.make_delta_store(spec.sites.size()));
+  t.evaluated = &backend::role<backend::ModelEvaluation>(cloud_store);
   auto cloud = std::make_shared<CloudAggregator>(state, *sites, cloud_store);
   sg4::ActorPtr server = sg4::Actor::create("cloud", hosts.server, guarded(state, [cloud, sites] { (*cloud)(); }));
   sites->cloud->set_owner(server);

@@ -12,6 +12,11 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
+std::optional<backend::DeltaLink> delta_link(const scenario::Scenario& scenario) {
+  if (!scenario.topology.hierarchical()) return std::nullopt;
+  return backend::DeltaLink{scenario.topology.site_compression, "topology.site_compression", "site-uplink"};
+}
+
 Topology start_topology(RunState& state, const PlatformHosts& hosts) {
   if (state.scenario.topology.hierarchical()) return start_hierarchical(state, hosts);
   if (state.scenario.topology.gossip()) return start_gossip(state, hosts);
@@ -30,7 +35,7 @@ Topology start_flat(RunState& state, const PlatformHosts& hosts) {
     state.couriers[i]->start(hosts.server, hosts.devices[i], state.links);
   }
   backend::ModelStore& store = *t.stores.emplace_back(state.backend.make_store(members));
-  t.evaluated = &store;
+  t.evaluated = &backend::role<backend::ModelEvaluation>(store);
   // SimGrid copies actor functors, so the actor's copies share one aggregator.
   sg4::ActorPtr server;
   if (state.mode.applies_on_arrival()) {

@@ -6,9 +6,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
-#include "backend/learner.hpp"
+#include "backend/backend.hpp"
+#include "backend/model_store.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/run_state.hpp"
@@ -23,11 +25,14 @@ namespace edgetrain::sim {
 struct Topology {
   std::vector<std::unique_ptr<Inbox>> inboxes;
   std::vector<std::unique_ptr<backend::ModelStore>> stores;
-  backend::ModelStore* evaluated = nullptr;                // the global model: what the observer evaluates
+  backend::ModelEvaluation* evaluated = nullptr;           // the global model: what the observer evaluates
   simgrid::s4u::Host* root = nullptr;                      // the host of the root aggregator (observer, fault actors)
   std::vector<std::unique_ptr<DownlinkCourier>> couriers;  // aggregators' own downlinks (the cloud's to sites)
   std::shared_ptr<HierarchyRecord> hierarchy;              // hierarchical topologies: what the sites did (else null)
 };
+
+// The link the site aggregators send their deltas over (hierarchical topologies), else none.
+std::optional<backend::DeltaLink> delta_link(const scenario::Scenario& scenario);
 
 // Creates the aggregators' actors and connects every device (state.upstream, state.lanes, its
 // courier started). The root aggregator's actor is not a daemon: the run ends when it returns.
