@@ -1,7 +1,7 @@
 // The time some transfers touching one device were in flight (the union of their spans), for the
-// device's time ledger: in gossip runs the peer on a device's host exchanges models over the
-// device's own links while the device waits for its next model, and that overlap is the device's
-// communication time (time_ledger.hpp's open_wait). Spans are taken in time order.
+// device's time ledger: an aggregator on a device's host may exchange models over the device's own
+// links while the device waits for its next model, and that overlap is the device's communication
+// time (time_ledger.hpp's count_as_comm_while_waiting). Spans are taken in time order.
 #pragma once
 
 #include <algorithm>

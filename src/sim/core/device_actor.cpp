@@ -89,7 +89,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
     upstream_.send(state_.lanes[index_], std::move(pull));
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
   }
-  ledger.open_wait(state_.exchanges.empty() ? nullptr : &state_.exchanges[index_]);
+  ledger.open_wait();
   const auto model = expect<ModelMessage>(state_.couriers[index_]->receive(), "device " + record.device);
   const double received = sg4::Engine::get_clock();
   // The transfer began when both ends were posted; before that the device was idle, out of the rounds

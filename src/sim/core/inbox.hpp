@@ -21,10 +21,10 @@
 namespace edgetrain::sim {
 
 // Order among messages delivered at the same instant: by device index, and a device's push before
-// its pull (it posts the pull only once the push is delivered).
+// its pull (it posts the pull only once the push is delivered). A message between a topology's own
+// aggregators declares its arrival_rank beside it (send finds it by argument-dependent lookup).
 inline size_t arrival_rank(const UpdateMessage& m) { return 2 * m.device; }
 inline size_t arrival_rank(const PullRequest& m) { return 2 * m.device + 1; }
-inline size_t arrival_rank(const SiteUpdateMessage& m) { return m.site; }  // a cloud's inbox holds only these
 
 class Inbox {
  public:

@@ -1,8 +1,8 @@
-// Typed messages between the devices and their aggregator (and a site aggregator and the cloud, and between gossip
-// peers). Every message derives from Message, carries its simulated size, and is received as the type its receiver
-// expects: another type is a loud
-// ProtocolError, never a reinterpretation. The receiver takes ownership (SimGrid passes the pointer, not a copy).
-// Payloads are the back-end's, opaque here.
+// Typed messages between the devices and their aggregator; a topology declares the messages between
+// its own aggregators in its file (sim/topology/). Every message derives from Message, carries its
+// simulated size, and is received as the type its receiver expects: another type is a loud
+// ProtocolError, never a reinterpretation. The receiver takes ownership (SimGrid passes the pointer,
+// not a copy). Payloads are the back-end's, opaque here.
 #pragma once
 
 #include <cstdint>
@@ -58,26 +58,6 @@ struct UpdateMessage : Message {
 struct PullRequest : Message {
   const char* kind() const override { return "pull"; }
   size_t device = 0;
-};
-
-// Site aggregator -> cloud (topology.kind hierarchical): the site's model delta since it adopted
-// the cloud's model, weighted at the cloud by the samples the site aggregated meanwhile.
-struct SiteUpdateMessage : Message {
-  const char* kind() const override { return "site update"; }
-  size_t site = 0;    // index in topology.sites
-  int64_t round = 0;  // the cloud round whose model the site adopted
-  backend::UpdatePayload update;
-  int64_t samples = 0;         // samples in the device updates the site applied since adopting
-  bool finite = true;          // the site's losses and model stayed finite
-  std::string slowest_device;  // the last device to report in the site's last round
-};
-
-// Gossip peer -> neighbour peer: the sender's model after iteration `iteration`'s step (dense).
-struct ExchangeMessage : Message {
-  const char* kind() const override { return "gossip exchange"; }
-  size_t sender = 0;  // the sending peer's device index
-  int64_t iteration = 0;
-  backend::ModelPayload model;
 };
 
 class ProtocolError : public std::logic_error {

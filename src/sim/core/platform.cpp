@@ -24,6 +24,8 @@ std::string host_list(const sg4::Engine& engine) {
   return names;
 }
 
+}  // namespace
+
 sg4::Host* find_host(const sg4::Engine& engine, const std::string& path, const std::string& name,
                      const scenario::Scenario& scenario) {
   sg4::Host* host = engine.host_by_name_or_null(name);
@@ -76,6 +78,8 @@ void check_routable(const platform::PlatformInfo& info, const std::string& path,
                         "itself");
   }
 }
+
+namespace {
 
 // SimGrid's ns-3 binding builds its network from routes of exactly one link (and flat clusters);
 // it ignores longer routes and aborts on a transfer between hosts they alone connect. It also
@@ -178,14 +182,12 @@ platform::PlatformInfo read_platform(const scenario::Scenario& scenario) {
 }
 
 PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scenario& scenario,
-                                      const platform::PlatformInfo& info) {
+                                      const platform::PlatformInfo& info, PlatformNeeds& needs) {
   check_routable(info, "server", scenario.server, scenario.server);
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     check_routable(info, "devices[" + std::to_string(i) + "]", scenario.devices[i].host, scenario.server);
   }
-  for (const scenario::SiteSpec& site : scenario.topology.sites) {
-    check_routable(info, "topology.sites." + site.host, site.host, scenario.server);
-  }
+  needs.check_before_loading(info, scenario);
   if (simgrid::config::get_value<std::string>("network/model") == "ns-3" && info.hosts.count(scenario.server)) {
     check_ns3_mapping(info, scenario);
   }
@@ -204,21 +206,12 @@ PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scena
   }
   PlatformHosts hosts;
   hosts.server = find_host(engine, "server", scenario.server, scenario);
-  // Hierarchical: a device's upstream is its site's aggregator, whose upstream is the server.
-  std::vector<sg4::Host*> upstream(scenario.devices.size(), hosts.server);
-  for (const scenario::SiteSpec& site : scenario.topology.sites) {
-    const std::string path = "topology.sites." + site.host;
-    sg4::Host* host = find_host(engine, path, site.host, scenario);
-    check_route(host, hosts.server, path);
-    check_route(hosts.server, host, path);
-    for (size_t i : site.members) upstream[i] = host;
-    hosts.sites.push_back(host);
-  }
+  const std::vector<sg4::Host*> upstream = needs.upstream_hosts(engine, scenario, hosts.server);
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     const std::string path = "devices[" + std::to_string(i) + "]";
     sg4::Host* host = find_host(engine, path, scenario.devices[i].host, scenario);
     if (host == hosts.server) throw PlatformError(path + ": host \"" + host->get_name() + "\" is the server");
-    if (!scenario.topology.gossip()) {  // gossip: no traffic to the server (gossip.cpp checks the edges)
+    if (upstream[i]) {
       check_route(host, upstream[i], path);
       check_route(upstream[i], host, path);
     }

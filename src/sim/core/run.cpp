@@ -313,8 +313,8 @@ nlohmann::json energy_json(const RunState& state) {
 }
 
 // The durations of the run's rounds (summary.json's round_s): each closed sync round of rounds.csv
-// (cloud rounds in hierarchical runs, empty rounds too), else the time between successive rounds'
-// ends from the start of the run (versions applied on arrival, gossip iterations).
+// (the root aggregator's rounds, empty rounds too), else the time between successive rounds' ends
+// from the start of the run (versions applied on arrival, or the topology's rounds: round_ends_s).
 std::vector<double> round_durations(const RunState& state) {
   if (state.rounds.empty()) return report::gaps(state.round_ends_s, 0.0);
   std::vector<double> out;
@@ -323,7 +323,7 @@ std::vector<double> round_durations(const RunState& state) {
 }
 
 // summary.json's content (all but wall time), and each adaptive device's CNC ratio.
-report::RunSummary summarize(RunState& state, double end) {
+report::RunSummary summarize(RunState& state, const Topology& topology, double end) {
   report::RunSummary summary;
   const scenario::Scenario& scenario = state.scenario;
   const backend::ModelCost& cost = state.backend.cost();
@@ -343,11 +343,6 @@ report::RunSummary summarize(RunState& state, double end) {
   }
   summary.bytes_up = state.bytes_up;
   summary.bytes_down = state.bytes_down;
-  // What crossed into and out of the server: the devices' bytes in flat runs (run_scenario sets a
-  // hierarchical run's, the cloud's sites); a gossip run has no server traffic.
-  const bool gossip = scenario.topology.gossip();
-  summary.extra["bytes_to_server"] = gossip ? 0 : state.bytes_up;
-  summary.extra["bytes_from_server"] = gossip ? 0 : state.bytes_down;
   summary.extra["round_s"] = report::round_summary(round_durations(state));
   summary.model_params = cost.params;
   int64_t steps = 0, compressed_steps = 0, lost_offline = 0, restarts = 0, lost_in_faults = 0;
@@ -376,12 +371,8 @@ report::RunSummary summarize(RunState& state, double end) {
   summary.extra["bytes_injected"] = state.bytes_injected;
   summary.extra["mode"] = scenario.training.mode;
   summary.extra["topology"] = scenario.topology.kind;
-  if (scenario.topology.gossip()) {
-    summary.extra["gossip_graph"] = scenario.topology.graph;
-    summary.extra["bytes_exchanged"] = state.bytes_exchanged;
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    summary.extra["final_model_spread"] = state.evals.empty() ? nan : state.evals.back().model_spread.value_or(nan);
-  }
+  // What crossed into and out of the server, and the topology's own keys.
+  topology.summarize(state, summary.extra);
   const nlohmann::json staleness = report::staleness_summary(state.staleness);
   for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
   summary.extra["stale_drops"] = state.stale_drops;
@@ -455,26 +446,24 @@ struct Prepared {
   std::vector<std::vector<int64_t>> parts;
   std::vector<LinkFaultPlan> link_faults;
   std::unique_ptr<backend::Backend> backend;
+  // Made first, destroyed first: its aggregators' stores and inboxes go before the back-end and the engine.
+  std::unique_ptr<Topology> topology;
 };
 
 Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
   Prepared p;
+  p.topology = make_topology(scenario);
   const bool timing_only = scenario.training.timing_only();
   const platform::PlatformInfo info = read_platform(scenario);
   // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
   const bool small_stacks = timing_only || options.threads > 1;
-  // Two actors per device, and in gossip one courier per direction of each edge (before the sites
-  // are known, platform-neighbours counts as one site: the most edges it can have).
+  // Two actors per device, and those the topology adds.
   const auto n = static_cast<double>(scenario.devices.size());
-  const auto& topo = scenario.topology;
-  const double couriers = !topo.gossip()                         ? 0
-                          : topo.graph == "platform-neighbours" ? n * (n - 1)
-                                                                 : 2 * gossip_edge_count(topo.graph, scenario.devices.size(),
-                                                                                         topo.degree, {});
-  const bool guard_pages = !timing_only && 2 * n + couriers <= 2 * static_cast<double>(kGuardedDevices);
+  const double extra_actors = p.topology->extra_actors();
+  const bool guard_pages = !timing_only && 2 * n + extra_actors <= 2 * static_cast<double>(kGuardedDevices);
   p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks, guard_pages); });
   init_energy_plugins(info);  // before the platform is loaded
-  p.hosts = load_and_check_platform(*p.engine, scenario, info);
+  p.hosts = load_and_check_platform(*p.engine, scenario, info, *p.topology);
   p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   if (timing_only) {
@@ -490,14 +479,14 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                       timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)),
                       scenario.topology.gossip() ? gossip_edges(scenario, p.hosts) : 0);
   check_memory(p.memory, available_memory());
-  // Built (and its routes checked) once the estimate allows it, before any output.
-  if (scenario.topology.gossip()) (void)gossip_graph(scenario, p.hosts);
+  // What the topology builds (and checks) once the estimate allows it, before any output.
+  p.topology->build(p.hosts);
   check_ns3_message_size(p.charged.cost);
   if (timing_only) {
     p.parts = during("partitioning the data", [&] { return backend::partition_counts(scenario, p.shape); });
     p.backend = during("setting up the devices", [&] {
       return std::make_unique<backend::TimingBackend>(scenario, p.charged.cost, p.charged.layers,
-                                                      delta_link(scenario));
+                                                      p.topology->delta_link());
     });
     return p;
   }
@@ -509,7 +498,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.parts = during("partitioning the data", [&] { return backend::partition_data(scenario, p.data.train); });
   p.backend = during("initialising the model", [&] {
     return std::make_unique<backend::TorchBackend>(scenario, *p.model, p.data, options.threads, p.charged,
-                                                   delta_link(scenario));
+                                                   p.topology->delta_link());
   });
   return p;
 }
@@ -522,11 +511,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
                     " hosts), server " + p.hosts.server->get_name() + "\n";
-  if (scenario.topology.gossip()) {
-    const GossipGraph graph = gossip_graph(scenario, p.hosts);
-    out += "topology: gossip over a " + scenario.topology.graph + " graph of " + std::to_string(graph.edges().size()) +
-           " edges, Metropolis-Hastings weights (no server traffic)\n";
-  }
+  out += p.topology->describe();
   char line[256];
   // A fleet is summarised: the first kDeviceLines devices one per line, then every class in one line.
   constexpr size_t kDeviceLines = 20;
@@ -593,17 +578,16 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
 
   // The aggregators (topology.hpp); the devices know only their upstream inbox and courier.
-  const Topology topology = start_topology(state, p.hosts);
-  backend::ModelEvaluation& evaluated = *topology.evaluated;
+  const Root root = p.topology->start(state, p.hosts);
   if (p.backend->trains()) {
-    sg4::Actor::create("observer", topology.root, guarded(state, Observer(state, evaluated)))->daemonize();
+    sg4::Actor::create("observer", root.host, guarded(state, Observer(state, *root.evaluated)))->daemonize();
   }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
     sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i],
                        guarded(state, DeviceActor(state, i, *state.upstream[i])))
         ->daemonize();
   }
-  start_fault_actors(state, topology.root, p.link_faults);
+  start_fault_actors(state, root.host, p.link_faults);
   end_run_on_interrupt([&state] { state.stop("interrupted", "interrupted by a signal"); });
 
   if (!options.quiet) {
@@ -620,7 +604,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   p.backend->quiesce();
   const double end = sg4::Engine::get_clock();
   try {
-    close_run(state, evaluated, end);
+    close_run(state, *root.evaluated, end);
   } catch (...) {
     state.fail("end of the run", std::current_exception());  // most often what already failed in an actor
   }
@@ -628,14 +612,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
 
   std::vector<report::LinkRow> links = state.links.records(end);
   record_energy(state, links, end);
-  report::RunSummary summary = summarize(state, end);
-  if (topology.hierarchy) {
-    summary.extra["bytes_by_level"] = bytes_by_level(*topology.hierarchy, state.bytes_up, state.bytes_down);
-    summary.extra["bytes_to_server"] = summary.extra["bytes_by_level"]["site_to_cloud"];
-    summary.extra["bytes_from_server"] = summary.extra["bytes_by_level"]["cloud_to_site"];
-    summary.extra["sites"] = sites_summary(*topology.hierarchy);
-    summary.extra["missing_site_deltas"] = topology.hierarchy->missing_deltas;
-  }
+  report::RunSummary summary = summarize(state, *p.topology, end);
   report::CriticalPath critical = report::slowest_device(state.rounds, state.devices);
   if (!critical.device.empty()) {
     const auto it = std::find_if(state.devices.begin(), state.devices.end(),

@@ -54,7 +54,6 @@ struct RunState {
 
   int64_t rounds_done = 0;               // updates applied to the global model
   int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices, headers included
-  int64_t bytes_exchanged = 0;           // gossip: models delivered between peers (also in bytes_up and bytes_down)
 
   std::vector<report::DeviceRecord> devices;  // sized once before the actors start
   std::vector<TimeLedger> ledgers;            // one per device, pointing into `devices`
@@ -74,9 +73,6 @@ struct RunState {
   std::vector<Inbox*> upstream;
   std::vector<size_t> lanes;
   std::vector<std::unique_ptr<DownlinkCourier>> couriers;
-  // Gossip: per device, the exchanges with its neighbours in flight (sent or received by the peer
-  // on its host), charged to its comm_s while it waits for its next model. Empty otherwise.
-  std::vector<BusySpans> exchanges;
   int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;
   double best_accuracy = 0;
@@ -91,8 +87,8 @@ struct RunState {
   std::optional<double> energy_to_target_j;
   // Sync modes: one row per round that closed (rounds.csv).
   std::vector<report::RoundRow> rounds;
-  // Runs without such rows: when each round of the run ended (a version applied on arrival, a
-  // site delta applied by an asynchronous cloud, a gossip iteration every peer completed).
+  // Runs without such rows: when each round of the run ended (a version applied on arrival, or
+  // whatever the topology's root counts as a round).
   std::vector<double> round_ends_s;
 
   // Set once: the first reason to stop wins. Empty while the run goes on.

@@ -2,8 +2,9 @@
 // (idle) and offline_s (switched off by a fault). Each charge covers [mark, until) and moves the
 // mark; at the end of the run close() charges the bucket still open and makes the four buckets
 // add up to the run's length exactly, as doubles, in whatever order a reader adds them. A wait for the
-// next model may be overlaid with transfers over the device's links that are not its own (gossip
-// exchanges of the peer on its host): the overlap is charged to comm_s.
+// next model may be overlaid with transfers over the device's links that are not its own but count
+// as its communication (a topology's aggregator on the device's host exchanging models, marked in
+// the spans it gives count_as_comm_while_waiting): the overlap is charged to comm_s.
 #pragma once
 
 #include <algorithm>
@@ -39,10 +40,13 @@ class TimeLedger {
     open_ = bucket;
     overlay_ = nullptr;
   }
-  // Waiting for the next model while `as_comm`'s transfers may cross the device's links (null: none).
-  void open_wait(BusySpans* as_comm) {
+  // Transfers over the device's links, not its own, that count as its communication while it waits
+  // for its next model (null: none; set before the run starts, `transfers` outlives the ledger's use).
+  void count_as_comm_while_waiting(BusySpans* transfers) { wait_overlay_ = transfers; }
+  // Waiting for the next model, while those transfers may cross the device's links.
+  void open_wait() {
     open_ = Bucket::Wait;
-    overlay_ = as_comm;
+    overlay_ = wait_overlay_;
   }
   // Charges the open bucket up to `end` (the end of the run, a fault, a failed transfer).
   void finish(double end) { charge(open_, end); }
@@ -71,6 +75,7 @@ class TimeLedger {
   double mark_;
   Bucket open_ = Bucket::Wait;
   BusySpans* overlay_ = nullptr;
+  BusySpans* wait_overlay_ = nullptr;
 };
 
 }  // namespace edgetrain::sim

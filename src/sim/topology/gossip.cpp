@@ -1,17 +1,38 @@
-// See gossip.hpp.
-#include "sim/topology/gossip.hpp"
-
+// Decentralised gossip (topology.kind gossip, D-PSGD in the diffusion adapt-then-combine order):
+// no server. Each device has a peer on its own host, an aggregator role with an inbox and a model
+// store over the one member {the device}; the device actor is unchanged: its upstream is its
+// peer's inbox and its courier runs on its own host (same-host transfers: SimGrid's loopback).
+// Iteration t of peer i: it sends x_i to its device, which trains (one gradient, or local-sgd's
+// local steps and delta) and pushes; the peer applies the update (adapt: x_i <- x_i - lr g_i),
+// sends x_i to every neighbour's peer (an ExchangeMessage of the dense model, a real transfer
+// over the platform's links) and replaces x_i by the Metropolis-Hastings average of its own and
+// its neighbours' iteration-t models (combine, gossip_graph.hpp). A neighbour's models are taken
+// in order: a fast peer runs at most one iteration ahead of its neighbours.
+//
+// The run's rounds are the iterations every peer completed; a monitor actor on the server host
+// (the only non-daemon) ends the run at the stop conditions. The observer evaluates the devices'
+// average model (GossipAverage) and the spread of the models around it.
+//
+// Each peer's exchanges are a real transfer over its device's links: they count as the devices'
+// bytes, and as their communication time while they wait for their next model (the topology keeps
+// the spans, core/time_ledger.hpp). summary.json has no server traffic, the graph, the bytes
+// exchanged and the final spread of the models.
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <simgrid/s4u.hpp>
 
 #include "sim/aggregate/sync_rounds.hpp"
 #include "sim/core/actor_guard.hpp"
+#include "sim/core/busy_spans.hpp"
 #include "sim/core/messages.hpp"
 #include "sim/core/wakeup.hpp"
 #include "sim/core/wire.hpp"
+#include "sim/topology/gossip.hpp"
 #include "sim/topology/gossip_average.hpp"
+#include "sim/topology/gossip_graph.hpp"
+#include "sim/topology/topology.hpp"
 #include "util/seed.hpp"
 #include "util/stop_flag.hpp"
 
@@ -21,6 +42,14 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 namespace {
+
+// Gossip peer -> neighbour peer: the sender's model after iteration `iteration`'s step (dense).
+struct ExchangeMessage : Message {
+  const char* kind() const override { return "gossip exchange"; }
+  size_t sender = 0;  // the sending peer's device index
+  int64_t iteration = 0;
+  backend::ModelPayload model;
+};
 
 // A device's site for graph platform-neighbours: its host's `site` property, else its netzone.
 std::string site_of(const sg4::Host& host) {
@@ -108,20 +137,23 @@ constexpr unsigned kExchangeCourierStackKiB = 16;  // Actor::set_stacksize count
 
 class GossipPeer {
  public:
+  // `exchanges`: per device, the exchanges in flight over its links; `exchanged`: the run's bytes
+  // exchanged between peers.
   GossipPeer(RunState& state, size_t index, const GossipGraph& graph, Inbox& inbox, backend::ModelStore& store,
-             GossipProgress& progress)
+             GossipProgress& progress, std::vector<BusySpans>& exchanges, int64_t& exchanged)
       : state_(state),
         index_(index),
         inbox_(inbox),
         source_(backend::role<backend::ModelSource>(store)),
         sum_(backend::role<backend::RoundAggregation>(store)),
         mixing_(backend::role<backend::ModelMixing>(store)),
-        progress_(progress) {
+        progress_(progress),
+        exchanged_(exchanged) {
     const std::string& me = state.scenario.devices[index].name;
     for (size_t j : graph.neighbours[index]) {
       util::throw_if_stopped("setting up the gossip exchanges");  // a complete graph of n devices: n(n-1)
       const std::string& other = state.scenario.devices[j].name;
-      auto out = std::make_shared<ExchangeCourier>(state.links, state.exchanges[index], state.exchanges[j],
+      auto out = std::make_shared<ExchangeCourier>(state.links, exchanges[index], exchanges[j],
                                                    state.device_hosts[index], state.device_hosts[j],
                                                    sg4::Mailbox::by_name("gossip/" + me + "->" + other));
       // The courier's actor owns it too: it outlives this peer, which may end first.
@@ -159,6 +191,7 @@ class GossipPeer {
   backend::RoundAggregation& sum_;
   backend::ModelMixing& mixing_;
   GossipProgress& progress_;
+  int64_t& exchanged_;
   std::vector<Neighbour> neighbours_;
   double self_weight_ = 1;
 };
@@ -213,7 +246,7 @@ bool GossipPeer::combine(int64_t t) {
     state_.devices[index_].bytes_down += got->bytes;
     state_.bytes_up += got->bytes;
     state_.bytes_down += got->bytes;
-    state_.bytes_exchanged += got->bytes;
+    exchanged_ += got->bytes;
     models.emplace_back(got->model, n.weight);
   }
   sg4::this_actor::execute(combine_flops(state_.backend.cost().params, models.size()));
@@ -255,23 +288,14 @@ void monitor(RunState& state, GossipProgress& progress) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 std::vector<std::string> sites_of(const PlatformHosts& hosts) {
   std::vector<std::string> sites;
   for (const sg4::Host* h : hosts.devices) sites.push_back(site_of(*h));
   return sites;
 }
 
-}  // namespace
-
-double gossip_edges(const scenario::Scenario& scenario, const PlatformHosts& hosts) {
-  const auto& topo = scenario.topology;
-  return gossip_edge_count(topo.graph, hosts.devices.size(), topo.degree, sites_of(hosts));
-}
-
+// The scenario's gossip graph over its devices; every edge's two hosts checked for a route both
+// ways (PlatformError naming the pair).
 GossipGraph gossip_graph(const scenario::Scenario& scenario, const PlatformHosts& hosts) {
   const std::vector<std::string> sites = sites_of(hosts);
   const auto& topo = scenario.topology;
@@ -288,24 +312,72 @@ GossipGraph gossip_graph(const scenario::Scenario& scenario, const PlatformHosts
   return graph;
 }
 
-Topology start_gossip(RunState& state, const PlatformHosts& hosts) {
+class Gossip : public Topology {
+ public:
+  explicit Gossip(const scenario::Scenario& scenario) : scenario_(scenario) {}
+
+  // One courier per direction of each edge (before the sites are known, platform-neighbours counts
+  // as one site: the most edges it can have).
+  double extra_actors() const override {
+    const auto n = static_cast<double>(scenario_.devices.size());
+    const auto& topo = scenario_.topology;
+    return topo.graph == "platform-neighbours"
+               ? n * (n - 1)
+               : 2 * gossip_edge_count(topo.graph, scenario_.devices.size(), topo.degree, {});
+  }
+
+  // No traffic to the server: the routes of the graph's edges are checked once it is built.
+  std::vector<sg4::Host*> upstream_hosts(const sg4::Engine&, const scenario::Scenario& scenario,
+                                         sg4::Host*) override {
+    return std::vector<sg4::Host*>(scenario.devices.size(), nullptr);
+  }
+
+  // Built (and its routes checked) once the memory estimate allows it.
+  void build(const PlatformHosts& hosts) override { graph_ = gossip_graph(scenario_, hosts); }
+
+  std::string describe() const override {
+    return "topology: gossip over a " + scenario_.topology.graph + " graph of " +
+           std::to_string(graph_.edges().size()) + " edges, Metropolis-Hastings weights (no server traffic)\n";
+  }
+
+  Root start(RunState& state, const PlatformHosts& hosts) override;
+
+  void summarize(const RunState& state, nlohmann::json& summary) const override {
+    summary["bytes_to_server"] = 0;
+    summary["bytes_from_server"] = 0;
+    summary["gossip_graph"] = scenario_.topology.graph;
+    summary["bytes_exchanged"] = bytes_exchanged_;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    summary["final_model_spread"] = state.evals.empty() ? nan : state.evals.back().model_spread.value_or(nan);
+  }
+
+ private:
+  const scenario::Scenario& scenario_;
+  GossipGraph graph_;
+  std::vector<std::unique_ptr<Inbox>> inboxes_;               // each peer's
+  std::vector<std::unique_ptr<backend::ModelStore>> stores_;  // each peer's, then their average
+  // Per device, the exchanges with its neighbours in flight (sent or received by the peer on its
+  // host), charged to its comm_s while it waits for its next model.
+  std::vector<BusySpans> exchanges_;
+  int64_t bytes_exchanged_ = 0;  // models delivered between peers (also in bytes_up and bytes_down)
+};
+
+Root Gossip::start(RunState& state, const PlatformHosts& hosts) {
   const size_t n = state.scenario.devices.size();
-  const GossipGraph graph = gossip_graph(state.scenario, hosts);
-  Topology t;
-  t.root = hosts.server;
   auto progress = std::make_shared<GossipProgress>(n);
-  state.exchanges.resize(n);  // once: the couriers keep references into it
+  exchanges_.resize(n);  // once: the couriers and the ledgers keep pointers into it
+  for (size_t i = 0; i < n; ++i) state.ledgers[i].count_as_comm_while_waiting(&exchanges_[i]);
   std::vector<backend::ModelStore*> peers;  // their models, averaged for the observer
   for (size_t i = 0; i < n; ++i) {
     sg4::Host* host = hosts.devices[i];
     const std::string& name = state.scenario.devices[i].name;
-    Inbox& inbox = *t.inboxes.emplace_back(std::make_unique<Inbox>(host, "peer/" + name));
+    Inbox& inbox = *inboxes_.emplace_back(std::make_unique<Inbox>(host, "peer/" + name));
     state.upstream[i] = &inbox;
     state.lanes[i] = inbox.connect(name);
     state.couriers[i]->start(host, host, state.links);  // a same-host transfer: SimGrid's loopback
-    backend::ModelStore& store = *t.stores.emplace_back(state.backend.make_store({i}));
+    backend::ModelStore& store = *stores_.emplace_back(state.backend.make_store({i}));
     peers.push_back(&store);
-    auto peer = std::make_shared<GossipPeer>(state, i, graph, inbox, store, *progress);
+    auto peer = std::make_shared<GossipPeer>(state, i, graph_, inbox, store, *progress, exchanges_, bytes_exchanged_);
     // SimGrid copies actor functors, so the copies share one peer (and the progress).
     const sg4::ActorPtr actor =
         sg4::Actor::create("peer/" + name, host, guarded(state, [peer, progress] { (*peer)(); }));
@@ -316,10 +388,19 @@ Topology start_gossip(RunState& state, const PlatformHosts& hosts) {
   std::vector<size_t> everyone(n);
   for (size_t i = 0; i < n; ++i) everyone[i] = i;
   auto average = std::make_unique<GossipAverage>(state.backend.make_store(everyone), peers);
-  t.evaluated = average.get();
-  t.stores.push_back(std::move(average));
+  backend::ModelEvaluation* evaluated = average.get();
+  stores_.push_back(std::move(average));
   sg4::Actor::create("gossip-monitor", hosts.server, guarded(state, [&state, progress] { monitor(state, *progress); }));
-  return t;
+  return {hosts.server, evaluated};
 }
+
+}  // namespace
+
+double gossip_edges(const scenario::Scenario& scenario, const PlatformHosts& hosts) {
+  const auto& topo = scenario.topology;
+  return gossip_edge_count(topo.graph, hosts.devices.size(), topo.degree, sites_of(hosts));
+}
+
+std::unique_ptr<Topology> make_gossip(const scenario::Scenario& scenario) { return std::make_unique<Gossip>(scenario); }
 
 }  // namespace edgetrain::sim

@@ -1,6 +1,23 @@
-// See hierarchical.hpp.
-#include "sim/topology/hierarchical.hpp"
-
+// Hierarchical aggregation (topology.kind hierarchical; HierFAVG, Liu et al., ICC 2020): devices
+// send to their site's aggregator, an actor on the site's host with an inbox and a model store of
+// its own; the server is the cloud and aggregates the sites.
+//
+// Each cloud round (a round of the run: stop.rounds, a row of rounds.csv) the cloud sends its dense
+// model to every site that is not still busy with an earlier round (a courier per site: a real
+// transfer over the site's uplink). A site adopts it, runs topology.site_rounds synchronous rounds
+// with its members (exactly a flat server's rounds: sync_rounds.hpp, selection per site), and sends
+// the cloud its delta d_s = adopted - current, encoded with topology.site_compression, weighted by
+// w_s = the samples the site aggregated since it adopted. The cloud takes the deltas as they come
+// and, once every site reported (or at training.round_timeout_s), is charged params x (n + 2) FLOPs
+// (the weighted sum of n deltas, the scaling, the step) and applies x <- x - sum w_s d_s / sum w_s,
+// plainly: momentum, weight decay and learning rates were applied at the sites. A delta of an
+// earlier cloud round arrives late and is counted, not applied. With topology.cloud_aggregation
+// async the cloud instead applies each delta on arrival, x <- x - (m_s / M) d_s (the site's share of
+// the devices), and sends that site the new model at once.
+//
+// The topology's own record (site_record.hpp) holds what the sites did, for summary.json: the
+// bytes by level, bytes to and from the server (the cloud's sites), the sites and the deltas the
+// cloud rounds missed.
 #include <memory>
 #include <simgrid/s4u.hpp>
 
@@ -9,6 +26,8 @@
 #include "sim/core/messages.hpp"
 #include "sim/core/observer.hpp"
 #include "sim/core/wire.hpp"
+#include "sim/topology/site_record.hpp"
+#include "sim/topology/topology.hpp"
 #include "util/seed.hpp"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_hierarchical, "edgetrain hierarchical aggregation");
@@ -17,6 +36,26 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 namespace {
+
+// FLOPs the cloud is charged to apply n site deltas.
+double cloud_apply_flops(int64_t params, int64_t deltas) {
+  return static_cast<double>(params) * static_cast<double>(deltas + 2);
+}
+
+// Site aggregator -> cloud: the site's model delta since it adopted the cloud's model, weighted at
+// the cloud by the samples the site aggregated meanwhile.
+struct SiteUpdateMessage : Message {
+  const char* kind() const override { return "site update"; }
+  size_t site = 0;    // index in topology.sites
+  int64_t round = 0;  // the cloud round whose model the site adopted
+  backend::UpdatePayload update;
+  int64_t samples = 0;         // samples in the device updates the site applied since adopting
+  bool finite = true;          // the site's losses and model stayed finite
+  std::string slowest_device;  // the last device to report in the site's last round
+};
+
+// Order among deltas delivered at the cloud at the same instant (inbox.hpp): by site.
+size_t arrival_rank(const SiteUpdateMessage& m) { return m.site; }
 
 // What the cloud and its sites share: each site's courier, its lane in the cloud's inbox, and
 // whether it owes the cloud a delta (a model was sent and neither a delta nor a failure came back).
@@ -279,45 +318,91 @@ class CloudAggregator {
   backend::ModelEvaluation& evaluation_;
 };
 
-}  // namespace
+class Hierarchical : public Topology {
+ public:
+  explicit Hierarchical(const scenario::TopologySpec& spec) : spec_(spec) {}
 
-Topology start_hierarchical(RunState& state, const PlatformHosts& hosts) {
-  const scenario::TopologySpec& spec = state.scenario.topology;
-  Topology t;
-  t.root = hosts.server;
-  t.hierarchy = std::make_shared<HierarchyRecord>();
+  void check_before_loading(const platform::PlatformInfo& info, const scenario::Scenario& scenario) const override {
+    for (const scenario::SiteSpec& site : spec_.sites) {
+      check_routable(info, "topology.sites." + site.host, site.host, scenario.server);
+    }
+  }
+
+  // A device's upstream is its site's aggregator, whose upstream is the server.
+  std::vector<sg4::Host*> upstream_hosts(const sg4::Engine& engine, const scenario::Scenario& scenario,
+                                         sg4::Host* server) override {
+    std::vector<sg4::Host*> upstream(scenario.devices.size(), server);
+    for (const scenario::SiteSpec& site : spec_.sites) {
+      const std::string path = "topology.sites." + site.host;
+      sg4::Host* host = find_host(engine, path, site.host, scenario);
+      check_route(host, server, path);
+      check_route(server, host, path);
+      for (size_t i : site.members) upstream[i] = host;
+      site_hosts_.push_back(host);
+    }
+    return upstream;
+  }
+
+  std::optional<backend::DeltaLink> delta_link() const override {
+    return backend::DeltaLink{spec_.site_compression, "topology.site_compression", "site-uplink"};
+  }
+
+  Root start(RunState& state, const PlatformHosts& hosts) override;
+
+  void summarize(const RunState& state, nlohmann::json& summary) const override {
+    summary["bytes_by_level"] = bytes_by_level(record_, state.bytes_up, state.bytes_down);
+    summary["bytes_to_server"] = summary["bytes_by_level"]["site_to_cloud"];
+    summary["bytes_from_server"] = summary["bytes_by_level"]["cloud_to_site"];
+    summary["sites"] = sites_summary(record_);
+    summary["missing_site_deltas"] = record_.missing_deltas;
+  }
+
+ private:
+  const scenario::TopologySpec& spec_;
+  std::vector<sg4::Host*> site_hosts_;  // topology.sites order
+  HierarchyRecord record_;
+  std::vector<std::unique_ptr<Inbox>> inboxes_;                // the cloud's, then each site's
+  std::vector<std::unique_ptr<DownlinkCourier>> couriers_;     // the cloud's to each site
+  std::vector<std::unique_ptr<backend::ModelStore>> stores_;   // each site's, then the cloud's
+};
+
+Root Hierarchical::start(RunState& state, const PlatformHosts& hosts) {
   auto sites = std::make_shared<Sites>();
-  sites->record = t.hierarchy.get();
-  sites->cloud = t.inboxes.emplace_back(std::make_unique<Inbox>(hosts.server, "cloud")).get();
-  sites->outstanding.assign(spec.sites.size(), false);
-  for (size_t s = 0; s < spec.sites.size(); ++s) {
-    const scenario::SiteSpec& site = spec.sites[s];
-    sg4::Host* host = hosts.sites[s];
-    t.hierarchy->sites.push_back({.host = site.host, .devices = static_cast<int64_t>(site.members.size())});
+  sites->record = &record_;
+  sites->cloud = inboxes_.emplace_back(std::make_unique<Inbox>(hosts.server, "cloud")).get();
+  sites->outstanding.assign(spec_.sites.size(), false);
+  for (size_t s = 0; s < spec_.sites.size(); ++s) {
+    const scenario::SiteSpec& site = spec_.sites[s];
+    sg4::Host* host = site_hosts_[s];
+    record_.sites.push_back({.host = site.host, .devices = static_cast<int64_t>(site.members.size())});
     sites->lanes.push_back(sites->cloud->connect(site.host));
-    sites->couriers.push_back(t.couriers.emplace_back(std::make_unique<DownlinkCourier>("site/" + site.host)).get());
+    sites->couriers.push_back(couriers_.emplace_back(std::make_unique<DownlinkCourier>("site/" + site.host)).get());
     sites->couriers.back()->start(hosts.server, host, state.links);
     // The site's own inbox, members and store: its devices know nothing else.
-    Inbox& inbox = *t.inboxes.emplace_back(std::make_unique<Inbox>(host, "site/" + site.host));
+    Inbox& inbox = *inboxes_.emplace_back(std::make_unique<Inbox>(host, "site/" + site.host));
     for (size_t i : site.members) {
       state.upstream[i] = &inbox;
       state.lanes[i] = inbox.connect(state.scenario.devices[i].name);
       state.couriers[i]->start(host, hosts.devices[i], state.links);
     }
-    std::unique_ptr<backend::ModelStore> store = state.backend.make_adopting_store(site.members, s);
-    auto aggregator = std::make_shared<SiteAggregator>(state, *sites, s, inbox, site.members, *store);
-    t.stores.push_back(std::move(store));
+    backend::ModelStore& store = *stores_.emplace_back(state.backend.make_adopting_store(site.members, s));
+    auto aggregator = std::make_shared<SiteAggregator>(state, *sites, s, inbox, site.members, store);
     sg4::ActorPtr actor =
         sg4::Actor::create("site/" + site.host, host, guarded(state, [aggregator, sites] { (*aggregator)(); }));
     actor->daemonize();
     inbox.set_owner(actor);
   }
-  backend::ModelStore& cloud_store = *t.stores.emplace_back(state.backend.make_delta_store(spec.sites.size()));
-  t.evaluated = &backend::role<backend::ModelEvaluation>(cloud_store);
+  backend::ModelStore& cloud_store = *stores_.emplace_back(state.backend.make_delta_store(spec_.sites.size()));
   auto cloud = std::make_shared<CloudAggregator>(state, *sites, cloud_store);
   sg4::ActorPtr server = sg4::Actor::create("cloud", hosts.server, guarded(state, [cloud, sites] { (*cloud)(); }));
   sites->cloud->set_owner(server);
-  return t;
+  return {hosts.server, &backend::role<backend::ModelEvaluation>(cloud_store)};
+}
+
+}  // namespace
+
+std::unique_ptr<Topology> make_hierarchical(const scenario::Scenario& scenario) {
+  return std::make_unique<Hierarchical>(scenario.topology);
 }
 
 }  // namespace edgetrain::sim

@@ -1,20 +1,25 @@
-// The aggregators of a run and how the devices reach them: which inbox each device sends its
-// updates to (its upstream and its lane there), where its courier brings models from, and the
-// model store the observer evaluates. Every layout leaves the device actor as it is: a device
-// knows only its upstream inbox, its lane and its courier (the seam: README, "How a run is built:
-// the learning seam").
+// Where a run's aggregators stand and how the devices reach them. A topology takes part in a run
+// through this interface alone, so that the run's set-up and its summary (core/run.cpp) hold no
+// branch on its kind: the actors it adds (known before the engine exists), its hosts and routes on
+// the platform (PlatformNeeds, core/platform.hpp), what it builds once the memory estimate allows
+// the run, the delta link its stores send over, validate's lines about it, its start, and its
+// summary.json keys. One file per kind (flat.cpp, hierarchical.cpp, gossip.cpp) and one table
+// naming them (topology.cpp). Every kind leaves the device actor as it is: a device knows only its
+// upstream inbox, its lane and its courier (the seam: README, "How a run is built: the learning
+// seam").
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "backend/backend.hpp"
 #include "backend/model_store.hpp"
-#include "sim/core/inbox.hpp"
+#include "scenario/scenario.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/run_state.hpp"
-#include "sim/topology/site_record.hpp"
 
 namespace simgrid::s4u {
 class Host;
@@ -22,29 +27,43 @@ class Host;
 
 namespace edgetrain::sim {
 
-struct Topology {
-  std::vector<std::unique_ptr<Inbox>> inboxes;
-  std::vector<std::unique_ptr<backend::ModelStore>> stores;
-  backend::ModelEvaluation* evaluated = nullptr;           // the global model: what the observer evaluates
-  simgrid::s4u::Host* root = nullptr;                      // the host of the root aggregator (observer, fault actors)
-  std::vector<std::unique_ptr<DownlinkCourier>> couriers;  // aggregators' own downlinks (the cloud's to sites)
-  std::shared_ptr<HierarchyRecord> hierarchy;              // hierarchical topologies: what the sites did (else null)
+// The root aggregator of a started topology: its host (the observer and the fault actors run
+// there) and the model the observer evaluates.
+struct Root {
+  simgrid::s4u::Host* host = nullptr;
+  backend::ModelEvaluation* evaluated = nullptr;
 };
 
-// The link the site aggregators send their deltas over (hierarchical topologies), else none.
-std::optional<backend::DeltaLink> delta_link(const scenario::Scenario& scenario);
+class Topology : public PlatformNeeds {
+ public:
+  // Actors it adds to the devices' two each, at most, known from the scenario alone: before the
+  // engine exists, the run decides on stack guard pages from the count (core/run.cpp).
+  virtual double extra_actors() const { return 0; }
+  // Once the memory estimate allowed the run, before any data is loaded: builds what it needs from
+  // the platform, and checks it (PlatformError naming the key).
+  virtual void build(const PlatformHosts&) {}
+  // The link its stores send their model's change over, if it has one (the back-end sizes it and
+  // seeds its encoders).
+  virtual std::optional<backend::DeltaLink> delta_link() const { return std::nullopt; }
+  // validate's lines about it, after the platform's (each ending in a newline; none by default).
+  virtual std::string describe() const { return ""; }
+  // Creates the aggregators' actors and connects every device (state.upstream, state.lanes, its
+  // courier started). The root aggregator's actor is not a daemon: the run ends when it returns.
+  // The aggregators' inboxes, stores and couriers are the topology's, until it is destroyed.
+  virtual Root start(RunState& state, const PlatformHosts& hosts) = 0;
+  // Its summary.json keys once the run is over: what crossed into and out of the server
+  // (bytes_to_server, bytes_from_server), and its own.
+  virtual void summarize(const RunState& state, nlohmann::json& summary) const = 0;
+};
 
-// Creates the aggregators' actors and connects every device (state.upstream, state.lanes, its
-// courier started). The root aggregator's actor is not a daemon: the run ends when it returns.
-Topology start_topology(RunState& state, const PlatformHosts& hosts);
+// The one table of kinds: topology.kind and its factory.
+struct TopologyKind {
+  const char* name;
+  std::unique_ptr<Topology> (*make)(const scenario::Scenario& scenario);
+};
+const std::vector<TopologyKind>& topology_kinds();
 
-// gossip.hpp: one peer per device, no server (topology.kind gossip).
-
-// One aggregator on the server host serving every device: synchronous rounds, or updates applied
-// on arrival (training.mode).
-Topology start_flat(RunState& state, const PlatformHosts& hosts);
-
-// Devices send to their site's aggregator, the sites to the cloud on the server host: hierarchical.hpp.
-Topology start_hierarchical(RunState& state, const PlatformHosts& hosts);
+// The scenario's topology (a kind of the table: the scenario's schema allows no other).
+std::unique_ptr<Topology> make_topology(const scenario::Scenario& scenario);
 
 }  // namespace edgetrain::sim
