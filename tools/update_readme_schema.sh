@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Replaces the scenario-key table in README.md (between the schema markers) with the output
-# of `edgetrain schema`, which is generated from the schema declared in src/scenario/schema.cpp.
+# of `edgetrain schema`, which is generated from the schema declared in src/scenario/keys/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 table=$(build/edgetrain schema)

@@ -1,5 +1,5 @@
 // The README's scenario table is the schema's own documentation, verbatim: regenerate it
-// with tools/update_readme_schema.sh after changing src/scenario/schema.cpp.
+// with tools/update_readme_schema.sh after changing the key files in src/scenario/keys/.
 #include <doctest/doctest.h>
 
 #include <fstream>

@@ -12,6 +12,7 @@
 #include "scenario/keys/model.hpp"
 #include "scenario/keys/report.hpp"
 #include "scenario/keys/run.hpp"
+#include "scenario/keys/selection.hpp"
 #include "scenario/keys/stream.hpp"
 #include "scenario/keys/topology.hpp"
 #include "scenario/keys/training.hpp"
@@ -46,10 +47,13 @@ constexpr std::string_view kRuleOrder[] = {
 }  // namespace
 
 std::vector<KeySpec> table_rows() {
+  // The devices after the global stream (each device's stream copies its rows), training.compute
+  // before the data set's and the model's keys (which depend on it), the topology after the
+  // devices and the server (which its sites name).
   std::vector<KeySpec> table;
   for (const auto& part :
        {run_rows(), stream_rows(), device_rows(), device_stream_rows(), compute_rows(), data_rows(), model_rows(),
-        training_rows(), compression_rows(), fault_rows(), topology_rows(), report_rows()}) {
+        training_rows(), selection_rows(), compression_rows(), fault_rows(), topology_rows(), report_rows()}) {
     table.insert(table.end(), part.begin(), part.end());
   }
   for (auto& k : table) {
@@ -60,8 +64,8 @@ std::vector<KeySpec> table_rows() {
 
 std::vector<Rule> table_rules() {
   std::vector<Rule> all;
-  for (const auto& part : {run_rules(), data_rules(), model_rules(), training_rules(), compression_rules(),
-                           fault_rules(), topology_rules(), report_rules()}) {
+  for (const auto& part : {run_rules(), data_rules(), model_rules(), training_rules(), selection_rules(),
+                           compression_rules(), fault_rules(), topology_rules(), report_rules()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   std::vector<bool> taken(all.size(), false);

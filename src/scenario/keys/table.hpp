@@ -1,5 +1,6 @@
 // The schema table assembled from the key files, one per concern (run, stream, data, model,
-// training, compression, faults, topology, report): schema_keys() and schema_rules() read it.
+// training, selection, compression, faults, topology, report): schema_keys() and schema_rules()
+// read it.
 #pragma once
 
 #include <vector>

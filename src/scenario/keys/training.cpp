@@ -8,11 +8,6 @@
 #include "scenario/rows.hpp"
 
 namespace edgetrain::scenario::keys {
-namespace {
-
-constexpr const char* kWhyBatch = "a batch is held in memory at once; far beyond edge training batches";
-
-}  // namespace
 
 std::vector<KeySpec> compute_rows() {
   return {
@@ -26,12 +21,12 @@ std::vector<KeySpec> compute_rows() {
   };
 }
 
-std::vector<KeySpec> training_rows() {
-  const Condition scadles = when("training.mode", {"scadles"});
-  const Condition local_sgd = when("training.mode", {"local-sgd"});
-  // Pushes applied on arrival: mode async, and local-sgd (its aggregation async; a Condition
-  // looks at one key, so the descriptions say so).
-  const Condition async_pushes = when("training.mode", {"async", "local-sgd"});
+namespace {
+
+constexpr const char* kWhyBatch = "a batch is held in memory at once; far beyond edge training batches";
+
+// What every step does: the mode, the batch, the optimiser.
+std::vector<KeySpec> step_rows() {
   return {
       enum_key("training.mode", {"sync", "scadles", "async", "local-sgd"},
                "Training strategy: sync = synchronous data-parallel SGD with a fixed batch per device; "
@@ -58,6 +53,14 @@ std::vector<KeySpec> training_rows() {
           .at_least(0)
           .def(0.0)
           .fills(&Scenario::training, &TrainingSpec::weight_decay),
+  };
+}
+
+// ScaDLES (mode scadles): batches that follow the stream rates, weights, learning rate scaling,
+// data injection.
+std::vector<KeySpec> scadles_rows() {
+  const Condition scadles = when("training.mode", {"scadles"});
+  return {
       quantity_key("training.window_s", Unit::Seconds,
                    "ScaDLES: device i's batch is clip(round(rate_i x window_s), batch_min, batch_max).")
           .only_when(scadles)
@@ -111,6 +114,16 @@ std::vector<KeySpec> training_rows() {
           .required()
           .fills(&Scenario::training, &TrainingSpec::injection, &InjectionSpec::beta),
 
+  };
+}
+
+// Pushes applied on arrival (mode async, local-sgd with aggregation async): staleness, SSP,
+// FedBuff's buffer, start jitter.
+std::vector<KeySpec> on_arrival_rows() {
+  // Mode async, and local-sgd (its aggregation async; a Condition looks at one key, so the
+  // descriptions say so).
+  const Condition async_pushes = when("training.mode", {"async", "local-sgd"});
+  return {
       enum_key("training.staleness_lr", {"none", "inverse", "adacomp"},
                "Async, and local-sgd with aggregation async: step size of a push of staleness d (updates applied since "
                "its pull): none = unchanged; "
@@ -161,6 +174,13 @@ std::vector<KeySpec> training_rows() {
           .limit(100000, "each kept index set may be as large as the model")
           .def(1000)
           .fills(&Scenario::training, &TrainingSpec::staleness_history),
+  };
+}
+
+// Local SGD (mode local-sgd), and the round timeout of the synchronous modes.
+std::vector<KeySpec> local_sgd_rows() {
+  const Condition local_sgd = when("training.mode", {"local-sgd"});
+  return {
       integer_key("training.local_steps",
                   "Local SGD: SGD steps each device runs on its model copy between a pull and its push.")
           .only_when(local_sgd)
@@ -188,64 +208,17 @@ std::vector<KeySpec> training_rows() {
           .above(0)
           .null_default("wait for every device")
           .fills(&Scenario::training, &TrainingSpec::round_timeout_s),
-      section_key("training.selection",
-                  "Client selection in synchronous rounds (sync, scadles, local-sgd with aggregation sync): which "
-                  "devices the server sends the model to each round; only they compute and upload.")
-          .allowed_only_when(when("training.mode", {"sync", "scadles", "local-sgd"}))
-          .null_default("every device, every round"),
-      enum_key("training.selection.kind", {"all", "random", "available", "oort"},
-               "all = every device; random = a seeded uniform sample of devices each round, without replacement "
-               "(FedAvg's client sampling); available = only devices that are on, not busy with an earlier "
-               "round and (streaming) hold a full batch, all of them or a seeded sample; oort = Oort's guided "
-               "selection among the available devices (Lai et al., OSDI 2021; formula in the README).")
-          .def("all")
-          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::kind),
-      integer_key("training.selection.per_round",
-                  "Devices picked each round (random, available, oort): K, the updates a round aggregates.")
-          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
-          .at_least(1)
-          .limit(1e6, "a million devices")
-          .null_default("from `fraction`")
-          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::per_round),
-      number_key("training.selection.fraction",
-                 "The share of devices picked each round (random, available, oort), rounded to the nearest whole "
-                 "number (at least 1).")
-          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
-          .above(0)
-          .at_most(1)
-          .null_default("from `per_round`")
-          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::fraction),
-      number_key("training.selection.over_selection",
-                 "Over-selection with a deadline (random, available, oort; needs per_round or fraction): selects "
-                 "ceil(K x (1 + over_selection)) devices and aggregates the first K updates to arrive; the round "
-                 "closes then, and those that come after are late.")
-          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
-          .at_least(0)
-          .at_most(10)
-          .def(0.0)
-          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::over_selection),
-      number_key("training.selection.exploration",
-                 "Oort: the share of each round's picks that go to never-picked devices (seeded, uniform).")
-          .allowed_only_when(when("training.selection.kind", {"oort"}))
-          .at_least(0)
-          .at_most(1)
-          .def(0.1)
-          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::exploration),
-      number_key("training.selection.alpha",
-                 "Oort: the straggler penalty's exponent, (T / t)^alpha for a device whose last round time t "
-                 "exceeds the preferred round duration T.")
-          .allowed_only_when(when("training.selection.kind", {"oort"}))
-          .at_least(0)
-          .at_most(100)
-          .def(2.0)
-          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::alpha),
-      quantity_key("training.selection.preferred_round_s", Unit::Seconds,
-                   "Oort: the preferred round duration T of the straggler penalty.")
-          .allowed_only_when(when("training.selection.kind", {"oort"}))
-          .above(0)
-          .null_default("the median of the last round's times")
-          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::preferred_round_s),
   };
+}
+
+}  // namespace
+
+std::vector<KeySpec> training_rows() {
+  std::vector<KeySpec> rows;
+  for (const auto& part : {step_rows(), scadles_rows(), on_arrival_rows(), local_sgd_rows()}) {
+    rows.insert(rows.end(), part.begin(), part.end());
+  }
+  return rows;
 }
 
 std::vector<Rule> training_rules() {
@@ -291,43 +264,6 @@ std::vector<Rule> training_rules() {
          throw ScenarioError("training.round_timeout_s: required in " + which +
                              " when faults has device or link entries (without it a round waits for every device, "
                              "however long one is off or cut off)");
-       }},
-      {"training.selection",
-       "Random and oort selection need exactly one of `per_round` (at most the number of devices) and "
-       "`fraction`, available at most one; over_selection needs one of them; synchronous rounds; not with data "
-       "injection (it plans over every device).",
-       [](const nlohmann::json& r) {
-         const auto& t = r.at("training");
-         if (!t.contains("selection") || t.at("selection").is_null()) return;
-         const auto& sel = t.at("selection");
-         const std::string kind = sel.at("kind").get<std::string>();
-         if (kind == "all") return;
-         auto given = [&](const char* key) { return sel.contains(key) && !sel.at(key).is_null(); };
-         const bool per_round = given("per_round"), fraction = given("fraction");
-         if (per_round && fraction) {
-           throw ScenarioError("training.selection: give one of per_round and fraction, not both");
-         }
-         if (kind != "available" && !per_round && !fraction) {
-           throw ScenarioError("training.selection: kind " + kind + " needs one of per_round and fraction");
-         }
-         if (sel.at("over_selection").get<double>() > 0 && !per_round && !fraction) {
-           throw ScenarioError(
-               "training.selection.over_selection: needs per_round or fraction (K, the updates a round "
-               "aggregates)");
-         }
-         if (t.at("mode") == "local-sgd" && t.at("aggregation") != "sync") {
-           throw ScenarioError("training.selection: needs synchronous rounds (local-sgd with aggregation sync)");
-         }
-         if (t.contains("injection") && !t.at("injection").is_null()) {
-           throw ScenarioError(
-               "training.selection: not supported with training.injection (injection plans every "
-               "round over every device); set one of them to null");
-         }
-         if (per_round && r.at("devices").is_array() &&
-             sel.at("per_round").get<int64_t>() > static_cast<int64_t>(r.at("devices").size())) {
-           throw ScenarioError("training.selection.per_round: " + sel.at("per_round").dump() + " is more than the " +
-                               std::to_string(r.at("devices").size()) + " devices");
-         }
        }},
       {"training.buffer_size",
        "`buffer_size` other than 1 and `staleness_policy` hold need pushes applied on arrival (local-sgd with "
