@@ -20,8 +20,6 @@ import sys
 import tempfile
 import urllib.parse
 
-import yaml
-
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DOCS = os.path.join(ROOT, "docs")
 
@@ -117,6 +115,8 @@ def main():
     if not mkdocs:
         print("SKIP: mkdocs is not installed (apt-get install mkdocs; tools/setup.sh installs it)")
         return 77
+    import yaml  # python3-yaml, which Debian's mkdocs depends on
+
     with open(os.path.join(ROOT, "mkdocs.yml"), encoding="utf-8") as f:
         config = yaml.safe_load(f)
     nav = list(nav_pages(config["nav"]))
