@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "compress/config.hpp"
+
 namespace edgetrain::platform {
 struct PlatformInfo;
 }
@@ -135,22 +137,9 @@ struct StopSpec {
   std::optional<double> target_accuracy;
 };
 
-// One direction's compressor (see src/compress/compressor.hpp for the schemes).
-struct CompressorSpec {
-  std::string kind = "none";  // none | fp16 | topk | randomk | threshold | qsgd | terngrad | signsgd |
-                              // onebit | powersgd | adacomp | adacomp-bins
-  double ratio = 0.01;
-  std::string scope = "layer";  // layer | global (topk)
-  bool packed_indices = false;  // index_bits "packed" (else 32)
-  bool error_feedback = false;
-  double threshold = 0;
-  int64_t levels = 16;
-  int64_t rank = 2;
-  int64_t bin_size = 50;
-  // Timing-only runs of threshold, adacomp-bins and adaptive topk: the message size as a fraction
-  // of the dense fp32 update (compress::declared_payload_bytes). Empty: not given or not used.
-  std::optional<double> timing_ratio;
-};
+// One direction's compressor: its settings as the compressors read them (the kinds in
+// src/compress/kinds.hpp).
+using CompressorSpec = compress::Config;
 
 // ScaDLES adaptive compression: send compressed when the smoothed norm gap <= delta.
 struct AdaptiveSpec {

@@ -1,6 +1,7 @@
 // See compression.hpp.
 #include "scenario/keys/compression.hpp"
 
+#include "compress/kinds.hpp"
 #include "input/text.hpp"
 #include "scenario/error.hpp"
 #include "scenario/rows.hpp"
@@ -16,21 +17,25 @@ using nlohmann::json;
 bool packed(const json& index_bits) { return index_bits == "packed"; }
 
 // The compressor keys of `section` ("compression"): kind and its settings, each used only by
-// the kinds that read it. The downlink copies these rows (nested_compressor).
+// the kinds that read it (the kinds table's columns). The downlink copies these rows
+// (nested_compressor).
 std::vector<KeySpec> compressor_rows(const std::string& section, std::string kind_doc) {
+  using compress::Setting;
   const std::string kind = section + ".kind";
   const std::string at = section + ".";
+  std::vector<std::string> feedback = compress::kinds_with_feedback_by_default();
+  const std::string last_feedback = feedback.back();  // "a, b and c"
+  feedback.pop_back();
+  const std::string feedback_list =
+      feedback.empty() ? last_feedback : text::join(feedback, ", ") + " and " + last_feedback;
   return {
-      enum_key(kind,
-               {"none", "fp16", "topk", "randomk", "threshold", "qsgd", "terngrad", "signsgd", "onebit", "powersgd",
-                "adacomp", "adacomp-bins"},
-               std::move(kind_doc))
+      enum_key(kind, compress::kind_names(), std::move(kind_doc))
           .def("none")
           .fills(&CompressorSpec::kind),
       number_key(at + "ratio",
                  "Fraction of the entries sent: of each tensor, or (topk with scope global) of all tensors "
                  "together.")
-          .only_when(when(kind, {"topk", "randomk", "adacomp"}))
+          .only_when(when(kind, compress::kinds_reading(Setting::Ratio)))
           .above(0)
           .at_most(1)
           .def(0.01)
@@ -38,41 +43,41 @@ std::vector<KeySpec> compressor_rows(const std::string& section, std::string kin
       enum_key(at + "scope", {"layer", "global"},
                "Top-k selection: layer = the largest entries of each tensor; global = the largest of all "
                "tensors together.")
-          .only_when(when(kind, {"topk"}))
+          .only_when(when(kind, compress::kinds_reading(Setting::Scope)))
           .def("layer")
           .fills(&CompressorSpec::scope),
       literal_key(at + "index_bits", {32, "packed"},
                   "Size of each sent index: 32 bits, or packed = ceil(log2 n) bits for a tensor of n entries.")
-          .only_when(when(kind, {"topk", "threshold", "adacomp", "adacomp-bins"}))
+          .only_when(when(kind, compress::kinds_reading(Setting::IndexBits)))
           .def(32)
           .fills_by(packed, &CompressorSpec::packed_indices),
       boolean_key(at + "error_feedback",
                   "Error feedback: the sender keeps what compression dropped and adds it to its next update. "
-                  "Default true for signsgd, onebit and powersgd, false otherwise. Not allowed with adacomp-bins, "
-                  "which keeps its own residual.")
+                  "Default true for " +
+                      feedback_list + ", false otherwise. Not allowed with adacomp-bins, which keeps its own residual.")
           .only_when(when_not(kind, {"none"}))
-          .def_if(when(kind, {"signsgd", "onebit", "powersgd"}), true)
+          .def_if(when(kind, compress::kinds_with_feedback_by_default()), true)
           .def(false)
           .fills(&CompressorSpec::error_feedback),
       number_key(at + "threshold", "Entries with |g| > threshold are sent (value + index).")
-          .only_when(when(kind, {"threshold"}))
+          .only_when(when(kind, compress::kinds_reading(Setting::Threshold)))
           .at_least(0)
-          .required_if(when(kind, {"threshold"}))
+          .required_if(when(kind, compress::kinds_reading(Setting::Threshold)))
           .fills(&CompressorSpec::threshold),
       integer_key(at + "levels", "QSGD quantisation levels.")
-          .only_when(when(kind, {"qsgd"}))
+          .only_when(when(kind, compress::kinds_reading(Setting::Levels)))
           .at_least(1)
           .limit(2147483648.0, "a level and its sign are coded in at most 33 bits of the wire format, exact in double")
           .def(16)
           .fills(&CompressorSpec::levels),
       integer_key(at + "rank", "PowerSGD rank (columns of P and Q).")
-          .only_when(when(kind, {"powersgd"}))
+          .only_when(when(kind, compress::kinds_reading(Setting::Rank)))
           .at_least(1)
           .limit(4096, "P and Q hold rank columns per matrix; the rank used is at most the matrix's smaller side")
           .def(2)
           .fills(&CompressorSpec::rank),
       integer_key(at + "bin_size", "AdaComp-bins bin size, in entries.")
-          .only_when(when(kind, {"adacomp-bins"}))
+          .only_when(when(kind, compress::kinds_reading(Setting::BinSize)))
           .at_least(1)
           .limit(1e9, "a bin larger than a layer is the whole layer; entry counts are 32-bit on the wire")
           .def(50)
@@ -109,14 +114,7 @@ std::vector<KeySpec> nested_compressor(const std::vector<KeySpec>& from_rows, co
 }
 
 std::vector<KeySpec> uplink_rows() {
-  return compressor_rows(
-      "compression",
-      "Uplink compressor: none = dense fp32; fp16 = half-precision values; topk = largest |g| entries, value + "
-      "index; randomk = seeded random entries, values only; threshold = |g| > `threshold`, value + index; qsgd = "
-      "stochastic quantisation to `levels` levels; terngrad = ternary {-1, 0, 1} x scale; signsgd = scaled sign "
-      "(use with error_feedback); onebit = 1-bit with two reconstruction means (Seide); powersgd = rank-`rank` "
-      "P·Qᵀ per matrix, one power iteration, warm start; adacomp = Hardy et al. 2017 per-layer top-c (value + "
-      "index), no residual; adacomp-bins = Chen et al. 2018 binned residual scheme.");
+  return compressor_rows("compression", "Uplink compressor: " + compress::kind_legend() + ".");
 }
 
 // "compression.timing_ratio" when a timing-only run needs it and it is missing: `at` is the
@@ -125,7 +123,7 @@ void check_timing_ratio(const nlohmann::json& spec, const std::string& at, bool 
   if (spec.is_null() || !spec.contains("timing_ratio") || !spec.at("timing_ratio").is_null()) return;
   const std::string kind = spec.at("kind").get<std::string>();
   std::string why;
-  if (kind == "threshold" || kind == "adacomp-bins") {
+  if (compress::kind_named(kind).payload_bytes == nullptr) {  // no size formula in the kinds table
     why = "kind " + kind + " sends as many entries as the gradients make it";
   } else if (adaptive) {
     why = "adaptive top-k sends dense or compressed as the gradients make it";
