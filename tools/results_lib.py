@@ -1,6 +1,6 @@
 """Shared helpers of the results scripts (tools/*/report.py, tools/readme/examples.py): load a run
 folder written by `edgetrain run`, run a list of scenarios two at a time, and write the pages and the
-README paragraphs whose figures come from those runs."""
+paragraphs of the README and docs/ whose figures come from those runs."""
 import csv
 import difflib
 import json
@@ -133,10 +133,20 @@ def write_page(results_dir, lines):
 
 
 README = os.path.join(ROOT, "README.md")
+DOCS = os.path.join(ROOT, "docs")
+
+
+def pages():
+    """The pages that may hold figure blocks: README.md and every Markdown page under docs/."""
+    found = [README]
+    for folder, subfolders, names in os.walk(DOCS):
+        subfolders.sort()
+        found += [os.path.join(folder, n) for n in sorted(names) if n.endswith(".md")]
+    return found
 
 
 def wrapped(text):
-    """Prose paragraphs filled to the README's width; fenced code and tables stay as they are."""
+    """Prose paragraphs filled to the pages' width; fenced code and tables stay as they are."""
     parts = re.split(r"(```.*?```)", text, flags=re.S)
     return "".join(p if p.startswith("```") else "\n\n".join(
         textwrap.fill(para, 105, break_long_words=False, break_on_hyphens=False)
@@ -144,12 +154,28 @@ def wrapped(text):
         for para in p.split("\n\n")) for p in parts)
 
 
-def readme_block(name, text=None, page_path=None):
-    """The README's block `name` (between `<!-- figures:name -->` and `<!-- /figures:name -->`, each
-    on its own line): returns its current text, or replaces it with `text` (its prose refilled). The figures a README
-    paragraph quotes live in such blocks so the script that measured them rewrites them."""
-    page_path = page_path or README
-    begin, end = f"<!-- figures:{name} -->\n", f"<!-- /figures:{name} -->"
+def block_markers(name):
+    return f"<!-- figures:{name} -->\n", f"<!-- /figures:{name} -->"
+
+
+def block_pages(name):
+    """The pages holding block `name` (a block may be quoted on several pages: the quickstart's summary
+    is on the README and in the quickstart tutorial); none is an error naming where it was looked for."""
+    begin, end = block_markers(name)
+    found = []
+    for path in pages():
+        with open(path) as f:
+            if begin in f.read():
+                found.append(path)
+    if not found:
+        raise SystemExit(f"no page holds the block {begin.strip()} ... {end} (looked in README.md and docs/)")
+    return found
+
+
+def page_block(name, page_path, text=None):
+    """The block `name` of one page (between `<!-- figures:name -->` and `<!-- /figures:name -->`, each on
+    its own line): returns its current text, or replaces it with `text` (its prose refilled)."""
+    begin, end = block_markers(name)
     with open(page_path) as f:
         page = f.read()
     start = page.find(begin)
@@ -165,15 +191,22 @@ def readme_block(name, text=None, page_path=None):
     return text
 
 
-def figures_main(argv, blocks, make_runner, script, page_path=None, comparable=lambda text: text):
-    """The command line of the scripts that write a page's figure blocks (tools/readme/examples.py,
+def figure_block(name, text):
+    """Writes `text` into block `name` on every page that holds it (README.md, docs/). The figures a page
+    quotes live in such blocks so that the script that measured them rewrites them."""
+    for path in block_pages(name):
+        page_block(name, path, text)
+    return text
+
+
+def figures_main(argv, blocks, make_runner, script, comparable=lambda text: text):
+    """The command line of the scripts that write figure blocks (tools/readme/examples.py,
     tools/teaching/report.py): [--check] [--binary PATH] [NAME...]. Each block function takes the
     runner make_runner(binary, scratch folder) and returns the block's text, its training figures
-    marked (tools/tolerance.py). Without --check the blocks are rewritten; with it nothing is, and the
-    exit status is 1 (with a diff) when a block no longer matches what the code gives (compared
-    through `comparable`, marked figures within their tolerance)."""
-    page_path = page_path or README
-    page = os.path.relpath(page_path, ROOT)
+    marked (tools/tolerance.py). The block is found on whichever pages hold it (README.md, docs/).
+    Without --check the blocks are rewritten; with it nothing is, and the exit status is 1 (with a
+    diff) when a block no longer matches what the code gives (compared through `comparable`, marked
+    figures within their tolerance)."""
     check = "--check" in argv
     binary = os.path.join(ROOT, "build", "edgetrain")
     if "--binary" in argv:
@@ -188,17 +221,20 @@ def figures_main(argv, blocks, make_runner, script, page_path=None, comparable=l
         for name in names:
             marked = blocks[name](run)
             text = wrapped(plain(marked)) + "\n"
-            if not check:
-                readme_block(name, text, page_path)
-                continue
-            have = readme_block(name, page_path=page_path)
-            wrong = mismatches(comparable(have), comparable(marked))
-            if wrong:
-                stale += 1
-                diff = difflib.unified_diff(have.splitlines(), text.splitlines(), page, "the code gives", lineterm="")
-                print(f"{page} block {name} does not match the code (rerun {script}):")
-                print("\n".join(["  " + w for w in wrong] + list(diff)))
-            else:
-                exact = comparable(have) == comparable(text)
-                print(f"{page} block {name}: matches" + ("" if exact else " (within tolerances)"))
+            for page_path in block_pages(name):
+                if not check:
+                    page_block(name, page_path, text)
+                    continue
+                page = os.path.relpath(page_path, ROOT)
+                have = page_block(name, page_path)
+                wrong = mismatches(comparable(have), comparable(marked))
+                if wrong:
+                    stale += 1
+                    diff = difflib.unified_diff(have.splitlines(), text.splitlines(), page, "the code gives",
+                                                lineterm="")
+                    print(f"{page} block {name} does not match the code (rerun {script}):")
+                    print("\n".join(["  " + w for w in wrong] + list(diff)))
+                else:
+                    exact = comparable(have) == comparable(text)
+                    print(f"{page} block {name}: matches" + ("" if exact else " (within tolerances)"))
     return 1 if stale else 0

@@ -30,6 +30,9 @@ packages=(
   # The man page is generated from `edgetrain --help` by the build (packaging/edgetrain.h2m adds its
   # FILES section); the package test reads it with man-db's `man -l`.
   help2man man-db
+  # The docs site (mkdocs.yml): the build turns docs/ into HTML, which the package installs, and the
+  # docs/site test builds it with --strict (no broken link or anchor, every page in the nav).
+  mkdocs
 )
 missing=()
 for p in "${packages[@]}"; do

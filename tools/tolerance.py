@@ -14,7 +14,7 @@ exactly:
 
 Simulated times, bytes and counts of runs that stop on rounds or on simulated time do not depend
 on the training: they stay exact. The tolerances are those measured over every checked figure with
-the kernels forced to each instruction set (README "Determinism"), with a margin.
+the kernels forced to each instruction set (docs/explanation/determinism.md), with a margin.
 """
 import re
 

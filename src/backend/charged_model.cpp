@@ -32,7 +32,7 @@ ChargedSizes::ChargedSizes(const scenario::CompressorSpec& spec, int64_t trained
                            const std::string& section)
     : trained_dense_(4 * trained_params), charged_dense_(charged.cost.dense_bytes()) {
   try {
-    formula_ = compress::formula_payload_bytes(compressor_config(spec), charged.layers);
+    formula_ = compress::formula_payload_bytes(spec, charged.layers);
   } catch (const compress::ConfigError& e) {
     throw compress::ConfigError(e.setting(), e.detail(), section);
   }

@@ -1,8 +1,6 @@
 // See downlink.hpp.
 #include "backend/downlink.hpp"
 
-#include "backend/uplink.hpp"
-
 namespace edgetrain::backend {
 namespace {
 
@@ -10,7 +8,7 @@ namespace {
 std::unique_ptr<compress::Compressor> make_downlink(const scenario::CompressorSpec& spec,
                                                     const std::vector<compress::Layer>& layers) {
   try {
-    return compress::make_compressor(compressor_config(spec), layers);
+    return compress::make_compressor(spec, layers);
   } catch (const compress::ConfigError& e) {
     throw compress::ConfigError(e.setting(), e.detail(), "compression.downlink");
   }

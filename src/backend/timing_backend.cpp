@@ -1,7 +1,6 @@
 // See timing_backend.hpp.
 #include "backend/timing_backend.hpp"
 
-#include "backend/uplink.hpp"
 #include "compress/size.hpp"
 
 namespace edgetrain::backend {
@@ -10,7 +9,7 @@ int64_t timing_payload_bytes(const scenario::CompressorSpec& spec, const std::ve
                              const std::string& section, std::vector<std::pair<std::string, double>>& declared) {
   std::optional<int64_t> bytes;
   try {
-    bytes = compress::formula_payload_bytes(compressor_config(spec), layers);
+    bytes = compress::formula_payload_bytes(spec, layers);
   } catch (const compress::ConfigError& e) {
     throw compress::ConfigError(e.setting(), e.detail(), section);
   }

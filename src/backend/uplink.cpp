@@ -3,19 +3,6 @@
 
 namespace edgetrain::backend {
 
-compress::Config compressor_config(const scenario::CompressorSpec& s) {
-  compress::Config c;
-  c.kind = s.kind;
-  c.ratio = s.ratio;
-  c.scope = s.scope;
-  c.packed_indices = s.packed_indices;
-  c.threshold = s.threshold;
-  c.levels = s.levels;
-  c.rank = s.rank;
-  c.bin_size = s.bin_size;
-  return c;
-}
-
 std::vector<compress::Layer> compress_layers(const std::vector<learn::LayerInfo>& layers) {
   std::vector<compress::Layer> out;
   for (const auto& l : layers) out.push_back({l.name, l.shape, l.offset, l.numel});
@@ -30,7 +17,7 @@ std::unique_ptr<compress::Compressor> dense_compressor(const std::vector<compres
 
 UplinkEncoder::UplinkEncoder(const scenario::CompressionSpec& spec, const std::vector<compress::Layer>& layers,
                              uint64_t seed)
-    : compressor_(compress::make_compressor(compressor_config(spec.uplink), layers)),
+    : compressor_(compress::make_compressor(spec.uplink, layers)),
       dense_(dense_compressor(layers)),
       adaptive_(spec.adaptive),
       spec_(spec.uplink),
@@ -66,8 +53,7 @@ EncodedUpdate UplinkEncoder::encode(std::span<const float> update, int64_t step)
 }
 
 UplinkDecoder::UplinkDecoder(const scenario::CompressionSpec& spec, const std::vector<compress::Layer>& layers)
-    : compressor_(compress::make_compressor(compressor_config(spec.uplink), layers)),
-      dense_(dense_compressor(layers)) {}
+    : compressor_(compress::make_compressor(spec.uplink, layers)), dense_(dense_compressor(layers)) {}
 
 void UplinkDecoder::decode_into(std::span<const uint8_t> payload, bool compressed, uint64_t device_seed, int64_t step,
                                 std::span<float> out) const {

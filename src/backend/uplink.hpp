@@ -15,7 +15,6 @@
 
 namespace edgetrain::backend {
 
-compress::Config compressor_config(const scenario::CompressorSpec& spec);
 std::vector<compress::Layer> compress_layers(const std::vector<learn::LayerInfo>& layers);
 
 struct EncodedUpdate {

@@ -1,7 +1,7 @@
 // `edgetrain compare RUN_DIR RUN_DIR... [--format text|json] [--all]`: runs side by side, the
 // speed-up of each against the first, and what differs between their resolved scenarios
 // (src/report/compare.hpp). Exit 2 with one line when an argument or a folder is wrong.
-#include "cli/compare_command.hpp"
+#include "cli/commands.hpp"
 
 #include <cstdio>
 #include <exception>

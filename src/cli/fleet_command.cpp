@@ -1,7 +1,9 @@
-// See fleet_command.hpp. Each output is written as report::write_output writes: a regular file
-// through a temporary file and a rename (a reader, or a failed run, never sees half a platform), a
-// character device or FIFO through.
-#include "cli/fleet_command.hpp"
+// `edgetrain fleet FLEET.json -o PLATFORM.xml [--seed N]`: generates a SimGrid platform from a
+// fleet description (src/fleet) and the device list beside it (PLATFORM.devices.csv). Exit status
+// 0, or 2 for bad input, with one line on stderr; prints its own usage and help. Each output is
+// written as report::write_output writes: a regular file through a temporary file and a rename (a
+// reader, or a failed run, never sees half a platform), a character device or FIFO through.
+#include "cli/commands.hpp"
 
 #include <boost/program_options.hpp>
 #include <cstdio>

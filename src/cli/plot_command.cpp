@@ -2,7 +2,7 @@
 // a run's figures (accuracy against time and bytes, buffers, bytes per device and link, time
 // splits) or a sweep's (a summary figure against a swept value, by another), drawn by matplotlib.
 // The options are read by the script (src/plot/edgetrain_plots.py), so they are declared once.
-#include "cli/plot_command.hpp"
+#include "cli/commands.hpp"
 
 #include "cli/plot_script.hpp"
 

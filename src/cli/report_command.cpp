@@ -1,7 +1,7 @@
 // `edgetrain report RUN_OR_SWEEP_DIR [-o FILE] [--y COL]... [--x COL] [--by COL]`: one
 // self-contained report.html (inline SVG figures with hover tooltips, tables, the resolved
 // scenario; for a sweep, its figures and runs). Written by src/plot/html_report.py, which reads the options.
-#include "cli/report_command.hpp"
+#include "cli/commands.hpp"
 
 #include "cli/plot_script.hpp"
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "compress/config.hpp"
 #include "util/input_error.hpp"
 
 namespace edgetrain::compress {
@@ -42,19 +43,6 @@ struct Layer {
   std::vector<int64_t> shape;
   int64_t offset = 0;  // in the flat vector
   int64_t numel = 0;
-};
-
-struct Config {
-  // none | fp16 | topk | randomk | threshold | qsgd | terngrad | signsgd | onebit | powersgd |
-  // adacomp | adacomp-bins
-  std::string kind = "none";
-  double ratio = 0.01;          // topk, randomk, adacomp: fraction of entries kept
-  std::string scope = "layer";  // topk: per layer (k_l = max(1, floor(ratio n_l))) or global
-  bool packed_indices = false;  // indices in ceil(log2 n) bits instead of 32
-  double threshold = 0;         // threshold: send |g| > threshold
-  int64_t levels = 16;          // qsgd: quantisation levels s
-  int64_t rank = 2;             // powersgd: rank r
-  int64_t bin_size = 50;        // adacomp-bins: L_T consecutive entries per bin
 };
 
 // What sender and receiver share without sending it.

@@ -6,12 +6,13 @@
 // Wire formats (little endian, N = total entries of the layers, in layer order):
 //   none: N f32 values               (4 N bytes)
 //   fp16: N binary16 values as u16   (2 N bytes)
+// none_bytes and fp16_bytes (at the end) give these lengths to timing-only runs.
 #include <bit>
 #include <cmath>
 #include <vector>
 
 #include "compress/compressor.hpp"
-#include "compress/kinds.hpp"
+#include "compress/family.hpp"
 #include "compress/wire.hpp"
 
 namespace edgetrain::compress {
@@ -106,6 +107,14 @@ std::unique_ptr<Compressor> make_none(const Config&, const std::vector<Layer>& l
 
 std::unique_ptr<Compressor> make_fp16(const Config&, const std::vector<Layer>& layers) {
   return std::make_unique<Dense<Fp16Codec>>(layers);
+}
+
+int64_t none_bytes(const Config&, const std::vector<Layer>& layers) {
+  return int64_t{Fp32Codec::bytes} * detail::layout_size(layers);
+}
+
+int64_t fp16_bytes(const Config&, const std::vector<Layer>& layers) {
+  return int64_t{Fp16Codec::bytes} * detail::layout_size(layers);
 }
 
 }  // namespace edgetrain::compress

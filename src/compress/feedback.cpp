@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "compress/compressor.hpp"
-#include "compress/kinds.hpp"
+#include "compress/family.hpp"
 #include "compress/select.hpp"
 
 namespace edgetrain::compress {

@@ -1,43 +1,52 @@
-// Constructors of the individual compressors, used by the factory (make_compressor).
+// The compressor kinds, one row each (kinds.cpp): everything that differs between kinds outside
+// their family file is read from here: make_compressor builds from the row's factory, timing-only
+// runs size messages with its formula, the scenario's `compression` keys offer its name, its
+// settings and its default of error feedback, and the memory estimate counts what it keeps.
+// A new kind is its encoder, factory and size formula in its family file (declared in
+// family.hpp) and its row in kinds.cpp.
 #pragma once
 
-#include <memory>
-#include <span>
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "compress/compressor.hpp"
+#include "compress/family.hpp"
 
 namespace edgetrain::compress {
 
-// dense.cpp
-std::unique_ptr<Compressor> make_none(const Config&, const std::vector<Layer>&);
-std::unique_ptr<Compressor> make_fp16(const Config&, const std::vector<Layer>&);
-// sparse.cpp
-std::unique_ptr<Compressor> make_topk(const Config&, const std::vector<Layer>&);
-std::unique_ptr<Compressor> make_randomk(const Config&, const std::vector<Layer>&);
-std::unique_ptr<Compressor> make_threshold(const Config&, const std::vector<Layer>&);
-std::unique_ptr<Compressor> make_adacomp(const Config&, const std::vector<Layer>&);
-std::unique_ptr<Compressor> make_adacomp_bins(const Config&, const std::vector<Layer>&);
-// quantize.cpp
-std::unique_ptr<Compressor> make_qsgd(const Config&, const std::vector<Layer>&);
-std::unique_ptr<Compressor> make_terngrad(const Config&, const std::vector<Layer>&);
-std::unique_ptr<Compressor> make_signsgd(const Config&, const std::vector<Layer>&);
-std::unique_ptr<Compressor> make_onebit(const Config&, const std::vector<Layer>&);
-// powersgd.cpp
-std::unique_ptr<Compressor> make_powersgd(const Config&, const std::vector<Layer>&);
+// The settings of Config a kind may read, by scenario key: ratio, scope, index_bits (Config's
+// packed_indices), threshold, levels, rank, bin_size.
+enum class Setting { Ratio, Scope, IndexBits, Threshold, Levels, Rank, BinSize };
 
-// Layout rules every compressor shares (defined in sparse.cpp): layers tile the flat vector in
-// order; keep counts are k = max(1, floor(ratio n)).
-namespace detail {
-int64_t layout_size(const std::vector<Layer>& layers);
-void check_update_size(size_t size, int64_t expected);
-void check_ratio(double ratio);
-// Top-k selection scope: "layer" or "global".
-void check_scope(const std::string& scope);
-int64_t keep_count(double ratio, int64_t n);
-// Quantisers and PowerSGD reject NaN/Inf input (their scales would be meaningless).
-void check_finite(std::span<const float> update);
-}  // namespace detail
+struct Kind {
+  std::string name = {};         // compression.kind
+  std::string description = {};  // one line, for the kind's key in the scenario table
+  CompressorFactory* make = nullptr;
+  // Timing-only size; nullptr when the size depends on the data (declared by timing_ratio).
+  SizeFormula* payload_bytes = nullptr;
+  std::vector<Setting> settings = {};  // what its factory and encoder read; it ignores the others
+  // A biased scheme that needs the sender's error feedback: the scenario turns it on by default.
+  bool feedback_by_default = false;
+  // Its Encoded::indices hold the index sets it sent (empty for dense schemes).
+  bool sends_indices = false;
+  // Model-sized fp32 vectors the sender keeps beyond error feedback (adacomp-bins' residual).
+  int64_t state_vectors = 0;
+
+  bool reads(Setting s) const;
+  // Each update's index sets hold about ratio x n indices (not a count the data decides).
+  bool indices_sized_by_ratio() const { return sends_indices && reads(Setting::Ratio); }
+};
+
+// Every kind, in the order the scenario's key table lists them.
+const std::vector<Kind>& kinds();
+// The row of `name`; ConfigError on "kind" for a name no row has.
+const Kind& kind_named(const std::string& name);
+
+// Names, in table order: all, those that read `s`, those with error feedback on by default.
+std::vector<std::string> kind_names();
+std::vector<std::string> kinds_reading(Setting s);
+std::vector<std::string> kinds_with_feedback_by_default();
+// "none = <description>; fp16 = <description>; ...": the kinds explained in one sentence.
+std::string kind_legend();
 
 }  // namespace edgetrain::compress

@@ -12,6 +12,8 @@
 //   other layer:  the n_l values as fp32                            -> 4 n_l bytes
 // When r' = min(m, n) the P, Q form is exact but no smaller than the raw matrix (4 m n bytes):
 // it is kept anyway, so one setting gives one format for every layer.
+// payload_bytes() restates these lengths; powersgd_bytes (at the end) gives them to timing-only
+// runs.
 // The initial Q (n x r', i.i.d. standard normal) comes from a generator seeded by
 // (context.seed of the first encode, layer index). Linear algebra runs in double in plain loops:
 // the matrices are small and the result is then independent of BLAS threading.
@@ -26,7 +28,7 @@
 #include <type_traits>
 
 #include "compress/compressor.hpp"
-#include "compress/kinds.hpp"
+#include "compress/family.hpp"
 #include "compress/wire.hpp"
 #include "util/format.hpp"
 #include "util/seed.hpp"
@@ -164,16 +166,21 @@ class PowerSgd final : public Compressor {
     }
   }
 
-  Encoded encode(std::span<const float> update, const Context& context) override {
-    detail::check_update_size(update.size(), size());
-    detail::check_finite(update);
-    Encoded out;
+  // The length of every payload: P and Q of each matrix layer, the other layers raw.
+  size_t payload_bytes() const {
     size_t bytes = 0;
     for (size_t li = 0; li < layers_.size(); ++li) {
       const auto& mat = matrices_[li];
       bytes += 4 * static_cast<size_t>(mat ? mat->rank * (mat->m + mat->n) : layers_[li].numel);
     }
-    out.payload.reserve(bytes);
+    return bytes;
+  }
+
+  Encoded encode(std::span<const float> update, const Context& context) override {
+    detail::check_update_size(update.size(), size());
+    detail::check_finite(update);
+    Encoded out;
+    out.payload.reserve(payload_bytes());
     ByteWriter writer(out.payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& layer = layers_[li];
@@ -279,6 +286,10 @@ class PowerSgd final : public Compressor {
 std::unique_ptr<Compressor> make_powersgd(const Config& c, const std::vector<Layer>& layers) {
   if (c.rank < 1) throw ConfigError("rank", "must be >= 1, got " + std::to_string(c.rank));
   return std::make_unique<PowerSgd>(c, layers);
+}
+
+int64_t powersgd_bytes(const Config& c, const std::vector<Layer>& layers) {
+  return static_cast<int64_t>(PowerSgd(c, layers).payload_bytes());
 }
 
 }  // namespace edgetrain::compress

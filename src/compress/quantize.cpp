@@ -15,6 +15,8 @@
 // randomness. signsgd and onebit are biased: the caller adds error feedback (ErrorFeedback).
 // Encoders reject non-finite updates: a scale of inf or NaN would silently poison every
 // element of its layer, and decoders reject such scales as malformed.
+// Each quantiser's layer_bytes() restates its record's length; the *_bytes size formulas (at the
+// end) give the payload's to timing-only runs.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -24,7 +26,7 @@
 #include <string>
 
 #include "compress/compressor.hpp"
-#include "compress/kinds.hpp"
+#include "compress/family.hpp"
 #include "compress/wire.hpp"
 #include "util/seed.hpp"
 
@@ -64,13 +66,18 @@ class LayerwiseQuantizer : public Compressor {
   LayerwiseQuantizer(const std::vector<Layer>& layers, const char* tag)
       : Compressor(detail::layout_size(layers)), layers_(layers), tag_(tag) {}
 
+  // The length of every payload: the layers' records.
+  size_t payload_bytes() const {
+    size_t bytes = 0;
+    for (const Layer& layer : layers_) bytes += layer_bytes(static_cast<size_t>(layer.numel));
+    return bytes;
+  }
+
   Encoded encode(std::span<const float> update, const Context& context) override {
     detail::check_update_size(update.size(), size());
     detail::check_finite(update);
     Encoded out;
-    size_t bytes = 0;
-    for (const Layer& layer : layers_) bytes += layer_bytes(static_cast<size_t>(layer.numel));
-    out.payload.reserve(bytes);
+    out.payload.reserve(payload_bytes());
     ByteWriter writer(out.payload);
     // One stream per (step, layer): independent of how many draws other layers made.
     const uint64_t step_seed = util::derive_seed(context.seed, tag_, static_cast<uint64_t>(context.step));
@@ -276,16 +283,32 @@ std::unique_ptr<Compressor> make_qsgd(const Config& c, const std::vector<Layer>&
   return std::make_unique<Qsgd>(c, layers);
 }
 
+int64_t qsgd_bytes(const Config& c, const std::vector<Layer>& layers) {
+  return static_cast<int64_t>(Qsgd(c, layers).payload_bytes());
+}
+
 std::unique_ptr<Compressor> make_terngrad(const Config&, const std::vector<Layer>& layers) {
   return std::make_unique<TernGrad>(layers);
+}
+
+int64_t terngrad_bytes(const Config&, const std::vector<Layer>& layers) {
+  return static_cast<int64_t>(TernGrad(layers).payload_bytes());
 }
 
 std::unique_ptr<Compressor> make_signsgd(const Config&, const std::vector<Layer>& layers) {
   return std::make_unique<SignSgd>(layers);
 }
 
+int64_t signsgd_bytes(const Config&, const std::vector<Layer>& layers) {
+  return static_cast<int64_t>(SignSgd(layers).payload_bytes());
+}
+
 std::unique_ptr<Compressor> make_onebit(const Config&, const std::vector<Layer>& layers) {
   return std::make_unique<OneBit>(layers);
+}
+
+int64_t onebit_bytes(const Config&, const std::vector<Layer>& layers) {
+  return static_cast<int64_t>(OneBit(layers).payload_bytes());
 }
 
 }  // namespace edgetrain::compress

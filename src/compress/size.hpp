@@ -14,8 +14,9 @@
 namespace edgetrain::compress {
 
 // Exactly make_compressor(config, layers)->encode(u, context).payload.size() for any update u
-// and context, or nullopt for threshold and adacomp-bins. Throws what make_compressor throws
-// for a bad setting or layout (it builds the compressor once to check them).
+// and context, or nullopt for the kinds whose row has no formula (threshold, adacomp-bins).
+// Throws what make_compressor throws for a bad setting or layout (it builds the compressor once
+// to check them).
 std::optional<int64_t> formula_payload_bytes(const Config& config, const std::vector<Layer>& layers);
 
 // The size a declared ratio stands for: round(ratio x the dense fp32 payload, 4 N bytes),

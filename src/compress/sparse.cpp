@@ -15,6 +15,8 @@
 //   threshold:         per layer   u32 count c_l, c_l f32 values, c_l indices
 //   adacomp:           as topk with layer scope
 //   adacomp-bins:      per layer   u32 count c_l, c_l f32 values, c_l indices
+// topk_bytes, randomk_bytes and adacomp_bytes (at the end) give these lengths to timing-only runs
+// (and the encoders their allocation); threshold's and adacomp-bins' depend on the data.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -22,7 +24,7 @@
 #include <random>
 
 #include "compress/compressor.hpp"
-#include "compress/kinds.hpp"
+#include "compress/family.hpp"
 #include "compress/select.hpp"
 #include "compress/wire.hpp"
 #include "util/format.hpp"
@@ -247,11 +249,8 @@ class TopK final : public Sparse {
     Encoded e;
     ByteWriter w(e.payload);
     EncoderScratch& s = scratch();
+    e.payload.reserve(static_cast<size_t>(topk_bytes(config_, layers_)));
     if (config_.scope == "layer") {
-      size_t bytes = 0;
-      for (const Layer& l : layers_)
-        bytes += entries_bytes(keep_count(config_.ratio, l.numel), l.numel, config_.packed_indices);
-      e.payload.reserve(bytes);
       for (const Layer& l : layers_) {
         const std::span<const float> x = layer_of(update, l);
         s.selector.select(x, keep_count(config_.ratio, l.numel), s.sent);
@@ -259,9 +258,7 @@ class TopK final : public Sparse {
         e.indices.push_back(shifted(s.sent, l.offset));
       }
     } else {
-      const int64_t k = keep_count(config_.ratio, size());
-      e.payload.reserve(entries_bytes(k, size(), config_.packed_indices));
-      s.selector.select(update, k, s.sent);
+      s.selector.select(update, keep_count(config_.ratio, size()), s.sent);
       write_entries(w, update, s.sent, size(), config_.packed_indices);
       // Split the increasing global positions by layer.
       auto it = s.sent.begin();
@@ -311,9 +308,7 @@ class RandomK final : public Sparse {
   Encoded encode(std::span<const float> update, const Context& context) override {
     detail::check_update_size(update.size(), size());
     Encoded e;
-    size_t bytes = 0;
-    for (const Layer& l : layers_) bytes += 4 * static_cast<size_t>(keep_count(config_.ratio, l.numel));
-    e.payload.reserve(bytes);
+    e.payload.reserve(static_cast<size_t>(randomk_bytes(config_, layers_)));
     ByteWriter w(e.payload);
     for (size_t li = 0; li < layers_.size(); ++li) {
       const Layer& l = layers_[li];
@@ -449,14 +444,37 @@ class AdaCompBins final : public Sparse {
   std::vector<float> residual_;  // sender side: what has not been sent yet
 };
 
+// adacomp's settings: topk's with scope layer, whatever scope says.
+Config layer_scope(const Config& c) {
+  Config layer = c;
+  layer.scope = "layer";
+  return layer;
+}
+
 }  // namespace
 
 std::unique_ptr<Compressor> make_topk(const Config& c, const std::vector<Layer>& layers) {
   return std::make_unique<TopK>(c, layers);
 }
 
+int64_t topk_bytes(const Config& c, const std::vector<Layer>& layers) {
+  if (c.scope == "layer") {
+    size_t bytes = 0;
+    for (const Layer& l : layers) bytes += entries_bytes(keep_count(c.ratio, l.numel), l.numel, c.packed_indices);
+    return static_cast<int64_t>(bytes);
+  }
+  const int64_t n = detail::layout_size(layers);
+  return static_cast<int64_t>(entries_bytes(keep_count(c.ratio, n), n, c.packed_indices));
+}
+
 std::unique_ptr<Compressor> make_randomk(const Config& c, const std::vector<Layer>& layers) {
   return std::make_unique<RandomK>(c, layers);
+}
+
+int64_t randomk_bytes(const Config& c, const std::vector<Layer>& layers) {
+  int64_t bytes = 0;
+  for (const Layer& l : layers) bytes += 4 * keep_count(c.ratio, l.numel);
+  return bytes;
 }
 
 std::unique_ptr<Compressor> make_threshold(const Config& c, const std::vector<Layer>& layers) {
@@ -466,10 +484,10 @@ std::unique_ptr<Compressor> make_threshold(const Config& c, const std::vector<La
 // Hardy et al. 2017: the per-layer top-k selection and wire format of topk (scope is ignored:
 // always per layer); the asynchronous server's staleness rule consumes Encoded::indices.
 std::unique_ptr<Compressor> make_adacomp(const Config& c, const std::vector<Layer>& layers) {
-  Config layer_scope = c;
-  layer_scope.scope = "layer";
-  return std::make_unique<TopK>(layer_scope, layers);
+  return std::make_unique<TopK>(layer_scope(c), layers);
 }
+
+int64_t adacomp_bytes(const Config& c, const std::vector<Layer>& layers) { return topk_bytes(layer_scope(c), layers); }
 
 std::unique_ptr<Compressor> make_adacomp_bins(const Config& c, const std::vector<Layer>& layers) {
   return std::make_unique<AdaCompBins>(c, layers);

@@ -38,10 +38,15 @@ uint64_t parse_seed_option(const std::string& text, const std::string& option = 
 // Applies one --set override to a raw document (before validation). Exposed for tests.
 void apply_override(nlohmann::json& doc, const std::string& override_text);
 
+// The typed scenario with every key at its schema default (keys without one: empty or zero; no
+// devices, no platform), for code and tests that build part of a scenario by hand:
+// `TrainingSpec t = typed_defaults().training;`.
+Scenario typed_defaults();
+
 // Short human summary for `edgetrain validate`: name, seed, platform, server, devices, dataset
 // and partition, streams, model, training (and the ScaDLES, local-SGD or staleness settings of
-// its mode), uplink and downlink compression, faults, evaluation and stop conditions, one line
-// each.
+// its mode), uplink and downlink compression, the topology, faults, evaluation and stop
+// conditions, one line each (describe.cpp).
 std::string describe(const Scenario& s);
 
 }  // namespace edgetrain::scenario

@@ -1,6 +1,10 @@
 // The typed, validated scenario: what a run simulates. Produced by load_scenario() from the
 // user's JSON (plus --set overrides), with every default filled in and every unit resolved
 // to SI (seconds, bytes, flops, bits per second). Nothing here knows SimGrid or LibTorch.
+//
+// The members hold no defaults: each is filled from its schema row (scenario/keys/), which
+// declares the default once. A scalar's `{}` only keeps a struct built by hand from holding
+// garbage; build one with typed_defaults() (load.hpp) to get the schema's defaults.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "compress/config.hpp"
+
 namespace edgetrain::platform {
 struct PlatformInfo;
 }
@@ -18,31 +24,33 @@ struct PlatformInfo;
 namespace edgetrain::scenario {
 
 struct PartitionSpec {
-  std::string kind = "iid";       // iid | shards | dirichlet
-  int64_t labels_per_device = 2;  // shards: k distinct labels per device
-  double alpha = 0.5;             // dirichlet concentration
+  std::string kind;             // iid | shards | dirichlet
+  int64_t labels_per_device{};  // shards: k distinct labels per device
+  double alpha{};               // dirichlet concentration
 };
 
 struct DatasetSpec {
   std::string name;            // fashion-mnist | mnist | synthetic; empty: none (timing-only runs)
   std::filesystem::path path;  // IDX folder (absolute after loading); empty for synthetic
-  int64_t train_samples = 0;   // 0 = the whole training set (files); synthetic: how many
+  int64_t train_samples{};     // 0 = the whole training set (files); synthetic: how many
   // Synthetic only: sample shape and class count, and the spread of each class cluster.
-  std::vector<int64_t> shape{1, 28, 28};
-  int64_t classes = 10;
-  double noise = 1.0;
+  std::vector<int64_t> shape;
+  int64_t classes{};
+  double noise{};
   PartitionSpec partition;
 };
 
 struct ModelSpec {
-  std::string name = "mlp";                    // mlp | cnn | a catalogue model (timing-only runs)
-  std::vector<int64_t> hidden;                 // hidden widths; empty = model default
-  std::vector<int64_t> conv_channels{10, 20};  // cnn only
+  std::string name;                    // mlp | cnn | a catalogue model (timing-only runs)
+  std::vector<int64_t> hidden;         // hidden widths; empty = model default
+  std::vector<int64_t> conv_channels;  // cnn only
   std::string cost_as;  // mlp, cnn: a catalogue model whose FLOPs and message sizes are charged; empty = none
 };
 
 // How fast data arrives at a device (samples per simulated second). Presets S1, S2, S10, S20
-// are resolved by the loader into their distributions (the ScaDLES paper's rate sets).
+// are resolved by the loader into their distributions (the ScaDLES paper's rate sets). Filled as
+// one value (keys/stream.cpp); its initialisers are those of a rate's object forms, not key
+// defaults.
 struct RateSpec {
   std::string dist = "constant";  // constant | uniform | normal | list
   double value = 0;               // constant
@@ -53,74 +61,74 @@ struct RateSpec {
 };
 
 struct BufferSpec {
-  std::string policy = "persistence";  // persistence | truncation | drop-oldest | drop-newest
-  int64_t capacity_samples = 0;        // drop-oldest / drop-newest: the bound (> 0); else 0
-  double window_s = 1.0;               // truncation: keep the newest ceil(rate * window_s) samples
+  std::string policy;          // persistence | truncation | drop-oldest | drop-newest
+  int64_t capacity_samples{};  // drop-oldest / drop-newest: the bound (> 0); else 0
+  double window_s{};           // truncation: keep the newest ceil(rate * window_s) samples
 };
 
 struct StreamSpec {
   RateSpec rate;
-  std::string arrivals = "fluid";  // fluid | poisson
-  std::filesystem::path trace;     // CSV time_s,rate (absolute); empty = none. Overrides `rate`.
+  std::string arrivals;         // fluid | poisson
+  std::filesystem::path trace;  // CSV time_s,rate (absolute); empty = none. Overrides `rate`.
   BufferSpec buffer;
-  int64_t sample_bytes = 0;          // 0 = the dataset's raw sample size
-  std::string while_off = "buffer";  // buffer | lose: what arrives while the device is off
+  int64_t sample_bytes{};  // 0 = the dataset's raw sample size
+  std::string while_off;   // buffer | lose: what arrives while the device is off
 };
 
 struct InjectionSpec {
-  double alpha = 0;  // fraction of devices that share each step
-  double beta = 0;   // fraction of its batch a sharing device shares
+  double alpha{};  // fraction of devices that share each step
+  double beta{};   // fraction of its batch a sharing device shares
 };
 
 // Client selection in synchronous rounds: every device, a seeded uniform sample each round (of
 // every device, or of the available ones), or Oort's guided selection (sim/selection.hpp).
 struct SelectionSpec {
-  std::string kind = "all";   // all | random | available | oort
-  int64_t per_round = 0;      // devices per round (0: from fraction; both 0: every available device)
-  double fraction = 0;        // share of devices per round (0: per_round given)
-  double over_selection = 0;  // selects ceil(K (1 + over_selection)), aggregates the first K
+  std::string kind;         // all | random | available | oort
+  int64_t per_round{};      // devices per round (0: from fraction; both 0: every available device)
+  double fraction{};        // share of devices per round (0: per_round given)
+  double over_selection{};  // selects ceil(K (1 + over_selection)), aggregates the first K
   // Oort: the share of picks that go to never-picked devices, the straggler penalty's exponent and
   // the preferred round duration (empty: the median of the last round's times).
-  double exploration = 0.1;
-  double alpha = 2;
+  double exploration{};
+  double alpha{};
   std::optional<double> preferred_round_s;
 };
 
 struct TrainingSpec {
-  std::string compute = "real";  // real (LibTorch steps on data) | timing-only (no tensors, no data)
+  std::string compute;  // real (LibTorch steps on data) | timing-only (no tensors, no data)
   bool timing_only() const { return compute == "timing-only"; }
-  std::string mode = "sync";  // sync | scadles | async | local-sgd
-  int64_t batch_size = 32;
-  double lr = 0.05;
-  double momentum = 0.0;
-  double weight_decay = 0.0;
+  std::string mode;  // sync | scadles | async | local-sgd
+  int64_t batch_size{};
+  double lr{};
+  double momentum{};
+  double weight_decay{};
   // ScaDLES (mode scadles): b_i = clip(round(S_i * window_s), batch_min, batch_max).
-  double window_s = 1.0;
-  int64_t batch_min = 8, batch_max = 1024;
-  int64_t base_global_batch = 0;      // 0 = batch_size x number of devices
-  std::string weighting = "batch";    // batch (b_i / sum b) | uniform (1 / n)
-  std::string lr_scaling = "linear";  // linear (lr * sum b / base_global_batch) | none
+  double window_s{};
+  int64_t batch_min{}, batch_max{};
+  int64_t base_global_batch{};  // 0 = batch_size x number of devices
+  std::string weighting;        // batch (b_i / sum b) | uniform (1 / n)
+  std::string lr_scaling;       // linear (lr * sum b / base_global_batch) | none
   std::optional<InjectionSpec> injection;
   // Asynchronous parameter server (mode async, local-sgd with aggregation async).
-  std::string staleness_lr = "none";  // none | inverse | adacomp
+  std::string staleness_lr;  // none | inverse | adacomp
   std::optional<int64_t> max_staleness;
-  std::string staleness_policy = "drop";  // drop | hold (SSP)
-  int64_t buffer_size = 1;                // pushes per model version (FedBuff)
-  int64_t staleness_history = 1000;
-  double start_jitter_s = 0;
+  std::string staleness_policy;  // drop | hold (SSP)
+  int64_t buffer_size{};         // pushes per model version (FedBuff)
+  int64_t staleness_history{};
+  double start_jitter_s{};
   // Local SGD (FedAvg-style, mode local-sgd): local steps per push, how pushes are aggregated
   // (sync rounds or async on arrival), and the server's step size on the averaged model delta.
-  int64_t local_steps = 5;
-  std::string aggregation = "sync";  // sync | async
-  double server_lr = 1.0;
+  int64_t local_steps{};
+  std::string aggregation;  // sync | async
+  double server_lr{};
   SelectionSpec selection;
   // Synchronous rounds under faults: aggregate what arrived by then (empty = wait for all).
   std::optional<double> round_timeout_s;
 };
 
 struct EvalSpec {
-  double every_s = 5.0;
-  int64_t test_samples = 10000;
+  double every_s{};
+  int64_t test_samples{};
 };
 
 struct StopSpec {
@@ -129,27 +137,14 @@ struct StopSpec {
   std::optional<double> target_accuracy;
 };
 
-// One direction's compressor (see src/compress/compressor.hpp for the schemes).
-struct CompressorSpec {
-  std::string kind = "none";  // none | fp16 | topk | randomk | threshold | qsgd | terngrad | signsgd |
-                              // onebit | powersgd | adacomp | adacomp-bins
-  double ratio = 0.01;
-  std::string scope = "layer";  // layer | global (topk)
-  bool packed_indices = false;  // index_bits "packed" (else 32)
-  bool error_feedback = false;
-  double threshold = 0;
-  int64_t levels = 16;
-  int64_t rank = 2;
-  int64_t bin_size = 50;
-  // Timing-only runs of threshold, adacomp-bins and adaptive topk: the message size as a fraction
-  // of the dense fp32 update (compress::declared_payload_bytes). Empty: not given or not used.
-  std::optional<double> timing_ratio;
-};
+// One direction's compressor: its settings as the compressors read them (the kinds in
+// src/compress/kinds.hpp).
+using CompressorSpec = compress::Config;
 
 // ScaDLES adaptive compression: send compressed when the smoothed norm gap <= delta.
 struct AdaptiveSpec {
-  double delta = 0.3;
-  double smoothing = 0.9;  // EWMA weight of the past
+  double delta{};
+  double smoothing{};  // EWMA weight of the past
 };
 
 struct CompressionSpec {
@@ -189,13 +184,11 @@ struct LinkFaultSpec {
 struct FaultsSpec {
   std::vector<DeviceFaultSpec> devices;
   std::vector<LinkFaultSpec> links;
-  double retry_s = 1.0;  // a device waits this long after a failed transfer before trying again
+  double retry_s{};  // a device waits this long after a failed transfer before trying again
 };
 
-// Where updates go: one server (flat), or no server at all (gossip: each device's peer averages
-// its model with its neighbours', sim/gossip.hpp).
 struct ReportSpec {
-  double buffer_every_s = 1.0;  // buffers.csv: at most one row per device per this interval
+  double buffer_every_s{};  // buffers.csv: at most one row per device per this interval
 };
 
 // One platform what-if applied (summary.json's platform_overrides): the key, the value as the
@@ -220,21 +213,21 @@ struct SiteSpec {
   std::vector<size_t> members;
 };
 struct TopologySpec {
-  std::string kind = "flat";  // flat | hierarchical | gossip
+  std::string kind;  // flat | hierarchical | gossip
   bool hierarchical() const { return kind == "hierarchical"; }
   bool gossip() const { return kind == "gossip"; }
-  std::string graph = "ring";  // gossip: ring | torus | random-k | complete | platform-neighbours
-  int64_t degree = 3;          // gossip random-k: links each device draws
+  std::string graph;  // gossip: ring | torus | random-k | complete | platform-neighbours
+  int64_t degree{};   // gossip random-k: links each device draws
   std::vector<SiteSpec> sites;
-  int64_t site_rounds = 1;
-  std::string cloud_aggregation = "sync";  // sync (cloud rounds) | async (each site's delta on arrival)
+  int64_t site_rounds{};
+  std::string cloud_aggregation;  // sync (cloud rounds) | async (each site's delta on arrival)
   bool cloud_async() const { return cloud_aggregation == "async"; }
   CompressorSpec site_compression;  // site -> cloud deltas; kind none = dense fp32
 };
 
 struct Scenario {
   std::string name;
-  uint64_t seed = 1;
+  uint64_t seed{};
   std::filesystem::path file;      // the scenario file (absolute)
   std::filesystem::path platform;  // absolute: the XML file, or the fleet description
   // The platform text to simulate when the scenario changed it (what-ifs) or generated it (a

@@ -1,9 +1,11 @@
 // The scenario schema, declared once as a table of keys (in the spirit of ns-3 attributes).
-// Each row gives a key's dotted path, type, default, allowed range and a one-line description;
-// validation (validate.cpp) and documentation (schema_markdown) are both generated from it, so
-// they cannot drift apart.
+// Each row gives a key's dotted path, type, default, allowed range, a one-line description and
+// the typed field it fills; validation (validate.cpp), documentation (schema_markdown) and the
+// typed Scenario (fill.hpp) are all generated from it, so they cannot drift apart.
 //
-// Adding a key is adding a row in schema.cpp. Keys inside list entries use "[]" in their path:
+// This header is the machinery; the rows themselves are declared beside their concern, one file
+// per concern in scenario/keys/ (keys/table.cpp puts them in table order). Adding a key is adding
+// a row there. Keys inside list entries use "[]" in their path:
 // "devices[].host" is the "host" key of each entry of "devices". Per-device overrides go there
 // too: "devices[].stream.rate" overrides "stream.rate" (`inherits`); those rows are generated
 // from the global ones. Rows whose default or use depends on another key name it in a
@@ -19,6 +21,7 @@
 // `allowed_only_when` instead rejects a given (non-null) value.
 #pragma once
 
+#include <any>
 #include <cstddef>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -32,6 +35,8 @@
 namespace edgetrain::scenario {
 
 using input::Unit;  // a key's unit (input/units.hpp)
+
+struct ResolveContext;  // validate.hpp
 
 enum class ValueType {
   String,   // non-empty string
@@ -52,8 +57,8 @@ enum class ValueType {
                  // string, 0 <= off_s < on_s, in time order, neither overlapping nor touching; [] = none
   Platform,      // the platform: a path, or {"file": path, "links": ..., "hosts": ..., fleet keys}
                  // (platform_source.hpp resolves it, reading the file)
-  SiteMap,       // hierarchical sites: {"AGG-HOST": device selector or list of device names, ...}
-                 // (sites.hpp resolves it against the platform and the devices)
+  SiteMap,       // aggregator hosts and their devices: {"AGG-HOST": device selector or list of device
+                 // names, ...} (resolved by the row's `resolve`, against the platform and the devices)
 };
 
 enum class PathKind { File, Directory };
@@ -95,6 +100,24 @@ struct Range {
   std::optional<double> lo, hi;
   bool lo_open = false, hi_open = false;  // open: the bound itself is excluded
 };
+
+// How a row's resolved value reaches the typed Scenario (fill.hpp builds these from member
+// pointers). The root is a Scenario* for the document's rows, a list entry's struct (DeviceSpec*,
+// ...) for the rows of an entry.
+struct Fill {
+  // Writes the resolved value into the row's field of `root`.
+  std::function<void(const std::any& root, const nlohmann::json& value)> write;
+  // EntryList rows: makes the list `n` entries long and returns each entry's struct, the root of
+  // the entry's own rows.
+  std::function<std::vector<std::any>(const std::any& root, size_t n)> entries;
+  explicit operator bool() const { return write || entries; }
+};
+
+// A key resolved by code of its own rather than by its type's checks (the sites of
+// `topology.sites`): from the value as given (null: not given), its JSON path, the document
+// resolved so far and the context; returns the resolved value or throws ScenarioError.
+using Resolver = std::function<nlohmann::json(const nlohmann::json* given, const std::string& at,
+                                              const nlohmann::json& resolved, const ResolveContext& ctx)>;
 
 struct KeySpec {
   std::string path;
@@ -139,8 +162,12 @@ struct KeySpec {
   bool part_of_value = false;
   std::string type_doc;        // the table's type column, when the type's own words do not fit
   bool host_selector = false;  // EntryList: may also be a selector object naming platform hosts
+  // The typed field the value fills. None: a section whose rows fill its struct, a part of
+  // another key's value, or the global `stream` (each device's stream fills the typed scenario).
+  Fill fill;
+  Resolver resolve;  // set: resolves the value instead of the type's checks
 
-  // Builders, so the table in schema.cpp reads as one line of settings per key.
+  // Builders, so each key file reads as one line of settings per key.
   KeySpec& def(nlohmann::json v);
   KeySpec& def_if(Condition when, nlohmann::json v);
   KeySpec& required();
@@ -168,6 +195,23 @@ struct KeySpec {
   KeySpec& names(NameRule rule);                      // `name_rule`
   KeySpec& part_of(std::string type_words = "");      // `part_of_value`, `type_doc`
   KeySpec& selects_hosts();                           // `host_selector`
+  KeySpec& resolved_by(Resolver r);                   // `resolve`
+
+  // The field the row fills (defined in fill.hpp, which key files include). `path` is member
+  // pointers from the root (&Scenario::training, &TrainingSpec::lr), or a Place then member
+  // pointers; the resolved value is converted to the member's type (string, integers, double,
+  // bool, path, vectors, optional: null is empty; an optional struct is a section, on or off).
+  template <class... Path>
+  KeySpec& fills(Path... path);
+  // The same with a conversion of its own: convert(resolved value) returns the member's value.
+  template <class Convert, class... Path>
+  KeySpec& fills_by(Convert convert, Path... path);
+  // EntryList: the vector of entry structs at `path`, one per entry.
+  template <class... Path>
+  KeySpec& fills_entries(Path... path);
+  // Anything else: write(Root& root, resolved value), given the whole root.
+  template <class Root, class Write>
+  KeySpec& fills_root(Write write);
 };
 
 // A check across keys (uniqueness, "at least one of"), run on the resolved document.
@@ -195,7 +239,7 @@ const std::vector<std::string>& rate_keys();
 // spread 24)"; a constant: "10".
 std::string rate_text(const nlohmann::json& resolved_rate);
 
-// The table, in declaration order (which is also validation order).
+// The table, in declaration order (which is also validation order): keys/table.cpp.
 const std::vector<KeySpec>& schema_keys();
 const std::vector<Rule>& schema_rules();
 

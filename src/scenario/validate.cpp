@@ -15,7 +15,6 @@
 
 #include "scenario/device_selector.hpp"
 #include "scenario/error.hpp"
-#include "scenario/sites.hpp"
 #include "input/text.hpp"
 #include "util/limits.hpp"
 
@@ -576,10 +575,8 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
     }
     if (raw && raw->is_null() && k.nullable) raw = nullptr;  // null = not given: the default
     json value;
-    if (k.type == ValueType::SiteMap) {
-      // Given or derived from the platform, the sites are written out in full (sites.hpp).
-      value = resolve_sites(raw, at, top.at("devices"), ctx.platform->info(), top.at("server").get<std::string>(),
-                            ctx.platform->file());
+    if (k.resolve) {
+      value = k.resolve(raw, at, top, ctx);  // null `raw`: not given (e.g. the sites derived from the platform)
     } else if (raw && k.type == ValueType::Platform) {
       value = ctx.platform->resolve(*raw, at, ctx, top.at("seed").get<uint64_t>());
     } else if (raw && k.type == ValueType::EntryList && k.host_selector && raw->is_object()) {
@@ -717,7 +714,7 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     }
     case ValueType::EntryList: break;  // resolved by resolve_entries
     case ValueType::Platform: break;   // resolved by PlatformSource
-    case ValueType::SiteMap: break;    // resolved by resolve_sites
+    case ValueType::SiteMap: break;    // resolved by the row's `resolve`
     case ValueType::Section: break;    // resolved by resolve_scope
   }
   throw ScenarioError(at + ": internal error: no checker for this key type");

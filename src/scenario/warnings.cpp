@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "scenario/keys/topology.hpp"
 #include "util/format.hpp"
 #include "util/printable.hpp"
 
@@ -120,18 +121,6 @@ void lockstep(const Scenario& s, std::vector<std::string>& out) {
   }
 }
 
-// A hierarchy compresses each hop on its own: compression.* is the device -> site hop, the site uplink
-// to the cloud is topology.site_compression (dense by default), the cloud -> site model always dense.
-void dense_site_uplink(const Scenario& s, std::vector<std::string>& out) {
-  if (!s.topology.hierarchical() || s.compression.uplink.kind == "none" || s.topology.site_compression.kind != "none")
-    return;
-  out.push_back("topology.site_compression: null (dense fp32 deltas) while compression.kind " +
-                s.compression.uplink.kind +
-                " compresses only the device -> site hop: each site's delta crosses its uplink to the cloud dense (and "
-                "the cloud -> site model is always dense; see the README's Hierarchical aggregation), set "
-                "topology.site_compression, e.g. to the same keys as compression");
-}
-
 }  // namespace
 
 std::vector<std::string> warnings(const Scenario& scenario) {
@@ -143,7 +132,7 @@ std::vector<std::string> warnings(const Scenario& scenario) {
   downlink_feedback(scenario, out);
   tight_staleness(scenario, out);
   lockstep(scenario, out);
-  dense_site_uplink(scenario, out);
+  keys::topology_warnings(scenario, out);
   return out;
 }
 

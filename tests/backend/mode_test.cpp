@@ -3,11 +3,14 @@
 
 #include <doctest/doctest.h>
 
+#include "scenario/load.hpp"
+
 using edgetrain::backend::Mode;
 using edgetrain::scenario::TrainingSpec;
+using edgetrain::scenario::typed_defaults;
 
 TEST_CASE("sync: plain mean at the configured learning rate, whatever the batches") {
-  TrainingSpec t;
+  TrainingSpec t = typed_defaults().training;
   t.lr = 0.1;
   const Mode m(t, 2);
   CHECK(m.round_lr(64) == 0.1);
@@ -18,7 +21,7 @@ TEST_CASE("sync: plain mean at the configured learning rate, whatever the batche
 }
 
 TEST_CASE("scadles: weights b_i and lr * sum b / base, each switchable") {
-  TrainingSpec t;
+  TrainingSpec t = typed_defaults().training;
   t.mode = "scadles";
   t.lr = 0.1;
   t.base_global_batch = 32;
@@ -33,14 +36,14 @@ TEST_CASE("scadles: weights b_i and lr * sum b / base, each switchable") {
 }
 
 TEST_CASE("base_global_batch defaults to batch_size x devices") {
-  TrainingSpec t;
+  TrainingSpec t = typed_defaults().training;
   t.mode = "scadles";
   t.batch_size = 16;
   CHECK(Mode(t, 4).base_global_batch() == 64);
 }
 
 TEST_CASE("local-sgd: FedAvg weights by samples at server_lr, on arrival when async") {
-  TrainingSpec t;
+  TrainingSpec t = typed_defaults().training;
   t.mode = "local-sgd";
   t.server_lr = 0.7;
   t.local_steps = 3;
@@ -56,7 +59,7 @@ TEST_CASE("local-sgd: FedAvg weights by samples at server_lr, on arrival when as
 }
 
 TEST_CASE("async applies on arrival at training.lr") {
-  TrainingSpec t;
+  TrainingSpec t = typed_defaults().training;
   t.mode = "async";
   t.lr = 0.03;
   const Mode m(t, 5);

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "compress/compressor.hpp"
-#include "compress/kinds.hpp"
+#include "compress/family.hpp"
 #include "helpers.hpp"
 
 using namespace edgetrain::compress;

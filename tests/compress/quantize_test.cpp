@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "compress/compressor.hpp"
-#include "compress/kinds.hpp"
+#include "compress/family.hpp"
 #include "helpers.hpp"
 
 using namespace edgetrain::compress;

@@ -14,7 +14,7 @@
 #include <set>
 
 #include "compress/compressor.hpp"
-#include "compress/kinds.hpp"
+#include "compress/family.hpp"
 #include "helpers.hpp"
 
 using namespace edgetrain::compress;

@@ -1,5 +1,5 @@
-// The README's scenario table is the schema's own documentation, verbatim: regenerate it
-// with tools/update_readme_schema.sh after changing src/scenario/schema.cpp.
+// The scenario key reference (docs/reference/scenario-keys.md) is the schema's own documentation,
+// verbatim: regenerate it with tools/docs/update_schema_table.sh after changing a key.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -7,12 +7,12 @@
 
 #include "scenario/schema.hpp"
 
-TEST_CASE("README.md holds the table generated from the schema") {
-  std::ifstream in(std::string(EDGETRAIN_SOURCE_DIR) + "/README.md");
+TEST_CASE("the scenario key reference holds the table generated from the schema") {
+  std::ifstream in(std::string(EDGETRAIN_SOURCE_DIR) + "/docs/reference/scenario-keys.md");
   std::stringstream readme;
   readme << in.rdbuf();
   std::string table = edgetrain::scenario::schema_markdown();
   while (!table.empty() && table.back() == '\n') table.pop_back();
   CHECK_MESSAGE(readme.str().find("<!-- schema:begin -->\n" + table + "\n<!-- schema:end -->") != std::string::npos,
-                "README.md is out of date: run tools/update_readme_schema.sh");
+                "docs/reference/scenario-keys.md is out of date: run tools/docs/update_schema_table.sh");
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The capacity invariant on everything edgetrain ships: every scenario (scenarios/**/*.json), every
-teaching exercise with its variants (docs/teaching.md's commands) and every fleet (platforms/fleets,
+teaching exercise with its variants (docs/tutorials/teaching.md's commands) and every fleet (platforms/fleets,
 one timing-only sync round of every device; plan-100k's whole platform with two of its sites' devices
 taking part), each run timing-only and shortened (stop.rounds 2) so that the whole check stays cheap.
 Each run must exit 0 (3 for a run that diverges is impossible timing-only) and its summary.json must
@@ -24,9 +24,9 @@ SHORT = ["--set", "training.compute=timing-only", "--set", "stop.rounds=2", "--s
 
 
 def teaching_variants():
-    """The `build/edgetrain run scenarios/teaching/...` commands of docs/teaching.md, without --out."""
+    """The `build/edgetrain run scenarios/teaching/...` commands of docs/tutorials/teaching.md, without --out."""
     runs = []
-    with open(os.path.join(ROOT, "docs/teaching.md"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "docs/tutorials/teaching.md"), encoding="utf-8") as f:
         for line in f:
             if not line.startswith("build/edgetrain run scenarios/teaching/"):
                 continue

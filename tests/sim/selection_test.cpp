@@ -8,13 +8,14 @@
 
 #include "cli_helpers.hpp"
 #include "scenario/error.hpp"
+#include "scenario/load.hpp"
 
 using namespace test;
 
 namespace {
 
 edgetrain::scenario::SelectionSpec selection_spec(const std::string& kind, int64_t per_round, double fraction) {
-  edgetrain::scenario::SelectionSpec spec;
+  edgetrain::scenario::SelectionSpec spec = edgetrain::scenario::typed_defaults().training.selection;
   spec.kind = kind;
   spec.per_round = per_round;
   spec.fraction = fraction;

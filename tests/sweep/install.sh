@@ -2,8 +2,9 @@
 # What cluster nodes install: `cmake --install` into a prefix, and the .deb that `cpack -G DEB`
 # builds (its Depends found by dpkg-shlibdeps), unpacked into a fresh root with `dpkg -x`. From each,
 # the installed quickstart (which finds its platform through ../platforms) runs timing-only, and the
-# installed binary runs a sweep of it; the reference is there (README and docs, the Debian copyright
-# file, a man page that `man -l` reads, --help naming them). Usage: install.sh EDGETRAIN BUILD_DIR
+# installed binary runs a sweep of it; the reference is there (README and every page of docs/, the HTML
+# site when the build has mkdocs, the Debian copyright file, a man page that `man -l` reads, --help naming
+# them). Usage: install.sh EDGETRAIN BUILD_DIR
 set -euo pipefail
 build=$(realpath "$2")
 skip() { echo "SKIP: $*"; exit 77; }
@@ -11,6 +12,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 for tool in cmake cpack dpkg-deb dpkg-shlibdeps man; do
   command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install cmake dpkg-dev man-db)"
 done
+source=$(realpath "$(dirname "$0")/../..")
+# The build makes the HTML docs when configure found mkdocs (CMakeLists.txt: docs_html).
+html=no
+grep -q '^MKDOCS:FILEPATH=/' "$build/CMakeCache.txt" && html=yes
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -25,10 +30,19 @@ check_installed() {
   done
   # The reference an installed user has: README and docs, copyright, the man page, --help naming them.
   local doc=$1/share/doc/edgetrain
-  for f in README.md docs/teaching.md copyright; do
+  for f in README.md docs/index.md docs/tutorials/teaching.md copyright; do
     [ -s "$doc/$f" ] || fail "$tag: share/doc/edgetrain/$f not installed"
   done
-  cmp -s "$doc/README.md" "$(dirname "$0")/../../README.md" || fail "$tag: the installed README is not the source's"
+  cmp -s "$doc/README.md" "$source/README.md" || fail "$tag: the installed README is not the source's"
+  diff -r "$source/docs" "$doc/docs" > "$tag-docs.diff" || { cat "$tag-docs.diff"; fail "$tag: the installed docs/ are not the source's"; }
+  if [ "$html" = yes ]; then
+    for f in index.html tutorials/quickstart.html reference/scenario-keys.html development/architecture.html; do
+      [ -s "$doc/html/$f" ] || fail "$tag: share/doc/edgetrain/html/$f not installed"
+    done
+    # The site opens from disk and loads nothing from the network (mkdocs.yml: no CDN).
+    ! grep -rlE '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$doc/html" --include='*.html' ||
+      fail "$tag: an installed HTML page loads something from the network"
+  fi
   head -1 "$doc/copyright" | grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/$' ||
     fail "$tag: copyright is not in Debian's machine-readable format"
   grep -q '^Files: \*$' "$doc/copyright" && grep -q '^License: ' "$doc/copyright" || fail "$tag: copyright lacks Files/License"
@@ -72,4 +86,4 @@ done
 [[ "$(dpkg-deb -f "$deb" Recommends)" == *python3-matplotlib* ]] || fail "Recommends lacks python3-matplotlib"
 dpkg -x "$deb" root
 check_installed "$tmp/root/usr" deb
-echo "install: ok ($(basename "$deb"): Depends: $depends)"
+echo "install: ok ($(basename "$deb"): Depends: $depends; HTML docs: $html)"

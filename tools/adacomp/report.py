@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, describe, first_at_accuracy, pyplot, readme_block, run_and_load, write_page  # noqa: E402
+from results_lib import ROOT, describe, first_at_accuracy, pyplot, figure_block, run_and_load, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "adacomp")
 RESULTS = os.path.join(ROOT, "results", "adacomp")
@@ -151,11 +151,11 @@ def main():
             "  compute-bound, which raises the staleness every push sees.", ""]
     write_page(RESULTS, out)
     if DATASET == "Fashion-MNIST" and all(n in runs for n in ORDER):
-        readme_block("adacomp", readme_text(runs, shrink))
+        figure_block("adacomp", readme_text(runs, shrink))
 
 
 def readme_text(runs, shrink):
-    """The README's paragraph on this study, from the same runs as the page."""
+    """The paragraph on this study in docs/explanation/async.md, from the same runs as the page."""
     low, high = TARGETS
     plain, ada = runs[BASELINE], runs["adacomp-1pct"]
     p, a = at_target(plain, high), at_target(ada, high)

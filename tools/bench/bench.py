@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The benchmarks of issue 10, as whole processes, with public tools: hyperfine for medians of
 commands run side by side in one invocation, GNU time (`/usr/bin/time -v`) for peak RSS. Writes
-results/bench/README.md (and the README's `bench` figures block) from the measured figures.
+results/bench/README.md (and the `bench` figures block of docs/reference/benchmarks.md) from the measured
+figures.
 
   overhead  edgetrain run, real training, --threads 1, against tools/bench/bare_loop.cpp (plain
             LibTorch C++ loop doing the same SGD steps on the same data, no simulation)
@@ -33,7 +34,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, readme_block  # noqa: E402
+from results_lib import ROOT, figure_block  # noqa: E402
 
 BENCH = os.path.join(ROOT, "tools", "bench")
 BUILD = os.path.join(ROOT, "build")  # --build DIR: where edgetrain and bench_bare_loop were built
@@ -511,7 +512,7 @@ def write_page(figures, out_dir, update_readme):
         f.write("\n".join(page) + ("\n" + "\n".join(s.rstrip() + "\n" for s in kept) if kept else ""))
     print(f"bench: wrote {path}")
     if update_readme:
-        readme_block("bench", block)
+        figure_block("bench", block)
     return path, len(summary)
 
 

@@ -2,8 +2,8 @@
 # The benchmarks (never asserted in tests): edgetrain against a plain LibTorch C++ loop and a plain
 # PyTorch loop, the --threads speed-up, timing-only scale, real-training memory, fleet generation
 # and loading, and a sweep's --jobs, as whole
-# processes (hyperfine medians, GNU time peak RSS). Writes results/bench/README.md and the README's
-# `bench` figures block. About 15 minutes on a 2-core machine; --quick a few, --smoke seconds.
+# processes (hyperfine medians, GNU time peak RSS). Writes results/bench/README.md and the `bench`
+# figures block of docs/reference/benchmarks.md. About 15 minutes on a 2-core machine; --quick a few, --smoke seconds.
 # Usage: tools/bench/run.sh [--quick | --smoke] [--out DIR] [--build DIR] [--no-readme]
 #                          [overhead python parallel scale memory fleet sweep]
 # Exit status 77 (the bench/smoke test shows it as skipped) when hyperfine or GNU time is missing.

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The cost of SimGrid's Full network solver (edgetrain's default) against Lazy (SimGrid 3.32's
-default, which shares bandwidth wrongly: README, "How simulated time is modelled") on the benchmark
+default, which shares bandwidth wrongly: docs/explanation/time-model.md) on the benchmark
 fleets: the generated cluster fleets of 10,000 devices x 100 rounds and 100,000 x 10
 (tools/bench/fleet_platform.py, timing-only, as in results/bench/README.md section 4) and the
 plan-100k fleet description (every device, timing-only MobileNetV2 sync rounds, as scenarios/plan-10k.json
@@ -85,8 +85,8 @@ def timed(binary, scenario, rounds, solver, work, k):
 def page(m, results, runs):
     lines = ["# Network solver: Full against Lazy", "",
              "Written by `tools/bench/solver.py` (never asserted in tests). edgetrain runs SimGrid's `Full` network "
-             "solver by default because 3.32's `Lazy` lets a link carry up to twice its bandwidth (README, \"How "
-             "simulated time is modelled\"); this page measures what that costs on the benchmark fleets. Each run "
+             "solver by default because 3.32's `Lazy` lets a link carry up to twice its bandwidth (see "
+             "docs/explanation/time-model.md); this page measures what that costs on the benchmark fleets. Each run "
              "is a whole timing-only process under `/usr/bin/time -v`, the runs one after the other, "
              f"{runs} per solver and fleet; wall times are medians.", "",
              "## Machine", "",

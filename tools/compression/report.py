@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, describe, readme_block, run_and_load, time_to_accuracy, write_page  # noqa: E402
+from results_lib import ROOT, describe, figure_block, run_and_load, time_to_accuracy, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "compression")
 RESULTS = os.path.join(ROOT, "results", "compression")
@@ -82,7 +82,7 @@ def main():
     out.append("")
     write_page(RESULTS, out)
     pi_up = next(r for r in links if r["link"] == "pi-1-up")
-    readme_block("compression", (
+    figure_block("compression", (
         f"There, top-k 1% with error feedback sends {runs['topk-1pct-ef']['summary']['compression_ratio']:.1f}x fewer "
         f"uplink bytes, finishes {rounds} rounds\n{sim('dense') / sim('topk-1pct-ef'):.1f}x sooner in simulated time "
         f"({sim('topk-1pct-ef'):,.0f} s against {sim('dense'):,.0f} s: the Raspberry-Pi-class "

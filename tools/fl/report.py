@@ -9,7 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, readme_block, run_and_load, write_page  # noqa: E402
+from results_lib import ROOT, figure_block, run_and_load, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "fl")
 RESULTS = os.path.join(ROOT, "results", "fl")
@@ -173,15 +173,15 @@ def main():
     out = ["# Federated-learning realism: results", "",
            "Produced by `tools/fl/report.py` (runs every scenario of `scenarios/fl/`, then writes this page). Real "
            "training on Fashion-MNIST, target test accuracy 0.80; times are simulated seconds, energy comes from the "
-           "platforms' `wattage_per_state` (SimGrid's host energy plugin) and links' `wattage_range` (see the "
-           "README's Energy section), 'n/a' where a platform declares none.", ""]
+           "platforms' `wattage_per_state` (SimGrid's host energy plugin) and links' `wattage_range` (see "
+           "docs/explanation/energy.md), 'n/a' where a platform declares none.", ""]
     for part in (selection, hierarchical, gossip, fedbuff):
         out += part(runs)
     write_page(RESULTS, out)
     need = ("selection-random", "selection-oort", "flat", "hierarchical", "server", "gossip-ring", "async", "fedbuff")
     if all(n in runs for n in need):
         s = {n: runs[n]["summary"] for n in need}
-        readme_block("fl", (
+        figure_block("fl", (
             "| comparison | time to 0.80 (simulated s) | energy to 0.80 (kJ) |\n|---|---|---|\n"
             + "\n".join(f"| `{a}` → `{b}` | {ttt(s[a])} → {ttt(s[b])} ({times(ratio(s[a], s[b]))}) | "
                          f"{energy_to_target(s[a])} → {energy_to_target(s[b])} |"

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""Runs the README's quick examples (quickstart, async, local-sgd, faults) and writes the figures
-the README quotes for them into its `<!-- figures:NAME -->` blocks, so no figure there is typed by
-hand. With --check it rewrites nothing: it reruns the examples and fails (exit 1, with a diff) when
+"""Runs the quick examples on the quickstart fleet (quickstart, bottleneck, async, local-sgd, faults)
+and writes the figures quoted for them into the `<!-- figures:NAME -->` blocks of the pages that hold
+them (README.md and docs/: the tutorial, the mode pages, the faults guide), so no figure there is
+typed by hand. With --check it rewrites nothing: it reruns the examples and fails (exit 1, with a diff) when
 a block no longer matches what the code gives; the test suite runs it that way.
 
 Usage: tools/readme/examples.py [--check] [--binary PATH] [NAME...]   (NAME: quickstart, bottleneck,
@@ -34,7 +35,7 @@ def marked(stdout):
 
 
 def runner(binary, scratch):
-    """`run(*ARGS)`: the quickstart with ARGS, its printed summary naming the folder the README's command
+    """`run(*ARGS)`: the quickstart with ARGS, its printed summary naming the folder the pages' command
     writes to, its training figures marked."""
     runs = CachedRuns(binary, scratch, "examples")
 

@@ -7,7 +7,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, pyplot, readme_block, run_and_load, write_page  # noqa: E402
+from results_lib import ROOT, pyplot, figure_block, run_and_load, write_page  # noqa: E402
 
 SCENARIOS = os.path.join(ROOT, "scenarios", "scadles")
 RESULTS = os.path.join(ROOT, "results", "scadles")
@@ -166,7 +166,7 @@ def main():
             "changes little in this setting. Skew would matter with local steps or asynchronous updates.", ""]
     write_page(RESULTS, out)
     a, b = runs["s10-sync"]["summary"], runs["s10-scadles"]["summary"]
-    readme_block("scadles", (
+    figure_block("scadles", (
         f"There, on S10 rates, ScaDLES reaches 0.85 test accuracy {speedup('s10-sync', 's10-scadles')} sooner in\n"
         f"simulated time than synchronous SGD with a fixed batch of 64 ({b['time_to_target_s']:,.0f} s against\n"
         f"{a['time_to_target_s']:,.0f} s), with per-device buffers of at most {b['buffer_peak_samples']:,} samples "

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Runs the teaching scenarios (scenarios/teaching/) and their "change next" variants, and writes the
-figures docs/teaching.md quotes into its `<!-- figures:NAME -->` blocks, so no figure there is typed by
+figures docs/tutorials/teaching.md quotes into its `<!-- figures:NAME -->` blocks, so no figure there is typed by
 hand. With --check it rewrites nothing and fails (exit 1, with a diff) when a block no longer matches
 what the code gives; the test suite runs it that way, one scenario per test.
 
@@ -10,10 +10,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, CachedRuns, figures_main  # noqa: E402
+from results_lib import CachedRuns, figures_main  # noqa: E402
 from tolerance import acc, steered  # noqa: E402
-
-PAGE = os.path.join(ROOT, "docs", "teaching.md")
 
 
 def runner(binary, scratch):
@@ -119,4 +117,4 @@ BLOCKS = {"stragglers": stragglers, "slow-stream": slow_stream, "overflow": over
 
 
 if __name__ == "__main__":
-    sys.exit(figures_main(sys.argv[1:], BLOCKS, runner, "tools/teaching/report.py", PAGE))
+    sys.exit(figures_main(sys.argv[1:], BLOCKS, runner, "tools/teaching/report.py"))

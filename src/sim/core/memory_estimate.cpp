@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "backend/mode.hpp"
+#include "compress/kinds.hpp"
 
 namespace edgetrain::sim {
 namespace {
@@ -32,10 +33,6 @@ constexpr int64_t kEvalChunk = 1000;  // Model::evaluate's chunk of test samples
 // complete graphs of 50, 100 and 200 devices (2,450 to 39,800 directions): 20.8 KB each.
 constexpr double kExchangeDirectionBytes = 20.8e3;
 
-bool sparse_indices(const scenario::CompressorSpec& c) {
-  return c.kind == "topk" || c.kind == "randomk" || c.kind == "adacomp";
-}
-
 // The server's model-sized vectors: the global model, LibTorch's parameters and gradients
 // (the scratch network of evaluation), the decoded update, the momentum buffer, the sync
 // average and the snapshot sent to devices, one downlink replica per device, and adacomp's
@@ -48,7 +45,8 @@ double server_vectors(const scenario::Scenario& sc) {
   if (t.momentum != 0) v += 1;
   if (!on_arrival) v += 2;
   if (sc.compression.downlink) v += devices;
-  if (on_arrival && t.staleness_lr == "adacomp" && sparse_indices(sc.compression.uplink)) {
+  if (on_arrival && t.staleness_lr == "adacomp" &&
+      compress::kind_named(sc.compression.uplink.kind).indices_sized_by_ratio()) {
     v += static_cast<double>(t.staleness_history) * sc.compression.uplink.ratio * kIndex / kFloat;
   }
   return v;
@@ -63,8 +61,9 @@ double peer_vectors(const scenario::Scenario& sc) {
 }
 
 int64_t largest_batch(const scenario::Scenario& sc) {
-  return sc.training.mode == "scadles" ? std::max(sc.training.batch_size, sc.training.batch_max)
-                                       : sc.training.batch_size;
+  return backend::Mode(sc.training, sc.devices.size()).batch_from_stream_rate()
+             ? std::max(sc.training.batch_size, sc.training.batch_max)
+             : sc.training.batch_size;
 }
 
 std::optional<double> read_number(const fs::path& p) {
@@ -122,8 +121,9 @@ std::optional<double> cgroup_free() {
 int64_t model_memory_vectors(const scenario::Scenario& sc) {
   const auto& up = sc.compression.uplink;
   int64_t vectors = 1;
-  if (sc.training.mode == "local-sgd") vectors += 1;
-  if (up.error_feedback || up.kind == "adacomp-bins") vectors += 1;
+  if (backend::Mode(sc.training, sc.devices.size()).local_sgd()) vectors += 1;
+  // The schema refuses error feedback beside a kind's own state (adacomp-bins' residual).
+  vectors += (up.error_feedback ? 1 : 0) + compress::kind_named(up.kind).state_vectors;
   if (sc.compression.downlink) vectors += 1;
   return vectors;
 }

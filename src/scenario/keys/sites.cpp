@@ -1,5 +1,5 @@
 // See sites.hpp.
-#include "scenario/sites.hpp"
+#include "scenario/keys/sites.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,0 +1,115 @@
+// See selection.hpp.
+#include "scenario/keys/selection.hpp"
+
+#include <cstdint>
+
+#include "scenario/error.hpp"
+#include "scenario/rows.hpp"
+
+namespace edgetrain::scenario::keys {
+
+std::vector<KeySpec> selection_rows() {
+  return {
+      section_key("training.selection",
+                  "Client selection in synchronous rounds (sync, scadles, local-sgd with aggregation sync): which "
+                  "devices the server sends the model to each round; only they compute and upload.")
+          .allowed_only_when(when("training.mode", {"sync", "scadles", "local-sgd"}))
+          .null_default("every device, every round"),
+      enum_key("training.selection.kind", {"all", "random", "available", "oort"},
+               "all = every device; random = a seeded uniform sample of devices each round, without replacement "
+               "(FedAvg's client sampling); available = only devices that are on, not busy with an earlier "
+               "round and (streaming) hold a full batch, all of them or a seeded sample; oort = Oort's guided "
+               "selection among the available devices (Lai et al., OSDI 2021; formula in the README).")
+          .def("all")
+          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::kind),
+      integer_key("training.selection.per_round",
+                  "Devices picked each round (random, available, oort): K, the updates a round aggregates.")
+          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
+          .at_least(1)
+          .limit(1e6, "a million devices")
+          .null_default("from `fraction`")
+          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::per_round),
+      number_key("training.selection.fraction",
+                 "The share of devices picked each round (random, available, oort), rounded to the nearest whole "
+                 "number (at least 1).")
+          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
+          .above(0)
+          .at_most(1)
+          .null_default("from `per_round`")
+          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::fraction),
+      number_key("training.selection.over_selection",
+                 "Over-selection with a deadline (random, available, oort; needs per_round or fraction): selects "
+                 "ceil(K x (1 + over_selection)) devices and aggregates the first K updates to arrive; the round "
+                 "closes then, and those that come after are late.")
+          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
+          .at_least(0)
+          .at_most(10)
+          .def(0.0)
+          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::over_selection),
+      number_key("training.selection.exploration",
+                 "Oort: the share of each round's picks that go to never-picked devices (seeded, uniform).")
+          .allowed_only_when(when("training.selection.kind", {"oort"}))
+          .at_least(0)
+          .at_most(1)
+          .def(0.1)
+          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::exploration),
+      number_key("training.selection.alpha",
+                 "Oort: the straggler penalty's exponent, (T / t)^alpha for a device whose last round time t "
+                 "exceeds the preferred round duration T.")
+          .allowed_only_when(when("training.selection.kind", {"oort"}))
+          .at_least(0)
+          .at_most(100)
+          .def(2.0)
+          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::alpha),
+      quantity_key("training.selection.preferred_round_s", Unit::Seconds,
+                   "Oort: the preferred round duration T of the straggler penalty.")
+          .allowed_only_when(when("training.selection.kind", {"oort"}))
+          .above(0)
+          .null_default("the median of the last round's times")
+          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::preferred_round_s),
+  };
+}
+
+std::vector<Rule> selection_rules() {
+  return {
+      {"training.selection",
+       "Random and oort selection need exactly one of `per_round` (at most the number of devices) and "
+       "`fraction`, available at most one; over_selection needs one of them; synchronous rounds; not with data "
+       "injection (it plans over every device).",
+       [](const nlohmann::json& r) {
+         const auto& t = r.at("training");
+         if (!t.contains("selection") || t.at("selection").is_null()) return;
+         const auto& sel = t.at("selection");
+         const std::string kind = sel.at("kind").get<std::string>();
+         if (kind == "all") return;
+         auto given = [&](const char* key) { return sel.contains(key) && !sel.at(key).is_null(); };
+         const bool per_round = given("per_round"), fraction = given("fraction");
+         if (per_round && fraction) {
+           throw ScenarioError("training.selection: give one of per_round and fraction, not both");
+         }
+         if (kind != "available" && !per_round && !fraction) {
+           throw ScenarioError("training.selection: kind " + kind + " needs one of per_round and fraction");
+         }
+         if (sel.at("over_selection").get<double>() > 0 && !per_round && !fraction) {
+           throw ScenarioError(
+               "training.selection.over_selection: needs per_round or fraction (K, the updates a round "
+               "aggregates)");
+         }
+         if (t.at("mode") == "local-sgd" && t.at("aggregation") != "sync") {
+           throw ScenarioError("training.selection: needs synchronous rounds (local-sgd with aggregation sync)");
+         }
+         if (t.contains("injection") && !t.at("injection").is_null()) {
+           throw ScenarioError(
+               "training.selection: not supported with training.injection (injection plans every "
+               "round over every device); set one of them to null");
+         }
+         if (per_round && r.at("devices").is_array() &&
+             sel.at("per_round").get<int64_t>() > static_cast<int64_t>(r.at("devices").size())) {
+           throw ScenarioError("training.selection.per_round: " + sel.at("per_round").dump() + " is more than the " +
+                               std::to_string(r.at("devices").size()) + " devices");
+         }
+       }},
+  };
+}
+
+}  // namespace edgetrain::scenario::keys
