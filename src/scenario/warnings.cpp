@@ -1,5 +1,5 @@
 // See warnings.hpp. Each check names the key the user would change, says what goes wrong and why
-// (with the paper or the README measurement that shows it), and what to do instead.
+// (with the paper or the measurement in docs/ that shows it), and what to do instead.
 #include "scenario/warnings.hpp"
 
 #include <cmath>
@@ -83,7 +83,7 @@ void missing_feedback(const Scenario& s, std::vector<std::string>& out) {
                 up.kind + ")");
 }
 
-// The downlink needs no memory: each delta is taken against the device's copy (README, Compression).
+// The downlink needs no memory: each delta is taken against the device's copy (docs/how-to/compression.md).
 void downlink_feedback(const Scenario& s, std::vector<std::string>& out) {
   const auto& down = s.compression.downlink;
   if (!down || down->kind == "none" || !down->error_feedback || needs_error_feedback(down->kind)) return;

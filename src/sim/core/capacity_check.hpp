@@ -1,6 +1,6 @@
 // The capacity invariant, checked on every run: no link ever carried more than its bandwidth. A
 // result that breaks it is a wrong answer (SimGrid 3.32's lazy network solver produces such
-// results: README, "How simulated time is modelled"), so a violation is a warning on stderr and in
+// results: docs/explanation/time-model.md), so a violation is a warning on stderr and in
 // summary.json (`capacity`, `warnings`), and a failed test.
 //
 // Two checks per link, from the link ledger:

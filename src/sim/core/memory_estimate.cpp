@@ -28,10 +28,6 @@ constexpr double kTimingDeviceBytes = 60e3;
 // backward pass needs, their gradients, and temporaries.
 constexpr double kTrainingActivationCopies = 3;
 constexpr int64_t kEvalChunk = 1000;  // Model::evaluate's chunk of test samples
-// Gossip: what each direction of an edge costs (its courier actor with a 16 KiB stack, SimGrid's
-// actor and context, two mailboxes, the exchange in flight), fitted to the peak RSS of timing-only
-// complete graphs of 50, 100 and 200 devices (2,450 to 39,800 directions): 20.8 KB each.
-constexpr double kExchangeDirectionBytes = 20.8e3;
 
 // The server's model-sized vectors: the global model, LibTorch's parameters and gradients
 // (the scratch network of evaluation), the decoded update, the momentum buffer, the sync
@@ -50,14 +46,6 @@ double server_vectors(const scenario::Scenario& sc) {
     v += static_cast<double>(t.staleness_history) * sc.compression.uplink.ratio * kIndex / kFloat;
   }
   return v;
-}
-
-// Gossip: each device's peer keeps its model, the decoded update and the round's sum, the momentum
-// buffer, and the model it last sent (held by its neighbours and device until they mix it in). The
-// devices' average is built in a store like the server's.
-double peer_vectors(const scenario::Scenario& sc) {
-  if (!sc.topology.gossip()) return 0;
-  return static_cast<double>(sc.devices.size()) * (4 + (sc.training.momentum != 0 ? 1 : 0));
 }
 
 int64_t largest_batch(const scenario::Scenario& sc) {
@@ -129,13 +117,14 @@ int64_t model_memory_vectors(const scenario::Scenario& sc) {
 }
 
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
-                               const learn::ModelShape& model, double gossip_edges) {
+                               const learn::ModelShape& model, const TopologyMemory& topology) {
   MemoryEstimate e;
-  e.exchange_bytes = 2 * gossip_edges * kExchangeDirectionBytes;
+  e.topology_bytes = topology.other_bytes;
+  e.topology_what = topology.other_what;
   e.params = model.params;
   e.model_vectors =
       static_cast<double>(model_memory_vectors(sc)) * static_cast<double>(sc.devices.size()) + server_vectors(sc) +
-      peer_vectors(sc);
+      topology.model_vectors;
   e.model_bytes = e.params * e.model_vectors * kFloat;
   const double train = static_cast<double>(data.train_samples), test = static_cast<double>(data.test_samples);
   const double features = static_cast<double>(data.sample_floats());
@@ -186,7 +175,7 @@ std::string MemoryEstimate::describe() const {
   return "about " + format_bytes(total()) + " (model " + count + " parameters x " + vectors +
          " vectors: " + format_bytes(model_bytes) + "; data " + format_bytes(data_bytes) + "; activations " +
          format_bytes(activation_bytes) + "; program " + format_bytes(runtime_bytes) +
-         (exchange_bytes > 0 ? "; gossip exchanges " + format_bytes(exchange_bytes) : "") +
+         (topology_bytes > 0 ? "; " + topology_what + " " + format_bytes(topology_bytes) : "") +
          (streams ? "; stream buffers not counted" : "") + ")";
 }
 

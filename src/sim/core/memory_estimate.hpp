@@ -29,6 +29,14 @@ class MemoryError : public std::runtime_error, public util::InputError {
 // (error feedback, adacomp-bins) and the downlink replica. Reported as model_memory_bytes.
 int64_t model_memory_vectors(const scenario::Scenario& sc);
 
+// What a topology's own aggregators hold (Topology::memory): model-sized vectors beyond the
+// devices' and the server's, and other bytes, named for the estimate's description.
+struct TopologyMemory {
+  double model_vectors = 0;
+  double other_bytes = 0;
+  std::string other_what;  // "gossip exchanges"
+};
+
 struct MemoryEstimate {
   double params = 0;
   double model_vectors = 0;     // model-sized fp32 vectors: every device's, the server's, LibTorch's
@@ -36,16 +44,17 @@ struct MemoryEstimate {
   double data_bytes = 0;        // features, labels and sample indices of both splits
   double activation_bytes = 0;  // the largest training batch, or an evaluation chunk
   double runtime_bytes = 0;     // the program and its libraries, measured
-  double exchange_bytes = 0;    // gossip: one courier actor per direction of each edge, measured
+  double topology_bytes = 0;    // the topology's other bytes (TopologyMemory)
+  std::string topology_what;
   bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
-  double total() const { return model_bytes + data_bytes + activation_bytes + runtime_bytes + exchange_bytes; }
+  double total() const { return model_bytes + data_bytes + activation_bytes + runtime_bytes + topology_bytes; }
   // "about 41.2 GB (model 1e+09 parameters x 12 vectors: 40 GB; data 1.1 GB; ...)"
   std::string describe() const;
 };
 
-// `gossip_edges`: the edges of a gossip run's graph (gossip_edges in gossip.hpp), 0 otherwise.
+// `topology`: what the run's topology adds (none by default).
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
-                               const learn::ModelShape& model, double gossip_edges = 0);
+                               const learn::ModelShape& model, const TopologyMemory& topology = {});
 
 // What this process can still allocate: MemAvailable from /proc/meminfo, lowered to what the
 // memory cgroup (v2 memory.max or v1 memory.limit_in_bytes) leaves, if a limit applies. Empty

@@ -34,7 +34,6 @@
 #include "sim/core/simgrid_flags.hpp"
 #include "sim/core/stop_signal.hpp"
 #include "sim/core/wire.hpp"
-#include "sim/topology/gossip.hpp"
 #include "sim/topology/topology.hpp"
 #include "stream/rates.hpp"
 #include "util/seed.hpp"
@@ -56,7 +55,7 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
 }
 
 // SimGrid reads its --cfg/--log flags from argv. Defaults go first so the user's flags win:
-// CM02 makes a transfer take exactly latency + size/bandwidth (documented in the README), the Full
+// CM02 makes a transfer take exactly latency + size/bandwidth (docs/explanation/time-model.md), the Full
 // network solver shares bandwidth correctly (3.32's default, Lazy, lets a link carry up to twice its
 // capacity: capacity_check.hpp), and configuration chatter is silenced. The user's flags and the platform's <config> are
 // tried in a throw-away Engine first (check_engine_flags): SimGrid aborts on bad ones.
@@ -477,7 +476,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.memory =
       estimate_memory(scenario, p.shape,
                       timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)),
-                      scenario.topology.gossip() ? gossip_edges(scenario, p.hosts) : 0);
+                      p.topology->memory(p.hosts));
   check_memory(p.memory, available_memory());
   // What the topology builds (and checks) once the estimate allows it, before any output.
   p.topology->build(p.hosts);

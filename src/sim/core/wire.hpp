@@ -6,7 +6,7 @@
 
 namespace edgetrain::sim {
 
-// Fixed per-message header, documented in the README: message type, round/update counter,
+// Fixed per-message header (docs/explanation/time-model.md): message type, round/update counter,
 // device id, sample count and payload length, padded to a round 64 bytes (about what a
 // small gRPC/HTTP2 frame header plus protobuf framing costs).
 inline constexpr int64_t kHeaderBytes = 64;

@@ -5,8 +5,7 @@
 // the run, the delta link its stores send over, validate's lines about it, its start, and its
 // summary.json keys. One file per kind (flat.cpp, hierarchical.cpp, gossip.cpp) and one table
 // naming them (topology.cpp). Every kind leaves the device actor as it is: a device knows only its
-// upstream inbox, its lane and its courier (the seam: README, "How a run is built: the learning
-// seam").
+// upstream inbox, its lane and its courier (the seam: docs/explanation/learning-seam.md).
 #pragma once
 
 #include <memory>
@@ -18,6 +17,7 @@
 #include "backend/backend.hpp"
 #include "backend/model_store.hpp"
 #include "scenario/scenario.hpp"
+#include "sim/core/memory_estimate.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/run_state.hpp"
 
@@ -39,6 +39,8 @@ class Topology : public PlatformNeeds {
   // Actors it adds to the devices' two each, at most, known from the scenario alone: before the
   // engine exists, the run decides on stack guard pages from the count (core/run.cpp).
   virtual double extra_actors() const { return 0; }
+  // What its own aggregators hold, for the memory estimate (before build).
+  virtual TopologyMemory memory(const PlatformHosts&) const { return {}; }
   // Once the memory estimate allowed the run, before any data is loaded: builds what it needs from
   // the platform, and checks it (PlatformError naming the key).
   virtual void build(const PlatformHosts&) {}
