@@ -1,6 +1,6 @@
 // The rounds of a round-based aggregator (modes sync, scadles, local-sgd with sync aggregation)
 // over its members, one at a time: what the flat server does every round (sync_aggregator.hpp) and
-// a site aggregator every site round (hierarchical.hpp). Each round it sends the current model to
+// a site aggregator every site round (sim/topology/). Each round it sends the current model to
 // every selected member that is on and not still busy with an earlier round, takes their updates as
 // they arrive (uploads proceed concurrently and contend on shared links: inbox.hpp) and adds each
 // to the round's weighted sum at once, in arrival order, so no update is held until the round

@@ -34,7 +34,7 @@ int64_t model_memory_vectors(const scenario::Scenario& sc);
 struct TopologyMemory {
   double model_vectors = 0;
   double other_bytes = 0;
-  std::string other_what;  // "gossip exchanges"
+  std::string other_what;  // what they are, as the description names them
 };
 
 struct MemoryEstimate {

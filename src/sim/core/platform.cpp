@@ -95,7 +95,7 @@ void check_ns3_mapping(const platform::PlatformInfo& info, const scenario::Scena
     throw PlatformError(why + "edgetrain does not support Wi-Fi zones under ns-3 (zone \"" + info.wifi_zones[0].id +
                         "\"); use the default network model");
   }
-  if (info.has_hierarchical_cluster) {
+  if (info.has_multilevel_cluster) {
     throw PlatformError(why + "SimGrid's ns-3 binding supports only FLAT clusters, and " + scenario.platform.string() +
                         " has a TORUS, FAT_TREE or DRAGONFLY one");
   }

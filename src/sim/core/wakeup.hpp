@@ -1,4 +1,4 @@
-// The one way an actor sleeps until another wakes it (couriers, inboxes, the gossip monitor), safe
+// The one way an actor sleeps until another wakes it (couriers, inboxes, a topology's monitor), safe
 // to kill. SimGrid 3.32 kills an actor by unwinding its stack with a ForcefulKillException; a
 // simcall made during that unwinding (unlocking an s4u::Mutex from ~std::unique_lock, the usual
 // condition-variable idiom) can raise it again inside the destructor, which is noexcept: the
