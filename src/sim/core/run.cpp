@@ -12,9 +12,7 @@
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
-#include "backend/learning_setup.hpp"
-#include "backend/timing_backend.hpp"
-#include "backend/torch_backend.hpp"
+#include "backend/learning.hpp"
 #include "backend/uplink.hpp"
 #include "report/bottleneck.hpp"
 #include "report/progress.hpp"
@@ -27,7 +25,6 @@
 #include "sim/core/device_actor.hpp"
 #include "sim/core/energy_meter.hpp"
 #include "sim/core/fault_injector.hpp"
-#include "sim/core/memory_estimate.hpp"
 #include "sim/core/observer.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/run_warnings.hpp"
@@ -210,7 +207,7 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
   state.lanes.assign(n, 0);
   for (size_t i = 0; i < n; ++i) state.couriers.push_back(std::make_unique<DownlinkCourier>(sc.devices[i].name));
   state.faults = device_faults(sc, hosts.devices);
-  const int64_t model_memory_bytes = model_memory_vectors(sc) * state.backend.cost().dense_bytes();
+  const int64_t model_memory_bytes = backend::model_memory_vectors(sc) * state.backend.cost().dense_bytes();
   for (size_t i = 0; i < n; ++i) {
     const scenario::DeviceSpec& spec = sc.devices[i];
     auto& record = state.devices[i];
@@ -417,34 +414,15 @@ report::RunSummary summarize(RunState& state, const Topology& topology, double e
   return summary;
 }
 
-// Runs one set-up phase; an allocation that fails in it (the memory estimate is only an
-// estimate) ends the run with one line naming the phase.
-template <class F>
-auto during(const char* phase, F&& f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    throw MemoryError(std::string("out of memory while ") + phase);
-  }
-}
-
 // Everything a run or a validation loads before simulating, in the order that reports the
-// cheapest errors first: platform and hosts, the memory estimate (from the scenario and the
-// dataset's headers, before anything large is allocated), then data, model, partition and the
-// learning back-end.
+// cheapest errors first: platform and hosts, then the learning side (backend/learning.hpp: the
+// memory estimate before anything large is allocated, then data, model, partition, back-end).
 struct Prepared {
   std::unique_ptr<sg4::Engine> engine;
   PlatformHosts hosts;
   std::unique_ptr<EnergyMeter> energy;
-  MemoryEstimate memory;
-  learn::DatasetShape shape;
-  int64_t raw_sample_bytes = 0;
-  backend::ChargedModel charged;
-  learn::DatasetPair data;              // real training only
-  std::unique_ptr<learn::Model> model;  // real training only
-  std::vector<std::vector<int64_t>> parts;
   std::vector<LinkFaultPlan> link_faults;
-  std::unique_ptr<backend::Backend> backend;
+  std::unique_ptr<backend::Learning> learning;
   // Made first, destroyed first: its aggregators' stores and inboxes go before the back-end and the engine.
   std::unique_ptr<Topology> topology;
 };
@@ -465,40 +443,15 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.hosts = load_and_check_platform(*p.engine, scenario, info, *p.topology);
   p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);
   p.link_faults = plan_link_faults(*p.engine, scenario);
-  if (timing_only) {
-    const learn::KnownData known = backend::known_data(scenario);
-    p.shape = known.shape;
-    p.raw_sample_bytes = known.raw_sample_bytes;
-  } else {
-    p.shape = backend::data_shape(scenario);
-  }
-  p.charged = backend::charged_model(scenario, p.shape);
-  p.memory =
-      estimate_memory(scenario, p.shape,
-                      timing_only ? learn::ModelShape{} : learn::model_shape(backend::model_config(scenario, p.shape)),
-                      p.topology->memory(p.hosts));
-  check_memory(p.memory, available_memory());
-  // What the topology builds (and checks) once the estimate allows it, before any output.
-  p.topology->build(p.hosts);
-  check_ns3_message_size(p.charged.cost);
-  if (timing_only) {
-    p.parts = during("partitioning the data", [&] { return backend::partition_counts(scenario, p.shape); });
-    p.backend = during("setting up the devices", [&] {
-      return std::make_unique<backend::TimingBackend>(scenario, p.charged.cost, p.charged.layers,
-                                                      p.topology->delta_link());
-    });
-    return p;
-  }
-  p.data = during("loading the dataset", [&] { return backend::load_data(scenario); });
-  p.raw_sample_bytes = p.data.train.raw_sample_bytes;
-  p.model = during("building the model", [&] {
-    return std::make_unique<learn::Model>(backend::model_config(scenario, learn::shape_of(p.data)));
-  });
-  p.parts = during("partitioning the data", [&] { return backend::partition_data(scenario, p.data.train); });
-  p.backend = during("initialising the model", [&] {
-    return std::make_unique<backend::TorchBackend>(scenario, *p.model, p.data, options.threads, p.charged,
-                                                   p.topology->delta_link());
-  });
+  p.learning = backend::prepare_learning(
+      scenario, {.threads = options.threads,
+                 .topology_memory = p.topology->memory(p.hosts),
+                 .delta_link = p.topology->delta_link(),
+                 .once_allowed = [&p](const backend::ChargedModel& charged) {
+                   // What the topology builds (and checks) once the estimate allows it, before any output.
+                   p.topology->build(p.hosts);
+                   check_ns3_message_size(charged.cost);
+                 }});
   return p;
 }
 
@@ -506,8 +459,8 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const Prepared p = prepare(scenario, options);
-  RunState state(scenario, *p.backend, p.raw_sample_bytes);
-  during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
+  RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
+  backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
                     " hosts), server " + p.hosts.server->get_name() + "\n";
   out += p.topology->describe();
@@ -517,7 +470,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   for (size_t i = 0; i < scenario.devices.size() && i < kDeviceLines; ++i) {
     const auto& d = state.devices[i];
     std::snprintf(line, sizeof line, "  device %s on %s: %.3g GFLOP/s per core, %zu training samples, batch %ld",
-                  d.device.c_str(), d.host.c_str(), d.host_speed_flops / 1e9, p.parts[i].size(),
+                  d.device.c_str(), d.host.c_str(), d.host_speed_flops / 1e9, p.learning->parts[i].size(),
                   static_cast<long>(d.batch_size));
     out += line;
     if (d.stream) {
@@ -527,15 +480,15 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
     }
     out += "\n";
   }
-  if (scenario.devices.size() > kDeviceLines) out += describe_classes(state.devices, p.parts, kDeviceLines);
-  out += "data: " + std::to_string(p.shape.train_samples) + " training, " + std::to_string(p.shape.test_samples) +
-         " test samples" + (p.model ? "" : " (sizes only: timing-only runs read no data)") + "\n";
-  out += describe_model(p.charged);
-  out += "dense message size: " + std::to_string(message_bytes(p.backend->cost().dense_bytes())) +
+  if (scenario.devices.size() > kDeviceLines) out += describe_classes(state.devices, p.learning->parts, kDeviceLines);
+  out += "data: " + std::to_string(p.learning->shape.train_samples) + " training, " + std::to_string(p.learning->shape.test_samples) +
+         " test samples" + (p.learning->model ? "" : " (sizes only: timing-only runs read no data)") + "\n";
+  out += describe_model(p.learning->charged);
+  out += "dense message size: " + std::to_string(message_bytes(p.learning->backend->cost().dense_bytes())) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
-  const std::optional<double> available = available_memory();
-  out += "memory: needs " + p.memory.describe() +
-         (available ? ", " + format_bytes(*available) + " available" : std::string(", available memory unknown")) +
+  const std::optional<double> available = backend::available_memory();
+  out += "memory: needs " + p.learning->memory.describe() +
+         (available ? ", " + backend::format_bytes(*available) + " available" : std::string(", available memory unknown")) +
          "\n";
   out += p.energy->describe() + "\n";
   return out;
@@ -545,12 +498,12 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   const auto wall_start = std::chrono::steady_clock::now();
   report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
   Prepared p = prepare(scenario, options);
-  RunState state(scenario, *p.backend, p.raw_sample_bytes);
+  RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
   std::error_code ec;
   state.buffer_timeline.open(results.temporary(), options.out_dir,
                              std::filesystem::exists(results.folder(), ec) ? "the previous results are left as they were"
                                                                            : "no results were written");
-  during("setting up the devices", [&] { setup_devices(state, p.hosts, p.parts); });
+  backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts); });
   if (p.energy->active()) state.energy = p.energy.get();
   std::vector<std::string> warnings = run_warnings(scenario, results, options.out_dir, options.warn_replacing);
   if (auto solver = solver_warning()) warnings.push_back(*solver);
@@ -563,7 +516,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
 
   // The live line on a terminal, redrawn as the simulated clock advances (report/progress.hpp).
   const report::ProgressLimits limits{.pushes = state.mode.applies_on_arrival(),
-                                      .evaluates = p.backend->trains(),
+                                      .evaluates = p.learning->backend->trains(),
                                       .rounds = scenario.stop.rounds,
                                       .sim_time_s = scenario.stop.sim_time_s};
   report::Progress progress(!options.quiet && report::stderr_is_terminal(), limits);
@@ -578,7 +531,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
 
   // The aggregators (topology.hpp); the devices know only their upstream inbox and courier.
   const Root root = p.topology->start(state, p.hosts);
-  if (p.backend->trains()) {
+  if (p.learning->backend->trains()) {
     sg4::Actor::create("observer", root.host, guarded(state, Observer(state, *root.evaluated)))->daemonize();
   }
   for (size_t i = 0; i < scenario.devices.size(); ++i) {
@@ -591,7 +544,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
 
   if (!options.quiet) {
     std::fprintf(stderr, "edgetrain: %s: %zu devices, %s, %ld parameters\n", scenario.name.c_str(),
-                 scenario.devices.size(), p.backend->cost().name.c_str(), static_cast<long>(p.backend->cost().params));
+                 scenario.devices.size(), p.learning->backend->cost().name.c_str(), static_cast<long>(p.learning->backend->cost().params));
   }
   try {
     p.engine->run();
@@ -600,7 +553,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   }
   if (deadlocked) state.stop("failed", "the simulation deadlocked (actors blocked with nothing left to happen)");
   progress.clear();
-  p.backend->quiesce();
+  p.learning->backend->quiesce();
   const double end = sg4::Engine::get_clock();
   try {
     close_run(state, *root.evaluated, end);

@@ -338,7 +338,7 @@ class Gossip : public Topology {
   // Each device's peer keeps its model, the decoded update and the round's sum, the momentum buffer,
   // and the model it last sent (held by its neighbours and device until they mix it in); each
   // direction of an edge has its courier.
-  TopologyMemory memory(const PlatformHosts& hosts) const override {
+  backend::TopologyMemory memory(const PlatformHosts& hosts) const override {
     const auto& topo = scenario_.topology;
     const double edges = gossip_edge_count(topo.graph, hosts.devices.size(), topo.degree, sites_of(hosts));
     return {.model_vectors = static_cast<double>(scenario_.devices.size()) *

@@ -17,7 +17,7 @@
 #include "backend/backend.hpp"
 #include "backend/model_store.hpp"
 #include "scenario/scenario.hpp"
-#include "sim/core/memory_estimate.hpp"
+#include "backend/memory_estimate.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/run_state.hpp"
 
@@ -40,7 +40,7 @@ class Topology : public PlatformNeeds {
   // engine exists, the run decides on stack guard pages from the count (core/run.cpp).
   virtual double extra_actors() const { return 0; }
   // What its own aggregators hold, for the memory estimate (before build).
-  virtual TopologyMemory memory(const PlatformHosts&) const { return {}; }
+  virtual backend::TopologyMemory memory(const PlatformHosts&) const { return {}; }
   // Once the memory estimate allowed the run, before any data is loaded: builds what it needs from
   // the platform, and checks it (PlatformError naming the key).
   virtual void build(const PlatformHosts&) {}

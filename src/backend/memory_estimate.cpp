@@ -1,7 +1,7 @@
 // See memory_estimate.hpp. The estimate counts what grows with the scenario: model-sized
 // vectors, the dataset, one batch's activations; plus a measured constant for the program.
 // Stream buffers are not counted: how full they get depends on the simulation itself.
-#include "sim/core/memory_estimate.hpp"
+#include "backend/memory_estimate.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,7 +12,7 @@
 #include "backend/mode.hpp"
 #include "compress/kinds.hpp"
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 namespace {
 
 namespace fs = std::filesystem;
@@ -191,4 +191,4 @@ void check_memory(const MemoryEstimate& estimate, std::optional<double> availabl
   throw MemoryError("scenario needs " + estimate.describe() + " but " + format_bytes(*available) + " are available");
 }
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend

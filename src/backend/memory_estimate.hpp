@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -14,7 +15,7 @@
 #include "scenario/scenario.hpp"
 #include "util/input_error.hpp"
 
-namespace edgetrain::sim {
+namespace edgetrain::backend {
 
 // Not enough memory for the scenario (refused by the estimate, or an allocation that failed
 // while setting it up): bad input, exit status 2.
@@ -29,7 +30,7 @@ class MemoryError : public std::runtime_error, public util::InputError {
 // (error feedback, adacomp-bins) and the downlink replica. Reported as model_memory_bytes.
 int64_t model_memory_vectors(const scenario::Scenario& sc);
 
-// What a topology's own aggregators hold (Topology::memory): model-sized vectors beyond the
+// What a topology's own aggregators hold (sim's Topology::memory): model-sized vectors beyond the
 // devices' and the server's, and other bytes, named for the estimate's description.
 struct TopologyMemory {
   double model_vectors = 0;
@@ -64,7 +65,18 @@ std::optional<double> available_memory();
 // Throws MemoryError when the estimate exceeds `available`.
 void check_memory(const MemoryEstimate& estimate, std::optional<double> available);
 
+// Runs one set-up phase; an allocation that fails in it (the estimate is only an estimate) ends
+// the run with one line naming the phase.
+template <class F>
+auto during(const char* phase, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw MemoryError(std::string("out of memory while ") + phase);
+  }
+}
+
 // "1.5 GB", "640 MB": decimal units, three significant digits.
 std::string format_bytes(double bytes);
 
-}  // namespace edgetrain::sim
+}  // namespace edgetrain::backend
