@@ -109,6 +109,15 @@ class ModelEvaluation {
   ~ModelEvaluation() = default;
 };
 
+// A store in every role above: what each back-end implements (a new role joins this list).
+class StoreOfEveryRole : public ModelStore,
+                         public ModelSource,
+                         public RoundAggregation,
+                         public BufferedAggregation,
+                         public ModelMixing,
+                         public ModelAdoption,
+                         public ModelEvaluation {};
+
 // `store` in role R; a logic_error naming the role when its store does not implement it.
 template <class R>
 R& role(ModelStore& store) {

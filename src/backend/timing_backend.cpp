@@ -37,13 +37,7 @@ int64_t adaptive_payload_bytes(const scenario::CompressorSpec& spec, const std::
 }
 
 // Every role of model_store.hpp, as sizes: adopting changes nothing that sizes depend on.
-class TimingStore : public ModelStore,
-                    public ModelSource,
-                    public RoundAggregation,
-                    public BufferedAggregation,
-                    public ModelMixing,
-                    public ModelAdoption,
-                    public ModelEvaluation {
+class TimingStore : public StoreOfEveryRole {
  public:
   TimingStore(const TimingBackend& owner, size_t members) : owner_(owner), sent_(members, false) {}
   void adopt(const ModelPayload&) override {}

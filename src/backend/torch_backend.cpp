@@ -190,13 +190,7 @@ struct StoreConfig {
 };
 
 // Every role of model_store.hpp, on the flat parameter vector.
-class TorchStore : public ModelStore,
-                   public ModelSource,
-                   public RoundAggregation,
-                   public BufferedAggregation,
-                   public ModelMixing,
-                   public ModelAdoption,
-                   public ModelEvaluation {
+class TorchStore : public StoreOfEveryRole {
  public:
   TorchStore(TorchBackend::Shared& shared, StoreConfig config)
       : shared_(shared),

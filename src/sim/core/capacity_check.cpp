@@ -80,7 +80,7 @@ std::optional<std::string> solver_warning() {
   return std::string(optim == "Lazy" ? "--cfg=network/optim:Lazy" : "--cfg=network/maxmin-selective-update:1") +
          ": SimGrid 3.32's selective update of the network solver misses links when several transfers start "
          "sharing in the same instant, so a link can carry up to twice its bandwidth and transfers end too "
-         "early (README, \"How simulated time is modelled\"); edgetrain uses network/optim:Full by default. "
+         "early (docs/explanation/time-model.md); edgetrain uses network/optim:Full by default. "
          "The run checks every link's capacity and reports any excess in summary.json";
 }
 
