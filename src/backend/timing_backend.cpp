@@ -36,14 +36,14 @@ int64_t adaptive_payload_bytes(const scenario::CompressorSpec& spec, const std::
   return compress::declared_payload_bytes(layers, *spec.timing_ratio);
 }
 
-// Also a site's store (adopt changes nothing that sizes depend on) and the cloud's.
-class TimingStore : public SiteStore {
+// Every role of model_store.hpp, as sizes: adopting changes nothing that sizes depend on.
+class TimingStore : public StoreOfEveryRole {
  public:
   TimingStore(const TimingBackend& owner, size_t members) : owner_(owner), sent_(members, false) {}
   void adopt(const ModelPayload&) override {}
   UpdatePayload delta_since_adopt() override {
     UpdatePayload out;
-    out.bytes = owner_.site_delta_bytes();
+    out.bytes = owner_.delta_bytes();
     out.step = deltas_++;
     return out;
   }
@@ -79,7 +79,7 @@ class TimingStore : public SiteStore {
 }  // namespace
 
 TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
-                             const std::vector<compress::Layer>& layers)
+                             const std::vector<compress::Layer>& layers, const std::optional<DeltaLink>& deltas)
     : cost_(std::move(cost)), adaptive_(scenario.compression.adaptive.has_value()) {
   const auto& compression = scenario.compression;
   if (adaptive_) {
@@ -91,10 +91,7 @@ TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
   if (compression.downlink) {
     downlink_delta_bytes_ = timing_payload_bytes(*compression.downlink, layers, "compression.downlink", declared_);
   }
-  if (scenario.topology.hierarchical()) {
-    site_delta_bytes_ =
-        timing_payload_bytes(scenario.topology.site_compression, layers, "topology.site_compression", declared_);
-  }
+  if (deltas) delta_bytes_ = timing_payload_bytes(deltas->compressor, layers, deltas->key, declared_);
   devices_.reserve(scenario.devices.size());
   for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.emplace_back(this);
 }
@@ -112,12 +109,12 @@ std::unique_ptr<ModelStore> TimingBackend::make_store(const std::vector<size_t>&
   return std::make_unique<TimingStore>(*this, members.size());
 }
 
-std::unique_ptr<SiteStore> TimingBackend::make_site_store(const std::vector<size_t>& members, size_t) {
+std::unique_ptr<ModelStore> TimingBackend::make_adopting_store(const std::vector<size_t>& members, size_t) {
   return std::make_unique<TimingStore>(*this, members.size());
 }
 
-std::unique_ptr<ModelStore> TimingBackend::make_cloud_store(size_t sites) {
-  return std::make_unique<TimingStore>(*this, sites);
+std::unique_ptr<ModelStore> TimingBackend::make_delta_store(size_t count) {
+  return std::make_unique<TimingStore>(*this, count);
 }
 
 }  // namespace edgetrain::backend

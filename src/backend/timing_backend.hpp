@@ -7,9 +7,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
-#include "backend/learner.hpp"
+#include "backend/backend.hpp"
 #include "compress/compressor.hpp"
 #include "scenario/scenario.hpp"
 
@@ -17,21 +18,23 @@ namespace edgetrain::backend {
 
 class TimingBackend : public Backend {
  public:
-  // `layers`: the charged model's layout (the compressors' sizes depend on it).
-  TimingBackend(const scenario::Scenario& scenario, ModelCost cost, const std::vector<compress::Layer>& layers);
+  // `layers`: the charged model's layout (the compressors' sizes depend on it). `deltas`: the delta
+  // link, if the topology has one.
+  TimingBackend(const scenario::Scenario& scenario, ModelCost cost, const std::vector<compress::Layer>& layers,
+                const std::optional<DeltaLink>& deltas);
 
   const ModelCost& cost() const override { return cost_; }
   bool trains() const override { return false; }
   DeviceLearner& device(size_t index) override { return devices_.at(index); }
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
-  std::unique_ptr<SiteStore> make_site_store(const std::vector<size_t>& members, size_t site) override;
-  std::unique_ptr<ModelStore> make_cloud_store(size_t sites) override;
+  std::unique_ptr<ModelStore> make_adopting_store(const std::vector<size_t>& members, size_t index) override;
+  std::unique_ptr<ModelStore> make_delta_store(size_t count) override;
   std::vector<std::pair<std::string, double>> declared_sizes() const override { return declared_; }
 
   // What one model delta weighs on the downlink (0: no downlink compression, always dense).
   int64_t downlink_delta_bytes() const { return downlink_delta_bytes_; }
-  // What one site's delta weighs on the site -> cloud link (hierarchical topologies).
-  int64_t site_delta_bytes() const { return site_delta_bytes_; }
+  // What one delta weighs on the delta link (0: no delta link).
+  int64_t delta_bytes() const { return delta_bytes_; }
 
  private:
   class Device : public DeviceLearner {
@@ -49,7 +52,7 @@ class TimingBackend : public Backend {
     int64_t encoded_ = 0;
   };
   ModelCost cost_;
-  int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0, site_delta_bytes_ = 0;
+  int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0, delta_bytes_ = 0;
   bool adaptive_ = false;
   std::vector<std::pair<std::string, double>> declared_;
   std::vector<Device> devices_;

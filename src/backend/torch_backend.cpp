@@ -22,8 +22,9 @@ struct TorchBackend::Shared {
   std::vector<compress::Layer> layers;
   WorkerPool pool;
   int64_t charged_dense_bytes = 0;
+  std::optional<DeltaLink> deltas;
   // model.cost_as: the catalogued model's sizes, charged in place of the real ones.
-  std::optional<ChargedSizes> uplink_charge, downlink_charge, site_charge;
+  std::optional<ChargedSizes> uplink_charge, downlink_charge, delta_charge;
   std::vector<float> initial;  // the seeded initial model
   // One workspace and one gradient buffer per worker, made by that worker on first use: they are
   // only ever used by the thread of their index, and a step's gradient lives only while its job runs.
@@ -43,11 +44,11 @@ struct TorchBackend::Shared {
   }
   uint64_t uplink_seed(size_t device) const { return util::derive_seed(scenario.seed, "uplink", device); }
   uint64_t downlink_seed(size_t device) const { return util::derive_seed(scenario.seed, "downlink", device); }
-  uint64_t site_seed(size_t site) const { return util::derive_seed(scenario.seed, "site-uplink", site); }
-  // The site -> cloud compressor, as an uplink without adaptive switching.
-  scenario::CompressionSpec site_compression() const {
+  uint64_t delta_seed(size_t index) const { return util::derive_seed(scenario.seed, deltas->seed_name, index); }
+  // The delta link's compressor, as an uplink without adaptive switching.
+  scenario::CompressionSpec delta_compression() const {
     scenario::CompressionSpec spec;
-    spec.uplink = scenario.topology.site_compression;
+    spec.uplink = deltas->compressor;
     return spec;
   }
 };
@@ -177,31 +178,34 @@ class TorchDevice : public DeviceLearner {
   WorkerPool::Ticket ticket_;
 };
 
-// What a store decodes and how it applies it: an aggregator of devices (flat, or a site's) decodes
-// its members' updates and takes SGD steps; the cloud of a hierarchical topology decodes its sites'
-// deltas and applies them plainly.
-struct StoreRole {
-  std::vector<size_t> devices;         // the member devices (none for the cloud)
+// What a store decodes and how it applies it: a store over devices decodes their updates and takes
+// SGD steps (and, adopting, encodes its own delta); a delta store decodes the deltas of the adopting
+// stores below it and applies them plainly.
+struct StoreConfig {
+  std::vector<size_t> devices;         // the member devices (none for a delta store)
   scenario::CompressionSpec decoding;  // the members' compressor
   std::vector<uint64_t> seeds;         // per member: its encoder's seed
-  bool plain = false;                  // the cloud: x <- x - sum / total, in double
-  std::optional<size_t> site;          // a site: its index (its delta's encoder)
+  bool plain = false;                  // a delta store: x <- x - sum / total, in double
+  std::optional<size_t> adopting;      // an adopting store: its index (its delta's encoder)
 };
 
-class TorchStore : public SiteStore {
+// Every role of model_store.hpp, on the flat parameter vector.
+class TorchStore : public StoreOfEveryRole {
  public:
-  TorchStore(TorchBackend::Shared& shared, StoreRole role)
+  TorchStore(TorchBackend::Shared& shared, StoreConfig config)
       : shared_(shared),
-        role_(std::move(role)),
+        config_(std::move(config)),
         params_(std::make_shared<std::vector<float>>(shared.initial)),
         sgd_(shared.scenario.training.momentum, shared.scenario.training.weight_decay),
-        decoder_(role_.decoding, shared.layers),
+        decoder_(config_.decoding, shared.layers),
         rule_(shared.scenario.training.staleness_lr, shared.initial.size(),
               static_cast<size_t>(shared.scenario.training.staleness_history)) {
     if (const auto& down = shared.scenario.compression.downlink) {
-      for (size_t device : role_.devices) downlinks_.emplace_back(*down, shared.layers, shared.downlink_seed(device));
+      for (size_t device : config_.devices) downlinks_.emplace_back(*down, shared.layers, shared.downlink_seed(device));
     }
-    if (role_.site) site_encoder_.emplace(shared.site_compression(), shared.layers, shared.site_seed(*role_.site));
+    if (config_.adopting) {
+      delta_encoder_.emplace(shared.delta_compression(), shared.layers, shared.delta_seed(*config_.adopting));
+    }
   }
 
   void adopt(const ModelPayload& model) override {
@@ -213,7 +217,7 @@ class TorchStore : public SiteStore {
   UpdatePayload delta_since_adopt() override {
     std::vector<float> delta(params_->size());
     for (size_t k = 0; k < delta.size(); ++k) delta[k] = (*adopted_)[k] - (*params_)[k];
-    UpdatePayload out = travelling(site_encoder_->encode(delta, deltas_), shared_.site_charge, deltas_);
+    UpdatePayload out = travelling(delta_encoder_->encode(delta, deltas_), shared_.delta_charge, deltas_);
     ++deltas_;
     return out;
   }
@@ -239,8 +243,8 @@ class TorchStore : public SiteStore {
 
   void accumulate(const UpdatePayload& update, size_t member, double weight) override {
     const std::vector<float>& g = decode(update, member);
-    if (role_.plain) {
-      // In double: with one site, x - (w d) / w is x - d exactly, so the cloud adopts the site's model.
+    if (config_.plain) {
+      // In double: with one member, x - (w d) / w is x - d exactly, so the store takes its member's model.
       if (plain_sum_.empty()) plain_sum_.assign(g.size(), 0.0);
       for (size_t k = 0; k < g.size(); ++k) plain_sum_[k] += weight * static_cast<double>(g[k]);
       return;
@@ -251,7 +255,7 @@ class TorchStore : public SiteStore {
   }
 
   bool apply_accumulated(double lr, double total_weight) override {
-    if (role_.plain) {
+    if (config_.plain) {
       std::vector<float>& x = writable();
       for (size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(x[k] - plain_sum_[k] / total_weight);
       std::fill(plain_sum_.begin(), plain_sum_.end(), 0.0);
@@ -339,7 +343,7 @@ class TorchStore : public SiteStore {
   // The decoded update, in the store's own buffer (valid until the next decode).
   std::vector<float>& decode(const UpdatePayload& update, size_t member) {
     decoded_.resize(shared_.initial.size());
-    decoder_.decode_into(update.encoded, update.compressed, role_.seeds.at(member), update.step, decoded_);
+    decoder_.decode_into(update.encoded, update.compressed, config_.seeds.at(member), update.step, decoded_);
     return decoded_;
   }
   // The model to change in place: copied first while devices still train on this version.
@@ -349,12 +353,12 @@ class TorchStore : public SiteStore {
   }
 
   TorchBackend::Shared& shared_;
-  StoreRole role_;
+  StoreConfig config_;
   std::shared_ptr<std::vector<float>> params_;
-  std::shared_ptr<const std::vector<float>> adopted_;  // a site: the cloud's model it last adopted
-  std::optional<UplinkEncoder> site_encoder_;          // a site: its delta's compressor
-  int64_t deltas_ = 0;                                 // a site: deltas encoded (the compressor's context)
-  std::vector<double> plain_sum_;                      // the cloud: the weighted sum of the sites' deltas
+  std::shared_ptr<const std::vector<float>> adopted_;  // adopting: the upstream model it last adopted
+  std::optional<UplinkEncoder> delta_encoder_;         // adopting: its delta's compressor
+  int64_t deltas_ = 0;                                 // adopting: deltas encoded (the compressor's context)
+  std::vector<double> plain_sum_;                      // a delta store: the weighted sum of its members' deltas
   learn::Sgd sgd_;
   UplinkDecoder decoder_;
   StalenessRule rule_;
@@ -373,7 +377,8 @@ class TorchStore : public SiteStore {
 }  // namespace
 
 TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Model& model,
-                           const learn::DatasetPair& data, size_t threads, const ChargedModel& charged)
+                           const learn::DatasetPair& data, size_t threads, const ChargedModel& charged,
+                           const std::optional<DeltaLink>& deltas)
     : shared_(new Shared{scenario,
                          model,
                          data,
@@ -381,6 +386,7 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
                          compress_layers(model.layers()),
                          WorkerPool(threads),
                          charged.cost.dense_bytes(),
+                         deltas,
                          {},
                          {},
                          {},
@@ -390,10 +396,7 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
     shared_->uplink_charge.emplace(scenario.compression.uplink, model.num_params(), charged, "compression");
     if (const auto& down = scenario.compression.downlink)
       shared_->downlink_charge.emplace(*down, model.num_params(), charged, "compression.downlink");
-    if (scenario.topology.hierarchical()) {
-      shared_->site_charge.emplace(scenario.topology.site_compression, model.num_params(), charged,
-                                   "topology.site_compression");
-    }
+    if (deltas) shared_->delta_charge.emplace(deltas->compressor, model.num_params(), charged, deltas->key);
   }
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
   for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.push_back(std::make_unique<TorchDevice>(*shared_, i));
@@ -408,27 +411,27 @@ void TorchBackend::quiesce() {
 }
 
 namespace {
-StoreRole device_role(const TorchBackend::Shared& shared, const std::vector<size_t>& members) {
-  StoreRole role{members, shared.scenario.compression, {}, false, std::nullopt};
-  for (size_t device : members) role.seeds.push_back(shared.uplink_seed(device));
-  return role;
+StoreConfig devices_config(const TorchBackend::Shared& shared, const std::vector<size_t>& members) {
+  StoreConfig config{members, shared.scenario.compression, {}, false, std::nullopt};
+  for (size_t device : members) config.seeds.push_back(shared.uplink_seed(device));
+  return config;
 }
 }  // namespace
 
 std::unique_ptr<ModelStore> TorchBackend::make_store(const std::vector<size_t>& members) {
-  return std::make_unique<TorchStore>(*shared_, device_role(*shared_, members));
+  return std::make_unique<TorchStore>(*shared_, devices_config(*shared_, members));
 }
 
-std::unique_ptr<SiteStore> TorchBackend::make_site_store(const std::vector<size_t>& members, size_t site) {
-  StoreRole role = device_role(*shared_, members);
-  role.site = site;
-  return std::make_unique<TorchStore>(*shared_, std::move(role));
+std::unique_ptr<ModelStore> TorchBackend::make_adopting_store(const std::vector<size_t>& members, size_t index) {
+  StoreConfig config = devices_config(*shared_, members);
+  config.adopting = index;
+  return std::make_unique<TorchStore>(*shared_, std::move(config));
 }
 
-std::unique_ptr<ModelStore> TorchBackend::make_cloud_store(size_t sites) {
-  StoreRole role{{}, shared_->site_compression(), {}, true, std::nullopt};
-  for (size_t s = 0; s < sites; ++s) role.seeds.push_back(shared_->site_seed(s));
-  return std::make_unique<TorchStore>(*shared_, std::move(role));
+std::unique_ptr<ModelStore> TorchBackend::make_delta_store(size_t count) {
+  StoreConfig config{{}, shared_->delta_compression(), {}, true, std::nullopt};
+  for (size_t s = 0; s < count; ++s) config.seeds.push_back(shared_->delta_seed(s));
+  return std::make_unique<TorchStore>(*shared_, std::move(config));
 }
 
 }  // namespace edgetrain::backend

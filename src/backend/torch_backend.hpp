@@ -6,10 +6,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "backend/backend.hpp"
 #include "backend/charged_model.hpp"
-#include "backend/learner.hpp"
 #include "backend/worker_pool.hpp"
 #include "learn/dataset.hpp"
 #include "learn/model.hpp"
@@ -21,17 +22,17 @@ class TorchBackend : public Backend {
  public:
   // `model` and `data` outlive the back-end. `threads`: the pool's size (1: every step on the
   // simulation thread). `charged`: what the protocol charges (the trained model, or model.cost_as:
-  // then its sizes too, charged_model.hpp).
+  // then its sizes too, charged_model.hpp). `deltas`: the delta link, if the topology has one.
   TorchBackend(const scenario::Scenario& scenario, const learn::Model& model, const learn::DatasetPair& data,
-               size_t threads, const ChargedModel& charged);
+               size_t threads, const ChargedModel& charged, const std::optional<DeltaLink>& deltas);
   ~TorchBackend() override;
 
   const ModelCost& cost() const override { return cost_; }
   bool trains() const override { return true; }
   DeviceLearner& device(size_t index) override { return *devices_.at(index); }
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
-  std::unique_ptr<SiteStore> make_site_store(const std::vector<size_t>& members, size_t site) override;
-  std::unique_ptr<ModelStore> make_cloud_store(size_t sites) override;
+  std::unique_ptr<ModelStore> make_adopting_store(const std::vector<size_t>& members, size_t index) override;
+  std::unique_ptr<ModelStore> make_delta_store(size_t count) override;
   void quiesce() override;
 
   // Shared by the learners and stores of this back-end.

@@ -1,5 +1,5 @@
 // EDGETRAIN_KERNELS: the opt-in that pins LibTorch's, OpenBLAS's and oneDNN's kernels to one
-// instruction set, so that results are the same on every CPU that has it (README "Determinism").
+// instruction set, so that results are the same on every CPU that has it (docs/explanation/determinism.md).
 // Unset (or "native"), each library picks the kernels of the CPU it runs on.
 #pragma once
 

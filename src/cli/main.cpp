@@ -11,7 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/kernels.hpp"
 #include "cli/scenario_command.hpp"
-#include "sim/stop_signal.hpp"
+#include "sim/core/stop_signal.hpp"
 
 using namespace edgetrain;
 

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "sim/stop_signal.hpp"
+#include "sim/core/stop_signal.hpp"
 
 extern char** environ;
 

@@ -3,7 +3,7 @@
 // status 3 when the run diverged, else as every command's (commands.hpp).
 #include "cli/commands.hpp"
 #include "cli/scenario_command.hpp"
-#include "sim/run.hpp"
+#include "sim/core/run.hpp"
 
 namespace edgetrain::cli {
 

@@ -114,7 +114,7 @@ int with_scenario(const ScenarioArgs& args,
     return work(sc, options);
   } catch (const util::Interrupted& e) {  // before the simulation started: nothing was written
     return fail(std::string(e.what()) + " (nothing was simulated or written)", 130);
-  } catch (const std::bad_alloc&) {  // set-up phases name themselves (sim::MemoryError); this is the rest
+  } catch (const std::bad_alloc&) {  // set-up phases name themselves (backend::MemoryError); this is the rest
     return fail("out of memory");
   } catch (const std::exception& e) {
     return input_or_internal(e);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "scenario/scenario.hpp"
-#include "sim/run.hpp"
+#include "sim/core/run.hpp"
 
 namespace edgetrain::cli {
 

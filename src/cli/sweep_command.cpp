@@ -12,7 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/scenario_command.hpp"
-#include "sim/simgrid_flags.hpp"
+#include "sim/core/simgrid_flags.hpp"
 #include "sweep/plan.hpp"
 #include "sweep/workflow.hpp"
 #include "util/printable.hpp"

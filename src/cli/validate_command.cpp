@@ -7,9 +7,9 @@
 #include "cli/scenario_command.hpp"
 #include "scenario/load.hpp"
 #include "scenario/warnings.hpp"
-#include "sim/run.hpp"
-#include "sim/run_warnings.hpp"
-#include "sim/stop_signal.hpp"
+#include "sim/core/run.hpp"
+#include "sim/core/run_warnings.hpp"
+#include "sim/core/stop_signal.hpp"
 
 namespace edgetrain::cli {
 

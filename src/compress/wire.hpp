@@ -1,6 +1,6 @@
 // Byte-level encoding helpers shared by the compressors: little-endian fixed-width values and
 // bit-packed fields (LSB first within each byte). Every payload is built with these, so its
-// length is exactly what the README's wire-size formulas say.
+// length is exactly what the wire-size formulas of docs/how-to/compression.md say.
 #pragma once
 
 #include <bit>

@@ -1,4 +1,4 @@
-// Reading a fleet description (README, "Fleet platforms", documents every key): JSON in, a
+// Reading a fleet description (docs/reference/fleet-description.md documents every key): JSON in, a
 // validated FleetSpec out. Unknown keys get a "did you mean"; quantities take the scenario's
 // units ("2Gf", "10Mbps", "20ms"); counts and shares resolve to exact per-class counts. Every
 // problem is one FleetError whose message starts with the JSON path it concerns.

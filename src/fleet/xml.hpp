@@ -1,6 +1,6 @@
 // Writing a drawn fleet as a SimGrid 3.32 platform and as a device list.
 //
-// Layout (README, "Fleet platforms"): a top zone "fleet" (routing Full: it holds only the routes
+// Layout (docs/reference/fleet-description.md): a top zone "fleet" (routing Full: it holds only the routes
 // between each site and the cloud, two per site, never one per device) with
 //  - one zone per site, routing="Cluster" (SimGrid's star zone: each host's own up and down link,
 //    then the site's LAN backbone if any, to the site gateway router SITE-gw), holding the site's

@@ -45,8 +45,8 @@ const std::vector<CatalogueModel>& catalogue();
 const CatalogueModel* find_model(std::string_view name);
 // The names, in catalogue order.
 std::vector<std::string_view> catalogue_names();
-// The README's table of the catalogue: name, parameters, training GFLOPs per sample, input,
-// reference data set and source (tests/learn/catalogue_test.cpp keeps the README in step).
+// The catalogue as docs/reference/timing-only.md's table: name, parameters, training GFLOPs per
+// sample, input, reference data set and source (tests/learn/catalogue_test.cpp keeps it in step).
 std::string catalogue_markdown();
 
 }  // namespace edgetrain::learn

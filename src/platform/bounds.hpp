@@ -2,7 +2,7 @@
 // the scenario's what-if keys (platform.links.<link>.*, platform.hosts.<host>.speed) and fleet
 // descriptions: a value outside them makes a run that can never finish (a host of 1e-300 f takes
 // longer than the simulated clock can count for one step) or arithmetic that overflows. Each
-// bound says why; the README's "Bad input" lists them.
+// bound says why; docs/reference/limits.md lists them.
 #pragma once
 
 #include "util/limits.hpp"

@@ -696,7 +696,7 @@ class Checker {
     zones_.push_back(open_zone(node, id, Routing::Cluster));
     size_t host_count = numbers.size();
     if (topology != "FLAT") {
-      info_.has_hierarchical_cluster = true;
+      info_.has_multilevel_cluster = true;
       const int64_t needed = topology_hosts(node, topology);
       if (static_cast<int64_t>(numbers.size()) < needed) {
         fail(node, what(node) + ": its " + topology + " topology has " + std::to_string(needed) +

@@ -73,7 +73,7 @@ struct PlatformInfo {
   std::map<std::string, LinkPlace> links;                   // every named link (not a cluster's own links)
   std::vector<WifiZone> wifi_zones;                         // in file order
   std::vector<std::pair<std::string, std::string>> config;  // <config><prop id value>, as "key", "value"
-  bool has_hierarchical_cluster = false;                    // a <cluster> with TORUS, FAT_TREE or DRAGONFLY
+  bool has_multilevel_cluster = false;                      // a <cluster> with TORUS, FAT_TREE or DRAGONFLY
   // Some host declares wattage_per_state, some link wattage_range (SimGrid's energy plugins).
   bool host_energy = false, link_energy = false;
   // Hosts and routers joined by a route of exactly one link, or by a flat <cluster>: the only

@@ -11,7 +11,7 @@ import math
 import os
 import stat
 
-# Per kind of file; larger ones are refused with their size (documented in the README, "Bad input").
+# Per kind of file; larger ones are refused with their size (documented in docs/reference/bad-input.md).
 # A CSV takes about ten times its size in memory once read: 64 MB of text is some 650 MB.
 MAX_BYTES = {"json": 16 << 20, "csv": 64 << 20}
 MAX_DEPTH = 64  # as for scenarios

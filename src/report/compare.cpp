@@ -57,7 +57,7 @@ std::string index_pattern(const std::string& key) {
 }
 
 // The figures compared, in order, each shown when some run has it (energy_j, the bytes of a
-// hierarchy's levels); a dotted key is nested ("round_s.median": round_s's median).
+// topology's levels); a dotted key is nested ("round_s.median": round_s's median).
 struct Wanted {
   const char* key;
   const char* label;
@@ -199,8 +199,8 @@ Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& def
   for (const Wanted& w : kFigures) {
     Comparison::Figure f{w.key, w.label, {}};
     bool any = false;
-    // The server's bytes are a row of their own only where some run's differ from its devices' (a
-    // hierarchy, gossip): in flat runs they are bytes up and down.
+    // The server's bytes are a row of their own only where some run's differ from its devices' (sites,
+    // peers): in flat runs they are bytes up and down.
     const std::string same_as = w.key == std::string("bytes_to_server")     ? "bytes_up"
                                 : w.key == std::string("bytes_from_server") ? "bytes_down"
                                                                             : "";

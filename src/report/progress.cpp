@@ -134,7 +134,7 @@ std::string summary_text(const RunSummary& s, const std::string& out_dir) {
                   round->at("max").get<double>());
     round_line = line;
   }
-  // Hierarchical runs: bytes up and down are the devices'; what each level carried follows.
+  // Runs with sites: bytes up and down are the devices'; what each level carried follows.
   std::string level_line;
   const auto levels = s.extra.find("bytes_by_level");
   if (levels != s.extra.end() && levels->is_object()) {

@@ -69,7 +69,7 @@ std::string human_duration(double seconds);
 // Human-readable bytes ("3.2 MB"), decimal units.
 std::string human_bytes(double bytes);
 // What a run prints at its end: status, rounds and times (with round_s when the run had rounds),
-// accuracy, bytes (by level too in hierarchical runs), the results folder.
+// accuracy, bytes (by level too in runs with sites), the results folder.
 std::string summary_text(const RunSummary& summary, const std::string& out_dir);
 
 }  // namespace edgetrain::report

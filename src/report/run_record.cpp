@@ -47,7 +47,7 @@ nlohmann::json summary_json(const RunSummary& s) {
 }
 
 std::string metrics_csv(const std::vector<EvalPoint>& points) {
-  // Gossip runs add the spread of the devices' models (a column only they have).
+  // Runs of peers add the spread of the devices' models (a column only they have).
   const bool spread = std::any_of(points.begin(), points.end(), [](const EvalPoint& p) { return p.model_spread; });
   std::vector<std::string> columns{"sim_time_s", "round",      "test_accuracy",    "test_loss",
                                    "bytes_up",   "bytes_down", "devices_energy_j", "energy_j"};

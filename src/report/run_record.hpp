@@ -19,10 +19,10 @@ struct EvalPoint {
   int64_t round = 0;  // rounds completed when the model was evaluated
   double test_accuracy = 0, test_loss = 0;
   int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices
-  // Energy consumed so far (sim/energy_meter.hpp): the fleet's devices, and everything metered
+  // Energy consumed so far (sim/core/energy_meter.hpp): the fleet's devices, and everything metered
   // (devices, aggregators, links); unset when nothing in the group has a wattage.
   std::optional<double> devices_energy_j, energy_j;
-  std::optional<double> model_spread;    // gossip: mean L2 distance of the devices' models to their average
+  std::optional<double> model_spread;    // peers without a server: mean L2 distance of the devices' models to their average
 };
 
 // Stream accounting of one device (absent for a device without a stream). Own-stream

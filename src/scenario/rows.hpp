@@ -32,7 +32,7 @@ KeySpec interval_list_key(std::string path, std::string d);
 Condition when(std::string key, std::vector<std::string> values);
 Condition when_not(std::string key, std::vector<std::string> values);
 
-// Why some sizes have their upper limit (the README's "Bad input" section quotes these). The limits
+// Why some sizes have their upper limit (docs/reference/limits.md quotes these). The limits
 // keep every product of sizes (samples x values x bytes, widths x widths) far within int64 and
 // every allocation they lead to sane; what fits this machine's memory is checked per run.
 inline constexpr const char* kWhySamples =

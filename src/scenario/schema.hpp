@@ -272,7 +272,7 @@ std::string literals_text(const KeySpec& key);  // Literal: "32 or \"packed\""
 std::string default_text(const KeySpec& key);   // "`32`", "required", "`null` (no limit)"
 
 // The whole schema as a Markdown table (key, type/unit, default, description) followed by the
-// cross-key rules and the accepted unit spellings; for the README and `edgetrain schema`.
+// cross-key rules and the accepted unit spellings; for docs/reference/scenario-keys.md and `edgetrain schema`.
 std::string schema_markdown();
 
 }  // namespace edgetrain::scenario

@@ -1,5 +1,5 @@
 // See warnings.hpp. Each check names the key the user would change, says what goes wrong and why
-// (with the paper or the README measurement that shows it), and what to do instead.
+// (with the paper or the measurement in docs/ that shows it), and what to do instead.
 #include "scenario/warnings.hpp"
 
 #include <cmath>
@@ -36,8 +36,8 @@ void async_momentum(const Scenario& s, std::vector<std::string>& out) {
   if (t.max_staleness && *t.max_staleness == 0) return;
   out.push_back("training.momentum: " + format_number(t.momentum) + " with " + mode_text(t) +
                 ": heavy-ball momentum on stale updates amplifies their staleness and tends to diverge (asynchrony "
-                "already acts as momentum: Mitliagkas et al. 2016, \"Asynchrony begets momentum\"; see the README's "
-                "mode async), set training.momentum to 0");
+                "already acts as momentum: Mitliagkas et al. 2016, \"Asynchrony begets momentum\"; see "
+                "docs/explanation/async.md), set training.momentum to 0");
 }
 
 // Error feedback re-sends what compression held back; with server momentum that residual enters
@@ -50,8 +50,8 @@ void feedback_momentum(const Scenario& s, std::vector<std::string>& out) {
                 format_number(s.training.momentum) +
                 ": the residual each device re-injects reaches the server's momentum late and is amplified by it, "
                 "which destabilises training (Lin et al. 2018, Deep Gradient Compression, apply momentum before "
-                "compressing; Karimireddy et al. 2019, EF-SGD, analyse it without momentum; see the README's "
-                "Compression), set training.momentum to 0 or compression.error_feedback to false");
+                "compressing; Karimireddy et al. 2019, EF-SGD, analyse it without momentum; see "
+                "docs/how-to/compression.md), set training.momentum to 0 or compression.error_feedback to false");
 }
 
 // stop.rounds counts model versions: in asynchronous modes one device's push each, or the average of
@@ -83,7 +83,7 @@ void missing_feedback(const Scenario& s, std::vector<std::string>& out) {
                 up.kind + ")");
 }
 
-// The downlink needs no memory: each delta is taken against the device's copy (README, Compression).
+// The downlink needs no memory: each delta is taken against the device's copy (docs/how-to/compression.md).
 void downlink_feedback(const Scenario& s, std::vector<std::string>& out) {
   const auto& down = s.compression.downlink;
   if (!down || down->kind == "none" || !down->error_feedback || needs_error_feedback(down->kind)) return;

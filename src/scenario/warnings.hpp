@@ -1,7 +1,7 @@
 // Warnings about valid scenarios whose settings are known to go wrong or to mean something other
 // than they seem: heavy-ball momentum with stale (asynchronous) updates, momentum with error
 // feedback, `stop.rounds` counting single pushes in asynchronous modes, and the other traps the
-// README documents. `edgetrain validate` and `edgetrain run` print them (even with --quiet) and go
+// docs/reference/warnings.md documents. `edgetrain validate` and `edgetrain run` print them (even with --quiet) and go
 // on: a warning never refuses a scenario. Pure functions of the typed scenario.
 #pragma once
 

@@ -16,7 +16,7 @@ namespace edgetrain::sweep {
 // The numeric figures of summary.json that sweep.csv carries, in column order: one edit adds one.
 // Most are top-level keys of the same name; round_mean_s, round_median_s, round_p95_s, round_max_s
 // are round_s's, and bytes_device_to_site, bytes_site_to_cloud, bytes_cloud_to_site,
-// bytes_site_to_device are bytes_by_level's (empty unless hierarchical).
+// bytes_site_to_device are bytes_by_level's (empty unless the topology has sites).
 const std::vector<std::string>& summary_columns();
 
 // How one run of the plan ended up.

@@ -1,6 +1,6 @@
 // Bounds shared by the modules that read input (scenario, stream): the simulated clock's
 // resolution, the longest simulated time, the fastest stream. Each bound says why it is there;
-// the README's "Bad input" section lists them with the schema's own bounds.
+// docs/reference/limits.md lists them with the schema's own bounds.
 #pragma once
 
 namespace edgetrain::util {

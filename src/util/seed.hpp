@@ -1,6 +1,6 @@
 // Seed derivation: every random stream of a run derives from the scenario seed plus a
 // purpose tag and an entity id, so streams are independent of each other and of the order
-// in which simulated actors happen to draw (README, "Determinism").
+// in which simulated actors happen to draw (docs/explanation/determinism.md).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
-// The stop flag that SIGINT and SIGTERM set (sim/stop_signal.hpp installs the handler), readable
+// The stop flag that SIGINT and SIGTERM set (sim/core/stop_signal.hpp installs the handler), readable
 // by every module: the long loops that run before a simulation (reading a FIFO, planning a sweep,
-// drawing a fleet, building a gossip graph) look at it and end with Interrupted, which the CLI
+// drawing a fleet, building a graph of peers) look at it and end with Interrupted, which the CLI
 // turns into "interrupted while ..." and exit status 130. No SimGrid here.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Quantising compressors (qsgd, terngrad, signsgd, onebit): exact wire sizes against the
-// README formulas, error bounds, unbiasedness, seeded determinism, error-feedback conservation
+// docs/how-to/compression.md formulas, error bounds, unbiasedness, seeded determinism, error-feedback conservation
 // and rejection of malformed payloads.
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Sparse compressors against brute-force references: the sent set is exactly the top-k /
 // threshold / bin-rule set, decoding puts the sent values in place and zeros elsewhere, payload
-// sizes follow the README formulas (checked on hand-computed numbers too), randomk's sender and
+// sizes follow the formulas of docs/how-to/compression.md (checked on hand-computed numbers too), randomk's sender and
 // receiver agree, adacomp-bins conserves its residual, every scheme is deterministic, and
 // malformed payloads or settings raise CompressError.
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // The fleets shipped under platforms/fleets/: each description parses, and the committed
 // platforms and device lists of the small ones equal a fresh generation (no drift: regenerate
-// them with the commands in README, "Fleet platforms", after changing a description or the
+// them with the commands in docs/how-to/fleets.md after changing a description or the
 // generator).
 #include <doctest/doctest.h>
 

@@ -29,7 +29,7 @@ std::vector<std::string> about(const std::vector<std::string>& all, const std::s
 const std::string kAsyncMomentum =
     "training.momentum: 0.9 with training.mode async: heavy-ball momentum on stale updates amplifies their staleness "
     "and tends to diverge (asynchrony already acts as momentum: Mitliagkas et al. 2016, \"Asynchrony begets "
-    "momentum\"; see the README's mode async), set training.momentum to 0";
+    "momentum\"; see docs/explanation/async.md), set training.momentum to 0";
 
 }  // namespace
 
@@ -63,7 +63,7 @@ TEST_CASE("warnings: momentum with error feedback") {
                     "compression.error_feedback: error feedback with training.momentum 0.9: the residual each device "
                     "re-injects reaches the server's momentum late and is amplified by it, which destabilises "
                     "training (Lin et al. 2018, Deep Gradient Compression, apply momentum before compressing; "
-                    "Karimireddy et al. 2019, EF-SGD, analyse it without momentum; see the README's Compression), "
+                    "Karimireddy et al. 2019, EF-SGD, analyse it without momentum; see docs/how-to/compression.md), "
                     "set training.momentum to 0 or compression.error_feedback to false"});
   // signsgd has error feedback by default: the message says so.
   const auto sign = warnings_of({"compression.kind=signsgd", "training.momentum=0.9"});
@@ -149,7 +149,7 @@ TEST_CASE("warnings: a hierarchy that compresses the device hop but sends dense 
         std::vector<std::string>{
             "topology.site_compression: null (dense fp32 deltas) while compression.kind topk compresses only the "
             "device -> site hop: each site's delta crosses its uplink to the cloud dense (and the cloud -> site model "
-            "is always dense; see the README's Hierarchical aggregation), set topology.site_compression, e.g. to the "
+            "is always dense; see docs/explanation/hierarchical.md), set topology.site_compression, e.g. to the "
             "same keys as compression"});
   s.topology.site_compression.kind = "topk";
   CHECK(about(warnings(s), "topology.site_compression").empty());

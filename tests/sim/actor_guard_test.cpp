@@ -1,7 +1,7 @@
 // The actor guard in its own SimGrid engine (this test case is its own process): an exception
 // thrown inside an actor no longer aborts the process; it reaches the run with the actor's name,
 // and every other actor is killed (its stack unwound), so engine.run() returns at once.
-#include "sim/actor_guard.hpp"
+#include "sim/core/actor_guard.hpp"
 
 #include <doctest/doctest.h>
 

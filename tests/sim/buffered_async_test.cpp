@@ -36,10 +36,10 @@ std::vector<std::map<std::string, int64_t>> push_counts(const fs::path& out) {
 }
 
 // The golden files' training figures (evaluations over 200 test samples) come from the CPU that wrote
-// them; another CPU's BLAS and ATen kernels move their low digits (README "Determinism"). Everything
+// them; another CPU's BLAS and ATen kernels move their low digits (docs/explanation/determinism.md). Everything
 // else is the schedule (times, staleness, bytes, counts), which the training does not steer: counts and
 // bytes exact, times to 1e-12 relative, because the goldens were written under SimGrid's Lazy network
-// solver and runs use the Full one since (README "How simulated time is modelled"): the two add the
+// solver and runs use the Full one since (docs/explanation/time-model.md): the two add the
 // same shares in another order, which moves the last binary digit of a time and nothing else.
 bool same_figure(const std::string& column, const std::string& have, const std::string& want) {
   if (column.find("accuracy") != std::string::npos)

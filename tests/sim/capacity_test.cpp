@@ -1,7 +1,7 @@
 // Bandwidth sharing against the capacity bound, on tests/sim/data/two-sites-shared.{json,xml}
 // (issue 18's reproduction): a cloud and two sites, each behind a 20 Mbit/s, 10 ms link shared by
 // two devices, access links 100 Mbit/s, 3 ms, SPLITDUPLEX, routes of equal latency. Times computed
-// by hand from the README's CM02 model (README, "How simulated time is modelled").
+// by hand from the CM02 model (docs/explanation/time-model.md).
 #include <doctest/doctest.h>
 
 #include <string>

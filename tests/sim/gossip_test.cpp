@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cli_helpers.hpp"
-#include "sim/gossip_graph.hpp"
+#include "sim/topology/gossip_graph.hpp"
 
 using namespace test;
 using edgetrain::sim::GossipGraph;

@@ -1,6 +1,6 @@
 // Client selection in synchronous rounds (training.selection): seeded, exact counts, and `all`
 // exactly today's behaviour.
-#include "sim/selection.hpp"
+#include "sim/aggregate/selection.hpp"
 
 #include <doctest/doctest.h>
 

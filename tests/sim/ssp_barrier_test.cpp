@@ -1,6 +1,6 @@
 // The SSP barrier's bookkeeping (sim/ssp_barrier.hpp) without a simulator: who is held, when they are
 // released, what leaving and rejoining do, and the held time.
-#include "sim/ssp_barrier.hpp"
+#include "sim/aggregate/ssp_barrier.hpp"
 
 #include <doctest/doctest.h>
 

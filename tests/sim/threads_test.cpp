@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "cli_helpers.hpp"
-#include "sim/messages.hpp"
+#include "sim/core/messages.hpp"
 
 using namespace test;
 

@@ -1,6 +1,6 @@
 // The time ledger's end-of-run closing: the four buckets add up to the run's length exactly, as
 // doubles, in every order of addition, after many charges whose plain sums drift by a few ulp.
-#include "sim/time_ledger.hpp"
+#include "sim/core/time_ledger.hpp"
 
 #include <doctest/doctest.h>
 

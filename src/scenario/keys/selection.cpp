@@ -19,7 +19,7 @@ std::vector<KeySpec> selection_rows() {
                "all = every device; random = a seeded uniform sample of devices each round, without replacement "
                "(FedAvg's client sampling); available = only devices that are on, not busy with an earlier "
                "round and (streaming) hold a full batch, all of them or a seeded sample; oort = Oort's guided "
-               "selection among the available devices (Lai et al., OSDI 2021; formula in the README).")
+               "selection among the available devices (Lai et al., OSDI 2021; formula in docs/explanation/sync.md).")
           .def("all")
           .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::kind),
       integer_key("training.selection.per_round",

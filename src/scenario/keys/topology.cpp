@@ -187,7 +187,7 @@ void topology_warnings(const Scenario& s, std::vector<std::string>& out) {
   out.push_back("topology.site_compression: null (dense fp32 deltas) while compression.kind " +
                 s.compression.uplink.kind +
                 " compresses only the device -> site hop: each site's delta crosses its uplink to the cloud dense (and "
-                "the cloud -> site model is always dense; see the README's Hierarchical aggregation), set "
+                "the cloud -> site model is always dense; see docs/explanation/hierarchical.md), set "
                 "topology.site_compression, e.g. to the same keys as compression");
 }
 

@@ -1,0 +1,194 @@
+// See memory_estimate.hpp. The estimate counts what grows with the scenario: model-sized
+// vectors, the dataset, one batch's activations; plus a measured constant for the program.
+// Stream buffers are not counted: how full they get depends on the simulation itself.
+#include "backend/memory_estimate.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "backend/mode.hpp"
+#include "compress/kinds.hpp"
+
+namespace edgetrain::backend {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kFloat = 4, kIndex = 8;  // fp32 values; int64 labels and sample indices
+// RSS of the smallest scenario (LibTorch, SimGrid and the program's own code and heap), measured
+// with getrusage on Debian 12's packages: the floor of every run.
+constexpr double kRuntimeBytes = 200e6;
+// Timing-only runs: what one device costs (records, ledger, stream, its actor and courier stacks),
+// measured on tools/bench fleets of 10,000 and 100,000 devices.
+constexpr double kTimingDeviceBytes = 60e3;
+// Values LibTorch keeps per activation value of a training step: the forward outputs the
+// backward pass needs, their gradients, and temporaries.
+constexpr double kTrainingActivationCopies = 3;
+constexpr int64_t kEvalChunk = 1000;  // Model::evaluate's chunk of test samples
+
+// The server's model-sized vectors: the global model, LibTorch's parameters and gradients
+// (the scratch network of evaluation), the decoded update, the momentum buffer, the sync
+// average and the snapshot sent to devices, one downlink replica per device, and adacomp's
+// history of index sets.
+double server_vectors(const scenario::Scenario& sc) {
+  const auto& t = sc.training;
+  const double devices = static_cast<double>(sc.devices.size());
+  const bool on_arrival = backend::Mode(t, sc.devices.size()).applies_on_arrival();
+  double v = 1 + 2 + 1;
+  if (t.momentum != 0) v += 1;
+  if (!on_arrival) v += 2;
+  if (sc.compression.downlink) v += devices;
+  if (on_arrival && t.staleness_lr == "adacomp" &&
+      compress::kind_named(sc.compression.uplink.kind).indices_sized_by_ratio()) {
+    v += static_cast<double>(t.staleness_history) * sc.compression.uplink.ratio * kIndex / kFloat;
+  }
+  return v;
+}
+
+int64_t largest_batch(const scenario::Scenario& sc) {
+  return backend::Mode(sc.training, sc.devices.size()).batch_from_stream_rate()
+             ? std::max(sc.training.batch_size, sc.training.batch_max)
+             : sc.training.batch_size;
+}
+
+std::optional<double> read_number(const fs::path& p) {
+  std::ifstream in(p);
+  std::string word;
+  if (!(in >> word) || word == "max") return std::nullopt;
+  try {
+    return std::stod(word);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The number after `key` on its line of a "key value [unit]" file (/proc/meminfo, memory.stat).
+std::optional<double> stat_value(const fs::path& p, const std::string& key) {
+  std::ifstream in(p);
+  std::string line, k;
+  double v;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    if (words >> k >> v && k == key) return v;
+  }
+  return std::nullopt;
+}
+
+// What the memory cgroup leaves: limit - (usage - reclaimable page cache). The process's own
+// cgroup folder, or the mount's root (containers show the root as their own).
+std::optional<double> cgroup_free() {
+  std::ifstream self("/proc/self/cgroup");
+  std::string line;
+  std::vector<fs::path> dirs;
+  while (std::getline(self, line)) {
+    const auto a = line.find(':'), b = line.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    if (controllers.empty()) dirs.push_back(fs::path("/sys/fs/cgroup") / fs::path(path).relative_path());
+    if (controllers == "memory") dirs.push_back(fs::path("/sys/fs/cgroup/memory") / fs::path(path).relative_path());
+  }
+  dirs.push_back("/sys/fs/cgroup");
+  dirs.push_back("/sys/fs/cgroup/memory");
+  for (const fs::path& dir : dirs) {
+    const bool v2 = fs::exists(dir / "memory.max");
+    if (!v2 && !fs::exists(dir / "memory.limit_in_bytes")) continue;
+    const auto limit = read_number(dir / (v2 ? "memory.max" : "memory.limit_in_bytes"));
+    if (!limit || *limit >= 1e18) return std::nullopt;  // no limit ("max", or v1's huge sentinel)
+    const double usage = read_number(dir / (v2 ? "memory.current" : "memory.usage_in_bytes")).value_or(0);
+    const double cache = stat_value(dir / "memory.stat", v2 ? "inactive_file" : "total_inactive_file").value_or(0);
+    return std::max(0.0, *limit - std::max(0.0, usage - cache));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int64_t model_memory_vectors(const scenario::Scenario& sc) {
+  const auto& up = sc.compression.uplink;
+  int64_t vectors = 1;
+  if (backend::Mode(sc.training, sc.devices.size()).local_sgd()) vectors += 1;
+  // The schema refuses error feedback beside a kind's own state (adacomp-bins' residual).
+  vectors += (up.error_feedback ? 1 : 0) + compress::kind_named(up.kind).state_vectors;
+  if (sc.compression.downlink) vectors += 1;
+  return vectors;
+}
+
+MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
+                               const learn::ModelShape& model, const TopologyMemory& topology) {
+  MemoryEstimate e;
+  e.topology_bytes = topology.other_bytes;
+  e.topology_what = topology.other_what;
+  e.params = model.params;
+  e.model_vectors =
+      static_cast<double>(model_memory_vectors(sc)) * static_cast<double>(sc.devices.size()) + server_vectors(sc) +
+      topology.model_vectors;
+  e.model_bytes = e.params * e.model_vectors * kFloat;
+  const double train = static_cast<double>(data.train_samples), test = static_cast<double>(data.test_samples);
+  const double features = static_cast<double>(data.sample_floats());
+  // Values and labels (fp32 features for synthetic data, one-byte codes for IDX images); for IDX
+  // files also the raw bytes read; for synthetic data the class centres (double); the partition's
+  // indices and each device's sample order (about 3 per sample).
+  const double value_bytes = sc.dataset.name == "synthetic" ? kFloat : 1;
+  e.data_bytes = (train + test) * (features * value_bytes + kIndex) + 3 * train * kIndex;
+  if (sc.training.timing_only()) {
+    // Nothing is loaded: the balanced labels the partition is made from, the partition and each
+    // device's sample order; per device its records, stream and the stacks of its two actors.
+    e.data_bytes = 3 * train * kIndex + static_cast<double>(sc.devices.size()) * kTimingDeviceBytes;
+    e.model_vectors = 0;
+    e.model_bytes = 0;
+    e.runtime_bytes = kRuntimeBytes;
+    return e;
+  }
+  if (sc.dataset.name == "synthetic") {
+    e.data_bytes += static_cast<double>(data.classes) * features * 8;
+  } else {
+    e.data_bytes += (train + test) * (features + 1);
+  }
+  const double activations = model.activation_floats_per_sample * kFloat;
+  const double batch = static_cast<double>(largest_batch(sc));
+  const double eval = static_cast<double>(std::min({sc.eval.test_samples, data.test_samples, kEvalChunk}));
+  e.activation_bytes = std::max(batch * activations * kTrainingActivationCopies, eval * activations * 2);
+  e.runtime_bytes = kRuntimeBytes;
+  e.streams = std::any_of(sc.devices.begin(), sc.devices.end(), [](const auto& d) { return d.stream.has_value(); });
+  return e;
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+  size_t u = 0;
+  while (bytes >= 1000 && u + 1 < std::size(units)) {
+    bytes /= 1000;
+    ++u;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, bytes >= 100 || u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
+  return buf;
+}
+
+std::string MemoryEstimate::describe() const {
+  char vectors[32], count[32];
+  std::snprintf(vectors, sizeof vectors, "%.4g", model_vectors);
+  std::snprintf(count, sizeof count, "%.4g", params);
+  return "about " + format_bytes(total()) + " (model " + count + " parameters x " + vectors +
+         " vectors: " + format_bytes(model_bytes) + "; data " + format_bytes(data_bytes) + "; activations " +
+         format_bytes(activation_bytes) + "; program " + format_bytes(runtime_bytes) +
+         (topology_bytes > 0 ? "; " + topology_what + " " + format_bytes(topology_bytes) : "") +
+         (streams ? "; stream buffers not counted" : "") + ")";
+}
+
+std::optional<double> available_memory() {
+  std::optional<double> available = stat_value("/proc/meminfo", "MemAvailable:");
+  if (available) *available *= 1024;  // kB
+  if (const auto cgroup = cgroup_free()) available = available ? std::min(*available, *cgroup) : *cgroup;
+  return available;
+}
+
+void check_memory(const MemoryEstimate& estimate, std::optional<double> available) {
+  if (!available || estimate.total() <= *available) return;
+  throw MemoryError("scenario needs " + estimate.describe() + " but " + format_bytes(*available) + " are available");
+}
+
+}  // namespace edgetrain::backend

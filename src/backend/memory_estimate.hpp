@@ -1,0 +1,82 @@
+// Estimates the memory a scenario needs before anything is loaded or built, and refuses a
+// scenario that needs more than the machine has available: a clear refusal up front instead of
+// an out-of-memory abort halfway through setting up. No LibTorch or SimGrid here: the estimate
+// works from the scenario, the dataset's headers and the model's configuration.
+#pragma once
+
+#include <cstdint>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "learn/dataset.hpp"
+#include "learn/model_shape.hpp"
+#include "scenario/scenario.hpp"
+#include "util/input_error.hpp"
+
+namespace edgetrain::backend {
+
+// Not enough memory for the scenario (refused by the estimate, or an allocation that failed
+// while setting it up): bad input, exit status 2.
+class MemoryError : public std::runtime_error, public util::InputError {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// How many model-sized fp32 vectors each device holds while training: its update (the gradient,
+// on a worker while the step runs, then its encoding until it is delivered; the received model is
+// a snapshot shared by every device), plus the local model (local-sgd), the compressor's residual
+// (error feedback, adacomp-bins) and the downlink replica. Reported as model_memory_bytes.
+int64_t model_memory_vectors(const scenario::Scenario& sc);
+
+// What a topology's own aggregators hold (sim's Topology::memory): model-sized vectors beyond the
+// devices' and the server's, and other bytes, named for the estimate's description.
+struct TopologyMemory {
+  double model_vectors = 0;
+  double other_bytes = 0;
+  std::string other_what;  // what they are, as the description names them
+};
+
+struct MemoryEstimate {
+  double params = 0;
+  double model_vectors = 0;     // model-sized fp32 vectors: every device's, the server's, LibTorch's
+  double model_bytes = 0;       // params x model_vectors x 4
+  double data_bytes = 0;        // features, labels and sample indices of both splits
+  double activation_bytes = 0;  // the largest training batch, or an evaluation chunk
+  double runtime_bytes = 0;     // the program and its libraries, measured
+  double topology_bytes = 0;    // the topology's other bytes (TopologyMemory)
+  std::string topology_what;
+  bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
+  double total() const { return model_bytes + data_bytes + activation_bytes + runtime_bytes + topology_bytes; }
+  // "about 41.2 GB (model 1e+09 parameters x 12 vectors: 40 GB; data 1.1 GB; ...)"
+  std::string describe() const;
+};
+
+// `topology`: what the run's topology adds (none by default).
+MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
+                               const learn::ModelShape& model, const TopologyMemory& topology = {});
+
+// What this process can still allocate: MemAvailable from /proc/meminfo, lowered to what the
+// memory cgroup (v2 memory.max or v1 memory.limit_in_bytes) leaves, if a limit applies. Empty
+// when neither can be read (the check is then skipped).
+std::optional<double> available_memory();
+
+// Throws MemoryError when the estimate exceeds `available`.
+void check_memory(const MemoryEstimate& estimate, std::optional<double> available);
+
+// Runs one set-up phase; an allocation that fails in it (the estimate is only an estimate) ends
+// the run with one line naming the phase.
+template <class F>
+auto during(const char* phase, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw MemoryError(std::string("out of memory while ") + phase);
+  }
+}
+
+// "1.5 GB", "640 MB": decimal units, three significant digits.
+std::string format_bytes(double bytes);
+
+}  // namespace edgetrain::backend

@@ -1,0 +1,48 @@
+// Client selection in synchronous rounds (training.selection): which members of an aggregator the
+// model goes to in a round. `random` draws a uniform sample without replacement of every member,
+// `available` of the members the aggregator reports available (on, not busy, a batch at hand), and
+// `oort` picks among the available ones by Oort's utility (oort.hpp), an `exploration` share of
+// the picks going to never-picked members. Draws come from the round's own seeded stream (seed,
+// "selection", round), so a round's draw does not depend on the thread count. Over-selection picks
+// ceil(K (1 + over_selection)) members where K is the updates a round aggregates.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+#include "sim/aggregate/oort.hpp"
+
+namespace edgetrain::sim {
+
+class RoundSelection {
+ public:
+  // Throws scenario::ScenarioError when per_round exceeds the members.
+  RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members);
+  // Whether pick() looks at who is available (kinds available and oort).
+  bool uses_availability() const { return kind_ == Kind::Available || kind_ == Kind::Oort; }
+  // Per member position: selected in round `round` (counted from 0). `available` (per member) is
+  // read only when uses_availability().
+  std::vector<bool> pick(int64_t round, const std::vector<bool>& available);
+  // The updates a round aggregates at most when `selected` members were picked (K, or all of them).
+  size_t aggregates(size_t selected) const { return per_round_ ? std::min(*per_round_, selected) : selected; }
+  // Oort's feedback (ignored by the other kinds): an update came back (in time or late) or was
+  // aggregated, `round_time_s` after its model was sent; a round closed.
+  void delivered(size_t member, double round_time_s);
+  void aggregated(size_t member, int64_t samples, double loss, double round_time_s);
+  void round_closed();
+
+ private:
+  enum class Kind { All, Random, Available, Oort };
+  Kind kind_;
+  uint64_t seed_;
+  size_t members_;
+  std::optional<size_t> per_round_;  // K; empty: every member (all) or every available one
+  double over_selection_, exploration_;
+  std::optional<OortScores> oort_;
+};
+
+}  // namespace edgetrain::sim

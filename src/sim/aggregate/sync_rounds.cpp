@@ -1,0 +1,211 @@
+// See sync_rounds.hpp.
+#include "sim/aggregate/sync_rounds.hpp"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <simgrid/s4u.hpp>
+
+#include "sim/aggregate/members.hpp"
+#include "sim/core/messages.hpp"
+#include "sim/core/wire.hpp"
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_sync_aggregator, "edgetrain round-based aggregators (flat server, sites)");
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+
+SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> members, backend::ModelStore& store,
+                       uint64_t selection_seed)
+    : state_(state),
+      inbox_(inbox),
+      members_(std::move(members)),
+      position_(member_positions(members_, state.devices.size())),
+      source_(backend::role<backend::ModelSource>(store)),
+      sum_(backend::role<backend::RoundAggregation>(store)),
+      mode_(state.scenario.training, members_.size()),
+      injection_(state),
+      selection_(state.scenario.training.selection, selection_seed, members_.size()),
+      sent_at_(members_.size(), 0.0),
+      last_round_end_(members_.size(), 0.0) {}
+
+std::vector<bool> SyncRounds::available(double now) const {
+  std::vector<bool> out(members_.size(), false);
+  for (size_t m = 0; m < members_.size(); ++m) {
+    const size_t device = members_[m];
+    const DeviceLiveness& live = state_.live[device];
+    if (!live.on || live.model_outstanding) continue;
+    // A stream is looked at only while its device is on (what arrives while off may be lost).
+    DeviceStream* stream = state_.streams[device].get();
+    out[m] = !stream || stream->batch_ready_at(state_.devices[device].batch_size, now) <= now;
+  }
+  return out;
+}
+
+void SyncRounds::wait_for_data(double until) {
+  const double now = sg4::Engine::get_clock();
+  double first = std::numeric_limits<double>::infinity();
+  for (size_t device : members_) {
+    DeviceStream* stream = state_.streams[device].get();
+    if (stream && state_.live[device].on)
+      first = std::min(first, stream->batch_ready_at(state_.devices[device].batch_size, now));
+  }
+  if (until >= 0) first = std::min(first, until);
+  if (!std::isfinite(first)) {
+    state_.stop("completed", "training.selection: no device will hold a full batch any more");
+    return;
+  }
+  sg4::this_actor::sleep_until(first);
+}
+
+std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double started, size_t& selected) {
+  const size_t n = members_.size();
+  std::vector<std::unique_ptr<ModelMessage>> models(n);
+  for (size_t m = 0; m < n; ++m) {
+    models[m] = std::make_unique<ModelMessage>();
+    models[m]->round = round;
+    models[m]->posted_at_s = started;
+    models[m]->from = inbox_.host();
+  }
+  injection_.plan_round(round, members_, models);
+  const std::vector<bool> chosen =
+      selection_.pick(draw, selection_.uses_availability() ? available(started) : std::vector<bool>());
+  std::vector<bool> waits_for(n, false);
+  selected = 0;
+  for (size_t m = 0; m < n; ++m) {
+    const size_t device = members_[m];
+    DeviceLiveness& live = state_.live[device];
+    if (!chosen[m]) {
+      if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
+      continue;
+    }
+    selected += 1;
+    state_.devices[device].rounds_selected += 1;
+    if (!live.on || live.model_outstanding) {
+      state_.selections_missing += 1;  // never sent: off, or busy with an earlier round
+      if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
+      continue;
+    }
+    ModelMessage& message = *models[m];
+    message.model = source_.payload_for(m);
+    message.bytes = message_bytes(message.model.bytes + message.injected_bytes);
+    live.model_outstanding = true;
+    waits_for[m] = true;
+    sent_at_[m] = started;
+    state_.couriers[device]->post(std::move(models[m]));
+  }
+  state_.rounds_started += 1;
+  return waits_for;
+}
+
+RoundResult SyncRounds::run(int64_t round, int64_t draw) {
+  const size_t n = members_.size();
+  const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
+  const auto& round_timeout = state_.scenario.training.round_timeout_s;
+  const std::string me = "aggregator on " + inbox_.host()->get_name();
+
+  RoundResult result;
+  report::RoundRow& row = result.row;
+  const double started = sg4::Engine::get_clock();
+  size_t selected = 0;
+  const std::vector<bool> waits_for = send_models(round, draw, started, selected);
+  size_t expected = 0;
+  for (bool w : waits_for) expected += w ? 1 : 0;
+  const size_t target = selection_.aggregates(selected);  // K: the round closes once K arrived
+  row.round = round;
+  row.start_s = started;
+  row.selected = static_cast<int64_t>(selected);
+  const int64_t up_before = state_.bytes_up, down_before = state_.bytes_down;
+  std::vector<bool> arrived(n, false);
+  size_t present = 0, stragglers = 0;  // stragglers: aggregated, selected by an earlier (empty) round
+  double weight_total = 0;
+  const RoundClock clock(started, round_timeout, deadline);
+  const double closes = clock.closes, until = clock.until;
+  // Wait for every expected update; a member whose update failed no longer owes one.
+  auto owed = [&] {
+    for (size_t m = 0; m < n; ++m)
+      if (waits_for[m] && !arrived[m] && state_.live[members_[m]].model_outstanding) return true;
+    return false;
+  };
+  auto any_outstanding = [&] {
+    for (size_t device : members_)
+      if (state_.live[device].model_outstanding) return true;
+    return false;
+  };
+  // With nobody to wait for (devices off, or busy with an earlier round), the round still
+  // lasts until it closes, or without a timeout until a straggler of an earlier round delivers
+  // or fails: late updates are received meanwhile, and time moves on.
+  bool heard = false;
+  if (expected == 0 && closes < 0 && selection_.uses_availability() && !any_outstanding()) wait_for_data(until);
+  auto waiting = [&] {
+    if (expected > 0) return present < target && owed();
+    return closes >= 0 || (!heard && any_outstanding());
+  };
+  while (waiting()) {
+    std::unique_ptr<Message> next = inbox_.next(until);
+    heard = true;
+    if (!next) {
+      if (until >= 0 && sg4::Engine::get_clock() >= until) {
+        result.ended = deadline >= 0 && sg4::Engine::get_clock() >= deadline;
+        break;  // the round closes with what arrived (or the run ends)
+      }
+      continue;  // poked: a member failed; check again who still owes an update
+    }
+    const std::unique_ptr<UpdateMessage> update = expect<UpdateMessage>(std::move(next), me);
+    state_.count_delivered(*update, inbox_.host());
+    const size_t m = position_.at(update->device);
+    const double round_time_s = sg4::Engine::get_clock() - sent_at_[m];
+    // An update computed on another model version is late. One from a member this round did not
+    // send to, computed on this version, is a straggler of an earlier round that closed empty: as
+    // fresh as any, it is aggregated (and counted in the round that selected it as not missing).
+    if (update->round != round) {
+      state_.late_pushes += 1;
+      state_.devices[update->device].late_pushes += 1;
+      row.late += 1;
+      selection_.delivered(m, round_time_s);
+      continue;
+    }
+    injection_.collect(*update);
+    result.finite = result.finite && std::isfinite(update->loss);
+    const double w = mode_.weight(update->samples);
+    sum_.accumulate(update->update, m, w);
+    weight_total += w;
+    result.samples += static_cast<double>(update->samples);
+    selection_.aggregated(m, update->samples, update->loss, round_time_s);
+    arrived[m] = true;
+    present += 1;
+    if (!waits_for[m]) stragglers += 1;
+    row.slowest_device = state_.devices[update->device].device;
+  }
+  if (result.ended) {
+    // The round in flight is abandoned: its updates are not applied (missing, as those still out).
+    state_.selections_missing += static_cast<int64_t>(present);
+    return result;
+  }
+  injection_.close_round();
+  selection_.round_closed();
+  // Selected, not aggregated (a straggler aggregated here was counted missing by its own round).
+  const auto missing = static_cast<int64_t>(selected + stragglers - present);
+  state_.missing_updates += missing;
+  row.updates = static_cast<int64_t>(present);
+  row.missing = missing;
+  if (present == 0) {
+    state_.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
+  } else {
+    sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
+    result.finite = sum_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
+    row.applied = true;
+    for (size_t m = 0; m < n; ++m)
+      if (arrived[m]) state_.devices[members_[m]].rounds_aggregated += 1;
+    XBT_DEBUG("%s: round %ld applied", me.c_str(), static_cast<long>(round));
+  }
+  row.end_s = sg4::Engine::get_clock();
+  for (size_t m = 0; m < n; ++m)
+    if (waits_for[m]) last_round_end_[m] = row.end_s;
+  row.bytes_up = state_.bytes_up - up_before;
+  row.bytes_down = state_.bytes_down - down_before;
+  return result;
+}
+
+}  // namespace edgetrain::sim

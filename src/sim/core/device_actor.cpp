@@ -1,0 +1,155 @@
+// See device_actor.hpp.
+#include "sim/core/device_actor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <simgrid/s4u.hpp>
+
+#include "sim/core/wire.hpp"
+#include "util/seed.hpp"
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_device, "edgetrain device actors");
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+
+std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& ledger) {
+  DeviceStream* stream = state_.streams[index_].get();
+  report::DeviceRecord& record = state_.devices[index_];
+  std::vector<int64_t> batch;
+  if (!stream) {
+    // Static partition: always there. Only real training needs to know which samples.
+    if (state_.backend.trains()) {
+      batch = state_.static_orders[index_]->take(batch_size);
+    } else {
+      state_.static_orders[index_]->skip(batch_size);
+      batch.assign(static_cast<size_t>(batch_size), 0);
+    }
+  } else {
+    const double now = sg4::Engine::get_clock();
+    const double ready = stream->prepare_step(batch_size, now);
+    state_.buffer_timeline.record(index_, stream->point(now, record.device));
+    if (ready > now) {
+      ledger.open(TimeLedger::Bucket::Wait);
+      sg4::this_actor::sleep_until(ready);
+      ledger.charge(TimeLedger::Bucket::Wait, ready);
+      record.stream->data_wait_s += ready - now;
+    }
+    // Exactly the promised time: the clock after a sleep may be a rounding error short of it.
+    const double at = std::max(sg4::Engine::get_clock(), ready);
+    batch = stream->take(batch_size, at, *record.stream, state_.backend.trains());
+    state_.buffer_timeline.record(index_, stream->point(at, record.device));
+  }
+  state_.live[index_].held_samples += batch_size;
+  return batch;
+}
+
+void DeviceActor::train(const ModelMessage& model, UpdateMessage& message, TimeLedger& ledger) {
+  backend::DeviceLearner& learner = state_.backend.device(index_);
+  const int64_t batch_size = state_.devices[index_].batch_size;
+  const int64_t steps = state_.mode.steps_per_update();
+  const double flops_per_sample = state_.backend.cost().step_flops_per_sample;
+  learner.receive(model.model);
+  double loss_sum = 0;
+  for (int64_t s = 0; s < steps; ++s) {
+    std::vector<int64_t> batch = next_batch(batch_size, ledger);
+    if (s == 0) {
+      // Data injection (scadles): shared samples are the first of this batch (the device
+      // trains on them too), and the samples others shared are trained on in addition.
+      message.shared.assign(batch.begin(), batch.begin() + std::min<int64_t>(model.share_count, batch_size));
+      batch.insert(batch.end(), model.injected.begin(), model.injected.end());
+      state_.devices[index_].samples_injected_received += static_cast<int64_t>(model.injected.size());
+    }
+    const auto samples = static_cast<int64_t>(batch.size());
+    // The real step runs on the pool while the simulated compute goes on.
+    learner.start_step(std::move(batch));
+    ledger.open(TimeLedger::Bucket::Compute);
+    sg4::this_actor::execute(flops_per_sample * static_cast<double>(samples));
+    ledger.charge(TimeLedger::Bucket::Compute, sg4::Engine::get_clock());
+    loss_sum += learner.finish_step();
+    message.samples += samples;
+    message.own_samples += batch_size;
+  }
+  message.loss = loss_sum / static_cast<double>(steps);
+}
+
+void DeviceActor::update_once(TimeLedger& ledger) {
+  report::DeviceRecord& record = state_.devices[index_];
+  DeviceLiveness& live = state_.live[index_];
+  if (state_.mode.applies_on_arrival()) {
+    // Pull: a bare header asking for the current model (the aggregator counts it on delivery).
+    ledger.open(TimeLedger::Bucket::Comm);
+    auto pull = std::make_unique<PullRequest>();
+    pull->device = index_;
+    pull->bytes = kHeaderBytes;
+    const LinkLedger::Transfer busy(state_.links, sg4::this_actor::get_host(), upstream_.host());
+    upstream_.send(state_.lanes[index_], std::move(pull));
+    ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
+  }
+  ledger.open_wait();
+  const auto model = expect<ModelMessage>(state_.couriers[index_]->receive(), "device " + record.device);
+  const double received = sg4::Engine::get_clock();
+  // The transfer began when both ends were posted; before that the device was idle, out of the rounds
+  // since the first round that went on without it.
+  const double posted = std::min(received, std::max(model->posted_at_s, ledger.mark()));
+  if (live.left_out_since_s >= 0) {
+    record.unselected_s += std::max(0.0, posted - std::max(ledger.mark(), live.left_out_since_s));
+    live.left_out_since_s = -1;
+  }
+  ledger.charge(TimeLedger::Bucket::Wait, posted);
+  ledger.charge(TimeLedger::Bucket::Comm, received);
+  record.bytes_down += model->bytes;
+  state_.bytes_down += model->bytes;
+  state_.links.carried(model->from, sg4::this_actor::get_host(), model->bytes);
+
+  auto message = std::make_unique<UpdateMessage>();
+  message->device = index_;
+  message->round = model->round;
+  train(*model, *message, ledger);
+  message->update = state_.backend.device(index_).finish_update();
+  const int64_t shared_sample_bytes =
+      (state_.streams[index_] ? state_.streams[index_]->sample_bytes() : state_.raw_sample_bytes) + kInjectedLabelBytes;
+  const int64_t shared_bytes = static_cast<int64_t>(message->shared.size()) * shared_sample_bytes;
+  message->bytes = message_bytes(message->update.bytes + shared_bytes);
+  message->dense_bytes = message_bytes(state_.backend.cost().dense_bytes() + shared_bytes);
+  message->shared_sample_bytes = shared_sample_bytes;
+  record.samples_injected_sent += static_cast<int64_t>(message->shared.size());
+  ledger.open(TimeLedger::Bucket::Comm);
+  live.pushing = true;
+  // The message is ours until the transfer completes: a failed or killed transfer frees it.
+  {
+    const LinkLedger::Transfer busy(state_.links, sg4::this_actor::get_host(), upstream_.host());
+    upstream_.send(state_.lanes[index_], std::move(message));
+  }
+  ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
+}
+
+void DeviceActor::operator()() {
+  TimeLedger& ledger = state_.ledgers[index_];
+  const scenario::TrainingSpec& training = state_.scenario.training;
+  // A restart after a fault: the update the device was computing when it went off is dropped.
+  state_.backend.device(index_).abandon();
+  if (state_.mode.applies_on_arrival() && training.start_jitter_s > 0 && state_.devices[index_].restarts == 0) {
+    std::mt19937_64 rng(util::derive_seed(state_.scenario.seed, "start-jitter", index_));
+    const double delay = std::uniform_real_distribution<double>(0, training.start_jitter_s)(rng);
+    sg4::this_actor::sleep_for(delay);  // charged as wait: the ledger's open bucket
+  }
+  while (true) {
+    try {
+      update_once(ledger);
+    } catch (const simgrid::NetworkFailureException&) {
+      if (state_.stopping()) return;  // the run is over: nothing failed
+      state_.backend.device(index_).abandon();
+      const double now = sg4::Engine::get_clock();
+      ledger.finish(now);  // the time spent on the failed transfer, in the bucket it was open in
+      state_.count_failed(index_, state_.live[index_].pushing);
+      ledger.open(TimeLedger::Bucket::Wait);
+      sg4::this_actor::sleep_for(state_.scenario.faults ? state_.scenario.faults->retry_s : 1.0);
+    }
+  }
+}
+
+}  // namespace edgetrain::sim

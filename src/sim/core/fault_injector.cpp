@@ -1,0 +1,190 @@
+// See fault_injector.hpp.
+#include "sim/core/fault_injector.hpp"
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <simgrid/s4u.hpp>
+
+#include "platform/bounds.hpp"
+#include "sim/core/actor_guard.hpp"
+#include "sim/core/device_actor.hpp"
+#include "sim/core/inbox.hpp"
+#include "sim/core/platform.hpp"
+#include "stream/rate_profile.hpp"
+#include "stream/rates.hpp"
+#include "util/limits.hpp"
+#include "util/seed.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+namespace {
+
+// Switches device i off at the current time (see the header for what that counts).
+void switch_off(RunState& state, size_t i) {
+  const double now = sg4::Engine::get_clock();
+  DeviceLiveness& live = state.live[i];
+  live.on = false;
+  state.ledgers[i].finish(now);
+  state.ledgers[i].open(TimeLedger::Bucket::Offline);
+  state.count_failed(i, live.pushing);
+  if (DeviceStream* stream = state.streams[i].get()) {
+    stream->catch_up(now);  // what arrived while it was on is buffered
+    state.buffer_timeline.record(i, stream->point(now, state.devices[i].device));
+  }
+  state.device_hosts[i]->turn_off();
+}
+
+void switch_on(RunState& state, size_t i) {
+  const double now = sg4::Engine::get_clock();
+  report::DeviceRecord& record = state.devices[i];
+  state.device_hosts[i]->turn_on();
+  state.ledgers[i].finish(now);
+  state.ledgers[i].open(TimeLedger::Bucket::Wait);
+  if (DeviceStream* stream = state.streams[i].get(); stream && stream->loses_while_off()) {
+    record.stream->samples_lost_offline += stream->lose_until(now);
+  }
+  // Messages sent to it while it was off (queued, never received) are stale: drop them.
+  state.couriers[i]->clear();
+  state.live[i].on = true;
+  record.restarts += 1;
+  sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))
+      ->daemonize();
+}
+
+void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& spec) {
+  auto cycle = [&](double off_at, double on_at) {
+    sg4::this_actor::sleep_until(off_at);
+    if (state.stopping()) return;
+    switch_off(state, i);
+    sg4::this_actor::sleep_until(on_at);
+    switch_on(state, i);
+  };
+  if (!spec.mtbf_s) {
+    for (const auto& interval : spec.off) cycle(interval.off_s, interval.on_s);
+    return;
+  }
+  std::mt19937_64 rng(util::derive_seed(state.scenario.seed, "churn", i));
+  std::exponential_distribution<double> up(1.0 / *spec.mtbf_s), down(1.0 / *spec.mttr_s);
+  // Each draw lasts at least the clock resolution, so that the clock moves on between two state
+  // changes however small the means (mtbf_s and mttr_s are themselves at least that).
+  auto at_least_tick = [](double d) { return std::max(d, util::kClockResolutionS); };
+  while (true) {
+    const double off_at = sg4::Engine::get_clock() + at_least_tick(up(rng));
+    cycle(off_at, off_at + at_least_tick(down(rng)));
+  }
+}
+
+// The platform links an entry names: "<id>" of a SPLITDUPLEX link means both directions.
+std::vector<sg4::Link*> links_named(const sg4::Engine& engine, const std::string& name) {
+  if (sg4::Link* link = engine.link_by_name_or_null(name)) return {link};
+  std::vector<sg4::Link*> both;
+  for (const char* suffix : {"_UP", "_DOWN"}) {
+    if (sg4::Link* link = engine.link_by_name_or_null(name + suffix)) both.push_back(link);
+  }
+  return both;
+}
+
+// Bandwidth steps and outages of one entry, merged by time (at equal times: bandwidth first,
+// then off, then on, as listed).
+std::multimap<double, LinkEvent> link_events(const scenario::LinkFaultSpec& spec, const std::string& at) {
+  std::multimap<double, LinkEvent> events;
+  if (!spec.trace.empty()) {
+    stream::RateProfile profile = stream::RateProfile::constant(1.0);
+    try {
+      profile = stream::RateProfile::from_trace_csv(spec.trace, "bandwidth_bps", platform::kMaxBandwidthBps);  // as the platform file
+    } catch (const stream::StreamError& e) {
+      throw PlatformError(at + ".trace: " + e.what());
+    }
+    for (size_t s = 0; s < profile.step_count(); ++s) {
+      if (!(profile.step_rate(s) > 0)) {
+        throw PlatformError(at + ".trace: " + spec.trace.string() + ": bandwidth must be > 0 at time " +
+                            std::to_string(profile.step_start(s)) + " (use " + at + ".off_s for an outage)");
+      }
+      events.emplace(profile.step_start(s), LinkEvent{LinkEvent::Kind::Bandwidth, profile.step_rate(s)});
+    }
+  }
+  for (const auto& o : spec.off) {
+    events.emplace(o.off_s, LinkEvent{LinkEvent::Kind::Off});
+    events.emplace(o.on_s, LinkEvent{LinkEvent::Kind::On});
+  }
+  return events;
+}
+
+void link_faults(const std::vector<sg4::Link*>& links, const std::multimap<double, LinkEvent>& events) {
+  for (const auto& [time, event] : events) {
+    sg4::this_actor::sleep_until(time);
+    for (sg4::Link* link : links) {
+      switch (event.kind) {
+        case LinkEvent::Kind::Bandwidth: link->set_bandwidth(event.bandwidth_bps / 8); break;  // SimGrid: bytes/s
+        case LinkEvent::Kind::Off: link->turn_off(); break;
+        case LinkEvent::Kind::On: link->turn_on(); break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<const scenario::DeviceFaultSpec*> device_faults(const scenario::Scenario& scenario,
+                                                            const std::vector<sg4::Host*>& hosts) {
+  const size_t n = scenario.devices.size();
+  std::vector<const scenario::DeviceFaultSpec*> out(n, nullptr);
+  if (!scenario.faults) return out;
+  const scenario::DeviceFaultSpec* every = nullptr;
+  for (const auto& entry : scenario.faults->devices) {
+    if (entry.device == "*") every = &entry;
+    for (size_t i = 0; i < n; ++i)
+      if (scenario.devices[i].name == entry.device) out[i] = &entry;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!out[i]) out[i] = every;
+    if (!out[i]) continue;
+    for (size_t j = 0; j < n; ++j) {
+      if (j != i && hosts[j] == hosts[i]) {
+        throw PlatformError("faults.devices: device \"" + scenario.devices[i].name + "\" shares host \"" +
+                            hosts[i]->get_name() + "\" with device \"" + scenario.devices[j].name +
+                            "\"; a fault switches the whole host off, so give each device with faults its own host");
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<LinkFaultPlan> plan_link_faults(const sg4::Engine& engine, const scenario::Scenario& scenario) {
+  std::vector<LinkFaultPlan> plans;
+  if (!scenario.faults) return plans;
+  const auto& entries = scenario.faults->links;
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const std::string at = "faults.links[" + std::to_string(k) + "]";
+    LinkFaultPlan plan{entries[k].link, links_named(engine, entries[k].link), {}};
+    if (plan.links.empty()) {
+      std::string names;
+      for (const auto* l : engine.get_all_links()) names += (names.empty() ? "" : ", ") + l->get_name();
+      throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " + scenario.platform.string() +
+                          " (links: " + names + ")");
+    }
+    plan.events = link_events(entries[k], at);  // reads and checks the trace
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+void start_fault_actors(RunState& state, sg4::Host* where, const std::vector<LinkFaultPlan>& link_plans) {
+  const scenario::Scenario& sc = state.scenario;
+  for (size_t i = 0; i < state.faults.size(); ++i) {
+    const scenario::DeviceFaultSpec* spec = state.faults[i];
+    if (!spec) continue;
+    sg4::Actor::create("faults/" + sc.devices[i].name, where,
+                       guarded(state, [&state, i, spec] { device_churn(state, i, *spec); }))
+        ->daemonize();
+  }
+  for (const LinkFaultPlan& plan : link_plans) {
+    sg4::Actor::create("faults/link/" + plan.name, where,
+                       guarded(state, [&plan] { link_faults(plan.links, plan.events); }))
+        ->daemonize();
+  }
+}
+
+}  // namespace edgetrain::sim

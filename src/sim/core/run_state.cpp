@@ -1,0 +1,51 @@
+// See run_state.hpp.
+#include "sim/core/run_state.hpp"
+
+#include "sim/core/actor_guard.hpp"
+#include "sim/core/inbox.hpp"
+#include "sim/core/messages.hpp"
+
+namespace edgetrain::sim {
+
+void RunState::fail(const std::string& actor, std::exception_ptr error) {
+  if (failure) return;  // the first failure is the cause; what follows from it is not
+  status = "failed";
+  status_reason = actor + ": " + error_message(error);
+  failure = std::move(error);
+}
+
+void RunState::count_upload(size_t device, const simgrid::s4u::Host* to, int64_t bytes, int64_t dense_bytes) {
+  report::DeviceRecord& record = devices[device];
+  record.bytes_up += bytes;
+  record.bytes_up_uncompressed += dense_bytes;
+  bytes_up += bytes;
+  links.carried(device_hosts[device], to, bytes);
+}
+
+void RunState::count_delivered(const UpdateMessage& push, const simgrid::s4u::Host* to) {
+  count_upload(push.device, to, push.bytes, push.dense_bytes);
+  report::DeviceRecord& record = devices[push.device];
+  record.steps += 1;
+  record.samples_trained += push.own_samples;
+  DeviceLiveness& l = live[push.device];
+  l.pushing = false;
+  l.held_samples = 0;
+  l.model_outstanding = false;
+}
+
+void RunState::count_failed(size_t device, bool was_pushing) {
+  report::DeviceRecord& record = devices[device];
+  DeviceLiveness& l = live[device];
+  if (was_pushing) {
+    record.failed_pushes += 1;
+    failed_pushes += 1;
+  }
+  record.samples_lost_in_faults += l.held_samples;
+  if (l.model_outstanding) selections_failed += 1;
+  l.pushing = false;
+  l.held_samples = 0;
+  l.model_outstanding = false;
+  if (upstream.at(device)) upstream[device]->poke();
+}
+
+}  // namespace edgetrain::sim

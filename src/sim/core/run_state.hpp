@@ -1,0 +1,148 @@
+// State shared by the protocol actors of one run: counters, records, per-device liveness and the
+// stop decision. No model lives here: the aggregators' model stores and the devices' learners are
+// the back-end's (backend/model_store.hpp, backend/learner.hpp). All actors run on one OS thread
+// and only touch this between blocking calls.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "backend/mode.hpp"
+#include "report/buffer_streams.hpp"
+#include "report/run_record.hpp"
+#include "scenario/scenario.hpp"
+#include "sim/core/device_stream.hpp"
+#include "sim/core/downlink_courier.hpp"
+#include "sim/core/inbox.hpp"
+#include "sim/core/link_ledger.hpp"
+#include "sim/core/stop_signal.hpp"
+#include "sim/core/time_ledger.hpp"
+
+namespace edgetrain::sim {
+
+// What the fault injector and the servers need to know about a device right now.
+struct DeviceLiveness {
+  bool on = true;
+  bool pushing = false;            // a push is on the wire: a fault now makes it a failed push
+  int64_t held_samples = 0;        // own samples taken for the update in progress, not yet delivered
+  bool model_outstanding = false;  // sync rounds: a model was sent and no push has come back yet
+  // Sync rounds: a round went on without this device since this time (the end of the last round that
+  // sent it a model, or the start); -1 while it is in every round. Read and reset by the device when
+  // its next model comes (DeviceRecord::unselected_s).
+  double left_out_since_s = -1;
+};
+
+class Inbox;
+class EnergyMeter;
+
+struct RunState {
+  RunState(const scenario::Scenario& s, backend::Backend& b, int64_t raw_sample_bytes)
+      : scenario(s),
+        mode(s.training, s.devices.size()),
+        backend(b),
+        raw_sample_bytes(raw_sample_bytes),
+        buffer_timeline(s.report.buffer_every_s) {}
+  const scenario::Scenario& scenario;
+  const backend::Mode mode;
+  backend::Backend& backend;
+  const int64_t raw_sample_bytes;  // one dataset sample on the wire (data injection)
+
+  int64_t rounds_done = 0;               // updates applied to the global model
+  int64_t bytes_up = 0, bytes_down = 0;  // cumulative, all devices, headers included
+
+  std::vector<report::DeviceRecord> devices;  // sized once before the actors start
+  std::vector<TimeLedger> ledgers;            // one per device, pointing into `devices`
+  // Per device; null for a device without a stream. Owned here so run() can close the
+  // accounting at the end (device actors are killed then).
+  std::vector<std::unique_ptr<DeviceStream>> streams;
+  // Per device without a stream: the order in which it reads its static partition (null otherwise:
+  // the stream owns the order).
+  std::vector<std::unique_ptr<stream::SampleOrder>> static_orders;
+  // buffers.csv and buffers_fleet.csv, streamed to the results' temporary folder as the run goes.
+  report::BufferStreams buffer_timeline;
+  LinkLedger links;
+  std::vector<simgrid::s4u::Host*> device_hosts;  // per device
+  // Per device: the inbox of the aggregator it sends to (its upstream) and its lane there; the
+  // upstream is poked when the device's update fails (the aggregator may be waiting for it).
+  // And the courier that brings it its models.
+  std::vector<Inbox*> upstream;
+  std::vector<size_t> lanes;
+  std::vector<std::unique_ptr<DownlinkCourier>> couriers;
+  int64_t samples_injected = 0, bytes_injected = 0;
+  std::vector<report::EvalPoint> evals;
+  double best_accuracy = 0;
+  std::optional<double> time_to_target_s;
+  // The crossing lies between these two evaluations; exact to the round when sync rounds were being
+  // evaluated as they ended (near the target), else to the evaluation interval.
+  std::optional<double> target_bracket_from_s;
+  bool target_at_round_end = false;
+  // Energy (energy_meter.hpp): null when the platform declares no wattage; everything metered so
+  // far when the target accuracy was first reached.
+  const EnergyMeter* energy = nullptr;
+  std::optional<double> energy_to_target_j;
+  // Sync modes: one row per round that closed (rounds.csv).
+  std::vector<report::RoundRow> rounds;
+  // Runs without such rows: when each round of the run ended (a version applied on arrival, or
+  // whatever the topology's root counts as a round).
+  std::vector<double> round_ends_s;
+
+  // Set once: the first reason to stop wins. Empty while the run goes on.
+  std::string status, status_reason;
+  void stop(const std::string& why_status, const std::string& reason) {
+    if (status.empty()) {
+      status = why_status;
+      status_reason = reason;
+    }
+  }
+  bool stopping() const { return !status.empty(); }
+  // An exception caught by an actor's guard (actor_guard.hpp): the run fails with its message,
+  // whatever stopped it before, and run_scenario rethrows it once the results are written.
+  std::exception_ptr failure;
+  void fail(const std::string& actor, std::exception_ptr error);
+  // The stop conditions a server checks between updates: Ctrl-C, stop.rounds (updates applied),
+  // stop.sim_time_s.
+  bool should_stop(double now) {
+    const auto& limits = scenario.stop;
+    if (interrupt_requested()) stop("interrupted", "interrupted by a signal");
+    if (limits.rounds && rounds_done >= *limits.rounds) stop("completed", "stop.rounds reached");
+    if (limits.sim_time_s && now >= *limits.sim_time_s) stop("completed", "stop.sim_time_s reached");
+    return stopping();
+  }
+
+  // Asynchronous aggregation: one row per push taken into a buffer; pushes dropped for staleness.
+  std::vector<report::StalenessRow> staleness;
+  int64_t stale_drops = 0;
+  int64_t buffered_at_end = 0;  // pushes in a partly filled buffer when the run ended (not applied)
+  int64_t holds = 0;            // staleness_policy hold: pulls held, and for how long in all
+  double held_s = 0;
+
+  // Faults (faults.*) and round timeouts: per-device liveness and the fleet's counters.
+  std::vector<DeviceLiveness> live;
+  std::vector<const scenario::DeviceFaultSpec*> faults;  // per device, its availability entry (null: always on)
+  int64_t failed_pushes = 0, late_pushes = 0;
+  int64_t missing_updates = 0;  // sync rounds: devices whose update was not aggregated in a round
+  int64_t empty_rounds = 0;     // sync rounds that closed with no update at all
+  // Sync rounds' participation (summary.json): each time a device is selected it ends aggregated
+  // (DeviceRecord::rounds_aggregated), late (late_pushes), failed (a fault while its model was out)
+  // or missing (not sent, being off or busy with an earlier round; or still out when the run ended).
+  int64_t rounds_started = 0;
+  int64_t selections_failed = 0, selections_missing = 0;
+
+  // Upload accounting is done by the receiver on delivery, so that a fault striking the sender
+  // right after a completed transfer cannot lose it. Each upload is counted once, here: the
+  // device's record (with what dense fp32 would have cost), the fleet total and every link of
+  // the route to `to` (the receiving aggregator's host).
+  void count_upload(size_t device, const simgrid::s4u::Host* to, int64_t bytes, int64_t dense_bytes);
+  // A delivered update: its upload, the device's steps and samples, and its liveness flags.
+  void count_delivered(const struct UpdateMessage& push, const simgrid::s4u::Host* to);
+  // An update lost to a fault (device off, link down): counted as failed, never as sent; the
+  // own samples it held were taken from the buffer but never trained. Its aggregator is told.
+  void count_failed(size_t device, bool was_pushing);
+};
+
+}  // namespace edgetrain::sim

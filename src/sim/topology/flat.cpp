@@ -1,0 +1,60 @@
+// The flat topology (topology.kind flat): one aggregator on the server host serving every device,
+// in synchronous rounds or applying updates on arrival (training.mode). What crossed into and out
+// of the server is what the devices sent and received.
+#include <simgrid/s4u.hpp>
+
+#include "sim/aggregate/async_aggregator.hpp"
+#include "sim/aggregate/sync_aggregator.hpp"
+#include "sim/core/actor_guard.hpp"
+#include "sim/topology/topology.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+namespace {
+
+class Flat : public Topology {
+ public:
+  std::vector<sg4::Host*> upstream_hosts(const sg4::Engine&, const scenario::Scenario& scenario,
+                                         sg4::Host* server) override {
+    return std::vector<sg4::Host*>(scenario.devices.size(), server);
+  }
+
+  Root start(RunState& state, const PlatformHosts& hosts) override {
+    inbox_ = std::make_unique<Inbox>(hosts.server, "server");
+    std::vector<size_t> members(state.scenario.devices.size());
+    for (size_t i = 0; i < members.size(); ++i) {
+      members[i] = i;
+      state.upstream[i] = inbox_.get();
+      state.lanes[i] = inbox_->connect(state.scenario.devices[i].name);
+      state.couriers[i]->start(hosts.server, hosts.devices[i], state.links);
+    }
+    store_ = state.backend.make_store(members);
+    // SimGrid copies actor functors, so the actor's copies share one aggregator.
+    sg4::ActorPtr server;
+    if (state.mode.applies_on_arrival()) {
+      auto aggregator = std::make_shared<AsyncAggregator>(state, *inbox_, members, *store_);
+      server = sg4::Actor::create("server", hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
+    } else {
+      auto aggregator = std::make_shared<SyncAggregator>(state, *inbox_, members, *store_);
+      server = sg4::Actor::create("server", hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
+    }
+    inbox_->set_owner(server);
+    return {hosts.server, &backend::role<backend::ModelEvaluation>(*store_)};
+  }
+
+  void summarize(const RunState& state, nlohmann::json& summary) const override {
+    summary["bytes_to_server"] = state.bytes_up;
+    summary["bytes_from_server"] = state.bytes_down;
+  }
+
+ private:
+  std::unique_ptr<Inbox> inbox_;
+  std::unique_ptr<backend::ModelStore> store_;
+};
+
+}  // namespace
+
+std::unique_ptr<Topology> make_flat(const scenario::Scenario&) { return std::make_unique<Flat>(); }
+
+}  // namespace edgetrain::sim
