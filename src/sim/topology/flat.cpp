@@ -31,15 +31,12 @@ class Flat : public Topology {
     }
     store_ = state.backend.make_store(members);
     // SimGrid copies actor functors, so the actor's copies share one aggregator.
-    sg4::ActorPtr server;
-    if (state.mode.applies_on_arrival()) {
-      auto aggregator = std::make_shared<AsyncAggregator>(state, *inbox_, members, *store_);
-      server = sg4::Actor::create("server", hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
-    } else {
-      auto aggregator = std::make_shared<SyncAggregator>(state, *inbox_, members, *store_);
-      server = sg4::Actor::create("server", hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
-    }
-    inbox_->set_owner(server);
+    const auto start = [&](auto aggregator) {
+      return sg4::Actor::create("server", hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
+    };
+    inbox_->set_owner(state.mode.applies_on_arrival()
+                          ? start(std::make_shared<AsyncAggregator>(state, *inbox_, members, *store_))
+                          : start(std::make_shared<SyncAggregator>(state, *inbox_, members, *store_)));
     return {hosts.server, &backend::role<backend::ModelEvaluation>(*store_)};
   }
 
