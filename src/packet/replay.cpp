@@ -1,0 +1,163 @@
+#include "packet/replay.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <ns3/core-module.h>
+#include <ns3/internet-module.h>
+
+#include "packet/error.hpp"
+#include "packet/ns3_network.hpp"
+#include "util/stop_flag.hpp"
+
+namespace edgetrain::packet {
+
+namespace {
+
+// How often the replay looks at the stop flag, in simulated seconds.
+constexpr double kStopCheck_s = 0.05;
+
+void configure_tcp(const TcpSettings& tcp, int64_t largest_bytes) {
+  ns3::Config::SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TypeId::LookupByName(tcp.congestion)));
+  ns3::Config::SetDefault("ns3::TcpSocket::SegmentSize", ns3::UintegerValue(tcp.mss_bytes));
+  ns3::Config::SetDefault("ns3::TcpSocket::InitialCwnd", ns3::UintegerValue(tcp.initial_window));
+  ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", ns3::UintegerValue(tcp.receive_window_bytes));
+  // The whole message is handed to the socket at once, as an application writes it.
+  const auto send_buffer = static_cast<uint64_t>(std::max<int64_t>(largest_bytes, 1) + tcp.mss_bytes);
+  if (send_buffer > std::numeric_limits<uint32_t>::max())
+    throw MappingError("a message of " + std::to_string(largest_bytes) + " bytes is larger than ns-3's socket buffers");
+  ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(static_cast<uint32_t>(send_buffer)));
+}
+
+// The replay's state: which transfers wait for how many causes, and the sockets.
+class Replay {
+ public:
+  Replay(const Workload& workload, const Ns3Network& network, double offset_s)
+      : workload_(workload), network_(network), offset_s_(offset_s), timing_(workload.transfers.size()),
+        waiting_(workload.transfers.size()), senders_(workload.transfers.size()), received_(workload.transfers.size()) {
+    dependents_.resize(workload.transfers.size());
+    for (size_t t = 0; t < workload.transfers.size(); ++t) {
+      waiting_[t] = workload.transfers[t].causes.size();
+      for (const size_t c : workload.transfers[t].causes) dependents_.at(c).push_back(t);
+    }
+  }
+
+  void open_connections() {
+    std::map<std::string, uint16_t> next_port;
+    for (size_t t = 0; t < workload_.transfers.size(); ++t) {
+      const Transfer& transfer = workload_.transfers[t];
+      uint16_t& port = next_port.emplace(transfer.dst, 1024).first->second;
+      if (port == std::numeric_limits<uint16_t>::max())
+        throw MappingError("host " + transfer.dst + ": more than 64,000 transfers to one host in one replay");
+      ++port;
+      const auto tcp = ns3::TcpSocketFactory::GetTypeId();
+      ns3::Ptr<ns3::Socket> listener = ns3::Socket::CreateSocket(network_.host(transfer.dst), tcp);
+      listener->Bind(ns3::InetSocketAddress(ns3::Ipv4Address::GetAny(), port));
+      listener->Listen();
+      listener->SetAcceptCallback(ns3::MakeNullCallback<bool, ns3::Ptr<ns3::Socket>, const ns3::Address&>(),
+                                  ns3::MakeCallback(&Replay::accepted, this));
+      listeners_.push_back(listener);
+      by_port_[{listener->GetNode()->GetId(), port}] = t;
+      senders_[t] = ns3::Socket::CreateSocket(network_.host(transfer.src), tcp);
+      senders_[t]->Bind();
+      senders_[t]->Connect(ns3::InetSocketAddress(network_.destination(t), port));
+      if (transfer.causes.empty()) ns3::Simulator::Schedule(ns3::Seconds(offset_s_ + transfer.start_s), &Replay::start, this, t);
+    }
+  }
+
+  void watch_stop_flag() {
+    if (util::stop_requested()) {
+      ns3::Simulator::Stop();
+      return;
+    }
+    if (done_ < workload_.transfers.size())
+      ns3::Simulator::Schedule(ns3::Seconds(kStopCheck_s), &Replay::watch_stop_flag, this);
+  }
+
+  std::vector<Timing> result() const {
+    util::throw_if_stopped("replaying the transfers under ns-3");
+    for (size_t t = 0; t < timing_.size(); ++t)
+      if (received_[t] < workload_.transfers[t].bytes)
+        throw std::logic_error("packet-level replay: transfer " + std::to_string(t) + " from " +
+                               workload_.transfers[t].src + " to " + workload_.transfers[t].dst + " never ended");
+    return timing_;
+  }
+
+ private:
+  void start(size_t t) {
+    timing_[t].start_s = ns3::Simulator::Now().GetSeconds() - offset_s_;
+    const auto bytes = static_cast<uint32_t>(workload_.transfers[t].bytes);
+    if (senders_[t]->Send(ns3::Create<ns3::Packet>(bytes)) < 0)
+      throw std::logic_error("packet-level replay: ns-3 refused " + std::to_string(bytes) + " bytes on transfer " +
+                             std::to_string(t));
+  }
+
+  void accepted(ns3::Ptr<ns3::Socket> socket, const ns3::Address&) {
+    ns3::Address local;
+    socket->GetSockName(local);
+    const uint16_t port = ns3::InetSocketAddress::ConvertFrom(local).GetPort();
+    connections_[socket] = by_port_.at({socket->GetNode()->GetId(), port});
+    socket->SetRecvCallback(ns3::MakeCallback(&Replay::readable, this));
+  }
+
+  void readable(ns3::Ptr<ns3::Socket> socket) {
+    const size_t t = connections_.at(socket);
+    while (ns3::Ptr<ns3::Packet> packet = socket->Recv()) {
+      if (packet->GetSize() == 0) break;
+      received_[t] += packet->GetSize();
+    }
+    if (received_[t] >= workload_.transfers[t].bytes && timing_[t].end_s == 0) ended(t);
+  }
+
+  void ended(size_t t) {
+    timing_[t].end_s = ns3::Simulator::Now().GetSeconds() - offset_s_;
+    ++done_;
+    for (const size_t d : dependents_[t])
+      if (--waiting_[d] == 0) ns3::Simulator::Schedule(ns3::Seconds(workload_.transfers[d].gap_s), &Replay::start, this, d);
+  }
+
+  const Workload& workload_;
+  const Ns3Network& network_;
+  const double offset_s_;
+  std::vector<Timing> timing_;
+  std::vector<size_t> waiting_;
+  std::vector<std::vector<size_t>> dependents_;
+  std::vector<ns3::Ptr<ns3::Socket>> senders_;
+  std::vector<int64_t> received_;
+  std::vector<ns3::Ptr<ns3::Socket>> listeners_;
+  std::map<std::pair<uint32_t, uint16_t>, size_t> by_port_;  // (node, port) -> transfer
+  std::map<ns3::Ptr<ns3::Socket>, size_t> connections_;
+  size_t done_ = 0;
+};
+
+}  // namespace
+
+std::vector<Timing> replay(const Workload& workload, const TcpSettings& tcp) {
+  for (size_t t = 0; t < workload.transfers.size(); ++t) {
+    const Transfer& transfer = workload.transfers[t];
+    if (transfer.bytes <= 0) throw MappingError("transfer " + std::to_string(t) + ": no bytes to send");
+    for (const size_t c : transfer.causes)
+      if (c >= t) throw std::logic_error("packet-level replay: a transfer's cause must come before it");
+  }
+  int64_t largest = 0;
+  for (const Transfer& t : workload.transfers) largest = std::max(largest, t.bytes);
+  configure_tcp(tcp, largest);
+  std::vector<Timing> timing;
+  {
+    const Ns3Network network(workload, tcp);
+    // Connections open during this first stretch: several handshakes' worth of the longest path.
+    const double offset_s = 1.0 + 6 * network.max_rtt_s();
+    Replay replay(workload, network, offset_s);
+    replay.open_connections();
+    replay.watch_stop_flag();
+    // A safety net, never reached by a replay that works: ten times the flow-level run's length.
+    double horizon_s = 0;
+    for (const Transfer& t : workload.transfers) horizon_s = std::max(horizon_s, t.flow_end_s);
+    ns3::Simulator::Stop(ns3::Seconds(offset_s + 10 * horizon_s + 600));
+    ns3::Simulator::Run();
+    ns3::Simulator::Destroy();
+    timing = replay.result();
+  }
+  return timing;
+}
+
+}  // namespace edgetrain::packet

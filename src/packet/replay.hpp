@@ -1,0 +1,24 @@
+// The packet-level reference: replays a workload's causal graph of TCP transfers under ns-3 and
+// returns when each transfer started and ended there. A transfer starts when its causes have ended
+// in this replay (plus its gap), not at its flow-level time, so an error compounds along a chain as
+// it would on a real network.
+#pragma once
+
+#include <vector>
+
+#include "packet/tcp_settings.hpp"
+#include "packet/workload.hpp"
+
+namespace edgetrain::packet {
+
+struct Timing {
+  double start_s = 0, end_s = 0;
+  double seconds() const { return end_s - start_s; }
+};
+
+// One entry per transfer of `workload`, in its order. Throws MappingError when the platform
+// cannot be mapped (ns3_network.hpp), util::Interrupted when a signal comes during the replay.
+// ns-3 keeps global state: call it from one thread; each call builds and destroys its own network.
+std::vector<Timing> replay(const Workload& workload, const TcpSettings& tcp = {});
+
+}  // namespace edgetrain::packet

@@ -1,0 +1,24 @@
+// The TCP that the packet-level reference runs (docs/explanation/fidelity.md says why each value).
+// Defaults are Linux's as an edge device ships it; every value is recorded in crosscheck.json and
+// in a calibration, so a comparison says what it compared against.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace edgetrain::packet {
+
+struct TcpSettings {
+  std::string congestion = "ns3::TcpCubic";  // Linux's default
+  uint32_t mss_bytes = 1448;                 // 1500-byte MTU less IPv4, TCP and timestamp option
+  uint32_t initial_window = 10;              // segments (RFC 6928, Linux since 2.6.39)
+  // The receive window's upper bound: SimGrid's network/TCP-gamma (4 MiB), which bounds a flow to
+  // gamma / (2 x latency) in the flow model, so both models cap a long path the same way.
+  uint32_t receive_window_bytes = 4194304;
+  // Router queues: at least this many packets, or one bandwidth-delay product of the link.
+  uint32_t min_queue_packets = 100;
+  // Every connection opens before the replay starts (no handshake in a transfer's time) and starts
+  // each transfer from the initial window, as Linux does after an idle period (slow start after idle).
+};
+
+}  // namespace edgetrain::packet

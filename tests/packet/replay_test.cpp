@@ -1,0 +1,107 @@
+// The packet-level reference against what TCP must do on the simplest paths.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "packet/error.hpp"
+#include "packet/replay.hpp"
+
+using namespace edgetrain::packet;
+
+namespace {
+
+// Two hosts, one link each way's share: a 10 Mbit/s link of 20 ms.
+Workload two_hosts(int64_t bytes) {
+  Workload w;
+  w.links.push_back({"link", 10e6 / 8, 0.020});
+  Transfer t;
+  t.src = "a";
+  t.dst = "b";
+  t.bytes = bytes;
+  t.route = {0};
+  t.flow_end_s = 0.02 + bytes / (10e6 / 8);
+  w.transfers.push_back(t);
+  return w;
+}
+
+// A lone TCP transfer in slow start from an initial window of 10 segments: each round trip sends
+// the window and grows it by half (delayed acknowledgements: one ACK per two segments, one
+// segment of growth per ACK) until the path is full, then the rest goes at the payload rate.
+double lone_transfer_s(double bytes, double bandwidth_Bps, double one_way_s, double mss = 1448) {
+  const double payload_rate = bandwidth_Bps * mss / (mss + 54);  // PPP, IPv4 and TCP headers with timestamps
+  const double rtt = 2 * one_way_s;
+  double window = 10 * mss, sent = 0, t = 0;
+  while (sent + window < bytes && window < payload_rate * rtt) {
+    sent += window;
+    t += rtt;
+    window *= 1.5;
+  }
+  return t + (bytes - sent) / payload_rate + one_way_s;
+}
+
+}  // namespace
+
+TEST_CASE("a lone transfer takes the time of TCP's slow start and then the link's rate") {
+  for (const int64_t bytes : {12800, 100000, 407000, 4000000}) {
+    CAPTURE(bytes);
+    const auto timing = replay(two_hosts(bytes));
+    REQUIRE(timing.size() == 1);
+    const double expected = lone_transfer_s(bytes, 10e6 / 8, 0.020);
+    MESSAGE(bytes << " B: ns-3 " << timing[0].seconds() << " s, closed form " << expected << " s");
+    CHECK(timing[0].seconds() == doctest::Approx(expected).epsilon(0.15));
+    // Never faster than the flow model's latency + size / bandwidth.
+    CHECK(timing[0].seconds() > 0.020 + bytes / (10e6 / 8));
+  }
+}
+
+TEST_CASE("the replay starts a transfer when its causes have ended there, after its gap") {
+  Workload w = two_hosts(100000);
+  w.transfers[0].start_s = 1.0;
+  Transfer back = w.transfers[0];  // b answers after 0.5 s of compute
+  std::swap(back.src, back.dst);
+  back.causes = {0};
+  back.gap_s = 0.5;
+  w.transfers.push_back(back);
+  Transfer third = w.transfers[0];  // a sends again 0.25 s after the answer
+  third.causes = {1};
+  third.gap_s = 0.25;
+  w.transfers.push_back(third);
+  const auto timing = replay(w);
+  REQUIRE(timing.size() == 3);
+  CHECK(timing[0].start_s == doctest::Approx(1.0));
+  CHECK(timing[1].start_s == doctest::Approx(timing[0].end_s + 0.5));
+  CHECK(timing[2].start_s == doctest::Approx(timing[1].end_s + 0.25));
+  // The same message takes the same time each way on a symmetric path, each from a fresh window.
+  CHECK(timing[1].seconds() == doctest::Approx(timing[0].seconds()).epsilon(0.01));
+  CHECK(timing[2].seconds() == doctest::Approx(timing[0].seconds()).epsilon(0.01));
+}
+
+TEST_CASE("flows sharing a link share its rate") {
+  Workload w;
+  w.links = {{"a-up", 100e6 / 8, 0.001}, {"b-up", 100e6 / 8, 0.001}, {"shared", 10e6 / 8, 0.010}};
+  for (const char* from : {"a", "b"}) {
+    Transfer t;
+    t.src = from;
+    t.dst = "server";
+    t.bytes = 2000000;
+    t.route = {from[0] == 'a' ? size_t{0} : size_t{1}, 2};
+    w.transfers.push_back(t);
+  }
+  const auto timing = replay(w);
+  const double both_s = 2 * 2000000 / (10e6 / 8);
+  for (const auto& t : timing) {
+    CHECK(t.seconds() > both_s * 0.95);  // neither gets the link to itself
+    CHECK(t.seconds() < both_s * 1.3);
+  }
+}
+
+TEST_CASE("what ns-3 cannot map is refused with the element's name") {
+  Workload w = two_hosts(1000);
+  w.links[0].sharing = Link::Sharing::fatpipe;
+  CHECK_THROWS_WITH_AS(replay(w), doctest::Contains("link link: FATPIPE"), MappingError);
+  w.links[0].sharing = Link::Sharing::wifi;
+  CHECK_THROWS_WITH_AS(replay(w), doctest::Contains("Wi-Fi"), MappingError);
+  w = two_hosts(1000);
+  w.transfers[0].route.clear();
+  CHECK_THROWS_WITH_AS(replay(w), doctest::Contains("has no link"), MappingError);
+}
