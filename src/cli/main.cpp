@@ -31,6 +31,8 @@ constexpr Command kCommands[] = {
     {"run", cli::run_command,
      "run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N] [--quiet]", true},
     {"validate", cli::validate_command, "validate SCENARIO.json [--seed N] [--set key.path=value]...", true},
+    {"crosscheck", cli::crosscheck_command,
+     "crosscheck SCENARIO.json [--out DIR] [--set key.path=value]...   (flow-level times against ns-3's TCP)", true},
     {"sweep", cli::sweep_command,
      "sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]", false},
     {"schema", cli::schema_command, "schema        (the scenario keys, as a Markdown table)", true},
@@ -44,7 +46,7 @@ constexpr Command kCommands[] = {
      false},
 };
 
-constexpr const char* kExpected = "run, validate, sweep, fleet, plot, report, compare or schema";
+constexpr const char* kExpected = "run, validate, crosscheck, sweep, fleet, plot, report, compare or schema";
 
 // Where an installed user finds the reference (the man page is generated from the help).
 constexpr const char* kDocs =

@@ -21,6 +21,7 @@ void configure_tcp(const TcpSettings& tcp, int64_t largest_bytes) {
   ns3::Config::SetDefault("ns3::TcpSocket::SegmentSize", ns3::UintegerValue(tcp.mss_bytes));
   ns3::Config::SetDefault("ns3::TcpSocket::InitialCwnd", ns3::UintegerValue(tcp.initial_window));
   ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", ns3::UintegerValue(tcp.receive_window_bytes));
+  ns3::Config::SetDefault("ns3::TcpSocketBase::MinRto", ns3::TimeValue(ns3::Seconds(tcp.min_rto_s)));
   // The whole message is handed to the socket at once, as an application writes it.
   const auto send_buffer = static_cast<uint64_t>(std::max<int64_t>(largest_bytes, 1) + tcp.mss_bytes);
   if (send_buffer > std::numeric_limits<uint32_t>::max())
@@ -84,7 +85,7 @@ class Replay {
 
  private:
   void start(size_t t) {
-    timing_[t].start_s = ns3::Simulator::Now().GetSeconds() - offset_s_;
+    timing_[t].start_s = (ns3::Simulator::Now() - ns3::Seconds(offset_s_)).GetSeconds();
     const auto bytes = static_cast<uint32_t>(workload_.transfers[t].bytes);
     if (senders_[t]->Send(ns3::Create<ns3::Packet>(bytes)) < 0)
       throw std::logic_error("packet-level replay: ns-3 refused " + std::to_string(bytes) + " bytes on transfer " +
@@ -109,7 +110,7 @@ class Replay {
   }
 
   void ended(size_t t) {
-    timing_[t].end_s = ns3::Simulator::Now().GetSeconds() - offset_s_;
+    timing_[t].end_s = (ns3::Simulator::Now() - ns3::Seconds(offset_s_)).GetSeconds();
     ++done_;
     for (const size_t d : dependents_[t])
       if (--waiting_[d] == 0) ns3::Simulator::Schedule(ns3::Seconds(workload_.transfers[d].gap_s), &Replay::start, this, d);

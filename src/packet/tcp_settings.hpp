@@ -15,8 +15,9 @@ struct TcpSettings {
   // The receive window's upper bound: SimGrid's network/TCP-gamma (4 MiB), which bounds a flow to
   // gamma / (2 x latency) in the flow model, so both models cap a long path the same way.
   uint32_t receive_window_bytes = 4194304;
-  // Router queues: at least this many packets, or one bandwidth-delay product of the link.
-  uint32_t min_queue_packets = 100;
+  // Router queues: at least this many packets (Linux's txqueuelen), or one bandwidth-delay product.
+  uint32_t min_queue_packets = 1000;
+  double min_rto_s = 0.2;  // Linux's TCP_RTO_MIN (ns-3's own default is 1 s)
   // Every connection opens before the replay starts (no handshake in a transfer's time) and starts
   // each transfer from the initial window, as Linux does after an idle period (slow start after idle).
 };

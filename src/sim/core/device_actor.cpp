@@ -85,7 +85,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
     auto pull = std::make_unique<PullRequest>();
     pull->device = index_;
     pull->bytes = kHeaderBytes;
-    const LinkLedger::Transfer busy(state_.links, sg4::this_actor::get_host(), upstream_.host());
+    const LinkLedger::Transfer busy(state_.links, sg4::this_actor::get_host(), upstream_.host(), pull->bytes);
     upstream_.send(state_.lanes[index_], std::move(pull));
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
   }
@@ -121,7 +121,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   live.pushing = true;
   // The message is ours until the transfer completes: a failed or killed transfer frees it.
   {
-    const LinkLedger::Transfer busy(state_.links, sg4::this_actor::get_host(), upstream_.host());
+    const LinkLedger::Transfer busy(state_.links, sg4::this_actor::get_host(), upstream_.host(), message->bytes);
     upstream_.send(state_.lanes[index_], std::move(message));
   }
   ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());

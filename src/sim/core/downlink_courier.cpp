@@ -33,7 +33,7 @@ void DownlinkCourier::clear() {
 
 void DownlinkCourier::begin_transfer() {
   if (begun_) return;
-  links_->begin(from_, to_);
+  links_->begin(from_, to_, putting_bytes_);
   begun_ = true;
 }
 
@@ -53,6 +53,7 @@ void DownlinkCourier::run() {
     std::unique_ptr<Message> message = std::move(queue_.front());
     queue_.pop_front();
     putting_ = true;
+    putting_bytes_ = message->bytes;
     if (device_waiting_) begin_transfer();
     try {
       mailbox_->put(message.get(), static_cast<uint64_t>(message->bytes));

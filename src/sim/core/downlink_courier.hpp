@@ -38,6 +38,7 @@ class DownlinkCourier {
   LinkLedger* links_ = nullptr;
   const simgrid::s4u::Host *from_ = nullptr, *to_ = nullptr;
   bool device_waiting_ = false, putting_ = false, begun_ = false;
+  int64_t putting_bytes_ = 0;  // the message being put
   Wakeup posted_;
   std::deque<std::unique_ptr<Message>> queue_;
 };

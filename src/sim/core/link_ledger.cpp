@@ -1,6 +1,8 @@
 // See link_ledger.hpp.
 #include "sim/core/link_ledger.hpp"
 
+#include "sim/core/transfer_log.hpp"
+
 #include <simgrid/s4u.hpp>
 #include <string>
 
@@ -58,8 +60,9 @@ void LinkLedger::carried(const sg4::Host* from, const sg4::Host* to, int64_t byt
   }
 }
 
-void LinkLedger::begin(const sg4::Host* from, const sg4::Host* to) {
+void LinkLedger::begin(const sg4::Host* from, const sg4::Host* to, int64_t bytes) {
   const double now = sg4::Engine::get_clock();
+  if (log_) log_->began(from, to, bytes, now);
   for (size_t id : route(from, to)) {
     Usage& u = usage_[id];
     if (u.in_flight++ > 0) continue;
@@ -71,6 +74,7 @@ void LinkLedger::begin(const sg4::Host* from, const sg4::Host* to) {
 
 void LinkLedger::end(const sg4::Host* from, const sg4::Host* to) {
   const double now = sg4::Engine::get_clock();
+  if (log_) log_->ended(from, to, now);
   for (size_t id : route(from, to)) {
     Usage& u = usage_[id];
     if (--u.in_flight > 0) continue;

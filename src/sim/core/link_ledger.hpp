@@ -26,11 +26,15 @@ class Link;
 
 namespace edgetrain::sim {
 
+class TransferLog;
+
 class LinkLedger {
  public:
+  // Every transfer's begin and end also go to `log` (edgetrain crosscheck), when given.
+  void record_transfers(TransferLog* log) { log_ = log; }
   void carried(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, int64_t bytes);
-  // A transfer from `from` to `to` starts or ends (delivered, failed or cancelled) now.
-  void begin(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
+  // A transfer of `bytes` from `from` to `to` starts, or ends (delivered, failed or cancelled), now.
+  void begin(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, int64_t bytes);
   void end(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
   // Every link of the platform, sorted by name (unused links with zero bytes); a link still busy
   // at `end_s` counts as busy up to it.
@@ -54,9 +58,9 @@ class LinkLedger {
   // Marks a transfer's route busy for the lifetime of this object (also when the transfer throws).
   class Transfer {
    public:
-    Transfer(LinkLedger& ledger, const simgrid::s4u::Host* from, const simgrid::s4u::Host* to)
+    Transfer(LinkLedger& ledger, const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, int64_t bytes)
         : ledger_(ledger), from_(from), to_(to) {
-      ledger_.begin(from_, to_);
+      ledger_.begin(from_, to_, bytes);
     }
     ~Transfer() { ledger_.end(from_, to_); }
     Transfer(const Transfer&) = delete;
@@ -84,6 +88,7 @@ class LinkLedger {
   std::map<std::string, size_t> index_;  // link name -> its entry in usage_
   std::vector<Usage> usage_;
   std::vector<size_t> busy_;  // the links in flight now
+  TransferLog* log_ = nullptr;
 };
 
 }  // namespace edgetrain::sim

@@ -30,6 +30,7 @@
 #include "sim/core/run_warnings.hpp"
 #include "sim/core/simgrid_flags.hpp"
 #include "sim/core/stop_signal.hpp"
+#include "sim/core/transfer_log.hpp"
 #include "sim/core/wire.hpp"
 #include "sim/topology/topology.hpp"
 #include "stream/rates.hpp"
@@ -526,6 +527,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
       progress.update({sg4::Engine::get_clock(), state.rounds_done, accuracy});
     });
   }
+  TransferLog transfers([&state] { return state.rounds_done + 1; });
+  if (options.crosscheck) state.links.record_transfers(&transfers);
   bool deadlocked = false;
   sg4::Engine::on_deadlock_cb([&deadlocked] { deadlocked = true; });
 
@@ -581,6 +584,11 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   state.buffer_timeline.close(end);  // its files are complete before summary.json is written
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!scenario.platform_xml.empty()) results.write("platform.xml", scenario.platform_xml);  // what was simulated
+  if (options.crosscheck && summary.status != "interrupted" && !state.failure) {
+    int64_t local = 0;
+    const packet::Workload workload = transfers.workload(local);
+    for (const auto& [name, content] : options.crosscheck(workload, local)) results.write(name, content);
+  }
   report::write_run_outputs(
       results, {scenario.resolved, summary, state.evals, state.devices, links, state.staleness, state.rounds});
   results.commit();

@@ -3,8 +3,12 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "packet/workload.hpp"
 
 #include "scenario/scenario.hpp"
 
@@ -18,6 +22,10 @@ struct RunOptions {
   // out_dir is the default (no --out): warn when it holds the results of a different scenario
   // (run_warnings.hpp).
   bool warn_replacing = false;
+  // edgetrain crosscheck: called once the run ended (not when interrupted) with every transfer it
+  // made between two hosts (sim/core/transfer_log.hpp) and the count of a host's messages to
+  // itself; returns files to write into the results folder with the run's own (name -> content).
+  std::function<std::map<std::string, std::string>(const packet::Workload&, int64_t local)> crosscheck;
 };
 
 // Exit status of a run: 0 completed or target reached, 3 diverged, 130 interrupted.

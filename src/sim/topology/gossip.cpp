@@ -101,7 +101,7 @@ class ExchangeCourier {
       posted_.wait([this] { return !queue_.empty(); });
       std::unique_ptr<ExchangeMessage> message = std::move(queue_.front());
       queue_.pop_front();
-      const LinkLedger::Transfer busy(links_, from_, to_);
+      const LinkLedger::Transfer busy(links_, from_, to_, message->bytes);
       const InFlight exchange(sender_, receiver_);
       mailbox_->put(static_cast<Message*>(message.get()), static_cast<uint64_t>(message->bytes));
       (void)message.release();  // delivered: the receiving peer owns it

@@ -128,7 +128,7 @@ class SiteAggregator {
       delta->update = adoption_.delta_since_adopt();
       delta->bytes = message_bytes(delta->update.bytes);
       try {
-        const LinkLedger::Transfer busy(state_.links, here, sites_.cloud->host());
+        const LinkLedger::Transfer busy(state_.links, here, sites_.cloud->host(), delta->bytes);
         sites_.cloud->send(sites_.lanes[site_], std::move(delta));
       } catch (const simgrid::NetworkFailureException&) {
         if (state_.stopping()) return;
