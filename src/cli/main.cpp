@@ -33,6 +33,8 @@ constexpr Command kCommands[] = {
     {"validate", cli::validate_command, "validate SCENARIO.json [--seed N] [--set key.path=value]...", true},
     {"crosscheck", cli::crosscheck_command,
      "crosscheck SCENARIO.json [--out DIR] [--set key.path=value]...   (flow-level times against ns-3's TCP)", true},
+    {"calibrate", cli::calibrate_command,
+     "calibrate PLATFORM.xml -o CALIBRATION.json [--server HOST]   (the flow model fitted to ns-3's TCP)", true},
     {"sweep", cli::sweep_command,
      "sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]", false},
     {"schema", cli::schema_command, "schema        (the scenario keys, as a Markdown table)", true},
@@ -46,7 +48,7 @@ constexpr Command kCommands[] = {
      false},
 };
 
-constexpr const char* kExpected = "run, validate, crosscheck, sweep, fleet, plot, report, compare or schema";
+constexpr const char* kExpected = "run, validate, crosscheck, calibrate, sweep, fleet, plot, report, compare or schema";
 
 // Where an installed user finds the reference (the man page is generated from the help).
 constexpr const char* kDocs =

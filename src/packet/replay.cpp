@@ -4,6 +4,7 @@
 #include <limits>
 #include <ns3/core-module.h>
 #include <ns3/internet-module.h>
+#include <ns3/ipv4-address-generator.h>
 
 #include "packet/error.hpp"
 #include "packet/ns3_network.hpp"
@@ -142,6 +143,8 @@ std::vector<Timing> replay(const Workload& workload, const TcpSettings& tcp) {
   int64_t largest = 0;
   for (const Transfer& t : workload.transfers) largest = std::max(largest, t.bytes);
   configure_tcp(tcp, largest);
+  // Addresses are allocated process-wide: each replay numbers its channels from the start again.
+  ns3::Ipv4AddressGenerator::Reset();
   std::vector<Timing> timing;
   {
     const Ns3Network network(workload, tcp);

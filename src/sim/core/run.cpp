@@ -24,6 +24,7 @@
 #include "sim/core/capacity_check.hpp"
 #include "sim/core/device_actor.hpp"
 #include "sim/core/energy_meter.hpp"
+#include "sim/core/engine.hpp"
 #include "sim/core/fault_injector.hpp"
 #include "sim/core/observer.hpp"
 #include "sim/core/platform.hpp"
@@ -50,45 +51,6 @@ stream::RateDistribution rate_distribution(const scenario::RateSpec& r) {
   d.std = r.std;
   d.values = r.values;
   return d;
-}
-
-// SimGrid reads its --cfg/--log flags from argv. Defaults go first so the user's flags win:
-// CM02 makes a transfer take exactly latency + size/bandwidth (docs/explanation/time-model.md), the Full
-// network solver shares bandwidth correctly (3.32's default, Lazy, lets a link carry up to twice its
-// capacity: capacity_check.hpp), and configuration chatter is silenced. The user's flags and the platform's <config> are
-// tried in a throw-away Engine first (check_engine_flags): SimGrid aborts on bad ones.
-// When no LibTorch runs inside actors (timing-only runs, or steps on a pool of several workers),
-// actors get small stacks (SimGrid's default is 8 MiB each). A stack's guard page, which turns an
-// overflow into a crash instead of silent corruption, costs a memory mapping per actor, and Linux
-// allows about 65,000: fleets above kGuardedDevices (two actors each) go without, and so do
-// timing-only runs, whose actors run on guarded stacks about 40% slower (one mapping each instead
-// of one heap, measured on tools/bench fleets) and run no LibTorch.
-constexpr int kSmallStackKiB = 32;
-constexpr size_t kGuardedDevices = 12000;  // 10,000 devices measured at 41,700 mappings
-
-std::unique_ptr<sg4::Engine> make_engine(const RunOptions& options, const platform::PlatformInfo& info,
-                                         bool small_stacks, bool guard_pages) {
-  static std::vector<std::string> args;  // argv must outlive the engine
-  args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--cfg=network/optim:Full",
-          "--log=xbt_cfg.thres:warning",
-          // The host energy plugin warns for every host without wattage and logs every figure at the
-          // end: edgetrain writes the figures (energy_meter.hpp).
-          "--log=host_energy.thres:error"};
-  if (small_stacks) args.push_back("--cfg=contexts/stack-size:" + std::to_string(kSmallStackKiB));
-  if (!guard_pages) args.push_back("--cfg=contexts/guard-size:0");
-  std::vector<EngineFlag> flags;
-  for (const std::string& a : options.simgrid_args) flags.push_back({a, a});
-  for (const auto& [key, value] : info.config) {
-    flags.push_back({"--cfg=" + key + ":" + value, "platform <config> property \"" + key + "\" = \"" + value + "\""});
-  }
-  check_engine_flags(args, flags);
-  args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
-  static std::vector<char*> argv;
-  argv.clear();
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  int argc = static_cast<int>(args.size());
-  return std::make_unique<sg4::Engine>(&argc, argv.data());
 }
 
 // SimGrid 3.32's ns-3 binding aborts on large messages; every run sends the dense model.
@@ -439,7 +401,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const auto n = static_cast<double>(scenario.devices.size());
   const double extra_actors = p.topology->extra_actors();
   const bool guard_pages = !timing_only && 2 * n + extra_actors <= 2 * static_cast<double>(kGuardedDevices);
-  p.engine = keeping_interrupt_handler([&] { return make_engine(options, info, small_stacks, guard_pages); });
+  p.engine = keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, small_stacks, guard_pages); });
   init_energy_plugins(info);  // before the platform is loaded
   p.hosts = load_and_check_platform(*p.engine, scenario, info, *p.topology);
   p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);

@@ -1,0 +1,47 @@
+#include "packet/tcp_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace edgetrain::packet {
+
+double TcpModel::rate_Bps(double one_way_s, double bottleneck_Bps) const {
+  const double rate = efficiency * bottleneck_Bps;
+  return one_way_s > 0 ? std::min(rate, receive_window_bytes / (2 * one_way_s)) : rate;
+}
+
+double TcpModel::lone_transfer_s(double bytes, double one_way_s, double bottleneck_Bps) const {
+  const double rate = rate_Bps(one_way_s, bottleneck_Bps);
+  const double rtt = 2 * one_way_s;
+  double window = initial_window_bytes, sent = 0, t = 0;
+  // Each round trip of slow start carries one window, while the window is below the path's
+  // bandwidth-delay product and the message is not yet out.
+  while (sent + window < bytes && window < rate * rtt) {
+    sent += window;
+    t += rtt;
+    window *= growth;
+  }
+  return t + (bytes - sent) / rate + one_way_s;
+}
+
+TcpModel fit_tcp_model(const std::vector<LonePoint>& points, const TcpModel& start) {
+  TcpModel best = start;
+  double best_error = INFINITY;
+  for (double growth = 1.20; growth <= 2.0 + 1e-9; growth += 0.01) {
+    for (double efficiency = 0.85; efficiency <= 1.0 + 1e-9; efficiency += 0.002) {
+      TcpModel m = start;
+      m.growth = growth;
+      m.efficiency = efficiency;
+      double worst = 0;
+      for (const LonePoint& p : points)
+        worst = std::max(worst, std::fabs(m.lone_transfer_s(p.bytes, p.one_way_s, p.bottleneck_Bps) / p.packet_s - 1));
+      if (worst < best_error) {
+        best_error = worst;
+        best = m;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace edgetrain::packet

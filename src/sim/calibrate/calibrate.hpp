@@ -1,0 +1,32 @@
+// `edgetrain calibrate`: a platform's route classes timed under ns-3's TCP (single flows from 10 KB
+// to 20 MB, and whole rounds of concurrent flows to and from one host), the TCP model fitted to the
+// single flows with a per-class correction, then every point timed again under the flow model
+// without and with the fitted calibration: the before/after table travels in the file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "packet/calibration.hpp"
+
+namespace edgetrain::sim {
+
+struct CalibrateOptions {
+  std::filesystem::path platform;
+  std::string server;                     // empty: every pair of hosts (small platforms only)
+  std::vector<std::string> simgrid_args;  // --cfg=... passed through
+  bool quiet = false;
+};
+
+// Sizes fitted, and sizes kept out of the fit to check it (bytes).
+const std::vector<double>& fitted_sizes();
+const std::vector<double>& held_out_sizes();
+
+// Throws platform errors and packet::MappingError (input errors) naming what is wrong.
+packet::Calibration calibrate_platform(const CalibrateOptions& options);
+
+// The before/after table of a calibration's report, for the terminal.
+std::string calibration_summary(const packet::Calibration& calibration);
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,40 @@
+// A calibration (packet/calibration.hpp) applied to the flow model: SimGrid 3.32's per-communication
+// factor callbacks see each message's size and its route's links, and set the latency factor so
+// that a lone transfer takes the calibrated time, and the bandwidth factor to the calibrated payload
+// rate. Flows that share a link still share it as CM02 does (the bound is per flow). The
+// platform's fingerprint ties a calibration to the platform it was made for.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "packet/calibration.hpp"
+
+namespace simgrid::s4u {
+class Engine;
+class Link;
+}  // namespace simgrid::s4u
+
+namespace edgetrain::sim {
+
+// FNV-1a over the sorted names of the platform's hosts and links: a what-if on a bandwidth keeps
+// it (that route's class then takes the fitted model without its table), another platform does not.
+std::string platform_fingerprint(const simgrid::s4u::Engine& engine);
+
+// A route's links as the calibration names them.
+packet::RouteShape route_shape(const std::vector<simgrid::s4u::Link*>& links);
+
+// The factor callbacks, installed once on the engine's network model; they apply `*active`
+// while it is set, and leave CM02 as it is otherwise (calibrate measures both in one engine).
+class NetworkCalibration {
+ public:
+  // Throws PlatformError when --cfg=network/latency-factor or bandwidth-factor was given (SimGrid
+  // refuses both at once).
+  void install(simgrid::s4u::Engine& engine);
+  void activate(const packet::Calibration* calibration) { active_ = calibration; }
+
+ private:
+  const packet::Calibration* active_ = nullptr;
+};
+
+}  // namespace edgetrain::sim
