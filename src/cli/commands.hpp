@@ -17,6 +17,8 @@ int fleet_command(const std::vector<std::string>& args);
 int plot_command(const std::vector<std::string>& args);
 int report_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);
+int cost_command(const std::vector<std::string>& args);
+int calibrate_compute_command(const std::vector<std::string>& args);
 
 // From main.cpp's table: "Usage: edgetrain run ...", one line per command, then --help and
 // SimGrid's flags. Printed after a mistake in the command line of run, validate or schema.
