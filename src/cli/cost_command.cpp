@@ -22,7 +22,8 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr const char* kUsage =
-    "usage: edgetrain cost --model MODEL --device CLASS|PROFILE.json --batch B [--input CxHxW] [--json]\n";
+    "usage: edgetrain cost --model MODEL --device CLASS|PROFILE.json --batch B [--input CxHxW] [--json]\n"
+    "       edgetrain cost --published\n";
 
 struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -38,7 +39,8 @@ po::options_description options() {
       ("a device class (" + classes + ") or a profile file written by calibrate-compute").c_str())(
       "batch", po::value<std::string>(), "samples per step (1 to 1000000)")(
       "input", po::value<std::string>(),
-      "sample shape CxHxW (default: the model's reference input; mlp and cnn: 1x28x28)")("json", "print JSON");
+      "sample shape CxHxW (default: the model's reference input; mlp and cnn: 1x28x28)")("json", "print JSON")(
+      "published", "instead: the device classes and the published steps they are checked against, as JSON");
   return o;
 }
 
@@ -98,6 +100,35 @@ int fail(const std::string& message) {
   return 2;
 }
 
+// What tools/docs/compute_fidelity.py renders as results/fidelity/compute.md.
+void print_published() {
+  nlohmann::ordered_json j;
+  for (const compute::DeviceClass& d : compute::device_classes()) {
+    nlohmann::ordered_json e{{"name", d.profile.name}, {"about", d.profile.about},     {"fitted", d.fitted},
+                             {"basis", d.basis},       {"flops_s", d.profile.flops_s}, {"bytes_s", d.profile.bytes_s},
+                             {"layer_overhead_s", d.profile.layer_overhead_s}};
+    for (size_t k = 0; k < compute::kKinds; ++k)
+      e["efficiency"][std::string(compute::kKindNames[k])] = d.profile.efficiency[k];
+    j["devices"].push_back(e);
+  }
+  for (const compute::Check& c : compute::published_checks()) {
+    const compute::Measurement& m = *c.measurement;
+    j["checks"].push_back({{"device", m.device},
+                           {"model", m.model},
+                           {"batch", m.batch},
+                           {"held_out", m.held_out},
+                           {"published_seconds", m.seconds},
+                           {"published_steps", m.steps},
+                           {"measured_s", m.step_s()},
+                           {"roofline_s", c.roofline_s},
+                           {"flop_model_s", c.flop_model_s},
+                           {"source", m.source->title},
+                           {"url", m.source->url},
+                           {"setting", m.source->setting}});
+  }
+  std::cout << j.dump(2) << "\n";
+}
+
 }  // namespace
 
 int cost_command(const std::vector<std::string>& args) {
@@ -107,6 +138,10 @@ int cost_command(const std::vector<std::string>& args) {
     po::notify(vm);
     if (vm.count("help")) {
       std::cout << kUsage << "\n" << options();
+      return 0;
+    }
+    if (vm.count("published")) {
+      print_published();
       return 0;
     }
     for (const char* required : {"model", "device", "batch"})

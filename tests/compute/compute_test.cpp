@@ -92,7 +92,7 @@ TEST_CASE("fidelity: model, profile and band, or why there is none") {
   CHECK_THROWS_AS(step_fidelity("resnet50", "pi9"), std::invalid_argument);
 }
 
-TEST_CASE("profile file: written and read back; refusals name the file and the key") {
+TEST_CASE("profile file: written and read back, and refusals that name the file and the key") {
   Profile p{"box", "a test", 3e9, 2e9, 1e-6};
   p.efficiency[2] = 0.25;
   const std::string path = (std::filesystem::temp_directory_path() / "edgetrain_compute_test_profile.json").string();
