@@ -7,7 +7,6 @@
 
 #include <array>
 #include <cstddef>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,7 +19,6 @@ enum class Kind { dense, conv, depthwise, norm, activation, pool };
 inline constexpr std::size_t kKinds = 6;
 inline constexpr std::array<std::string_view, kKinds> kKindNames{"dense",      "conv",       "depthwise",
                                                                   "norm",       "activation", "pool"};
-inline std::string_view kind_name(Kind k) { return kKindNames[static_cast<std::size_t>(k)]; }
 
 struct Layer {
   Kind kind = Kind::dense;
