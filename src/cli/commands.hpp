@@ -19,6 +19,8 @@ int report_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);
 int crosscheck_command(const std::vector<std::string>& args);
 int calibrate_command(const std::vector<std::string>& args);
+int cost_command(const std::vector<std::string>& args);
+int calibrate_compute_command(const std::vector<std::string>& args);
 
 // From main.cpp's table: "Usage: edgetrain run ...", one line per command, then --help and
 // SimGrid's flags. Printed after a mistake in the command line of run, validate or schema.

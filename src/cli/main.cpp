@@ -46,9 +46,14 @@ constexpr Command kCommands[] = {
      "report RUN_OR_SWEEP_DIR [-o FILE]   (one self-contained report.html; report --help)", false},
     {"compare", cli::compare_command, "compare RUN_DIR RUN_DIR... [--format text|json] [--all]   (compare --help)",
      false},
+    {"cost", cli::cost_command,
+     "cost --model MODEL --device CLASS|PROFILE.json --batch B [--input CxHxW] [--json]   (one training step)", false},
+    {"calibrate-compute", cli::calibrate_compute_command,
+     "calibrate-compute [-o PROFILE.json]   (this machine's profile, from real LibTorch steps)", false},
 };
 
-constexpr const char* kExpected = "run, validate, crosscheck, calibrate, sweep, fleet, plot, report, compare or schema";
+constexpr const char* kExpected =
+    "run, validate, crosscheck, calibrate, sweep, fleet, plot, report, compare, cost, calibrate-compute or schema";
 
 // Where an installed user finds the reference (the man page is generated from the help).
 constexpr const char* kDocs =

@@ -25,13 +25,21 @@ struct Published {
 // bert-base-uncased has 109,482,240 parameters (Hugging Face), plus 768 x 2 + 2 for the 2-class
 // head; 11.17 GMACs at sequence length 128, batch 1 (https://github.com/cli99/flops-profiler,
 // its BERT-base example).
+// The width variants of MobileNetV2 have no published weights: their counts are what torchvision
+// 0.14's own constructor gives (tools/compute/torchvision_counts.py prints them).
 constexpr Published kPublished[] = {
     {"resnet18", 11689512, 1.81},
+    {"resnet34", 21797672, 3.66},
     {"resnet50", 25557032, 4.09},
     {"resnet152", 60192808, 11.51},
     {"vgg16", 138357544, 15.47},
     {"vgg19", 143667240, 19.63},
     {"mobilenet_v2", 3504872, 0.30},
+    {"mobilenet_v2_075", 2636424, 0.21},
+    {"mobilenet_v2_050", 1968680, 0.10},
+    {"mnasnet_100", 4383312, 0.31},
+    {"mnasnet_075", 3170208, 0.22},
+    {"mnasnet_050", 2218512, 0.10},
     {"bert-base", 109482240 + 768 * 2 + 2, 11.17},
 };
 
@@ -52,7 +60,8 @@ TEST_CASE("catalogue: parameter counts equal the published ones and MACs agree t
 
 TEST_CASE("catalogue: forward FLOPs are 2 per multiply-accumulate plus the bias adds") {
   // ResNets and MobileNetV2 have no convolution biases: only the final linear layer's 1000 adds.
-  for (const char* name : {"resnet18", "resnet50", "resnet152", "mobilenet_v2"}) {
+  for (const char* name : {"resnet18", "resnet34", "resnet50", "resnet152", "mobilenet_v2", "mobilenet_v2_050",
+                           "mnasnet_100"}) {
     CAPTURE(name);
     const CatalogueModel* m = find_model(name);
     CHECK(m->forward_flops_per_sample == 2 * m->forward_macs_per_sample + 1000);
@@ -113,6 +122,22 @@ TEST_CASE("catalogue: layer lists tile the flat vector with the reference implem
   CHECK(shape_of("bert-base", "bert.embeddings.word_embeddings.weight") == std::vector<int64_t>{30522, 768});
   CHECK(shape_of("bert-base", "bert.encoder.layer.11.intermediate.dense.weight") == std::vector<int64_t>{3072, 768});
   CHECK(find_model("bert-base")->layers.back().name == "classifier.bias");
+  CHECK(find_model("mnasnet_050")->layers.size() == 158);
+  CHECK(shape_of("mnasnet_050", "layers.13.0.layers.3.weight") == std::vector<int64_t>{576, 1, 3, 3});
+  CHECK(shape_of("mobilenet_v2_050", "features.18.0.weight") == std::vector<int64_t>{1280, 160, 1, 1});
+}
+
+TEST_CASE("catalogue: compute layers carry the model's FLOPs, and other inputs rebuild it") {
+  for (const auto& m : catalogue()) {
+    CAPTURE(m.name);
+    CHECK(edgetrain::compute::forward_flops(m.compute_layers) == m.forward_flops_per_sample);
+  }
+  // torchvision's resnet18 on 3x32x32: 37,523,456 MACs (counted by its own forward pass).
+  const CatalogueModel small = model_at_input("resnet18", 3, 32, 32);
+  CHECK(small.forward_macs_per_sample == 37523456);
+  CHECK(small.params == find_model("resnet18")->params);
+  CHECK_THROWS_AS(model_at_input("bert-base", 1, 1, 64), CatalogueError);
+  CHECK_THROWS_AS(model_at_input("resnet", 3, 32, 32), CatalogueError);
 }
 
 TEST_CASE("catalogue: lookups and inputs") {

@@ -80,7 +80,7 @@ TEST_CASE("timing-only: model.cost_as names a catalogue model, for mlp and cnn o
   CHECK(parse_in(dir, doc, kTimingOnly).model.cost_as == "resnet152");
   doc["model"]["cost_as"] = "resnet-152";
   CHECK(parse_error(dir, doc) ==
-        "model.cost_as: must be one of resnet18, resnet50, resnet152, vgg16, vgg19, mobilenet_v2, bert-base; got "
+        "model.cost_as: must be one of resnet18, resnet34, resnet50, resnet152, vgg16, vgg19, mobilenet_v2, mobilenet_v2_075, mobilenet_v2_050, mnasnet_100, mnasnet_075, mnasnet_050, bert-base; got "
         "\"resnet-152\" (did you mean \"resnet152\"?)");
   doc["model"] = {{"name", "vgg16"}, {"cost_as", "vgg19"}};
   CHECK(parse_error(dir, doc, kTimingOnly) ==

@@ -1,0 +1,113 @@
+// The compute model: the roofline's arithmetic by hand, the fit recovering a profile from its own
+// predictions, the published checks (the hold-out errors results/fidelity/compute.md quotes), the
+// fidelity a run reports, and the profile file's refusals.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "compute/devices.hpp"
+#include "compute/fidelity.hpp"
+#include "compute/fit.hpp"
+#include "compute/profile_file.hpp"
+#include "compute/roofline.hpp"
+#include "learn/catalogue.hpp"
+
+using namespace edgetrain::compute;
+
+TEST_CASE("roofline: each layer the larger of its compute and memory times, plus the overhead") {
+  const Layers layers{{Kind::conv, 1e9, 1e6, 4e6}, {Kind::norm, 0, 2e6, 8}, {Kind::depthwise, 1e7, 1e6, 0}};
+  Profile p{"t", "", 1e10, 1e9, 1e-3};
+  p.efficiency[static_cast<size_t>(Kind::depthwise)] = 0.1;
+  const StepCost c = step_cost(layers, 2, p);
+  const double conv = std::max(3 * 2 * 1e9 / 1e10, 3 * (2 * 1e6 + 4e6) / 1e9) + 1e-3;     // compute-bound: 0.6 s
+  const double norm = 3 * (2 * 2e6 + 8) / 1e9 + 1e-3;                                      // memory only
+  const double dw = std::max(3 * 2 * 1e7 / 1e9, 3 * 2 * 1e6 / 1e8) + 1e-3;               // at 10% of both
+  CHECK(c.by_kind_s[static_cast<size_t>(Kind::conv)] == doctest::Approx(conv));
+  CHECK(c.by_kind_s[static_cast<size_t>(Kind::norm)] == doctest::Approx(norm));
+  CHECK(c.by_kind_s[static_cast<size_t>(Kind::depthwise)] == doctest::Approx(dw));
+  CHECK(c.step_s == doctest::Approx(conv + norm + dw));
+  CHECK(flop_model_step_s(layers, 2, 1e10) == doctest::Approx(3 * 2 * (1e9 + 1e7) / 1e10));
+}
+
+TEST_CASE("fit: recovers a profile from steps it predicted") {
+  const Profile truth{"truth", "", 2e10, 6e8, 2e-5};
+  std::vector<Layers> models;
+  for (const char* name : {"resnet18", "mobilenet_v2", "mnasnet_050", "resnet50"})
+    models.push_back(edgetrain::learn::find_model(name)->compute_layers);
+  std::vector<Point> points;
+  for (const Layers& l : models)
+    for (int64_t b : {1, 16}) points.push_back({&l, b, step_cost(l, b, truth).step_s});
+  const Profile fitted = fit_profile(Profile{"start", "", 1e9, 1e9, 1e-4}, {Knob::flops, Knob::bytes, Knob::overhead}, points);
+  for (const Point& pt : points) CHECK(step_cost(*pt.layers, pt.batch, fitted).step_s == doctest::Approx(pt.step_s).epsilon(0.01));
+  CHECK(fitted.flops_s == doctest::Approx(truth.flops_s).epsilon(0.02));
+  CHECK(fitted.bytes_s == doctest::Approx(truth.bytes_s).epsilon(0.02));
+}
+
+TEST_CASE("published checks: fitted points close, held-out steps within the issue's 35%, FLOP model far off") {
+  int held_out = 0;
+  for (const Check& c : published_checks()) {
+    CAPTURE(c.measurement->device);
+    CAPTURE(c.measurement->model);
+    CHECK(std::fabs(c.roofline_error()) < 0.35);
+    held_out += c.measurement->held_out;
+  }
+  CHECK(held_out >= 4);
+  // The FLOP model cannot place ResNets and MobileNets on one device: that is what the issue is about.
+  CHECK(*held_out_band("rpi4", true) > 1.0);
+  CHECK(*held_out_band("rpi4", false) < *held_out_band("rpi4", true));
+}
+
+TEST_CASE("device classes: the shipped ones, fitted or derived, each with a basis") {
+  for (const char* name : {"rpi4", "rpi5", "jetson_nano", "jetson_orin_nano", "phone_midrange", "nuc"}) {
+    CAPTURE(name);
+    const DeviceClass* d = find_device(name);
+    REQUIRE(d != nullptr);
+    CHECK(d->profile.flops_s > 0);
+    CHECK(d->profile.bytes_s > 0);
+    CHECK(!d->basis.empty());
+  }
+  CHECK(find_device("rpi4")->fitted);
+  CHECK(!find_device("nuc")->fitted);
+  CHECK(find_device("pi4") == nullptr);
+  // The Pi 5 is faster than the Pi 4 on the same step.
+  const Layers& l = edgetrain::learn::find_model("mnasnet_100")->compute_layers;
+  CHECK(step_cost(l, 16, find_device("rpi5")->profile).step_s < step_cost(l, 16, find_device("rpi4")->profile).step_s);
+}
+
+TEST_CASE("fidelity: model, profile and band, or why there is none") {
+  const StepFidelity f = step_fidelity("resnet50", "rpi4");
+  CHECK(f.compute_model == "roofline-by-layer-kind");
+  CHECK(f.profile == "rpi4");
+  REQUIRE(f.error_band.has_value());
+  CHECK(*f.error_band == doctest::Approx(*held_out_band("rpi4", false)));
+  const StepFidelity flops = step_fidelity("resnet50", "");
+  CHECK(flops.compute_model == "flops-over-host-speed");
+  CHECK(*flops.error_band > *f.error_band);
+  CHECK(!step_fidelity("bert-base", "rpi4").error_band);
+  CHECK(!step_fidelity("resnet50", "nuc").error_band);
+  CHECK(step_fidelity("resnet50", "nuc").basis.find("not fitted") != std::string::npos);
+  CHECK_THROWS_AS(step_fidelity("resnet50", "pi9"), std::invalid_argument);
+}
+
+TEST_CASE("profile file: written and read back, and refusals that name the file and the key") {
+  Profile p{"box", "a test", 3e9, 2e9, 1e-6};
+  p.efficiency[2] = 0.25;
+  const std::string path = (std::filesystem::temp_directory_path() / "edgetrain_compute_test_profile.json").string();
+  auto write = [&](const std::string& text) { std::ofstream(path) << text; };
+  write(profile_json(p));
+  const Profile back = read_profile_file(path);
+  CHECK(back.name == "box");
+  CHECK(back.flops_s == p.flops_s);
+  CHECK(back.efficiency[2] == 0.25);
+  write("{\"flops_s\": 1, \"bytes_s\": -1, \"layer_overhead_s\": 0}");
+  CHECK_THROWS_WITH_AS(read_profile_file(path), (path + ": \"bytes_s\" must be > 0").c_str(), ProfileFileError);
+  write("{\"flops_s\": 1, \"bytes_s\": 1, \"layer_overhead_s\": 0, \"efficiency\": {\"lstm\": 1}}");
+  CHECK_THROWS_WITH_AS(read_profile_file(path), (path + ": efficiency of an unknown layer kind \"lstm\"").c_str(),
+                       ProfileFileError);
+  write("not json");
+  CHECK_THROWS_AS(read_profile_file(path), ProfileFileError);
+  std::remove(path.c_str());
+}
