@@ -187,6 +187,11 @@ struct FaultsSpec {
   double retry_s{};  // a device waits this long after a failed transfer before trying again
 };
 
+// How the flow model times transfers (docs/explanation/fidelity.md).
+struct NetworkSpec {
+  std::filesystem::path calibration;  // `edgetrain calibrate`'s file (absolute); empty = CM02 as it is
+};
+
 struct ReportSpec {
   double buffer_every_s{};  // buffers.csv: at most one row per device per this interval
 };
@@ -247,6 +252,7 @@ struct Scenario {
   EvalSpec eval;
   StopSpec stop;
   ReportSpec report;
+  NetworkSpec network;
   CompressionSpec compression;
   TopologySpec topology;
   std::optional<FaultsSpec> faults;  // empty: no churn, no link faults

@@ -65,6 +65,15 @@ std::vector<KeySpec> run_rows() {
           .at_least(1)
           .limit(1e6, "far beyond any host's cores; SimGrid counts cores in an int")
           .null_default("the platform file's value"),
+      section_key("network", "How the flow model times transfers: CM02 as it is, or calibrated against ns-3's "
+                             "packet-level TCP (docs/explanation/fidelity.md).")
+          .null_default("CM02 as it is"),
+      path_key("network.calibration", PathKind::File,
+               "A calibration `edgetrain calibrate` wrote for this scenario's platform: each transfer then takes "
+               "the time the fitted TCP model gives for its size and route (slow start, headers), corrected per "
+               "route class. Refused when made for another platform (other host or link names).")
+          .null_default("none: CM02 as it is (latency + size / bandwidth)")
+          .fills(&Scenario::network, &NetworkSpec::calibration),
       string_key("server",
                  "Platform host of the aggregator (parameter server); with `topology.kind` gossip only the host of the "
                  "observer (no traffic).")

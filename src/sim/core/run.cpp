@@ -26,6 +26,8 @@
 #include "sim/core/energy_meter.hpp"
 #include "sim/core/engine.hpp"
 #include "sim/core/fault_injector.hpp"
+#include "sim/core/fidelity.hpp"
+#include "sim/core/network_calibration.hpp"
 #include "sim/core/observer.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/run_warnings.hpp"
@@ -388,7 +390,39 @@ struct Prepared {
   std::unique_ptr<backend::Learning> learning;
   // Made first, destroyed first: its aggregators' stores and inboxes go before the back-end and the engine.
   std::unique_ptr<Topology> topology;
+  // network.calibration: the file's content and the callbacks that apply it (they point at it).
+  std::unique_ptr<packet::Calibration> calibration;
+  std::unique_ptr<NetworkCalibration> calibration_hooks;
 };
+
+// network.calibration, checked against the loaded platform and applied to the flow model.
+void apply_network_calibration(Prepared& p, const scenario::Scenario& scenario) {
+  const std::filesystem::path& file = scenario.network.calibration;
+  if (file.empty()) return;
+  if (simgrid::config::get_value<std::string>("network/model") == "ns-3")
+    throw PlatformError("network.calibration: a calibration corrects the flow model; not with --cfg=network/model:ns-3");
+  p.calibration = std::make_unique<packet::Calibration>(packet::read_calibration(file));
+  if (p.calibration->fingerprint != platform_fingerprint(*p.engine)) {
+    throw PlatformError("network.calibration: " + file.string() + " was made for " + p.calibration->platform +
+                        ", not for this scenario's platform (its host and link names differ); run edgetrain "
+                        "calibrate on " + scenario.platform.filename().string());
+  }
+  p.calibration_hooks = std::make_unique<NetworkCalibration>();
+  p.calibration_hooks->install(*p.engine);
+  p.calibration_hooks->activate(p.calibration.get());
+}
+
+nlohmann::json fidelity_of(const Prepared& p, const scenario::Scenario& scenario) {
+  FidelityInput in;
+  in.network_model = simgrid::config::get_value<std::string>("network/model");
+  in.calibration = p.calibration.get();
+  in.calibration_file = scenario.network.calibration.filename().string();
+  in.server = p.hosts.server;
+  in.devices.assign(p.hosts.devices.begin(), p.hosts.devices.end());
+  in.message_bytes = message_bytes(p.learning->backend->cost().dense_bytes());
+  in.model = scenario.model.name;
+  return fidelity_json(in);
+}
 
 Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) {
   Prepared p;
@@ -404,6 +438,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.engine = keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, small_stacks, guard_pages); });
   init_energy_plugins(info);  // before the platform is loaded
   p.hosts = load_and_check_platform(*p.engine, scenario, info, *p.topology);
+  apply_network_calibration(p, scenario);
   p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   p.learning = backend::prepare_learning(
@@ -447,6 +482,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   out += "data: " + std::to_string(p.learning->shape.train_samples) + " training, " + std::to_string(p.learning->shape.test_samples) +
          " test samples" + (p.learning->model ? "" : " (sizes only: timing-only runs read no data)") + "\n";
   out += describe_model(p.learning->charged);
+  out += fidelity_text(fidelity_of(p, scenario));
   out += "dense message size: " + std::to_string(message_bytes(p.learning->backend->cost().dense_bytes())) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
   const std::optional<double> available = backend::available_memory();
@@ -537,6 +573,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     const auto device = static_cast<size_t>(it - state.devices.begin());
     resolve_critical_link(critical, state.device_hosts[device], state.upstream[device]->host(), links, end);
   }
+  summary.extra["fidelity"] = fidelity_of(p, scenario);
   summary.extra["bottleneck"] = report::bottleneck_json(state.devices, links, state.rounds, critical, end);
   const CapacityCheck capacity = check_capacity(state.links, links);
   summary.extra["capacity"] = capacity.summary;

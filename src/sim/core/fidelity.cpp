@@ -1,0 +1,102 @@
+#include "sim/core/fidelity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <simgrid/s4u.hpp>
+
+#include "compute/fidelity.hpp"
+#include "packet/tcp_model.hpp"
+#include "sim/core/network_calibration.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+
+namespace {
+
+std::string percent(double e) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%+.0f%%", 100 * e);
+  return b;
+}
+
+// CM02's time of a lone transfer against the TCP model's, over every device's routes both ways.
+nlohmann::json lone_transfer_band(const FidelityInput& in) {
+  const packet::TcpModel tcp;
+  double lo = INFINITY, hi = -INFINITY;
+  for (const sg4::Host* d : in.devices) {
+    for (const auto& [from, to] : {std::pair{d, in.server}, std::pair{in.server, d}}) {
+      if (from == to) continue;
+      std::vector<sg4::Link*> links;
+      double latency = 0;
+      from->route_to(to, links, &latency);
+      if (links.empty()) continue;
+      const auto [one_way, bottleneck] = packet::Calibration::path_of(route_shape(links));
+      const auto bytes = static_cast<double>(in.message_bytes);
+      const double e = (one_way + bytes / bottleneck) / tcp.lone_transfer_s(bytes, one_way, bottleneck) - 1;
+      lo = std::min(lo, e);
+      hi = std::max(hi, e);
+    }
+  }
+  if (lo > hi) return nullptr;
+  return {{"min", lo}, {"max", hi}};
+}
+
+}  // namespace
+
+nlohmann::json fidelity_json(const FidelityInput& in) {
+  nlohmann::json network;
+  network["model"] = in.network_model;
+  if (in.network_model == "ns-3") {
+    network["calibration"] = nullptr;
+    network["expected_transfer_error"] = nullptr;
+    network["basis"] = "SimGrid's own ns-3 binding: packet-level, one connection per message";
+  } else if (in.calibration) {
+    const nlohmann::json& s = in.calibration->report.at("summary");
+    network["calibration"] = {{"file", in.calibration_file},
+                              {"platform", in.calibration->platform},
+                              {"route_classes", in.calibration->classes.size()}};
+    network["expected_transfer_error"] = {
+        {"lone_max_abs", s.at("single_held_out_max_abs_error").at("calibrated")},
+        {"round_max_abs", s.value("round_max_abs_error", nlohmann::json::object()).value("calibrated", 0.0)}};
+    network["basis"] =
+        "the calibration's own table: held-out lone transfers from 12.8 KB to 14 MB and concurrent rounds, "
+        "against ns-3's TCP";
+  } else {
+    network["calibration"] = nullptr;
+    network["expected_transfer_error"] = {{"message_bytes", in.message_bytes}, {"lone", lone_transfer_band(in)}};
+    network["basis"] =
+        "CM02 has no slow start: a lone transfer of the dense message on each device's routes to and from the "
+        "server, against the slow-start TCP model; contention adds to it (edgetrain crosscheck measures a run)";
+  }
+  const compute::StepFidelity step = compute::step_fidelity(in.model, "");
+  nlohmann::json compute_j = {{"model", step.compute_model},
+                              {"profile", step.profile.empty() ? nlohmann::json(nullptr) : nlohmann::json(step.profile)},
+                              {"expected_step_error", step.error_band ? nlohmann::json(*step.error_band) : nullptr},
+                              {"basis", step.basis}};
+  return {{"network", network}, {"compute", compute_j}};
+}
+
+std::string fidelity_text(const nlohmann::json& f) {
+  const nlohmann::json& n = f.at("network");
+  std::string net = "fidelity: transfers " + n.at("model").get<std::string>();
+  const nlohmann::json& e = n.at("expected_transfer_error");
+  if (!n.at("calibration").is_null()) {
+    net += ", calibrated (" + n["calibration"]["file"].get<std::string>() + "): within " +
+           percent(e.at("lone_max_abs")).substr(1) + " of ns-3 alone, " + percent(e.at("round_max_abs")).substr(1) +
+           " in rounds";
+  } else if (!e.is_null() && !e.at("lone").is_null()) {
+    net += ", uncalibrated: a lone message " + percent(e["lone"]["min"]) + " to " + percent(e["lone"]["max"]) +
+           " against slow-start TCP (edgetrain calibrate closes it)";
+  }
+  const nlohmann::json& c = f.at("compute");
+  std::string step = "fidelity: steps " + c.at("model").get<std::string>();
+  if (!c.at("profile").is_null()) step += " (" + c["profile"].get<std::string>() + ")";
+  step += c.at("expected_step_error").is_null() ? ", error band unknown: " + c.at("basis").get<std::string>()
+                                                 : ", within " + percent(c["expected_step_error"]).substr(1) +
+                                                       " of published steps";
+  return net + "\n" + step + "\n";
+}
+
+}  // namespace edgetrain::sim
