@@ -11,9 +11,9 @@ namespace edgetrain::packet {
 
 namespace {
 
-// Relative error of the flow model against the packet-level time: +0.30 means the packet-level
-// transfer took 30% longer than the flow model said (the flow model was optimistic).
-double error(double flow_s, double packet_s) { return flow_s > 0 ? packet_s / flow_s - 1 : 0; }
+// The flow model's error against the packet-level time, as calibrate reports it: -0.30 means the
+// flow model said 30% less time than the packet-level replay took (it was optimistic).
+double error(double flow_s, double packet_s) { return packet_s > 0 ? flow_s / packet_s - 1 : 0; }
 
 // How many transfers were on the busiest link of each transfer's route at any instant of its
 // flow-level span, itself included.
@@ -144,12 +144,12 @@ CrosscheckReport crosscheck_report(const Workload& w, const std::vector<Timing>&
   if (local > 0) text << ", " << local << " local ones left out";
   text << "\n";
   if (!all.empty()) {
-    text << "  transfer time, packet-level against flow-level: median " << percent(j["transfer_error"]["median_error"])
+    text << "  flow-level transfer time against packet-level: median " << percent(j["transfer_error"]["median_error"])
          << ", from " << percent(j["transfer_error"]["min_error"]) << " to "
          << percent(j["transfer_error"]["max_error"]) << "\n";
-    text << "  round time: median " << percent(j["round_error"]["median_error"]) << ", from "
+    text << "  flow-level round time against packet-level: median " << percent(j["round_error"]["median_error"]) << ", from "
          << percent(j["round_error"]["min_error"]) << " to " << percent(j["round_error"]["max_error"]) << "\n";
-    text << "  last transfer ends at " << packet_end << " s packet-level, " << flow_end << " s flow-level ("
+    text << "  last transfer ends at " << flow_end << " s flow-level, " << packet_end << " s packet-level ("
          << percent(error(flow_end, packet_end)) << ")\n";
   }
   return {csv.str(), j.dump(2) + "\n", text.str()};

@@ -249,8 +249,8 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
 std::string calibration_summary(const packet::Calibration& c) {
   const nlohmann::json& s = c.report.at("summary");
   const auto line = [&](const char* what, const char* key) {
-    return std::string("  ") + what + ": flow model " + percent(s[key]["flow"]) + ", calibrated " +
-           percent(s[key]["calibrated"]) + "\n";
+    return std::string("  ") + what + ": flow model " + percent(s[key]["flow"]).substr(1) + ", calibrated " +
+           percent(s[key]["calibrated"]).substr(1) + "\n";
   };
   std::string out = "calibration of " + c.platform + ": " + std::to_string(c.classes.size()) +
                     " route classes; TCP model: growth " + std::to_string(c.model.growth).substr(0, 4) +

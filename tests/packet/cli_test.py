@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+"""edgetrain crosscheck and calibrate end to end (docs/explanation/fidelity.md): the quickstart's
+five rounds replayed under ns-3 with causality honoured, a calibration fitted on a small platform
+reproducing its own points within the goal and applied by network.calibration, and bad input (a
+platform ns-3 cannot map, a malformed calibration, one made for another platform) as one line,
+exit 2. Usage: cli_test.py EDGETRAIN"""
+import csv
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+EDGETRAIN = sys.argv[1]
+DATA = Path("tests/packet/data")
+
+
+def edgetrain(*args, status=0):
+    p = subprocess.run([EDGETRAIN, *map(str, args)], capture_output=True, text=True, timeout=240)
+    if p.returncode != status:
+        sys.exit(f"edgetrain {' '.join(map(str, args))}: exit {p.returncode}, wanted {status}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def one_line_error(p, *needles):
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1, f"wanted one line, got {lines}"
+    for n in needles:
+        assert n in lines[0], f"{n!r} not in {lines[0]!r}"
+
+
+def check_crosscheck(tmp):
+    out = tmp / "qs"
+    edgetrain("crosscheck", "scenarios/quickstart.json", "--quiet", "--out", out)
+    rows = list(csv.DictReader(open(out / "crosscheck.csv")))
+    # 8 devices, 5 rounds: a download and an upload each.
+    assert len(rows) == 80, len(rows)
+    assert {int(r["round"]) for r in rows} == {1, 2, 3, 4, 5}
+    report = json.load(open(out / "crosscheck.json"))
+    assert report["transfers"] == 80 and report["tcp"]["initial_window_segments"] == 10
+    for r in rows:
+        flow, packet = float(r["flow_s"]), float(r["packet_s"])
+        assert abs(float(r["error"]) - (flow / packet - 1)) < 1e-6
+        # CM02 has no slow start: a transfer is never slower there than with TCP's.
+        assert flow <= packet * 1.001, r
+    # Causality in the replay: each device's upload starts after its download of the same round
+    # has ended there, by the compute time the flow-level run spent between them.
+    by = {(r["round"], r["source"], r["destination"]): r for r in rows}
+    for (rnd, src, dst), up in by.items():
+        if dst != "cloud":
+            continue
+        down = by[(rnd, "cloud", src)]
+        flow_gap = float(up["flow_start_s"]) - (float(down["flow_start_s"]) + float(down["flow_s"]))
+        packet_gap = float(up["packet_start_s"]) - (float(down["packet_start_s"]) + float(down["packet_s"]))
+        assert flow_gap >= 0 and abs(packet_gap - flow_gap) < 1e-6, (up, down)
+
+
+def check_calibration(tmp):
+    cal = tmp / "two.json"
+    edgetrain("calibrate", DATA / "star.xml", "-o", cal, "--server", "server", "--quiet")
+    c = json.load(open(cal))
+    assert c["format"] == "edgetrain calibration 1" and len(c["classes"]) == 2
+    for point in c["report"]["single"]:
+        if 12800 <= point["bytes"] <= 1.4e7:
+            # The goal: calibrated lone transfers within 5% of ns-3, fitted and held-out sizes.
+            assert abs(point["calibrated_error"]) <= 0.05, point
+    assert any(abs(p["flow_error"]) > 0.2 for p in c["report"]["single"]), "CM02 should be far off somewhere"
+    # Applied to a run: the fidelity section says so, and transfers take longer than CM02's.
+    plain, calibrated = tmp / "plain", tmp / "calibrated"
+    edgetrain("run", DATA / "star.json", "--quiet", "--out", plain)
+    edgetrain("run", DATA / "star.json", "--quiet", "--out", calibrated, "--set", f"network.calibration={cal}")
+    s_plain = json.load(open(plain / "summary.json"))
+    s_cal = json.load(open(calibrated / "summary.json"))
+    assert s_plain["fidelity"]["network"]["calibration"] is None
+    assert s_cal["fidelity"]["network"]["calibration"]["route_classes"] == 2
+    assert s_cal["sim_time_s"] > s_plain["sim_time_s"], (s_cal["sim_time_s"], s_plain["sim_time_s"])
+    return cal
+
+
+def check_bad_input(tmp, cal):
+    p = edgetrain("calibrate", "tests/packet/data/fatpipe.xml", "-o", tmp / "x.json", "--quiet", status=2)
+    one_line_error(p, "link fat: FATPIPE")
+    p = edgetrain("calibrate", DATA / "star.xml", "-o", tmp / "x.json", "--server", "nowhere", status=2)
+    one_line_error(p, "--server", "nowhere")
+    bad = tmp / "bad.json"
+    bad.write_text('{"format": "edgetrain calibration 1", "platform": "x", "fingerprint": "0", "model": {}}')
+    p = edgetrain("run", DATA / "star.json", "--quiet", "--out", tmp / "r", "--set",
+                  f"network.calibration={bad}", status=2)
+    one_line_error(p, str(bad), "malformed")
+    bad.write_text("not json")
+    p = edgetrain("run", DATA / "star.json", "--quiet", "--out", tmp / "r", "--set",
+                  f"network.calibration={bad}", status=2)
+    one_line_error(p, "not JSON")
+    p = edgetrain("run", "scenarios/quickstart.json", "--quiet", "--out", tmp / "r", "--set", "stop.rounds=1",
+                  "--set", f"network.calibration={cal}", status=2)
+    one_line_error(p, "was made for star.xml")
+
+
+with tempfile.TemporaryDirectory() as d:
+    tmp = Path(d)
+    check_crosscheck(tmp)
+    cal = check_calibration(tmp)
+    check_bad_input(tmp, cal)
+print("crosscheck and calibrate: ok")
