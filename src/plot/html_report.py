@@ -192,12 +192,35 @@ def _document(title, parts):
     return "<!DOCTYPE html>\n" + e("html", e("head", head), e("body", *parts), lang="en") + "\n"
 
 
+def fidelity_line(f):
+    """summary.json's fidelity section in one line (docs/explanation/fidelity.md); empty for older runs."""
+    if not isinstance(f, dict) or not isinstance(f.get("network"), dict):
+        return ""
+    n, c = f["network"], f.get("compute") or {}
+    err = n.get("expected_transfer_error") or {}
+    if isinstance(n.get("calibration"), dict):
+        net = (f"transfers {n.get('model')} calibrated by {n['calibration'].get('file')}, within "
+               f"{pct(err.get('lone_max_abs'))} of ns-3 alone and {pct(err.get('round_max_abs'))} in rounds")
+    elif isinstance(err.get("lone"), dict):
+        net = (f"transfers {n.get('model')} uncalibrated, a lone message {pct(err['lone'].get('min'))} to "
+               f"{pct(err['lone'].get('max'))} against slow-start TCP")
+    else:
+        net = f"transfers {n.get('model')}"
+    band = c.get("expected_step_error")
+    step = f"steps {c.get('model')}" + (f", within {pct(band)} of published steps" if band is not None else
+                                         ", step error unknown")
+    return f"{net}; {step}."
+
+
 def run_report(run):
     page = Page()
     status = run.summary.get("status", "")
     page.add(e("h1", f"edgetrain run {run.name}"),
              e("p", "Status: ", e("b", status), f" ({run.summary.get('status_reason', '')}). Results folder: ",
                e("code", run.folder), "."))
+    line = fidelity_line(run.summary.get("fidelity"))
+    if line:
+        page.add(e("p", "Fidelity: ", line))
     page.add(e("nav", *[e("a", name, href="#" + name) for name in ("summary", "bottleneck", "devices", "scenario")]))
     run_body(page, run)
     return _document(f"edgetrain report: {run.name}", page.parts)

@@ -26,7 +26,7 @@ namespace {
 // aggregator has to be named.
 constexpr size_t kMaxHostsWithoutServer = 100;
 // A concurrent round has at most this many flows (the first hosts in the platform's order).
-constexpr size_t kMaxRoundFlows = 64;
+constexpr size_t kMaxRoundFlows = 16;
 const std::vector<double> kRoundSizes = {1e5, 1e6, 1e7};
 
 packet::Workload workload_of(const std::vector<Flow>& flows) {
