@@ -17,17 +17,18 @@ namespace {
 // How often the replay looks at the stop flag, in simulated seconds.
 constexpr double kStopCheck_s = 0.05;
 
-void configure_tcp(const TcpSettings& tcp, int64_t largest_bytes) {
+// What the application hands the socket at a time, as it writes a message in pieces while the
+// send buffer drains (one piece of many megabytes crashes ns-3 3.37's rate sampler).
+constexpr uint32_t kWriteBytes = 65536;
+constexpr uint32_t kSendBufferBytes = 4194304;
+
+void configure_tcp(const TcpSettings& tcp) {
   ns3::Config::SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TypeId::LookupByName(tcp.congestion)));
   ns3::Config::SetDefault("ns3::TcpSocket::SegmentSize", ns3::UintegerValue(tcp.mss_bytes));
   ns3::Config::SetDefault("ns3::TcpSocket::InitialCwnd", ns3::UintegerValue(tcp.initial_window));
   ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", ns3::UintegerValue(tcp.receive_window_bytes));
   ns3::Config::SetDefault("ns3::TcpSocketBase::MinRto", ns3::TimeValue(ns3::Seconds(tcp.min_rto_s)));
-  // The whole message is handed to the socket at once, as an application writes it.
-  const auto send_buffer = static_cast<uint64_t>(std::max<int64_t>(largest_bytes, 1) + tcp.mss_bytes);
-  if (send_buffer > std::numeric_limits<uint32_t>::max())
-    throw MappingError("a message of " + std::to_string(largest_bytes) + " bytes is larger than ns-3's socket buffers");
-  ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(static_cast<uint32_t>(send_buffer)));
+  ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(kSendBufferBytes));
 }
 
 // The replay's state: which transfers wait for how many causes, and the sockets.
@@ -35,7 +36,8 @@ class Replay {
  public:
   Replay(const Workload& workload, const Ns3Network& network, double offset_s)
       : workload_(workload), network_(network), offset_s_(offset_s), timing_(workload.transfers.size()),
-        waiting_(workload.transfers.size()), senders_(workload.transfers.size()), received_(workload.transfers.size()) {
+        waiting_(workload.transfers.size()), senders_(workload.transfers.size()), received_(workload.transfers.size()),
+        unsent_(workload.transfers.size()) {
     dependents_.resize(workload.transfers.size());
     for (size_t t = 0; t < workload.transfers.size(); ++t) {
       waiting_[t] = workload.transfers[t].causes.size();
@@ -61,6 +63,8 @@ class Replay {
       by_port_[{listener->GetNode()->GetId(), port}] = t;
       senders_[t] = ns3::Socket::CreateSocket(network_.host(transfer.src), tcp);
       senders_[t]->Bind();
+      senders_[t]->SetSendCallback(ns3::MakeCallback(&Replay::writable, this));
+      sender_of_[senders_[t]] = t;
       senders_[t]->Connect(ns3::InetSocketAddress(network_.destination(t), port));
       if (transfer.causes.empty()) ns3::Simulator::Schedule(ns3::Seconds(offset_s_ + transfer.start_s), &Replay::start, this, t);
     }
@@ -87,11 +91,21 @@ class Replay {
  private:
   void start(size_t t) {
     timing_[t].start_s = (ns3::Simulator::Now() - ns3::Seconds(offset_s_)).GetSeconds();
-    const auto bytes = static_cast<uint32_t>(workload_.transfers[t].bytes);
-    if (senders_[t]->Send(ns3::Create<ns3::Packet>(bytes)) < 0)
-      throw std::logic_error("packet-level replay: ns-3 refused " + std::to_string(bytes) + " bytes on transfer " +
-                             std::to_string(t));
+    unsent_[t] = workload_.transfers[t].bytes;
+    write(t);
   }
+
+  // Hands the socket what its send buffer takes of the message, a piece at a time.
+  void write(size_t t) {
+    while (unsent_[t] > 0) {
+      const uint32_t room = senders_[t]->GetTxAvailable();
+      const auto piece = static_cast<uint32_t>(std::min<int64_t>({unsent_[t], room, kWriteBytes}));
+      if (piece == 0 || senders_[t]->Send(ns3::Create<ns3::Packet>(piece)) < 0) return;
+      unsent_[t] -= piece;
+    }
+  }
+
+  void writable(ns3::Ptr<ns3::Socket> socket, uint32_t) { write(sender_of_.at(socket)); }
 
   void accepted(ns3::Ptr<ns3::Socket> socket, const ns3::Address&) {
     ns3::Address local;
@@ -124,7 +138,8 @@ class Replay {
   std::vector<size_t> waiting_;
   std::vector<std::vector<size_t>> dependents_;
   std::vector<ns3::Ptr<ns3::Socket>> senders_;
-  std::vector<int64_t> received_;
+  std::vector<int64_t> received_, unsent_;
+  std::map<ns3::Ptr<ns3::Socket>, size_t> sender_of_;
   std::vector<ns3::Ptr<ns3::Socket>> listeners_;
   std::map<std::pair<uint32_t, uint16_t>, size_t> by_port_;  // (node, port) -> transfer
   std::map<ns3::Ptr<ns3::Socket>, size_t> connections_;
@@ -140,9 +155,7 @@ std::vector<Timing> replay(const Workload& workload, const TcpSettings& tcp) {
     for (const size_t c : transfer.causes)
       if (c >= t) throw std::logic_error("packet-level replay: a transfer's cause must come before it");
   }
-  int64_t largest = 0;
-  for (const Transfer& t : workload.transfers) largest = std::max(largest, t.bytes);
-  configure_tcp(tcp, largest);
+  configure_tcp(tcp);
   // Addresses are allocated process-wide: each replay numbers its channels from the start again.
   ns3::Ipv4AddressGenerator::Reset();
   std::vector<Timing> timing;

@@ -42,14 +42,7 @@ packet::Workload workload_of(const std::vector<Flow>& flows) {
     t.bytes = f.bytes;
     for (const sg4::Link* l : links) {
       const auto [it, added] = index.emplace(l, w.links.size());
-      if (added) {
-        const auto sharing = l->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE ? packet::Link::Sharing::fatpipe
-                             : l->get_sharing_policy() == sg4::Link::SharingPolicy::WIFI ||
-                                     l->get_sharing_policy() == sg4::Link::SharingPolicy::NONLINEAR
-                                 ? packet::Link::Sharing::wifi
-                                 : packet::Link::Sharing::shared;
-        w.links.push_back({l->get_name(), l->get_bandwidth(), l->get_latency(), sharing});
-      }
+      if (added) w.links.push_back(packet_link(l));
       t.route.push_back(it->second);
     }
     t.flow_end_s = latency + static_cast<double>(f.bytes) / 1e3;  // a generous horizon for the replay's safety net

@@ -35,6 +35,15 @@ packet::RouteShape route_shape(const std::vector<sg4::Link*>& links) {
   return shape;
 }
 
+packet::Link packet_link(const sg4::Link* l) {
+  auto sharing = packet::Link::Sharing::shared;  // SHARED, or a SPLITDUPLEX link's half
+  if (l->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) sharing = packet::Link::Sharing::fatpipe;
+  if (l->get_sharing_policy() == sg4::Link::SharingPolicy::WIFI ||
+      l->get_sharing_policy() == sg4::Link::SharingPolicy::NONLINEAR)
+    sharing = packet::Link::Sharing::wifi;
+  return {l->get_name(), l->get_bandwidth(), l->get_latency(), sharing};
+}
+
 void NetworkCalibration::install(sg4::Engine& engine) {
   using Links = std::vector<sg4::Link*>;
   using Zones = std::unordered_set<sg4::NetZone*>;

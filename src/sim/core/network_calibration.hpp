@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "packet/calibration.hpp"
+#include "packet/workload.hpp"
 
 namespace simgrid::s4u {
 class Engine;
@@ -23,6 +24,8 @@ std::string platform_fingerprint(const simgrid::s4u::Engine& engine);
 
 // A route's links as the calibration names them.
 packet::RouteShape route_shape(const std::vector<simgrid::s4u::Link*>& links);
+// A link as the packet-level reference maps it (name, bandwidth, latency, sharing).
+packet::Link packet_link(const simgrid::s4u::Link* link);
 
 // The factor callbacks, installed once on the engine's network model; they apply `*active`
 // while it is set, and leave CM02 as it is otherwise (calibrate measures both in one engine).

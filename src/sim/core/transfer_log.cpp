@@ -4,6 +4,8 @@
 #include <simgrid/s4u.hpp>
 #include <string>
 
+#include "sim/core/network_calibration.hpp"
+
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
@@ -36,22 +38,6 @@ void TransferLog::ended(const sg4::Host* from, const sg4::Host* to, double now) 
   hosts_[to].received.push_back(id);
 }
 
-namespace {
-
-packet::Link::Sharing sharing(const sg4::Link* link) {
-  switch (link->get_sharing_policy()) {
-    case sg4::Link::SharingPolicy::FATPIPE:
-      return packet::Link::Sharing::fatpipe;
-    case sg4::Link::SharingPolicy::WIFI:
-    case sg4::Link::SharingPolicy::NONLINEAR:
-      return packet::Link::Sharing::wifi;
-    default:
-      return packet::Link::Sharing::shared;
-  }
-}
-
-}  // namespace
-
 packet::Workload TransferLog::workload(int64_t& local) const {
   packet::Workload w;
   local = 0;
@@ -72,7 +58,7 @@ packet::Workload TransferLog::workload(int64_t& local) const {
       e.from->route_to(e.to, links, &latency);
       for (const sg4::Link* l : links) {
         auto [it, is_new] = link_index.emplace(l->get_name(), w.links.size());
-        if (is_new) w.links.push_back({l->get_name(), l->get_bandwidth(), l->get_latency(), sharing(l)});
+        if (is_new) w.links.push_back(packet_link(l));
         route->second.push_back(it->second);
       }
     }
