@@ -120,7 +120,8 @@ CrosscheckReport crosscheck_report(const Workload& w, const std::vector<Timing>&
               {"initial_window_segments", tcp.initial_window},
               {"receive_window_bytes", tcp.receive_window_bytes},
               {"min_queue_packets", tcp.min_queue_packets},
-              {"min_rto_s", tcp.min_rto_s}};
+              {"min_rto_s", tcp.min_rto_s},
+              {"data_retries", tcp.data_retries}};
   j["transfers"] = w.transfers.size();
   j["local_transfers_not_replayed"] = local;
   j["transfer_error"] = stats(all);

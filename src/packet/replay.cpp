@@ -28,6 +28,7 @@ void configure_tcp(const TcpSettings& tcp) {
   ns3::Config::SetDefault("ns3::TcpSocket::InitialCwnd", ns3::UintegerValue(tcp.initial_window));
   ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", ns3::UintegerValue(tcp.receive_window_bytes));
   ns3::Config::SetDefault("ns3::TcpSocketBase::MinRto", ns3::TimeValue(ns3::Seconds(tcp.min_rto_s)));
+  ns3::Config::SetDefault("ns3::TcpSocket::DataRetries", ns3::UintegerValue(tcp.data_retries));
   ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(kSendBufferBytes));
 }
 

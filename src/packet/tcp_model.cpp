@@ -28,7 +28,7 @@ TcpModel fit_tcp_model(const std::vector<LonePoint>& points, const TcpModel& sta
   TcpModel best = start;
   double best_error = INFINITY;
   for (double growth = 1.20; growth <= 2.0 + 1e-9; growth += 0.01) {
-    for (double efficiency = 0.85; efficiency <= 1.0 + 1e-9; efficiency += 0.002) {
+    for (double efficiency = 0.5; efficiency <= 1.0 + 1e-9; efficiency += 0.002) {
       TcpModel m = start;
       m.growth = growth;
       m.efficiency = efficiency;

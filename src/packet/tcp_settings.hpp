@@ -15,8 +15,10 @@ struct TcpSettings {
   // The receive window's upper bound: SimGrid's network/TCP-gamma (4 MiB), which bounds a flow to
   // gamma / (2 x latency) in the flow model, so both models cap a long path the same way.
   uint32_t receive_window_bytes = 4194304;
-  // Router queues: at least this many packets (Linux's txqueuelen), or one bandwidth-delay product.
-  uint32_t min_queue_packets = 1000;
+  // Router queues: at least a whole receive window of full frames (deep edge buffers: a lone flow
+  // never overflows them), or one bandwidth-delay product when that is more.
+  uint32_t min_queue_packets = 4194304 / 1448 + 1;
+  uint32_t data_retries = 15;  // Linux's tcp_retries2 (ns-3 gives up after 6 and never delivers)
   double min_rto_s = 0.2;  // Linux's TCP_RTO_MIN (ns-3's own default is 1 s)
   // Every connection opens before the replay starts (no handshake in a transfer's time) and starts
   // each transfer from the initial window, as Linux does after an idle period (slow start after idle).

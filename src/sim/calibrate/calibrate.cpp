@@ -92,6 +92,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
   std::unique_ptr<sg4::Engine> engine =
       keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, true, true); });
   engine->load_platform(options.platform.string());
+  engine->seal_platform();  // cluster zones build their routes when sealed
   NetworkCalibration hooks;
   hooks.install(*engine);
 
@@ -167,10 +168,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
   std::vector<sg4::Host*> members;
   for (sg4::Host* h : engine->get_all_hosts()) {
     if (h == hub || members.size() == kMaxRoundFlows) continue;
-    std::vector<sg4::Link*> up, down;
-    h->route_to(hub, up, nullptr);
-    hub->route_to(h, down, nullptr);
-    if (!up.empty() && !down.empty()) members.push_back(h);
+    if (!links_between(h, hub).empty() && !links_between(hub, h).empty()) members.push_back(h);
   }
   const size_t singles = experiments.size();
   struct RoundInfo {

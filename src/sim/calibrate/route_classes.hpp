@@ -15,6 +15,10 @@ class Link;
 
 namespace edgetrain::sim {
 
+// The links from `from` to `to`, empty when SimGrid has no route between them (its StarZone throws
+// std::out_of_range for a host it does not route).
+std::vector<simgrid::s4u::Link*> links_between(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
+
 struct RouteClassInfo {
   packet::RouteShape shape;
   std::vector<simgrid::s4u::Link*> links;  // of the first route found
@@ -22,7 +26,8 @@ struct RouteClassInfo {
 };
 
 // The classes of the routes to and from `server`, or between every two hosts when it is null;
-// in the order first found (hosts in the engine's order). Routes without a link are left out.
+// in the order first found (hosts in the engine's order). Routes without a link are left out, and
+// pairs SimGrid has no route between (a star zone's gateway host and the hosts outside).
 std::vector<RouteClassInfo> route_classes(const simgrid::s4u::Engine& engine, simgrid::s4u::Host* server);
 
 }  // namespace edgetrain::sim
