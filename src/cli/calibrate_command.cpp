@@ -20,14 +20,17 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr const char* kUsage =
-    "usage: edgetrain calibrate PLATFORM.xml -o CALIBRATION.json [--server HOST] [--quiet] [--cfg=...]\n";
+    "usage: edgetrain calibrate PLATFORM.xml -o CALIBRATION.json [--server HOST] [--max-bytes N] [--quiet] "
+    "[--cfg=...]\n";
 
 po::options_description options() {
   po::options_description o("options");
   o.add_options()("help,h", "this help")("out,o", po::value<std::string>(), "the calibration file to write")(
       "server", po::value<std::string>(),
       "the aggregator's host: calibrate the routes to and from it (needed above 100 hosts; default: "
-      "every pair of hosts)")("quiet", "no progress lines");
+      "every pair of hosts)")("max-bytes", po::value<double>(),
+                              "the largest message measured, 100000 to 20000000 (default 20000000)")(
+      "quiet", "no progress lines");
   return o;
 }
 
@@ -51,6 +54,11 @@ int calibrate_command(const std::vector<std::string>& words) {
     }
     if (!vm.count("platform")) throw po::error("missing PLATFORM.xml");
     if (!vm.count("out")) throw po::error("missing -o CALIBRATION.json");
+    if (vm.count("max-bytes")) {
+      run.max_bytes = vm["max-bytes"].as<double>();
+      if (!(run.max_bytes >= 1e5 && run.max_bytes <= 2e7))
+        throw po::error("--max-bytes: must be from 100000 to 20000000");
+    }
   } catch (const po::error& e) {
     std::fprintf(stderr, "edgetrain calibrate: %s\n%s", e.what(), kUsage);
     return 2;

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """edgetrain crosscheck and calibrate end to end (docs/explanation/fidelity.md): the quickstart's
-five rounds replayed under ns-3 with causality honoured, a calibration fitted on a small platform
+three rounds replayed under ns-3 with causality honoured, a calibration fitted on a small platform
 reproducing its own points within the goal and applied by network.calibration, and bad input (a
 platform ns-3 cannot map, a malformed calibration, one made for another platform) as one line,
 exit 2. Usage: cli_test.py EDGETRAIN"""
@@ -31,13 +31,13 @@ def one_line_error(p, *needles):
 
 def check_crosscheck(tmp):
     out = tmp / "qs"
-    edgetrain("crosscheck", "scenarios/quickstart.json", "--quiet", "--out", out)
+    edgetrain("crosscheck", "scenarios/quickstart.json", "--quiet", "--out", out, "--set", "stop.rounds=3")
     rows = list(csv.DictReader(open(out / "crosscheck.csv")))
-    # 8 devices, 5 rounds: a download and an upload each.
-    assert len(rows) == 80, len(rows)
-    assert {int(r["round"]) for r in rows} == {1, 2, 3, 4, 5}
+    # 8 devices, 3 rounds: a download and an upload each.
+    assert len(rows) == 48, len(rows)
+    assert {int(r["round"]) for r in rows} == {1, 2, 3}
     report = json.load(open(out / "crosscheck.json"))
-    assert report["transfers"] == 80 and report["tcp"]["initial_window_segments"] == 10
+    assert report["transfers"] == 48 and report["tcp"]["initial_window_segments"] == 10
     for r in rows:
         flow, packet = float(r["flow_s"]), float(r["packet_s"])
         assert abs(float(r["error"]) - (flow / packet - 1)) < 1e-6
@@ -57,11 +57,13 @@ def check_crosscheck(tmp):
 
 def check_calibration(tmp):
     cal = tmp / "two.json"
-    edgetrain("calibrate", DATA / "star.xml", "-o", cal, "--server", "server", "--quiet")
+    # Messages up to 2 MB: ns-3's time grows with the bytes replayed.
+    edgetrain("calibrate", DATA / "star.xml", "-o", cal, "--server", "server", "--quiet", "--max-bytes", 2e6)
     c = json.load(open(cal))
     assert c["format"] == "edgetrain calibration 1" and len(c["classes"]) == 2
     for point in c["report"]["single"]:
-        if 12800 <= point["bytes"] <= 1.4e7:
+        assert point["bytes"] <= 2e6
+        if point["bytes"] >= 12800:
             # The goal: calibrated lone transfers within 5% of ns-3, fitted and held-out sizes.
             assert abs(point["calibrated_error"]) <= 0.05, point
     assert any(abs(p["flow_error"]) > 0.2 for p in c["report"]["single"]), "CM02 should be far off somewhere"
@@ -82,6 +84,8 @@ def check_bad_input(tmp, cal):
     one_line_error(p, "link fat: FATPIPE")
     p = edgetrain("calibrate", DATA / "star.xml", "-o", tmp / "x.json", "--server", "nowhere", status=2)
     one_line_error(p, "--server", "nowhere")
+    p = edgetrain("calibrate", DATA / "star.xml", "-o", tmp / "x.json", "--max-bytes", 10, status=2)
+    assert "--max-bytes: must be from 100000" in p.stderr
     bad = tmp / "bad.json"
     bad.write_text('{"format": "edgetrain calibration 1", "platform": "x", "fingerprint": "0", "model": {}}')
     p = edgetrain("run", DATA / "star.json", "--quiet", "--out", tmp / "r", "--set",

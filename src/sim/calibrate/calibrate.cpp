@@ -128,6 +128,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
                                 classes[k].routes.front().second->get_name() + ")");
     for (const bool held_out : {false, true}) {
       for (const double bytes : held_out ? held_out_sizes() : fitted_sizes()) {
+        if (bytes > options.max_bytes) continue;
         util::throw_if_stopped("calibrating");
         const auto [from, to] = classes[k].routes.front();
         experiments.push_back({{from, to, static_cast<int64_t>(bytes)}});
@@ -178,6 +179,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
   std::vector<RoundInfo> rounds;
   if (members.size() >= 2) {
     for (const double bytes : kRoundSizes) {
+      if (bytes > options.max_bytes) continue;
       for (const bool up : {true, false}) {
         util::throw_if_stopped("calibrating");
         Experiment e;

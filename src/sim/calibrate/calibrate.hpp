@@ -17,6 +17,9 @@ struct CalibrateOptions {
   std::string server;                     // empty: every pair of hosts (small platforms only)
   std::vector<std::string> simgrid_args;  // --cfg=... passed through
   bool quiet = false;
+  // The largest message measured: a platform whose messages are small needs no 20 MB points, and
+  // ns-3's time grows with the bytes replayed.
+  double max_bytes = 2e7;
 };
 
 // Sizes fitted, and sizes kept out of the fit to check it (bytes).
