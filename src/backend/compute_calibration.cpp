@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "compute/fit.hpp"
@@ -38,6 +39,11 @@ std::string label_of(const Setting& s) {
          ", batch " + std::to_string(s.batch);
 }
 
+// Steps timed per setting at the least: the fastest of five is steady where one step is not.
+constexpr int kMinRepeats = 5;
+// Untimed steps first: LibTorch's allocator and kernel caches settle over the first few.
+constexpr int kWarmSteps = 3;
+
 double time_steps(const learn::ModelConfig& config, int64_t batch, int repeats) {
   const learn::Model model(config);
   learn::Workspace workspace(model);
@@ -55,14 +61,15 @@ double time_steps(const learn::ModelConfig& config, int64_t batch, int repeats) 
   const std::vector<float> params = model.init_params(1);
   std::vector<float> gradient(params.size());
   std::vector<double> times;
-  for (int r = 0; r <= repeats; ++r) {  // the first step warms the allocator and caches, untimed
+  for (int r = 1 - kWarmSteps; r <= repeats; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
     workspace.gradient(params, data, indices, gradient);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (r > 0) times.push_back(s);
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  // The fastest step: the one least disturbed by whatever else the machine ran meanwhile (a single
+  // step's time varies by tens of percent under load).
+  return *std::min_element(times.begin(), times.end());
 }
 
 }  // namespace
@@ -79,7 +86,7 @@ ComputeCalibration calibrate_compute(int repeats) {
     t.config.height = t.config.width = s.side;
     t.batch = s.batch;
     t.layers = learn::model_shape(t.config).compute_layers;
-    t.step_s = time_steps(t.config, s.batch, std::max(1, repeats));
+    t.step_s = time_steps(t.config, s.batch, std::max(kMinRepeats, repeats));
     c.steps.push_back(std::move(t));
   }
   std::vector<compute::Point> points;
@@ -88,6 +95,15 @@ ComputeCalibration calibrate_compute(int repeats) {
   const compute::Profile start{"this-machine", "measured by edgetrain calibrate-compute (one LibTorch thread)", 1e10,
                                1e10, 1e-5};
   c.profile = compute::fit_profile(start, {compute::Knob::flops, compute::Knob::bytes, compute::Knob::overhead}, points);
+  // Least squares leaves the largest over- and under-estimate unequal; one speed factor (which
+  // scales every step alike) centres them, so no step of this machine is off by more than needed.
+  double low = INFINITY, high = -INFINITY;
+  for (const TimedStep& t : c.steps) {
+    const double e = std::log(compute::step_cost(t.layers, t.batch, c.profile).step_s / t.step_s);
+    low = std::min(low, e);
+    high = std::max(high, e);
+  }
+  c.profile = compute::turned(c.profile, compute::Knob::speed, std::exp((low + high) / 2));
   return c;
 }
 

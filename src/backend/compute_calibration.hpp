@@ -19,7 +19,7 @@ struct TimedStep {
   learn::ModelConfig config;
   int64_t batch = 0;
   compute::Layers layers;
-  double step_s = 0;  // the median of `repeats` timed steps, after one untimed
+  double step_s = 0;  // the fastest of max(5, `repeats`) timed steps, after three untimed
 };
 
 struct ComputeCalibration {

@@ -22,7 +22,7 @@ constexpr const char* kUsage = "usage: edgetrain calibrate-compute [-o PROFILE.j
 po::options_description options() {
   po::options_description o("options");
   o.add_options()("help,h", "this help")("out,o", po::value<std::string>(), "the profile file (default: stdout)")(
-      "repeats", po::value<std::string>(), "timed steps per configuration, their median kept (1 to 100; default 5)");
+      "repeats", po::value<std::string>(), "timed steps per configuration, the fastest kept (1 to 100, at least 5 are timed; default 5)");
   return o;
 }
 

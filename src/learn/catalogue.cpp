@@ -15,7 +15,7 @@
 namespace edgetrain::learn {
 namespace {
 
-using compute::Kind;
+using Kind = LayerKind;
 
 struct Spatial {
   int64_t h = 0, w = 0;
@@ -23,7 +23,7 @@ struct Spatial {
 };
 
 // Collects layers in order, counts one sample's forward cost and records each layer for the compute
-// model (compute/layer.hpp): kind, FLOPs, activation elements in and out, weights.
+// model (layer_cost.hpp): kind, FLOPs, activation elements in and out, weights.
 class Builder {
  public:
   explicit Builder(CatalogueModel& model) : m_(model) {}

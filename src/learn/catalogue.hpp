@@ -5,7 +5,7 @@
 // convention as learn::Model: 2 FLOPs per multiply-accumulate of each linear, convolution and
 // attention product, plus one per bias add; normalisation, activations, pooling, residual adds
 // and softmax are not counted. Each model also lists its layers for the compute model
-// (compute/layer.hpp: kind, FLOPs, bytes moved). No LibTorch: timing-only runs and the scenario's
+// (layer_cost.hpp: kind, FLOPs, bytes moved). No LibTorch: timing-only runs and the scenario's
 // validation use it.
 #pragma once
 
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compute/layer.hpp"
+#include "learn/layer_cost.hpp"
 #include "learn/layer_info.hpp"
 #include "util/input_error.hpp"
 
@@ -42,7 +42,7 @@ struct CatalogueModel {
   std::string description;  // one line: architecture and input
   std::string source;       // the reference implementation and where the published counts are
   std::vector<LayerInfo> layers;
-  compute::Layers compute_layers;       // in forward order, at `input`'s size
+  LayerCosts compute_layers;       // in forward order, at `input`'s size
   int64_t params = 0;                   // sum of the layers' numel
   double forward_macs_per_sample = 0;   // multiply-accumulates of one sample's forward pass
   double forward_flops_per_sample = 0;  // 2 x MACs + bias adds

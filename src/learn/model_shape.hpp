@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "compute/layer.hpp"
+#include "learn/layer_cost.hpp"
 #include "learn/model.hpp"
 
 namespace edgetrain::learn {
@@ -20,7 +20,7 @@ struct ModelShape {
   // charge these without building a network).
   std::vector<LayerInfo> layers;
   double forward_flops_per_sample = 0;
-  compute::Layers compute_layers;  // for the compute model: each linear, convolution, pool and ReLU
+  LayerCosts compute_layers;  // for the compute model: each linear, convolution, pool and ReLU
 };
 
 // Throws ModelError for an input too small for the convolutions, as Model does.

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "util/format.hpp"
+
 namespace edgetrain::packet {
 
 namespace {
@@ -76,12 +78,6 @@ nlohmann::json stats(std::vector<double> errors) {
   return j;
 }
 
-std::string percent(double e) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", 100 * e);
-  return buf;
-}
-
 }  // namespace
 
 CrosscheckReport crosscheck_report(const Workload& w, const std::vector<Timing>& packet, const TcpSettings& tcp,
@@ -145,13 +141,13 @@ CrosscheckReport crosscheck_report(const Workload& w, const std::vector<Timing>&
   if (local > 0) text << ", " << local << " local ones left out";
   text << "\n";
   if (!all.empty()) {
-    text << "  flow-level transfer time against packet-level: median " << percent(j["transfer_error"]["median_error"])
-         << ", from " << percent(j["transfer_error"]["min_error"]) << " to "
-         << percent(j["transfer_error"]["max_error"]) << "\n";
-    text << "  flow-level round time against packet-level: median " << percent(j["round_error"]["median_error"]) << ", from "
-         << percent(j["round_error"]["min_error"]) << " to " << percent(j["round_error"]["max_error"]) << "\n";
+    text << "  flow-level transfer time against packet-level: median " << util::signed_percent(j["transfer_error"]["median_error"])
+         << ", from " << util::signed_percent(j["transfer_error"]["min_error"]) << " to "
+         << util::signed_percent(j["transfer_error"]["max_error"]) << "\n";
+    text << "  flow-level round time against packet-level: median " << util::signed_percent(j["round_error"]["median_error"]) << ", from "
+         << util::signed_percent(j["round_error"]["min_error"]) << " to " << util::signed_percent(j["round_error"]["max_error"]) << "\n";
     text << "  last transfer ends at " << flow_end << " s flow-level, " << packet_end << " s packet-level ("
-         << percent(error(flow_end, packet_end)) << ")\n";
+         << util::signed_percent(error(flow_end, packet_end)) << ")\n";
   }
   return {csv.str(), j.dump(2) + "\n", text.str()};
 }

@@ -1,6 +1,7 @@
 #include "packet/replay.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <ns3/core-module.h>
 #include <ns3/internet-module.h>
@@ -167,10 +168,18 @@ std::vector<Timing> replay(const Workload& workload, const TcpSettings& tcp) {
     Replay replay(workload, network, offset_s);
     replay.open_connections();
     replay.watch_stop_flag();
-    // A safety net, never reached by a replay that works: ten times the flow-level run's length.
-    double horizon_s = 0;
-    for (const Transfer& t : workload.transfers) horizon_s = std::max(horizon_s, t.flow_end_s);
-    ns3::Simulator::Stop(ns3::Seconds(offset_s + 10 * horizon_s + 600));
+    // A safety net, never reached by a replay that works: ten times every transfer one after the
+    // other at its route's slowest link, plus an hour for retransmission back-offs.
+    double serial_s = 0;
+    for (const Transfer& t : workload.transfers) {
+      double slowest = INFINITY, latency = 0;
+      for (const size_t l : t.route) {
+        slowest = std::min(slowest, workload.links[l].bandwidth_Bps);
+        latency += workload.links[l].latency_s;
+      }
+      serial_s += t.start_s + t.gap_s + latency + static_cast<double>(t.bytes) / slowest;
+    }
+    ns3::Simulator::Stop(ns3::Seconds(offset_s + 10 * serial_s + 3600));
     ns3::Simulator::Run();
     ns3::Simulator::Destroy();
     timing = replay.result();

@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace edgetrain::util {
@@ -15,6 +16,13 @@ inline std::string format_number(double value) {
   char buf[64];
   const auto result = std::to_chars(buf, buf + sizeof buf, value);
   return std::string(buf, result.ptr);
+}
+
+// A relative error as people read it: 0.123 -> "+12.3%" (with `decimals` 1), -0.4 -> "-40%" (0).
+inline std::string signed_percent(double fraction, int decimals = 1) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%+.*f%%", decimals, 100 * fraction);
+  return buf;
 }
 
 }  // namespace edgetrain::util

@@ -1,6 +1,7 @@
 // The model catalogue against the published counts of its reference implementations, its layer
 // lists against their own invariants, and the catalogue table of docs/reference/timing-only.md against the
 // code.
+#include "compute/layer.hpp"
 #include "learn/catalogue.hpp"
 
 #include <doctest/doctest.h>

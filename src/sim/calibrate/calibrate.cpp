@@ -14,6 +14,7 @@
 #include "sim/core/network_calibration.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/stop_signal.hpp"
+#include "util/format.hpp"
 #include "util/stop_flag.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -33,19 +34,15 @@ packet::Workload workload_of(const std::vector<Flow>& flows) {
   packet::Workload w;
   std::map<const sg4::Link*, size_t> index;
   for (const Flow& f : flows) {
-    std::vector<sg4::Link*> links;
-    double latency = 0;
-    f.from->route_to(f.to, links, &latency);
     packet::Transfer t;
     t.src = f.from->get_name();
     t.dst = f.to->get_name();
     t.bytes = f.bytes;
-    for (const sg4::Link* l : links) {
+    for (const sg4::Link* l : links_between(f.from, f.to)) {
       const auto [it, added] = index.emplace(l, w.links.size());
       if (added) w.links.push_back(packet_link(l));
       t.route.push_back(it->second);
     }
-    t.flow_end_s = latency + static_cast<double>(f.bytes) / 1e3;  // a generous horizon for the replay's safety net
     w.transfers.push_back(std::move(t));
   }
   return w;
@@ -62,12 +59,6 @@ double error(double model_s, double packet_s) { return model_s / packet_s - 1; }
 nlohmann::json round_json(const std::vector<double>& seconds) {
   const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
   return {{"round_s", *hi}, {"spread_s", *hi - *lo}};
-}
-
-std::string percent(double e) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%+.1f%%", 100 * e);
-  return b;
 }
 
 void progress(bool quiet, const std::string& line) {
@@ -242,8 +233,8 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
 std::string calibration_summary(const packet::Calibration& c) {
   const nlohmann::json& s = c.report.at("summary");
   const auto line = [&](const char* what, const char* key) {
-    return std::string("  ") + what + ": flow model " + percent(s[key]["flow"]).substr(1) + ", calibrated " +
-           percent(s[key]["calibrated"]).substr(1) + "\n";
+    return std::string("  ") + what + ": flow model " + util::signed_percent(s[key]["flow"]).substr(1) + ", calibrated " +
+           util::signed_percent(s[key]["calibrated"]).substr(1) + "\n";
   };
   std::string out = "calibration of " + c.platform + ": " + std::to_string(c.classes.size()) +
                     " route classes; TCP model: growth " + std::to_string(c.model.growth).substr(0, 4) +

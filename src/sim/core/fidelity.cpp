@@ -8,18 +8,13 @@
 #include "compute/fidelity.hpp"
 #include "packet/tcp_model.hpp"
 #include "sim/core/network_calibration.hpp"
+#include "util/format.hpp"
 
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
 namespace {
-
-std::string percent(double e) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%+.0f%%", 100 * e);
-  return b;
-}
 
 // CM02's time of a lone transfer against the TCP model's, over every device's routes both ways.
 nlohmann::json lone_transfer_band(const FidelityInput& in) {
@@ -84,17 +79,17 @@ std::string fidelity_text(const nlohmann::json& f) {
   const nlohmann::json& e = n.at("expected_transfer_error");
   if (!n.at("calibration").is_null()) {
     net += ", calibrated (" + n["calibration"]["file"].get<std::string>() + "): within " +
-           percent(e.at("lone_max_abs")).substr(1) + " of ns-3 alone, " + percent(e.at("round_max_abs")).substr(1) +
+           util::signed_percent(e.at("lone_max_abs"), 0).substr(1) + " of ns-3 alone, " + util::signed_percent(e.at("round_max_abs"), 0).substr(1) +
            " in rounds";
   } else if (!e.is_null() && !e.at("lone").is_null()) {
-    net += ", uncalibrated: a lone message " + percent(e["lone"]["min"]) + " to " + percent(e["lone"]["max"]) +
+    net += ", uncalibrated: a lone message " + util::signed_percent(e["lone"]["min"], 0) + " to " + util::signed_percent(e["lone"]["max"], 0) +
            " against slow-start TCP (edgetrain calibrate closes it)";
   }
   const nlohmann::json& c = f.at("compute");
   std::string step = "fidelity: steps " + c.at("model").get<std::string>();
   if (!c.at("profile").is_null()) step += " (" + c["profile"].get<std::string>() + ")";
   step += c.at("expected_step_error").is_null() ? ", error band unknown: " + c.at("basis").get<std::string>()
-                                                 : ", within " + percent(c["expected_step_error"]).substr(1) +
+                                                 : ", within " + util::signed_percent(c["expected_step_error"], 0).substr(1) +
                                                        " of published steps";
   return net + "\n" + step + "\n";
 }
