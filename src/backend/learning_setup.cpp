@@ -48,6 +48,8 @@ learn::ModelConfig model_config(const scenario::Scenario& s, const learn::Datase
   c.name = s.model.name;
   c.hidden = s.model.hidden;
   c.conv_channels = s.model.conv_channels;
+  c.conv_kernel = s.model.conv_kernel;
+  c.conv_same = s.model.conv_padding == "same";
   c.channels = data.channels;
   c.height = data.height;
   c.width = data.width;

@@ -10,6 +10,7 @@
 #include <new>
 #include <string_view>
 
+#include "learn/model_shape.hpp"
 #include "learn/torch_pch.hpp"
 
 namespace edgetrain::learn {
@@ -79,16 +80,11 @@ struct Model::Impl {
     } else if (config.name == "cnn") {
       if (hidden.empty()) hidden = {50};
       int64_t c = config.channels, h = config.height, w = config.width;
-      constexpr int64_t kernel = 5;
+      const int64_t kernel = config.conv_kernel;
       for (size_t i = 0; i < config.conv_channels.size(); ++i) {
         const int64_t out = config.conv_channels[i];
-        const int64_t oh = h - kernel + 1, ow = w - kernel + 1;
-        if (oh < 2 || ow < 2) {
-          throw ModelError("model.conv_channels: a " + std::to_string(config.height) + "x" +
-                           std::to_string(config.width) + " input is too small for " +
-                           std::to_string(config.conv_channels.size()) + " 5x5 convolutions with 2x2 pooling");
-        }
-        net->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(c, out, kernel)));
+        const int64_t oh = conv_output_side(config, h), ow = conv_output_side(config, w);
+        net->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(c, out, kernel).padding(conv_padding(config))));
         flops += (2.0 * c * kernel * kernel + 1) * out * oh * ow;
         names.push_back("conv" + std::to_string(i + 1));
         names.push_back(names.back());

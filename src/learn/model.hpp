@@ -31,6 +31,8 @@ struct ModelConfig {
   std::string name = "mlp";     // mlp | cnn
   std::vector<int64_t> hidden;  // empty = default (mlp: {128}, cnn: {50})
   std::vector<int64_t> conv_channels{10, 20};
+  int64_t conv_kernel = 5;    // square kernels
+  bool conv_same = false;     // "same" padding (kernel / 2 each side, odd kernels) instead of none
   int64_t channels = 1, height = 28, width = 28, classes = 10;
 };
 

@@ -1,5 +1,5 @@
 // See model_shape.hpp. Mirrors the layer plan of model.cpp: mlp = linear + ReLU per hidden
-// width, then a linear to the classes; cnn = 5x5 convolution, 2x2 max-pool, ReLU per entry of
+// width, then a linear to the classes; cnn = KxK convolution, 2x2 max-pool, ReLU per entry of
 // conv_channels, then the mlp part on the flattened maps.
 #include "learn/model_shape.hpp"
 
@@ -25,6 +25,19 @@ void add_layer(ModelShape& s, const std::string& name, std::vector<int64_t> weig
 
 }  // namespace
 
+int64_t conv_padding(const ModelConfig& config) { return config.conv_same ? config.conv_kernel / 2 : 0; }
+
+int64_t conv_output_side(const ModelConfig& config, int64_t side) {
+  const int64_t out = side + 2 * conv_padding(config) - config.conv_kernel + 1;
+  if (out < 2) {
+    const std::string k = std::to_string(config.conv_kernel);
+    throw ModelError("model.conv_channels: a " + std::to_string(config.height) + "x" + std::to_string(config.width) +
+                     " input is too small for " + std::to_string(config.conv_channels.size()) + " " + k + "x" + k +
+                     " convolutions with 2x2 pooling");
+  }
+  return out;
+}
+
 ModelShape model_shape(const ModelConfig& config) {
   ModelShape s;
   const double input = static_cast<double>(config.channels) * config.height * config.width;
@@ -33,16 +46,11 @@ ModelShape model_shape(const ModelConfig& config) {
   if (hidden.empty()) hidden = {config.name == "cnn" ? 50 : 128};
   double in = input;
   if (config.name == "cnn") {
-    constexpr int64_t kernel = 5;
+    const int64_t kernel = config.conv_kernel;
     double c = static_cast<double>(config.channels);
     int64_t h = config.height, w = config.width;
     for (int64_t out : config.conv_channels) {
-      const int64_t oh = h - kernel + 1, ow = w - kernel + 1;
-      if (oh < 2 || ow < 2) {
-        throw ModelError("model.conv_channels: a " + std::to_string(config.height) + "x" +
-                         std::to_string(config.width) + " input is too small for " +
-                         std::to_string(config.conv_channels.size()) + " 5x5 convolutions with 2x2 pooling");
-      }
+      const int64_t oh = conv_output_side(config, h), ow = conv_output_side(config, w);
       s.params += c * kernel * kernel * out + out;
       const double conv_flops = (2.0 * c * kernel * kernel + 1) * out * oh * ow;
       s.forward_flops_per_sample += conv_flops;

@@ -26,4 +26,9 @@ struct ModelShape {
 // Throws ModelError for an input too small for the convolutions, as Model does.
 ModelShape model_shape(const ModelConfig& config);
 
+// The cnn's convolutions: the padding each side, and the side of a convolution's output for an
+// input side (throws ModelError when that output is too small to pool 2x2).
+int64_t conv_padding(const ModelConfig& config);
+int64_t conv_output_side(const ModelConfig& config, int64_t side);
+
 }  // namespace edgetrain::learn

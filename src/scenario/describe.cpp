@@ -131,7 +131,13 @@ std::string describe(const Scenario& s) {
       m = catalogued(s.model.name);
     } else {
       m = s.model.name + ", hidden " + (s.model.hidden.empty() ? "default" : list_text(s.model.hidden));
-      if (s.model.name == "cnn") m += ", conv channels " + list_text(s.model.conv_channels);
+      if (s.model.name == "cnn") {
+        m += ", conv channels " + list_text(s.model.conv_channels);
+        if (s.model.conv_kernel != 5 || s.model.conv_padding != "valid") {  // the defaults go unsaid
+          const std::string k = std::to_string(s.model.conv_kernel);
+          m += " (" + k + "x" + k + ", " + s.model.conv_padding + " padding)";
+        }
+      }
       if (!s.model.cost_as.empty()) m += "; costs charged as " + catalogued(s.model.cost_as);
     }
     line("model", m);

@@ -44,6 +44,8 @@ struct ModelSpec {
   std::string name;                    // mlp | cnn | a catalogue model (timing-only runs)
   std::vector<int64_t> hidden;         // hidden widths; empty = model default
   std::vector<int64_t> conv_channels;  // cnn only
+  int64_t conv_kernel{};               // cnn only: square kernel side
+  std::string conv_padding;            // cnn only: valid | same
   std::string cost_as;  // mlp, cnn: a catalogue model whose FLOPs and message sizes are charged; empty = none
 };
 

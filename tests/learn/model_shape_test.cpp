@@ -17,7 +17,13 @@ TEST_CASE("model shape: parameter counts match the LibTorch models") {
   ModelConfig defaults;  // mlp [128] on 28x28
   ModelConfig cnn_defaults;
   cnn_defaults.name = "cnn";
-  for (const ModelConfig& c : {mlp, cnn, defaults, cnn_defaults}) {
+  ModelConfig adacomp_paper;  // Hardy et al. 2017: conv 3x3x32, conv 3x3x64, FC 3136x128, FC 128x10
+  adacomp_paper.name = "cnn";
+  adacomp_paper.conv_channels = {32, 64};
+  adacomp_paper.conv_kernel = 3;
+  adacomp_paper.conv_same = true;
+  adacomp_paper.hidden = {128};
+  for (const ModelConfig& c : {mlp, cnn, defaults, cnn_defaults, adacomp_paper}) {
     CAPTURE(c.name);
     const ModelShape shape = model_shape(c);
     const Model model(c);
@@ -32,6 +38,8 @@ TEST_CASE("model shape: parameter counts match the LibTorch models") {
       CHECK(shape.layers[i].numel == model.layers()[i].numel);
     }
   }
+  CHECK(model_shape(adacomp_paper).params == 421642);  // the paper's count
+  CHECK(model_shape(adacomp_paper).layers.at(4).shape == std::vector<int64_t>{128, 3136});
   // mlp 64-16-8-4: input, linear + ReLU outputs, logits and their log-softmax.
   CHECK(model_shape(mlp).activation_floats_per_sample == 64 + 2 * 16 + 2 * 8 + 2 * 4);
 }

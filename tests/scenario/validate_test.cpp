@@ -30,6 +30,8 @@ TEST_CASE("validate: defaults are filled in") {
   CHECK(s.model.name == "mlp");
   CHECK(s.model.hidden.empty());
   CHECK(s.model.conv_channels == std::vector<int64_t>{10, 20});
+  CHECK(s.model.conv_kernel == 5);
+  CHECK(s.model.conv_padding == "valid");
   CHECK(s.training.mode == "sync");
   CHECK(s.training.batch_size == 32);
   CHECK(s.training.lr == 0.05);
@@ -174,6 +176,11 @@ TEST_CASE("validate: enums") {
         "got 3");
   doc["model"]["name"] = "cnn";
   CHECK(parse_in(dir, doc).model.name == "cnn");
+  doc["model"]["conv_padding"] = "same";
+  doc["model"]["conv_kernel"] = 3;
+  CHECK(parse_in(dir, doc).model.conv_padding == "same");
+  doc["model"]["conv_kernel"] = 4;  // "same" keeps the side only with an odd kernel
+  CHECK(parse_error(dir, doc) == "model.conv_padding: \"same\" needs an odd model.conv_kernel, not 4");
   doc = minimal_doc();
   doc["dataset"]["name"] = "fashion_mnist";
   CHECK(parse_error(dir, doc) ==

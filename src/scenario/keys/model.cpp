@@ -40,10 +40,22 @@ std::vector<KeySpec> model_rows() {
       int_list_key("model.conv_channels", "Output channels of the convolution layers (cnn).")
           .at_least(1)
           .limit(4096, "a 4096 x 4096 5x5 convolution is already 1.6 GiB of fp32 weights")
-          .entries_limit(16, "each 5x5 convolution with 2x2 pooling more than halves the input: the widest allows 14")
+          .entries_limit(16, "each convolution with 2x2 pooling at least halves the input: the widest allows 14")
           .only_when(small_model)
           .def(json::array({10, 20}))
           .fills(&Scenario::model, &ModelSpec::conv_channels),
+      integer_key("model.conv_kernel", "Side of the square convolution kernels (cnn).")
+          .at_least(1)
+          .limit(15, "wider than any convolution the cnn's small inputs allow")
+          .only_when(small_model)
+          .def(5)
+          .fills(&Scenario::model, &ModelSpec::conv_kernel),
+      enum_key("model.conv_padding", {"valid", "same"},
+               "Convolution padding (cnn): valid = none, each convolution shrinks its input by kernel - 1; same = "
+               "kernel / 2 each side (odd kernels), so only the 2x2 pooling halves it.")
+          .only_when(small_model)
+          .def("valid")
+          .fills(&Scenario::model, &ModelSpec::conv_padding),
       enum_key("model.cost_as", catalogue_names,
                "A catalogue model whose costs the run charges: each step costs its FLOPs per sample and each "
                "message its size, while the mlp or cnn trains for real (results say so).")
@@ -55,6 +67,17 @@ std::vector<KeySpec> model_rows() {
 
 std::vector<Rule> model_rules() {
   return {
+      {"model.conv_padding",
+       "`same` needs an odd `model.conv_kernel` (its padding, kernel / 2 each side, keeps the side only then).",
+       [](const nlohmann::json& r) {
+         const auto& m = r.at("model");
+         if (!m.contains("conv_padding") || m.at("conv_padding") != "same") return;
+         const int64_t kernel = m.at("conv_kernel").get<int64_t>();
+         if (kernel % 2 == 0) {
+           throw ScenarioError("model.conv_padding: \"same\" needs an odd model.conv_kernel, not " +
+                               std::to_string(kernel));
+         }
+       }},
       {"model.name",
        "A catalogue model needs `training.compute` timing-only (edgetrain trains only mlp and cnn); a real run "
        "charges a catalogue model's costs with `model.cost_as`.",

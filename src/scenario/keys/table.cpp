@@ -25,6 +25,7 @@ namespace {
 // rules with that path in turn.
 constexpr std::string_view kRuleOrder[] = {
     "model.name",
+    "model.conv_padding",
     "stop.target_accuracy",
     "compression.timing_ratio",
     "dataset.shape",
