@@ -126,9 +126,14 @@ def run_and_load(scenario_dir, runs_dir, argv, extra=()):
 
 def write_page(results_dir, lines):
     """Writes the study's page, results_dir/README.md, from its lines."""
-    path = os.path.join(results_dir, "README.md")
+    write_text(os.path.join(results_dir, "README.md"), "\n".join(lines))
+
+
+def write_text(path, text):
+    """Writes one generated file (its folder made if missing) and says so."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
-        f.write("\n".join(lines))
+        f.write(text)
     print(f"report: wrote {os.path.relpath(path, ROOT)}")
 
 

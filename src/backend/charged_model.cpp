@@ -17,13 +17,13 @@ ChargedModel charged_model(const scenario::Scenario& scenario, const learn::Data
                                       ? scenario.model.name
                                       : scenario.model.cost_as;
   if (const learn::CatalogueModel* m = catalogued.empty() ? nullptr : learn::find_model(catalogued)) {
-    out.cost = {m->name, m->params, m->step_flops_per_sample()};
+    out.cost = {m->name, m->params, m->step_flops_per_sample(), m->compute_layers};
     out.layers = compress_layers(m->layers);
     out.catalogued = true;
     return out;
   }
   const learn::ModelShape s = learn::model_shape(model_config(scenario, shape));
-  out.cost = {scenario.model.name, static_cast<int64_t>(s.params), 3.0 * s.forward_flops_per_sample};
+  out.cost = {scenario.model.name, static_cast<int64_t>(s.params), 3.0 * s.forward_flops_per_sample, s.compute_layers};
   out.layers = compress_layers(s.layers);
   return out;
 }

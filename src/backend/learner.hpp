@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "learn/layer_cost.hpp"
+
 namespace edgetrain::backend {
 
 // What the protocol charges for the model: its size and its training FLOPs. With model.cost_as
@@ -19,6 +21,7 @@ struct ModelCost {
   std::string name;    // what is charged, e.g. "mlp" or "resnet152"
   int64_t params = 0;  // values in one dense update
   double step_flops_per_sample = 0;
+  learn::LayerCosts compute_layers;  // what the compute model (training.compute_profile) charges
   int64_t dense_bytes() const { return 4 * params; }  // a dense fp32 payload
 };
 

@@ -25,14 +25,14 @@ std::vector<Point> points_of(std::string_view device, bool held_out) {
   return points;
 }
 
-// A class no published step backs: the fitted Pi 4 made as fast as `flops_s` says, every other figure
+// A class no fitted step backs: the fitted Pi 4 made as fast as `flops_s` says, every other figure
 // in the Pi 4's fitted proportion.
 DeviceClass derived(const DeviceClass& rpi4, std::string name, std::string about, double flops_s, std::string basis) {
   DeviceClass d;
   d.profile = turned(rpi4.profile, Knob::speed, flops_s / rpi4.profile.flops_s);
   d.profile.name = std::move(name);
   d.profile.about = std::move(about);
-  d.basis = "not fitted: no published training step found; " + std::move(basis) +
+  d.basis = "not fitted (no published training step to fit; any found is held out as a check): " + std::move(basis) +
             ", the other figures in the fitted Pi 4's proportions";
   return d;
 }
@@ -83,7 +83,9 @@ std::vector<Check> check_all() {
   for (const Measurement& m : published_measurements()) {
     const DeviceClass* d = find_device(m.device);
     if (!d) throw std::logic_error(std::string("published measurement of an unknown device ") + m.device);
-    if (!flop_rate.count(m.device)) flop_rate[m.device] = fit_flop_rate(points_of(m.device, false));
+    // A derived class has no fitted step: its FLOP model runs at the compute ceiling it was derived from.
+    if (!flop_rate.count(m.device))
+      flop_rate[m.device] = d->fitted ? fit_flop_rate(points_of(m.device, false)) : d->profile.flops_s;
     const Layers& layers = layers_of(m.model);
     checks.push_back({&m, step_cost(layers, m.batch, d->profile).step_s,
                       flop_model_step_s(layers, m.batch, flop_rate[m.device])});
@@ -113,7 +115,9 @@ const std::vector<Check>& published_checks() {
 std::optional<double> held_out_band(std::string_view device, bool flop_model) {
   std::optional<double> band;
   for (const Check& c : published_checks()) {
-    if (!c.measurement->held_out || (!device.empty() && c.measurement->device != device)) continue;
+    if (!c.measurement->held_out) continue;
+    // Over all devices: the fitted classes only (a derived class's check measures its derivation).
+    if (device.empty() ? !find_device(c.measurement->device)->fitted : c.measurement->device != device) continue;
     const double e = std::fabs(flop_model ? c.flop_model_error() : c.roofline_error());
     band = std::max(band.value_or(0.0), e);
   }

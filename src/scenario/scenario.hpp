@@ -99,6 +99,10 @@ struct SelectionSpec {
 struct TrainingSpec {
   std::string compute;  // real (LibTorch steps on data) | timing-only (no tensors, no data)
   bool timing_only() const { return compute == "timing-only"; }
+  // What a step costs in simulated time: empty = FLOPs / host speed; a device class of src/compute
+  // (its roofline profile); "host" = each device host's `compute_profile` property names one.
+  std::string compute_profile;
+  std::filesystem::path compute_profile_file;  // or a profile file (calibrate-compute's); empty = none
   std::string mode;  // sync | scadles | async | local-sgd
   int64_t batch_size{};
   double lr{};

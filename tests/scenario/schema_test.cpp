@@ -164,7 +164,8 @@ TEST_CASE("schema: lookups") {
                                                     "eval", "stop", "report"});
   CHECK(child_names("topology") ==
         std::vector<std::string>{"kind", "graph", "degree", "sites", "site_rounds", "cloud_aggregation", "site_compression"});
-  CHECK(child_names("training") == std::vector<std::string>{"compute",           "mode",
+  CHECK(child_names("training") == std::vector<std::string>{"compute",           "compute_profile",
+                                                            "compute_profile_file", "mode",
                                                             "batch_size",        "lr",
                                                             "momentum",          "weight_decay",
                                                             "window_s",          "batch_min",

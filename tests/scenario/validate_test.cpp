@@ -199,7 +199,8 @@ TEST_CASE("validate: unknown keys with did-you-mean") {
   CHECK(parse_error(dir, doc) == "training.bach_size: unknown key (did you mean \"batch_size\"?)");
   doc["training"] = {{"zzz", 1}};
   CHECK(parse_error(dir, doc) ==
-        "training.zzz: unknown key (expected one of: compute, mode, batch_size, lr, momentum, weight_decay, window_s, "
+        "training.zzz: unknown key (expected one of: compute, compute_profile, compute_profile_file, mode, batch_size, lr, "
+        "momentum, weight_decay, window_s, "
         "batch_min, batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, "
         "staleness_policy, buffer_size, start_jitter_s, staleness_history, local_steps, aggregation, server_lr, "
         "round_timeout_s, selection)");
@@ -232,7 +233,8 @@ TEST_CASE("validate: sections, required keys and the top level") {
   json doc = minimal_doc();
   doc["training"] = 5;
   CHECK(parse_error(dir, doc) ==
-        "training: expected an object (with keys compute, mode, batch_size, lr, momentum, weight_decay, window_s, "
+        "training: expected an object (with keys compute, compute_profile, compute_profile_file, mode, batch_size, lr, "
+        "momentum, weight_decay, window_s, "
         "batch_min, "
         "batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, "
         "staleness_policy, buffer_size, start_jitter_s, staleness_history, local_steps, aggregation, server_lr, "

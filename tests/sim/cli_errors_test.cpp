@@ -155,3 +155,10 @@ TEST_CASE("validate and run refuse an out-of-range stream rate alike") {
               "rate-wide-normal");
   CHECK(r.status == 0);
 }
+
+TEST_CASE("training.compute_profile host needs every device host's compute_profile property") {
+  const Result r = run_with("--set training.compute_profile=host", "profile-host");
+  CHECK(r.status == 2);
+  CHECK(r.err == "edgetrain: training.compute_profile: \"host\", but host dev-a has no `compute_profile` property "
+                 "naming its device class\n");
+}

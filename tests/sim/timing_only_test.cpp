@@ -4,6 +4,8 @@
 // model.cost_as makes a real run charge a catalogued model's time and bytes.
 #include <doctest/doctest.h>
 
+#include "compute/devices.hpp"
+#include "learn/model_shape.hpp"
 #include "two_devices.hpp"
 
 using namespace test;
@@ -123,4 +125,23 @@ TEST_CASE("timing-only: data-dependent sizes need a declared ratio, recorded in 
   const auto summary = read_json(out / "summary.json");
   CHECK(summary["declared_sizes"]["compression.timing_ratio"] == 0.25);
   CHECK(summary["bytes_up"] == 2 * kRounds * (std::llround(0.25 * 4 * kParams) + kHeader));
+}
+
+TEST_CASE("training.compute_profile: each step costs the profile's roofline time, whatever the host's speed") {
+  const fs::path out = run_two_devices("compute-profile", std::string(kTimingOnly) + " --set training.compute_profile=rpi4");
+  edgetrain::learn::ModelConfig mlp;  // the scenario's mlp 64-16-4
+  mlp.hidden = {16};
+  mlp.height = mlp.width = 8;
+  mlp.classes = 4;
+  const double step_s = edgetrain::compute::step_cost(edgetrain::learn::model_shape(mlp).compute_layers,
+                                                      static_cast<int64_t>(kBatch),
+                                                      edgetrain::compute::find_device("rpi4")->profile)
+                            .step_s;
+  const auto devices = read_csv(out / "devices.csv");
+  for (size_t i = 0; i < 2; ++i) {  // dev-a at 1 GFLOP/s, dev-b at 2: the same step time
+    CHECK(num(devices[i], "compute_s") == doctest::Approx(kRounds * step_s).epsilon(1e-9));
+  }
+  const auto compute = read_json(out / "summary.json")["fidelity"]["compute"];
+  CHECK(compute["model"] == "roofline-by-layer-kind");
+  CHECK(compute["profile"] == "rpi4");
 }

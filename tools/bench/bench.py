@@ -42,18 +42,21 @@ EDGETRAIN = os.path.join(BUILD, "edgetrain")
 BARE_CPP = os.path.join(BUILD, "bench_bare_loop")
 PYTHON = "/usr/bin/python3"
 DATA = "/usr/share/datasets/fashion-mnist"
-NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep"]
+NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity"]
 
 # Sizes per profile: (full, quick, smoke).
 PROFILES = {
     "full": {"runs": 5, "mlp_rounds": (50, 250), "cnn_rounds": (15, 60), "train_samples": 0,
              "scale": [(1000, 100), (10000, 100), (100000, 10)], "memory": [100, 1000, 5000],
-             "fleets": ["plan-10k", "plan-100k"], "sweep_runs": 3, "sweep_rounds": None},
+             "fleets": ["plan-10k", "plan-100k"], "sweep_runs": 3, "sweep_rounds": None,
+             "fidelity": ("scenarios/quickstart.json", None, "platforms/quickstart.xml", "cloud", None, 1)},
     "quick": {"runs": 2, "mlp_rounds": (10, 50), "cnn_rounds": (5, 20), "train_samples": 0,
               "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000],
-              "fleets": ["plan-10k"], "sweep_runs": 1, "sweep_rounds": 20},
+              "fleets": ["plan-10k"], "sweep_runs": 1, "sweep_rounds": 20,
+              "fidelity": ("scenarios/quickstart.json", 2, "platforms/quickstart.xml", "cloud", 1000000, 1)},
     "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
-              "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2},
+              "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2,
+              "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 20000, 1)},
 }
 # The issue's wall-time goals of the scale runs (s); a run is stopped at twice its goal.
 SCALE_GOAL_S = {10000: 60, 100000: 300}
@@ -249,6 +252,25 @@ class Bench:
             medians = {r["command"]: r["median"] for r in json.load(f)["results"]}
         return {"grid": runs, "runs": self.p["sweep_runs"], "medians": medians,
                 "commands": [shown(c, self.work).replace(out, WORK + "/sweep") for _, c in named]}
+
+    def fidelity(self):
+        """crosscheck (a whole scenario replayed under ns-3) and calibrate (lone flows and rounds under
+        ns-3, fitted): (scenario, rounds or None for its own, platform, server, --max-bytes or None, runs)."""
+        scenario, rounds, platform, server, max_bytes, calibrate_runs = self.p["fidelity"]
+        cross = [EDGETRAIN, "crosscheck", os.path.join(ROOT, scenario), "--quiet", "--out", self.out_dir()]
+        if rounds:
+            cross += ["--set", f"stop.rounds={rounds}"]
+        calibrate = [EDGETRAIN, "calibrate", os.path.join(ROOT, platform), "--server", server, "--quiet", "-o",
+                     os.path.join(self.work, "calibration.json")]
+        if max_bytes:
+            calibrate += ["--max-bytes", str(max_bytes)]
+        medians = self.hyperfine([("crosscheck", cross)])
+        runs = self.p["runs"]
+        self.p = dict(self.p, runs=calibrate_runs)  # calibrate takes about a minute: one run
+        medians.update(self.hyperfine([("calibrate", calibrate)]))
+        self.p = dict(self.p, runs=runs)
+        return {"medians": medians, "runs": [runs, calibrate_runs], "scenario": scenario, "rounds": rounds,
+                "platform": platform, "commands": [shown(cross, self.work), shown(calibrate, self.work)]}
 
 
 # --- the page -------------------------------------------------------------------------------------
@@ -460,6 +482,21 @@ def section_sweep(d):
                    f"{m['jobs-2']:.1f} s with `--jobs 2` ({ratio(m['jobs-1'], m['jobs-2'])})")
 
 
+def section_fidelity(d):
+    m = d["medians"]
+    lines = ["## 8. Fidelity: crosscheck and calibrate", "",
+             "`edgetrain crosscheck` runs the scenario flow-level while recording every transfer, then replays them "
+             "in causal order under ns-3's packet-level TCP; `edgetrain calibrate` times lone flows and rounds of the "
+             "platform's route classes under ns-3 and fits the flow model to them (docs/how-to/fidelity.md). "
+             f"Medians of {d['runs'][0]} and {d['runs'][1]} run(s).", "",
+             "| command | wall (median) |", "|---|---|",
+             f"| crosscheck | {m['crosscheck']:.2f} s |", f"| calibrate | {m['calibrate']:.2f} s |", "",
+             "```"] + d["commands"] + ["```", ""]
+    rounds = f"{d['rounds']} round(s)" if d["rounds"] else "its own rounds"
+    return lines, (f"crosscheck of `{d['scenario']}` ({rounds}) takes {m['crosscheck']:.1f} s and calibrating "
+                   f"`{d['platform']}` {m['calibrate']:.1f} s")
+
+
 def kept_sections(path):
     """The hand-written "## Where the time goes" sections of the existing page, kept as they are."""
     if not os.path.exists(path):
@@ -478,7 +515,7 @@ def write_page(figures, out_dir, update_readme):
                        ("python", lambda d: section_python(d, threads)),
                        ("parallel", lambda d: section_parallel(d, threads)),
                        ("scale", section_scale), ("memory", section_memory), ("fleet", section_fleet),
-                       ("sweep", section_sweep)):
+                       ("sweep", section_sweep), ("fidelity", section_fidelity)):
         if name in figures:
             lines, line = make(figures[name])
             stamp = figures[name].get("measured", m)
@@ -580,7 +617,7 @@ def main():
                 if n in names:
                     figures[n] = dict(data, measured=machine())
         for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory), ("fleet", b.fleets),
-                           ("sweep", b.sweep)):
+                           ("sweep", b.sweep), ("fidelity", b.fidelity)):
             if n in names:
                 stamp = machine()  # when this benchmark started: its section says so
                 figures[n] = dict(measure(), measured=stamp)

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes results/fidelity/README.md: the flow model against ns-3's packet-level TCP on every shipped
-platform, before and after calibration, for CM02 and LV08; the quickstart's crosscheck; and the compute
-model's page (results/fidelity/compute.md, tools/docs/compute_fidelity.py) summarised.
+platform, before and after calibration, for CM02 and LV08; the quickstart's crosscheck; the compute
+model's page (results/fidelity/compute.md, tools/docs/compute_fidelity.py) summarised; and the seeds at
+their own settings (results/fidelity/seeds/, written by tools/adacomp/paper.py and tools/scadles/workers.py).
 
   --measure   runs `edgetrain calibrate` on each shipped platform and `edgetrain crosscheck` on the
               quickstart (about 10 minutes), keeping what they wrote in results/fidelity/network/
@@ -20,6 +21,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "fidelity"
 NET = OUT / "network"
+SEEDS = OUT / "seeds"
 # Every shipped platform with the server its scenarios use.
 PLATFORMS = [("platforms/quickstart.xml", "cloud"), ("platforms/adacomp16.xml", "ps"),
              ("platforms/gossip16.xml", "cloud"), ("platforms/scadles16.xml", "cloud"),
@@ -139,10 +141,36 @@ def render():
     out += ["## Compute: the roofline by layer kind against FLOPs / speed", "",
             "From [compute.md](compute.md) (every published step, fitted and held out, with its source):", ""]
     out += "\n".join(compute[start:end]).strip("\n").splitlines()
-    out += ["", "## The seeds at their own settings", "",
-            "Not measured yet: the AdaComp paper's setting (100 workers, its 421,642-parameter CNN, batch 10) and "
-            "ScaDLES at its paper's device rates are left for a later change.", ""]
+    out += ["", "## The seeds at their own settings", ""] + seeds()
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def seeds():
+    """The seeds' figures beside the papers', from results/fidelity/seeds/ (tools/adacomp/paper.py,
+    tools/scadles/workers.py)."""
+    a = json.load(open(SEEDS / "adacomp.json"))
+    out = [f"AdaComp (Hardy et al. 2017) reports {a['paper']['reduction']}x fewer bytes at equal accuracy with "
+           f"{a['paper']['workers']} workers on {a['paper']['dataset']}. Its setting here (its {a['params']:,}-parameter "
+           f"CNN, batch 10, c = 1%, Fashion-MNIST; [the page](../adacomp/paper.md), `tools/adacomp/paper.py`), bytes "
+           f"sent to the server until {a['target_accuracy']} test accuracy against plain async SGD:", "",
+           "| workers | scenario | pushes | reduction vs plain async | best accuracy | staleness mean |",
+           "|---|---|---|---|---|---|"]
+    for r in a["rows"]:
+        red = "baseline" if r["variant"] == "async-plain" else (
+            "not reached" if r["reduction"] is None else f"{r['reduction']}x")
+        if r["variant"] == "async-plain" and r["bytes_to_target"] is None:
+            red = "baseline not reached"
+        out.append(f"| {r['workers']} | {r['variant']} | {r['pushes']:,} | {red} | {r['best_accuracy']:.4f} | "
+                   f"{r['staleness_mean']} |")
+    c = json.load(open(SEEDS / "scadles.json"))
+    out += ["", f"ScaDLES (Tyagi & Swany 2022) reports convergence up to {c['paper']['speedup']}x faster than "
+            "synchronous SGD. At its rate sets here ([the page](../scadles/workers.md), `tools/scadles/workers.py`), "
+            f"time to {c['target_accuracy']} test accuracy:", "",
+            "| rate set | devices | slowest stream (samples/s) | speed-up |", "|---|---|---|---|"]
+    for r in c["rows"]:
+        out.append(f"| {r['rate_set']} | {r['devices']} | {r['slowest_rate']} | "
+                   + ("not reached" if r["speedup"] is None else f"{r['speedup']:.2f}x") + " |")
+    return out + [""]
 
 
 def main():

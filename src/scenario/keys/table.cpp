@@ -31,6 +31,7 @@ constexpr std::string_view kRuleOrder[] = {
     "dataset.shape",
     "stop",
     "devices",
+    "training.compute_profile_file",
     "training.mode",
     "training.batch_min",
     "compression.error_feedback",

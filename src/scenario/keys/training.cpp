@@ -3,11 +3,23 @@
 
 #include <cstdint>
 
+#include "compute/devices.hpp"
 #include "scenario/error.hpp"
 #include "scenario/keys/faults.hpp"
 #include "scenario/rows.hpp"
 
 namespace edgetrain::scenario::keys {
+
+namespace {
+
+std::vector<std::string> profile_choices() {
+  std::vector<std::string> names;
+  for (const compute::DeviceClass& d : compute::device_classes()) names.push_back(d.profile.name);
+  names.emplace_back("host");
+  return names;
+}
+
+}  // namespace
 
 std::vector<KeySpec> compute_rows() {
   return {
@@ -18,6 +30,18 @@ std::vector<KeySpec> compute_rows() {
                "unused, and `stop.target_accuracy` is refused (no accuracy is measured).")
           .def("real")
           .fills(&Scenario::training, &TrainingSpec::compute),
+      enum_key("training.compute_profile", profile_choices(),
+               "The compute model's device profile (docs/explanation/compute-model.md): each step then costs the "
+               "roofline time of the model's layers on that device class (`edgetrain cost`), whatever the "
+               "host's speed; `host` = each device host's `compute_profile` property names its class (a fleet "
+               "class's `properties`).")
+          .null_default("none: a step costs its training FLOPs / the host's speed")
+          .fills(&Scenario::training, &TrainingSpec::compute_profile),
+      path_key("training.compute_profile_file", PathKind::File,
+               "A profile file (`edgetrain calibrate-compute -o FILE`) that every device's steps are charged by, "
+               "as `training.compute_profile` charges a device class's.")
+          .null_default("none")
+          .fills(&Scenario::training, &TrainingSpec::compute_profile_file),
   };
 }
 
@@ -223,6 +247,13 @@ std::vector<KeySpec> training_rows() {
 
 std::vector<Rule> training_rules() {
   return {
+      {"training.compute_profile_file", "Not with `training.compute_profile`: a step has one profile.",
+       [](const nlohmann::json& r) {
+         const auto& t = r.at("training");
+         if (t.at("compute_profile").is_null() || t.at("compute_profile_file").is_null()) return;
+         throw ScenarioError("training.compute_profile_file: not with training.compute_profile (" +
+                             t.at("compute_profile").get<std::string>() + "): a step is charged by one profile");
+       }},
       {"training.mode", "`scadles` needs a stream for every device (a global `stream`, or each device's own).",
        [](const nlohmann::json& r) {
          if (r.at("training").at("mode") != "scadles") return;

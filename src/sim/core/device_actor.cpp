@@ -7,6 +7,7 @@
 #include <random>
 #include <simgrid/s4u.hpp>
 
+#include "sim/core/step_charges.hpp"
 #include "sim/core/wire.hpp"
 #include "util/seed.hpp"
 
@@ -51,7 +52,6 @@ void DeviceActor::train(const ModelMessage& model, UpdateMessage& message, TimeL
   backend::DeviceLearner& learner = state_.backend.device(index_);
   const int64_t batch_size = state_.devices[index_].batch_size;
   const int64_t steps = state_.mode.steps_per_update();
-  const double flops_per_sample = state_.backend.cost().step_flops_per_sample;
   learner.receive(model.model);
   double loss_sum = 0;
   for (int64_t s = 0; s < steps; ++s) {
@@ -67,7 +67,7 @@ void DeviceActor::train(const ModelMessage& model, UpdateMessage& message, TimeL
     // The real step runs on the pool while the simulated compute goes on.
     learner.start_step(std::move(batch));
     ledger.open(TimeLedger::Bucket::Compute);
-    sg4::this_actor::execute(flops_per_sample * static_cast<double>(samples));
+    sg4::this_actor::execute(state_.step_charges->flops(index_, samples));
     ledger.charge(TimeLedger::Bucket::Compute, sg4::Engine::get_clock());
     loss_sum += learner.finish_step();
     message.samples += samples;

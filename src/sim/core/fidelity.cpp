@@ -38,6 +38,33 @@ nlohmann::json lone_transfer_band(const FidelityInput& in) {
   return {{"min", lo}, {"max", hi}};
 }
 
+// The compute model and its profiles: a device class's band from its published checks (the largest
+// of several classes' bands, none when one has none); a profile file has none (its points are the
+// user's machine, not published steps).
+nlohmann::json compute_fidelity(const FidelityInput& in) {
+  auto json_of = [](const compute::StepFidelity& step) {
+    return nlohmann::json{{"model", step.compute_model},
+                          {"profile", step.profile.empty() ? nlohmann::json(nullptr) : nlohmann::json(step.profile)},
+                          {"expected_step_error", step.error_band ? nlohmann::json(*step.error_band) : nullptr},
+                          {"basis", step.basis}};
+  };
+  if (in.profiles.empty()) return json_of(compute::step_fidelity(in.model, ""));
+  if (!in.profile_file.empty()) {
+    return json_of({"roofline-by-layer-kind", in.profiles.front().name, std::nullopt,
+                    "a profile file (" + in.profile_file + "): fitted to its machine's own steps, not to published ones"});
+  }
+  compute::StepFidelity all = compute::step_fidelity(in.model, in.profiles.front().name);
+  for (size_t i = 1; i < in.profiles.size(); ++i) {
+    const compute::StepFidelity one = compute::step_fidelity(in.model, in.profiles[i].name);
+    all.profile += ", " + one.profile;
+    if (!one.error_band) all.basis = one.basis;
+    all.error_band = all.error_band && one.error_band ? std::optional(std::max(*all.error_band, *one.error_band))
+                                                      : std::nullopt;
+  }
+  if (in.profiles.size() > 1 && all.error_band) all.basis = "the largest of its profiles' held-out errors on published steps";
+  return json_of(all);
+}
+
 }  // namespace
 
 nlohmann::json fidelity_json(const FidelityInput& in) {
@@ -65,12 +92,7 @@ nlohmann::json fidelity_json(const FidelityInput& in) {
         "CM02 has no slow start: a lone transfer of the dense message on each device's routes to and from the "
         "server, against the slow-start TCP model; contention adds to it (edgetrain crosscheck measures a run)";
   }
-  const compute::StepFidelity step = compute::step_fidelity(in.model, "");
-  nlohmann::json compute_j = {{"model", step.compute_model},
-                              {"profile", step.profile.empty() ? nlohmann::json(nullptr) : nlohmann::json(step.profile)},
-                              {"expected_step_error", step.error_band ? nlohmann::json(*step.error_band) : nullptr},
-                              {"basis", step.basis}};
-  return {{"network", network}, {"compute", compute_j}};
+  return {{"network", network}, {"compute", compute_fidelity(in)}};
 }
 
 std::string fidelity_text(const nlohmann::json& f) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/roofline.hpp"
 #include "packet/calibration.hpp"
 
 namespace simgrid::s4u {
@@ -27,6 +28,8 @@ struct FidelityInput {
   std::vector<const simgrid::s4u::Host*> devices;
   int64_t message_bytes = 0;  // the dense update with its header
   std::string model;          // scenario model.name
+  std::vector<compute::Profile> profiles;  // training.compute_profile's, in use; empty: FLOPs / host speed
+  std::string profile_file;                // the profile's file, when it came from one
 };
 
 nlohmann::json fidelity_json(const FidelityInput& in);

@@ -32,6 +32,7 @@
 #include "sim/core/platform.hpp"
 #include "sim/core/run_warnings.hpp"
 #include "sim/core/simgrid_flags.hpp"
+#include "sim/core/step_charges.hpp"
 #include "sim/core/stop_signal.hpp"
 #include "sim/core/transfer_log.hpp"
 #include "sim/core/wire.hpp"
@@ -393,6 +394,7 @@ struct Prepared {
   // network.calibration: the file's content and the callbacks that apply it (they point at it).
   std::unique_ptr<packet::Calibration> calibration;
   std::unique_ptr<NetworkCalibration> calibration_hooks;
+  std::unique_ptr<StepCharges> step_charges;
 };
 
 // network.calibration, checked against the loaded platform and applied to the flow model.
@@ -421,6 +423,8 @@ nlohmann::json fidelity_of(const Prepared& p, const scenario::Scenario& scenario
   in.devices.assign(p.hosts.devices.begin(), p.hosts.devices.end());
   in.message_bytes = message_bytes(p.learning->backend->cost().dense_bytes());
   in.model = scenario.model.name;
+  in.profiles = p.step_charges->profiles();
+  in.profile_file = p.step_charges->from_file() ? scenario.training.compute_profile_file.filename().string() : "";
   return fidelity_json(in);
 }
 
@@ -450,6 +454,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                    p.topology->build(p.hosts);
                    check_ns3_message_size(charged.cost);
                  }});
+  p.step_charges = std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices);
   return p;
 }
 
@@ -458,6 +463,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
+  state.step_charges = p.step_charges.get();
   backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
                     " hosts), server " + p.hosts.server->get_name() + "\n";
@@ -498,6 +504,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
   Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
+  state.step_charges = p.step_charges.get();
   std::error_code ec;
   state.buffer_timeline.open(results.temporary(), options.out_dir,
                              std::filesystem::exists(results.folder(), ec) ? "the previous results are left as they were"

@@ -39,6 +39,7 @@ struct DeviceLiveness {
 
 class Inbox;
 class EnergyMeter;
+class StepCharges;
 
 struct RunState {
   RunState(const scenario::Scenario& s, backend::Backend& b, int64_t raw_sample_bytes)
@@ -67,6 +68,7 @@ struct RunState {
   report::BufferStreams buffer_timeline;
   LinkLedger links;
   std::vector<simgrid::s4u::Host*> device_hosts;  // per device
+  const StepCharges* step_charges = nullptr;      // what each device's steps cost (step_charges.hpp)
   // Per device: the inbox of the aggregator it sends to (its upstream) and its lane there; the
   // upstream is poked when the device's update fails (the aggregator may be waiting for it).
   // And the courier that brings it its models.

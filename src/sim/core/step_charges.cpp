@@ -1,0 +1,65 @@
+// See step_charges.hpp.
+#include "sim/core/step_charges.hpp"
+
+#include <simgrid/s4u/Host.hpp>
+
+#include "compute/devices.hpp"
+#include "compute/profile_file.hpp"
+#include "sim/core/platform.hpp"
+
+namespace edgetrain::sim {
+
+namespace {
+
+constexpr const char* kProfileProperty = "compute_profile";
+
+const compute::Profile& host_profile(const simgrid::s4u::Host& host) {
+  const char* name = host.get_property(kProfileProperty);
+  if (!name) {
+    throw PlatformError("training.compute_profile: \"host\", but host " + host.get_name() + " has no `" +
+                        kProfileProperty + "` property naming its device class");
+  }
+  const compute::DeviceClass* d = compute::find_device(name);
+  if (!d) {
+    std::string known;
+    for (const compute::DeviceClass& c : compute::device_classes()) known += (known.empty() ? "" : ", ") + c.profile.name;
+    throw PlatformError("host " + host.get_name() + ": `" + kProfileProperty + "` \"" + name +
+                        "\" is not a device class (one of " + known + ")");
+  }
+  return d->profile;
+}
+
+}  // namespace
+
+StepCharges::StepCharges(const scenario::Scenario& scenario, const backend::ModelCost& cost,
+                         const std::vector<simgrid::s4u::Host*>& devices)
+    : cost_(&cost) {
+  const scenario::TrainingSpec& t = scenario.training;
+  for (const simgrid::s4u::Host* h : devices) host_speed_.push_back(h->get_speed());
+  if (!t.compute_profile_file.empty()) {
+    profiles_.push_back(compute::read_profile_file(t.compute_profile_file.string()));
+    from_file_ = true;
+  } else if (!t.compute_profile.empty() && t.compute_profile != "host") {
+    profiles_.push_back(compute::find_device(t.compute_profile)->profile);  // the key's choices are the classes
+  } else if (t.compute_profile == "host") {
+    for (const simgrid::s4u::Host* h : devices) {
+      const compute::Profile& p = host_profile(*h);
+      size_t i = 0;
+      while (i < profiles_.size() && profiles_[i].name != p.name) ++i;
+      if (i == profiles_.size()) profiles_.push_back(p);
+      profile_of_.push_back(i);
+    }
+  }
+  if (profile_of_.empty()) profile_of_.assign(devices.size(), 0);
+  step_s_.resize(profiles_.size());
+}
+
+double StepCharges::flops(size_t device, int64_t samples) const {
+  if (profiles_.empty()) return cost_->step_flops_per_sample * static_cast<double>(samples);
+  const size_t p = profile_of_[device];
+  auto [at, fresh] = step_s_[p].try_emplace(samples, 0.0);
+  if (fresh) at->second = compute::step_cost(cost_->compute_layers, samples, profiles_[p]).step_s;
+  return at->second * host_speed_[device];
+}
+
+}  // namespace edgetrain::sim

@@ -1,0 +1,44 @@
+// What one training step costs each device, as the FLOPs SimGrid executes on its host
+// (training.compute_profile): without a profile, the model's training FLOPs, so the host's speed
+// decides the time; with one, the roofline time of the model's layers on that device class
+// (src/compute) times the host's speed, so the profile decides it whatever the platform says.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backend/learner.hpp"
+#include "compute/roofline.hpp"
+#include "scenario/scenario.hpp"
+
+namespace simgrid::s4u {
+class Host;
+}
+
+namespace edgetrain::sim {
+
+class StepCharges {
+ public:
+  // Throws PlatformError (one line) when training.compute_profile is "host" and a device's host has
+  // no `compute_profile` property naming a device class, and ProfileFileError for a bad file.
+  StepCharges(const scenario::Scenario& scenario, const backend::ModelCost& cost,
+              const std::vector<simgrid::s4u::Host*>& devices);
+
+  double flops(size_t device, int64_t samples) const;
+  // The profiles in use, in the order devices first use them; empty: FLOPs / host speed.
+  const std::vector<compute::Profile>& profiles() const { return profiles_; }
+  bool from_file() const { return from_file_; }
+
+ private:
+  const backend::ModelCost* cost_;
+  std::vector<compute::Profile> profiles_;
+  std::vector<size_t> profile_of_;  // per device, into profiles_ (unused without profiles)
+  std::vector<double> host_speed_;  // per device: flop/s of one core
+  bool from_file_ = false;
+  // Per profile: step seconds by batch (batches repeat; scadles batches vary).
+  mutable std::vector<std::map<int64_t, double>> step_s_;
+};
+
+}  // namespace edgetrain::sim
