@@ -56,7 +56,7 @@ PROFILES = {
               "fidelity": ("scenarios/quickstart.json", 2, "platforms/quickstart.xml", "cloud", 1000000, 1)},
     "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
               "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2,
-              "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 20000, 1)},
+              "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 100000, 1)},
 }
 # The wall-time goals of the scale runs (s); a run is stopped at twice its goal.
 SCALE_GOAL_S = {10000: 60, 100000: 300}
