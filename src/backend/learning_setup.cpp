@@ -46,6 +46,7 @@ learn::KnownData known_data(const scenario::Scenario& s) {
 learn::ModelConfig model_config(const scenario::Scenario& s, const learn::DatasetShape& data) {
   learn::ModelConfig c;
   c.name = s.model.name;
+  c.file = s.model.file;
   c.hidden = s.model.hidden;
   c.conv_channels = s.model.conv_channels;
   c.conv_kernel = s.model.conv_kernel;

@@ -34,7 +34,7 @@ struct TorchBackend::Shared {
 
   learn::Workspace& workspace(size_t worker) {
     auto& w = workspaces.at(worker);
-    if (!w) w = std::make_unique<learn::Workspace>(model);
+    if (!w) w = std::make_unique<learn::Workspace>(model, &data.train);
     return *w;
   }
   std::vector<float>& gradient(size_t worker) {

@@ -34,12 +34,12 @@ po::options_description options() {
   for (const auto& d : compute::device_classes()) classes += (classes.empty() ? "" : ", ") + d.profile.name;
   po::options_description o("options");
   o.add_options()("help,h", "this help")("model", po::value<std::string>(),
-                                           "a catalogue model (edgetrain schema: model.name), mlp or cnn")(
+                                           "a catalogue model (edgetrain schema: model.name), mlp, cnn, or a TorchScript file FILE.pt")(
       "device", po::value<std::string>(),
       ("a device class (" + classes + ") or a profile file written by calibrate-compute").c_str())(
       "batch", po::value<std::string>(), "samples per step (1 to 1000000)")(
       "input", po::value<std::string>(),
-      "sample shape CxHxW (default: the model's reference input; mlp and cnn: 1x28x28)")("json", "print JSON")(
+      "sample shape CxHxW (default: the model's reference input; mlp, cnn and TorchScript: 1x28x28)")("json", "print JSON")(
       "published", "instead: the device classes and the published steps they are checked against, as JSON");
   return o;
 }
@@ -60,9 +60,12 @@ Shape parse_input(const std::string& text) {
 
 // The model's layers at the input asked for, and that input.
 std::pair<compute::Layers, Shape> model_layers(const std::string& name, const std::optional<Shape>& input) {
-  if (name == "mlp" || name == "cnn") {
+  const bool script = name.ends_with(".pt") || name.find('/') != std::string::npos;
+  if (name == "mlp" || name == "cnn" || script) {
     learn::ModelConfig config;
-    config.name = name;
+    config.name = script ? "torchscript" : name;
+    config.file = script ? name : "";
+    config.classes = script ? 0 : config.classes;  // a module's own output decides
     const Shape s = input.value_or(Shape{1, 28, 28});
     config.channels = s.c;
     config.height = s.h;
@@ -73,7 +76,7 @@ std::pair<compute::Layers, Shape> model_layers(const std::string& name, const st
   if (!m) {
     std::string names = "mlp, cnn";
     for (std::string_view n : learn::catalogue_names()) names += ", " + std::string(n);
-    throw BadInput("--model: unknown model \"" + name + "\" (one of " + names + ")");
+    throw BadInput("--model: unknown model \"" + name + "\" (one of " + names + ", or a TorchScript file FILE.pt)");
   }
   if (!input) return {m->compute_layers, Shape{m->input.channels, m->input.height, m->input.width}};
   return {learn::model_at_input(name, input->c, input->h, input->w).compute_layers, *input};

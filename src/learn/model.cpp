@@ -1,6 +1,7 @@
 // LibTorch implementation of the model zoo. A Model builds its network once to record the
-// layout; each Workspace builds its own torch::nn::Sequential and points its parameters at the
-// given flat vector (set_data on a view: no copy) before each forward pass.
+// layout; each Workspace builds its own network (a torch::nn::Sequential, or a fresh load of the
+// user's TorchScript module) and points its parameters at the given flat vector (set_data on a
+// view: no copy) before each forward pass.
 #include "learn/model.hpp"
 
 #include <dlfcn.h>
@@ -12,6 +13,7 @@
 
 #include "learn/model_shape.hpp"
 #include "learn/torch_pch.hpp"
+#include "learn/torchscript.hpp"
 
 namespace edgetrain::learn {
 namespace {
@@ -45,18 +47,60 @@ void single_threaded_blas() {
 // build at a time, so that init_params' seeded draws never interleave with a worker's build.
 std::mutex build_mutex;
 
+// A network: a built-in one, or the user's TorchScript module.
+struct Net {
+  torch::nn::Sequential sequential{nullptr};
+  std::optional<torch::jit::Module> script;
+
+  torch::Tensor forward(const torch::Tensor& x) {
+    return script ? script->forward({x}).toTensor() : sequential->forward(x);
+  }
+  void train(bool on) {
+    if (script) {
+      script->train(on);
+    } else {
+      sequential->train(on);
+    }
+  }
+  std::vector<torch::Tensor> parameters() const {
+    if (!script) return sequential->parameters();
+    std::vector<torch::Tensor> out;
+    for (const auto& p : script->parameters()) out.push_back(p);
+    return out;
+  }
+  // State that is not trained (BatchNorm's running statistics); the built-in models have none.
+  std::vector<torch::Tensor> buffers() const {
+    std::vector<torch::Tensor> out;
+    if (script) {
+      for (const auto& b : script->buffers()) out.push_back(b);
+    }
+    return out;
+  }
+};
+
 }  // namespace
 
 struct Model::Impl {
   ModelConfig config;
+  std::shared_ptr<const ScriptArchive> script;  // model.name torchscript
   std::vector<LayerInfo> layers;
   int64_t num_params = 0;
   double forward_flops = 0;
 
-  // Builds a fresh network (with LibTorch's default initialisation from the global generator)
-  // and, the first time, records the layer layout and FLOPs.
+  // Builds a fresh network (built-in: LibTorch's default initialisation from the global generator;
+  // TorchScript: the archive's weights) and, the first time, records the layer layout and FLOPs.
   // Callers hold build_mutex.
-  torch::nn::Sequential build(bool record) {
+  Net build(bool record) {
+    if (script) {
+      Net made{nullptr, load_script(*script)};
+      if (record) {
+        const ModelShape shape = check_and_measure(*made.script, *script, config);
+        layers = shape.layers;
+        num_params = static_cast<int64_t>(shape.params);
+        forward_flops = shape.forward_flops_per_sample;
+      }
+      return made;
+    }
     torch::nn::Sequential net;
     double flops = 0;
     std::vector<std::string> names;
@@ -124,13 +168,14 @@ struct Model::Impl {
       }
       num_params = offset;
     }
-    return net;
+    return Net{net, std::nullopt};
   }
 };
 
 Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>()) {
   single_threaded_blas();
   impl_->config = config;
+  if (config.name == "torchscript") impl_->script = read_script(config.file);
   const std::lock_guard lock(build_mutex);
   allocating([&] { return impl_->build(true); });
 }
@@ -148,17 +193,46 @@ std::vector<float> Model::init_params(uint64_t seed) const {
   auto net = allocating([&] { return impl_->build(false); });
   std::vector<float> flat;
   flat.reserve(static_cast<size_t>(impl_->num_params));
-  for (const auto& p : net->parameters()) {
+  for (const auto& p : net.parameters()) {
     auto c = p.detach().contiguous();
     flat.insert(flat.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
   }
   return flat;
 }
 
+// Buffers (BatchNorm's running statistics) are not federated: updates are gradients and deltas,
+// which have no place for them. Every training step starts from the archive's buffers (so no
+// device's step leaves anything in a worker's network for the next one), and before an
+// evaluation they are re-estimated from the training set with the parameters evaluated, as
+// torch.optim.swa_utils.update_bn does: forward passes in training mode over kStatisticsBatches
+// batches of kStatisticsBatch samples, enough for the default momentum (0.1) to leave under 1% of
+// the starting values.
+constexpr int64_t kStatisticsBatches = 50, kStatisticsBatch = 100;
+
 struct Workspace::Impl {
   const Model::Impl& model;
-  torch::nn::Sequential net;
+  Net net;
   std::vector<torch::Tensor> params;  // net's parameters, in layout order
+  std::vector<torch::Tensor> buffers, initial_buffers;
+  const Dataset* statistics = nullptr;
+
+  void reset_buffers() {
+    torch::NoGradGuard no_grad;
+    for (size_t i = 0; i < buffers.size(); ++i) buffers[i].copy_(initial_buffers[i]);
+  }
+
+  // The buffers for the parameters loaded, from the statistics set (see kStatisticsBatches).
+  void estimate_buffers() {
+    reset_buffers();
+    if (buffers.empty() || !statistics || statistics->size() == 0) return;
+    torch::NoGradGuard no_grad;
+    net.train(true);
+    std::vector<int64_t> indices(static_cast<size_t>(kStatisticsBatch));
+    for (int64_t b = 0; b < kStatisticsBatches; ++b) {
+      for (int64_t i = 0; i < kStatisticsBatch; ++i) indices[i] = (b * kStatisticsBatch + i) % statistics->size();
+      net.forward(batch_tensors(*statistics, indices).first);
+    }
+  }
 
   // Points the network's parameters at `flat` (read only: forward and backward never write them).
   void load(std::span<const float> flat) {
@@ -189,13 +263,15 @@ struct Workspace::Impl {
   }
 };
 
-Workspace::Workspace(const Model& model) {
+Workspace::Workspace(const Model& model, const Dataset* statistics) {
   // One intra-op thread per worker (the pool is the parallelism): OpenMP's setting is per
   // thread, and its reductions would otherwise change the low digits between runs.
   at::set_num_threads(1);
   const std::lock_guard lock(build_mutex);
   auto net = allocating([&] { return model.impl_->build(false); });
-  impl_ = std::make_unique<Impl>(Impl{*model.impl_, net, net->parameters()});
+  impl_ = std::make_unique<Impl>(Impl{*model.impl_, net, net.parameters(), net.buffers(), {}, statistics});
+  for (auto& p : impl_->params) p.requires_grad_(true);  // every parameter is trained, frozen or not
+  for (const auto& b : impl_->buffers) impl_->initial_buffers.push_back(b.clone());
 }
 
 Workspace::~Workspace() = default;
@@ -204,11 +280,12 @@ double Workspace::gradient(std::span<const float> params, const Dataset& data, s
                            std::span<float> gradient) {
   return allocating([&] {
     impl_->load(params);
+    impl_->reset_buffers();
     auto& net = impl_->net;
-    net->train();
+    net.train(true);
     for (auto& p : impl_->params) p.mutable_grad() = torch::Tensor();
     auto [x, y] = impl_->batch_tensors(data, batch);
-    auto loss = torch::nn::functional::cross_entropy(net->forward(x), y);
+    auto loss = torch::nn::functional::cross_entropy(net.forward(x), y);
     loss.backward();
     for (size_t i = 0; i < impl_->params.size(); ++i) {
       const LayerInfo& l = impl_->model.layers[i];
@@ -222,8 +299,9 @@ double Workspace::gradient(std::span<const float> params, const Dataset& data, s
 std::optional<EvalResult> Workspace::evaluate(std::span<const float> params, const Dataset& data, int64_t limit,
                                               const std::function<bool()>& cancelled) {
   impl_->load(params);
+  impl_->estimate_buffers();
   auto& net = impl_->net;
-  net->eval();
+  net.train(false);
   torch::NoGradGuard no_grad;
   const int64_t n = limit > 0 ? std::min(limit, data.size()) : data.size();
   constexpr int64_t chunk = 1000;
@@ -236,7 +314,7 @@ std::optional<EvalResult> Workspace::evaluate(std::span<const float> params, con
     indices.resize(static_cast<size_t>(end - begin));
     for (int64_t i = begin; i < end; ++i) indices[i - begin] = i;
     auto [x, y] = impl_->batch_tensors(data, indices);
-    auto logits = net->forward(x);
+    auto logits = net.forward(x);
     loss_sum += torch::nn::functional::cross_entropy(
                     logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                     .item<double>();

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -28,7 +29,8 @@ class ModelError : public std::runtime_error, public util::InputError {
 };
 
 struct ModelConfig {
-  std::string name = "mlp";     // mlp | cnn
+  std::string name = "mlp";     // mlp | cnn | torchscript
+  std::filesystem::path file;   // torchscript: the archive
   std::vector<int64_t> hidden;  // empty = default (mlp: {128}, cnn: {50})
   std::vector<int64_t> conv_channels{10, 20};
   int64_t conv_kernel = 5;    // square kernels
@@ -53,13 +55,14 @@ class Model {
   int64_t num_params() const;
   const std::vector<LayerInfo>& layers() const;
   // Forward FLOPs of one sample: 2 per multiply-accumulate of each linear and convolution
-  // layer plus one per bias add; activations and pooling are not counted.
+  // layer plus one per bias add; activations and pooling are not counted. A TorchScript
+  // module's are measured from one forward pass (learn/op_profile.hpp).
   double forward_flops_per_sample() const;
   // Training step per sample: forward + backward, the backward pass costing twice the forward
   // (gradients with respect to inputs and to weights).
   double step_flops_per_sample() const { return 3.0 * forward_flops_per_sample(); }
 
-  // LibTorch's default initialisation, seeded.
+  // LibTorch's default initialisation, seeded; a TorchScript module's own weights, whatever the seed.
   std::vector<float> init_params(uint64_t seed) const;
 
  private:
@@ -69,9 +72,11 @@ class Model {
 };
 
 // One worker's network: the only mutable LibTorch state. Use it from one thread at a time.
+// `statistics`, the training set, re-estimates a TorchScript module's buffers (BatchNorm's running
+// statistics) before each evaluation (model.cpp says how); without it they keep the archive's.
 class Workspace {
  public:
-  explicit Workspace(const Model& model);
+  explicit Workspace(const Model& model, const Dataset* statistics = nullptr);
   ~Workspace();
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;

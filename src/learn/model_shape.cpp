@@ -39,6 +39,7 @@ int64_t conv_output_side(const ModelConfig& config, int64_t side) {
 }
 
 ModelShape model_shape(const ModelConfig& config) {
+  if (config.name == "torchscript") return script_shape(config);
   ModelShape s;
   const double input = static_cast<double>(config.channels) * config.height * config.width;
   s.activation_floats_per_sample = input;

@@ -23,8 +23,13 @@ struct ModelShape {
   LayerCosts compute_layers;  // for the compute model: each linear, convolution, pool and ReLU
 };
 
-// Throws ModelError for an input too small for the convolutions, as Model does.
+// Throws ModelError for an input too small for the convolutions, as Model does. A TorchScript
+// module's shape is measured (script_shape).
 ModelShape model_shape(const ModelConfig& config);
+
+// A TorchScript module's shape, measured once per file and input in a process (torchscript.hpp
+// says what is checked: ModelError otherwise).
+ModelShape script_shape(const ModelConfig& config);
 
 // The cnn's convolutions: the padding each side, and the side of a convolution's output for an
 // input side (throws ModelError when that output is too small to pool 2x2).

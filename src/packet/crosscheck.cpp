@@ -112,6 +112,7 @@ CrosscheckReport crosscheck_report(const Workload& w, const std::vector<Timing>&
   }
   nlohmann::json j;
   j["tcp"] = {{"congestion", tcp.congestion},
+              {"recovery", tcp.recovery},
               {"mss_bytes", tcp.mss_bytes},
               {"initial_window_segments", tcp.initial_window},
               {"receive_window_bytes", tcp.receive_window_bytes},

@@ -25,6 +25,7 @@ constexpr uint32_t kSendBufferBytes = 4194304;
 
 void configure_tcp(const TcpSettings& tcp) {
   ns3::Config::SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TypeId::LookupByName(tcp.congestion)));
+  ns3::Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", ns3::TypeIdValue(ns3::TypeId::LookupByName(tcp.recovery)));
   ns3::Config::SetDefault("ns3::TcpSocket::SegmentSize", ns3::UintegerValue(tcp.mss_bytes));
   ns3::Config::SetDefault("ns3::TcpSocket::InitialCwnd", ns3::UintegerValue(tcp.initial_window));
   ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", ns3::UintegerValue(tcp.receive_window_bytes));

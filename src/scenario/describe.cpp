@@ -129,6 +129,8 @@ std::string describe(const Scenario& s) {
     std::string m;
     if (learn::find_model(s.model.name)) {
       m = catalogued(s.model.name);
+    } else if (s.model.name == "torchscript") {
+      m = "torchscript " + s.model.file.string();
     } else {
       m = s.model.name + ", hidden " + (s.model.hidden.empty() ? "default" : list_text(s.model.hidden));
       if (s.model.name == "cnn") {

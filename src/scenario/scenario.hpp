@@ -41,7 +41,8 @@ struct DatasetSpec {
 };
 
 struct ModelSpec {
-  std::string name;                    // mlp | cnn | a catalogue model (timing-only runs)
+  std::string name;                    // mlp | cnn | torchscript | a catalogue model (timing-only runs)
+  std::filesystem::path file;          // torchscript: the archive (absolute after loading)
   std::vector<int64_t> hidden;         // hidden widths; empty = model default
   std::vector<int64_t> conv_channels;  // cnn only
   int64_t conv_kernel{};               // cnn only: square kernel side

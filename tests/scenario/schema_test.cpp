@@ -37,7 +37,7 @@ TEST_CASE("schema: markdown rows carry type, default, range and choices") {
         std::string::npos);
   CHECK(md.find("| `stop.rounds` | integer or null | `null` (no limit) |") != std::string::npos);
   CHECK(md.find("| `eval.every_s` | duration (s) | `5.0` |") != std::string::npos);
-  CHECK(md.find("One of `mlp`, `cnn`, `resnet18`,") != std::string::npos);
+  CHECK(md.find("One of `mlp`, `cnn`, `torchscript`, `resnet18`,") != std::string::npos);
   CHECK(md.find("| `platform` | path (file) or object | required |") != std::string::npos);
   CHECK(md.find("| `dataset.path` | path (directory) | `\"/usr/share/datasets/fashion-mnist\"` if dataset.name is "
                 "fashion-mnist; required if dataset.name is mnist |") != std::string::npos);

@@ -168,11 +168,11 @@ TEST_CASE("validate: enums") {
   json doc = minimal_doc();
   doc["model"]["name"] = "resnet";
   CHECK(parse_error(dir, doc) ==
-        "model.name: must be one of mlp, cnn, resnet18, resnet34, resnet50, resnet152, vgg16, vgg19, mobilenet_v2, mobilenet_v2_075, mobilenet_v2_050, mnasnet_100, mnasnet_075, mnasnet_050, bert-base; "
+        "model.name: must be one of mlp, cnn, torchscript, resnet18, resnet34, resnet50, resnet152, vgg16, vgg19, mobilenet_v2, mobilenet_v2_075, mobilenet_v2_050, mnasnet_100, mnasnet_075, mnasnet_050, bert-base; "
         "got \"resnet\" (did you mean \"resnet18\"?)");
   doc["model"]["name"] = 3;
   CHECK(parse_error(dir, doc) ==
-        "model.name: must be one of mlp, cnn, resnet18, resnet34, resnet50, resnet152, vgg16, vgg19, mobilenet_v2, mobilenet_v2_075, mobilenet_v2_050, mnasnet_100, mnasnet_075, mnasnet_050, bert-base; "
+        "model.name: must be one of mlp, cnn, torchscript, resnet18, resnet34, resnet50, resnet152, vgg16, vgg19, mobilenet_v2, mobilenet_v2_075, mobilenet_v2_050, mnasnet_100, mnasnet_075, mnasnet_050, bert-base; "
         "got 3");
   doc["model"]["name"] = "cnn";
   CHECK(parse_in(dir, doc).model.name == "cnn");

@@ -20,16 +20,24 @@ constexpr const char* kWhyWidth = "one 65536 x 65536 layer is already 16 GiB of 
 std::vector<KeySpec> model_rows() {
   using nlohmann::json;
   const Condition small_model = when("model.name", {"mlp", "cnn"});
-  std::vector<std::string> model_names{"mlp", "cnn"}, catalogue_names;
+  std::vector<std::string> model_names{"mlp", "cnn", "torchscript"}, catalogue_names;
   for (std::string_view name : learn::catalogue_names()) catalogue_names.emplace_back(name);
   model_names.insert(model_names.end(), catalogue_names.begin(), catalogue_names.end());
   return {
       enum_key("model.name", model_names,
-               "Model architecture: mlp and cnn train for real; the catalogue models (" +
+               "Model architecture: mlp and cnn train for real, as does torchscript (your own module, "
+               "model.file); the catalogue models (" +
                    text::join(catalogue_names, ", ") +
                    ", see \"Model catalogue\") only with training.compute timing-only.")
           .def("mlp")
           .fills(&Scenario::model, &ModelSpec::name),
+      path_key("model.file", PathKind::File,
+               "A TorchScript archive (torch.jit.script or torch.jit.trace, then .save; relative to the scenario): "
+               "its weights are the initial model, and its FLOPs and activations are measured from one forward "
+               "pass.")
+          .only_when(when("model.name", {"torchscript"}))
+          .required_if(when("model.name", {"torchscript"}))
+          .fills(&Scenario::model, &ModelSpec::file),
       int_list_key("model.hidden", "Hidden layer widths; [] = the model's default (mlp [128], cnn [50]).")
           .only_when(small_model)
           .at_least(1)

@@ -463,7 +463,6 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
-  state.step_charges = p.step_charges.get();
   backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
                     " hosts), server " + p.hosts.server->get_name() + "\n";

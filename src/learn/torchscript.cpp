@@ -1,0 +1,114 @@
+// See torchscript.hpp.
+#include "learn/torchscript.hpp"
+
+#include <torch/csrc/jit/python/update_graph_executor_opt.h>
+
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "learn/op_profile.hpp"
+#include "learn/torch_pch.hpp"
+
+namespace edgetrain::learn {
+namespace {
+
+std::string shown(const std::filesystem::path& file) { return "model.file: " + file.string(); }
+
+// LibTorch's messages run over many lines (TorchScript tracebacks); the last line says what failed.
+std::string last_line(const std::string& text) {
+  std::string s = text;
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  const size_t nl = s.rfind('\n');
+  return nl == std::string::npos ? s : s.substr(nl + 1);
+}
+
+std::string dims(const std::vector<int64_t>& shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+}  // namespace
+
+std::shared_ptr<const ScriptArchive> read_script(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ModelError(shown(file) + ": cannot be read");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return std::make_shared<const ScriptArchive>(ScriptArchive{file, bytes.str()});
+}
+
+torch::jit::Module load_script(const ScriptArchive& archive) {
+  static std::once_flag once;
+  std::call_once(once, [] { torch::jit::setGraphExecutorOptimize(false); });
+  std::istringstream in(archive.bytes);
+  try {
+    return torch::jit::load(in, torch::kCPU);
+  } catch (const c10::Error& e) {
+    throw ModelError(shown(archive.file) + " is not a TorchScript archive (torch.jit.save's file): " +
+                     last_line(e.what_without_backtrace()));
+  }
+}
+
+ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& archive, const ModelConfig& config) {
+  ModelShape s;
+  int64_t offset = 0;
+  for (const auto& p : module.named_parameters()) {
+    if (p.value.scalar_type() != torch::kFloat32) {
+      throw ModelError(shown(archive.file) + ": parameter " + p.name + " is " +
+                       std::string(c10::toString(p.value.scalar_type())) +
+                       "; edgetrain trains float32 parameters (call .float() before saving)");
+    }
+    s.layers.push_back({p.name, p.value.sizes().vec(), offset, p.value.numel()});
+    offset += p.value.numel();
+  }
+  if (offset == 0) throw ModelError(shown(archive.file) + " has no trainable parameter");
+  s.params = static_cast<double>(offset);
+
+  constexpr int64_t kBatch = 2;  // BatchNorm in training mode needs more than one value per channel
+  const std::vector<int64_t> input{kBatch, config.channels, config.height, config.width};
+  module.eval();
+  torch::NoGradGuard no_grad;
+  c10::IValue result;
+  std::vector<OpCall> calls;
+  try {
+    calls = record_ops([&] { result = module.forward({torch::zeros(input)}); });
+  } catch (const std::exception& e) {  // the interpreter's errors are std::runtime_error, ATen's c10::Error
+    throw ModelError(shown(archive.file) + ": forward does not take the data set's samples (a float batch " +
+                     dims(input) + "): " + last_line(e.what()));
+  }
+  std::vector<int64_t> want{kBatch, config.classes};
+  if (!result.isTensor()) {
+    throw ModelError(shown(archive.file) + ": forward returns a " + result.tagKind() + ", not a tensor [batch, classes] = " +
+                     dims(want));
+  }
+  const std::vector<int64_t> got = result.toTensor().sizes().vec();
+  if (config.classes <= 0 && got.size() == 2 && got[1] > 0) want[1] = got[1];  // any number of classes
+  if (got != want) {
+    throw ModelError(shown(archive.file) + ": forward returns " + dims(got) + " for a batch of 2, not [batch, classes] = " +
+                     dims(want));
+  }
+  const OpCosts costs = cost_ops(calls, kBatch);
+  s.compute_layers = costs.layers;
+  s.forward_flops_per_sample = forward_flops(costs.layers);
+  s.activation_floats_per_sample = static_cast<double>(config.channels * config.height * config.width) +
+                                   costs.activation_floats_per_sample;
+  return s;
+}
+
+ModelShape script_shape(const ModelConfig& config) {
+  // Measured once per file and input in a process: the memory estimate, the charged costs and the
+  // model all ask.
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, int64_t, int64_t, int64_t, int64_t>, ModelShape> measured;
+  const auto key = std::make_tuple(config.file.string(), config.channels, config.height, config.width, config.classes);
+  const std::lock_guard lock(mutex);
+  if (auto it = measured.find(key); it != measured.end()) return it->second;
+  const auto archive = read_script(config.file);
+  torch::jit::Module module = load_script(*archive);
+  return measured.emplace(key, check_and_measure(module, *archive, config)).first->second;
+}
+
+}  // namespace edgetrain::learn

@@ -1,0 +1,39 @@
+// The user's own model: a TorchScript archive (torch.jit.script or torch.jit.trace, then .save).
+// The file is read once into memory; every network (the model's and each worker's) is a fresh
+// module loaded from those bytes. The checks say in one line what keeps a module from training on
+// the data set, and its shape (parameters, FLOPs, activations) is measured by running it once.
+// LibTorch-facing: only learn's own sources include it.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include <torch/script.h>
+
+#include "learn/model.hpp"
+#include "learn/model_shape.hpp"
+
+namespace edgetrain::learn {
+
+struct ScriptArchive {
+  std::filesystem::path file;
+  std::string bytes;
+};
+
+// The file's bytes (ModelError naming it when it cannot be read).
+std::shared_ptr<const ScriptArchive> read_script(const std::filesystem::path& file);
+
+// A fresh module from the archive, or a ModelError when the bytes are not a TorchScript archive.
+// The graph executor runs scripted graphs as written (no fusion, no profiling-driven rewrites
+// after a few calls), so a step computes the same digits on every worker, however many steps
+// that worker has run.
+torch::jit::Module load_script(const ScriptArchive& archive);
+
+// Checks `module` against the configuration's sample shape and classes: at least one parameter,
+// every parameter float32, a forward taking a [2, channels, height, width] float batch and
+// returning [2, classes] (any classes when config.classes is 0); then measures it (layers in parameter order, per-operation costs of one
+// forward pass). ModelError otherwise, naming the file and what is wrong.
+ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& archive, const ModelConfig& config);
+
+}  // namespace edgetrain::learn
