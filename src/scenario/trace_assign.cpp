@@ -52,7 +52,8 @@ std::vector<std::optional<size_t>> assign_trace(const AssignInput& in) {
   if (in.assign == "name") return by_name(in);
   const size_t n = in.devices.size(), m = in.trace->size();
   if (m < n) {
-    throw ScenarioError(in.where + ": " + std::to_string(m) + " devices in the trace, fewer than the scenario's " +
+    throw ScenarioError(in.where + ": " + std::to_string(m) + (m == 1 ? " device" : " devices") +
+                        " in the trace, fewer than the scenario's " +
                         std::to_string(n) + " (traces.assign " + in.assign + " gives each device its own)");
   }
   std::vector<std::optional<size_t>> out(n);
