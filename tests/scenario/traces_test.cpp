@@ -55,6 +55,10 @@ TEST_CASE("traces: keys load into typed fields, with their defaults") {
   CHECK(s.traces->reference_model == "mobilenet_v2");
   CHECK(parse_in(dir, with_traces({{"capacity", "cap.csv"}, {"assign", "most-data-slowest"}})).traces->assign ==
         "most-data-slowest");
+  // validate's description says where each comes from.
+  CHECK(describe(s).find("traces    on times from " + (dir / "on.csv").string() + "; compute and bandwidth from " +
+                         (dir / "cap.csv").string() + " (ms per sample of mobilenet_v2); assigned by name\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("traces: the rules across keys, each one line") {
