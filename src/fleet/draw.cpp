@@ -69,7 +69,8 @@ void follow_traces(const DeviceClass& cls, uint64_t seed, uint64_t j, Device& d)
     d.bandwidth_bps = row.bandwidth_kbps * 1e3;
   }
   if (cls.availability) {
-    const auto& on = cls.availability->on[trace_pick(seed, "fleet.availability." + cls.name, j, cls.availability->on.size())];
+    const auto& on =
+        cls.availability->on[trace_pick(seed, "fleet.availability." + cls.name, j, cls.availability->on.size())];
     for (const input::OnInterval& i : on) {
       if (!d.availability_on_s.empty()) d.availability_on_s += ",";
       d.availability_on_s += util::format_number(i.start_s) + ":" + util::format_number(i.end_s);

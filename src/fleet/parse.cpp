@@ -8,14 +8,14 @@
 
 #include "fleet/names.hpp"
 #include "fleet/split.hpp"
-#include "platform/bounds.hpp"
-#include "platform/wattage.hpp"
 #include "input/error.hpp"
 #include "input/json_text.hpp"
 #include "input/text.hpp"
 #include "input/trace_files.hpp"
-#include "learn/catalogue.hpp"
 #include "input/units.hpp"
+#include "learn/catalogue.hpp"
+#include "platform/bounds.hpp"
+#include "platform/wattage.hpp"
 #include "util/limits.hpp"
 #include "util/printable.hpp"
 #include "util/read_input.hpp"
@@ -421,14 +421,16 @@ auto trace_checked(F&& f) {
 
 void class_traces(const Object& o, const std::filesystem::path& base_dir, DeviceClass& c) {
   const auto file = trace_file(o, "capacity_trace", base_dir);
-  c.capacity = std::make_shared<const input::CapacityTrace>(trace_checked(
-      [&] { return input::parse_capacity(trace_text(o, "capacity_trace", file), o.at("capacity_trace"), file.string()); }));
+  c.capacity = std::make_shared<const input::CapacityTrace>(trace_checked([&] {
+    return input::parse_capacity(trace_text(o, "capacity_trace", file), o.at("capacity_trace"), file.string());
+  }));
   const std::string ref = o.has("trace_reference_model") ? o.string("trace_reference_model") : "mobilenet_v2";
   const learn::CatalogueModel* model = learn::find_model(ref);
   if (!model) {
     std::vector<std::string> names;
     for (std::string_view n : learn::catalogue_names()) names.emplace_back(n);
-    fail(o.at("trace_reference_model"), "not a catalogue model: " + in_quotes(ref) + " (one of " + text::join(names, ", ") + ")");
+    fail(o.at("trace_reference_model"),
+         "not a catalogue model: " + in_quotes(ref) + " (one of " + text::join(names, ", ") + ")");
   }
   c.reference_step_flops = model->step_flops_per_sample();
   for (size_t k = 0; k < c.capacity->rows.size(); ++k) {
@@ -512,9 +514,10 @@ FleetSpec parse_fleet(const json& description, const std::string& where, const s
     }
     if (o.has("availability_trace")) {
       const auto file = trace_file(o, "availability_trace", base_dir);
-      c.availability = std::make_shared<const input::AvailabilityTrace>(
-          trace_checked([&] { return input::parse_availability(trace_text(o, "availability_trace", file),
-                                                                 o.at("availability_trace"), file.string()); }));
+      c.availability = std::make_shared<const input::AvailabilityTrace>(trace_checked([&] {
+        return input::parse_availability(trace_text(o, "availability_trace", file), o.at("availability_trace"),
+                                         file.string());
+      }));
     }
     c.cores.value = 1;
     if (o.has("cores")) c.cores = distribution(o["cores"], o.at("cores"), true);

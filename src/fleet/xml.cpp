@@ -210,9 +210,9 @@ std::string device_list_csv(const Fleet& fleet) {
   for (const Device& d : fleet.devices) {
     const LinkClass& l = spec.link_classes[d.link_index];
     out += d.host + "," + spec.classes[d.class_index].name + "," + fleet.sites[d.site_index].name + "," + l.name + "," +
-           number(d.speed_flops) + "," + std::to_string(d.cores) + "," + number(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.up_bps) +
-           "," + number(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.down_bps) +
-           "," + number(l.latency_s) + "\n";
+           number(d.speed_flops) + "," + std::to_string(d.cores) + "," +
+           number(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.up_bps) + "," +
+           number(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.down_bps) + "," + number(l.latency_s) + "\n";
   }
   return out;
 }

@@ -74,9 +74,8 @@ std::vector<Row> rows_of(std::string_view content, const std::string& where_file
       continue;
     }
     double ignored = 0;
-    const bool any_number = std::any_of(fields.begin(), fields.end(), [&](std::string_view f) {
-      return parse_number(f, ignored);
-    });
+    const bool any_number =
+        std::any_of(fields.begin(), fields.end(), [&](std::string_view f) { return parse_number(f, ignored); });
     if (first && !any_number) continue;  // the header
     const std::string where = where_file + ":" + std::to_string(line_no);
     if (numbers) throw Error(where + ": the device name is empty");
@@ -104,12 +103,12 @@ AvailabilityTrace parse_availability(std::string_view content, const std::string
     const std::string where = file + ":" + std::to_string(r.line);
     if (r.a < 0) throw Error(where + ": start_s must be >= 0, got " + text::format_number(r.a));
     if (!(r.b > r.a)) {
-      throw Error(where + ": end_s (" + text::format_number(r.b) + ") must be > start_s (" +
-                          text::format_number(r.a) + ")");
+      throw Error(where + ": end_s (" + text::format_number(r.b) + ") must be > start_s (" + text::format_number(r.a) +
+                  ")");
     }
     if (r.b > util::kMaxTimeS) {
-      throw Error(where + ": end_s must be <= " + text::format_number(util::kMaxTimeS) +
-                          " s (about 31.7 years), got " + text::format_number(r.b));
+      throw Error(where + ": end_s must be <= " + text::format_number(util::kMaxTimeS) + " s (about 31.7 years), got " +
+                  text::format_number(r.b));
     }
     const auto [it, fresh] = index.emplace(r.device, trace.devices.size());
     if (fresh) {
@@ -125,10 +124,9 @@ AvailabilityTrace parse_availability(std::string_view content, const std::string
     for (const Row* r : list) {
       if (last && r->a < last->b) {
         throw Error(file + ":" + std::to_string(std::max(r->line, last->line)) + ": device " +
-                            text::show(nlohmann::json(r->device)) + ": interval [" + text::format_number(r->a) + ", " +
-                            text::format_number(r->b) + ") overlaps [" + text::format_number(last->a) +
-                            ", " + text::format_number(last->b) + ") of line " +
-                            std::to_string(std::min(r->line, last->line)));
+                    text::show(nlohmann::json(r->device)) + ": interval [" + text::format_number(r->a) + ", " +
+                    text::format_number(r->b) + ") overlaps [" + text::format_number(last->a) + ", " +
+                    text::format_number(last->b) + ") of line " + std::to_string(std::min(r->line, last->line)));
       }
       if (last && r->a == on.back().end_s) {
         on.back().end_s = r->b;  // touching: one interval
@@ -151,17 +149,17 @@ CapacityTrace parse_capacity(std::string_view content, const std::string& key, c
   for (const Row& r : rows) {
     const std::string where = file + ":" + std::to_string(r.line);
     if (!(r.a > 0) || r.a > kMaxMsPerSample) {
-      throw Error(where + ": compute_ms_per_sample must be > 0 and <= " +
-                          text::format_number(kMaxMsPerSample) + ", got " + text::format_number(r.a));
+      throw Error(where + ": compute_ms_per_sample must be > 0 and <= " + text::format_number(kMaxMsPerSample) +
+                  ", got " + text::format_number(r.a));
     }
     if (r.b * 1e3 < kMinBandwidthBps || r.b > kMaxKbps) {
-      throw Error(where + ": bandwidth_kbps must be >= 0.001 (1 bit/s) and <= " +
-                          text::format_number(kMaxKbps) + ", got " + text::format_number(r.b));
+      throw Error(where + ": bandwidth_kbps must be >= 0.001 (1 bit/s) and <= " + text::format_number(kMaxKbps) +
+                  ", got " + text::format_number(r.b));
     }
     const auto [it, fresh] = seen.emplace(r.device, r.line);
     if (!fresh) {
       throw Error(where + ": device " + text::show(nlohmann::json(r.device)) + " already has a row (line " +
-                          std::to_string(it->second) + ")");
+                  std::to_string(it->second) + ")");
     }
     trace.devices.push_back({r.device, r.line});
     trace.rows.push_back({r.a, r.b});

@@ -26,9 +26,9 @@ struct OnInterval {
 };
 
 struct AvailabilityTrace {
-  std::vector<TraceDevice> devices;           // in the order of their first row
-  std::vector<std::vector<OnInterval>> on;    // per device, sorted, disjoint, touching ones merged
-  double on_s(size_t device) const;           // the device's total on time
+  std::vector<TraceDevice> devices;         // in the order of their first row
+  std::vector<std::vector<OnInterval>> on;  // per device, sorted, disjoint, touching ones merged
+  double on_s(size_t device) const;         // the device's total on time
 };
 
 struct DeviceCapacity {

@@ -53,8 +53,8 @@ std::vector<std::optional<size_t>> assign_trace(const AssignInput& in) {
   const size_t n = in.devices.size(), m = in.trace->size();
   if (m < n) {
     throw ScenarioError(in.where + ": " + std::to_string(m) + (m == 1 ? " device" : " devices") +
-                        " in the trace, fewer than the scenario's " +
-                        std::to_string(n) + " (traces.assign " + in.assign + " gives each device its own)");
+                        " in the trace, fewer than the scenario's " + std::to_string(n) + " (traces.assign " +
+                        in.assign + " gives each device its own)");
   }
   std::vector<std::optional<size_t>> out(n);
   if (in.assign == "order") {
@@ -70,9 +70,8 @@ std::vector<std::optional<size_t>> assign_trace(const AssignInput& in) {
   if (!fastest && in.assign != "most-data-slowest") throw ScenarioError("traces.assign: unknown \"" + in.assign + "\"");
   // The picked trace devices best first (or worst first), ties in file order.
   std::sort(picked.begin(), picked.end());
-  std::stable_sort(picked.begin(), picked.end(), [&](size_t a, size_t b) {
-    return fastest ? in.merit[a] > in.merit[b] : in.merit[a] < in.merit[b];
-  });
+  std::stable_sort(picked.begin(), picked.end(),
+                   [&](size_t a, size_t b) { return fastest ? in.merit[a] > in.merit[b] : in.merit[a] < in.merit[b]; });
   // The devices by training samples, most first, ties in scenario order.
   std::vector<size_t> devices(n);
   std::iota(devices.begin(), devices.end(), size_t{0});

@@ -19,14 +19,14 @@
 namespace edgetrain::scenario {
 
 struct AssignInput {
-  std::string assign;                        // traces.assign
-  std::string where;                         // "traces.capacity: FILE", for messages
-  std::string seed_tag;                      // "traces-capacity"
-  uint64_t seed = 0;                         // the scenario seed
+  std::string assign;                                      // traces.assign
+  std::string where;                                       // "traces.capacity: FILE", for messages
+  std::string seed_tag;                                    // "traces-capacity"
+  uint64_t seed = 0;                                       // the scenario seed
   const std::vector<input::TraceDevice>* trace = nullptr;  // the trace's devices
-  std::vector<double> merit;                 // per trace device: larger = faster or more often on
-  std::vector<std::string> devices;          // the scenario's device names
-  std::vector<int64_t> samples;              // per scenario device: its training samples
+  std::vector<double> merit;                               // per trace device: larger = faster or more often on
+  std::vector<std::string> devices;                        // the scenario's device names
+  std::vector<int64_t> samples;                            // per scenario device: its training samples
 };
 
 // Per scenario device, the index of its trace device, or none. Throws ScenarioError (one line).

@@ -81,7 +81,8 @@ TEST_CASE("fleet traces: refusals name the class's key") {
     }
     return std::string();
   };
-  CHECK(error(d) == "classes.pi: give \"speed\" or \"capacity_trace\", not both (the trace gives each device its speed)");
+  CHECK(error(d) ==
+        "classes.pi: give \"speed\" or \"capacity_trace\", not both (the trace gives each device its speed)");
   d = traced_fleet();
   d["classes"]["pi"]["capacity_trace"] = "missing.csv";
   CHECK(error(d).rfind("classes.pi.capacity_trace: ", 0) == 0);

@@ -1,9 +1,10 @@
 // The device-trace files (input/trace_files.hpp): rows read, sorted and merged, and each refusal one
 // line naming the key, the file and the line.
+#include "input/trace_files.hpp"
+
 #include <doctest/doctest.h>
 
 #include "input/error.hpp"
-#include "input/trace_files.hpp"
 
 using namespace edgetrain::input;
 
@@ -74,4 +75,3 @@ TEST_CASE("traces: a capacity file has one row per device, each checked") {
   CHECK(capacity_error("a,1,nan\n").find("expected \"device,compute_ms_per_sample,bandwidth_kbps\"") !=
         std::string::npos);
 }
-

@@ -30,8 +30,8 @@ TEST_CASE("traces: an availability trace gives each device offline time equal to
   // dev-b: on [0.1, 1.25) only: off 0.1 s at the start and from 1.25 s to the end; back once.
   std::ofstream(dir / "on.csv") << "device,start_s,end_s\ndev-a,0.5,0.8\ndev-b,0.1,1.25\ndev-a,0,0.3\ndev-a,1,9\n";
   const std::string sets = "--set training.round_timeout_s=0.1 --set stop.rounds=null --set stop.sim_time_s=1.5 ";
-  const fs::path out = run_two_devices(
-      "traces-availability", sets + traces_set("{\"availability\":\"" + (dir / "on.csv").string() + "\"}"));
+  const fs::path out = run_two_devices("traces-availability",
+                                       sets + traces_set("{\"availability\":\"" + (dir / "on.csv").string() + "\"}"));
   const auto summary = read_json(out / "summary.json");
   CHECK(summary["status"] == "completed");
   const double end = summary["sim_time_s"];
@@ -82,7 +82,8 @@ TEST_CASE("traces: a capacity trace gives the step and transfer times computed b
   const auto devices = read_csv(out / "devices.csv");
   CHECK(num(devices[0], "host_speed_flops") == doctest::Approx(reference / 3.0).epsilon(1e-12));
   CHECK(num(devices[0], "compute_s") == doctest::Approx(kRounds * step_s).epsilon(1e-9));
-  CHECK(num(devices[0], "comm_s") == doctest::Approx(kRounds * (transfer_s(traced) + transfer_s(traced_down))).epsilon(1e-9));
+  CHECK(num(devices[0], "comm_s") ==
+        doctest::Approx(kRounds * (transfer_s(traced) + transfer_s(traced_down))).epsilon(1e-9));
   CHECK(num(devices[1], "host_speed_flops") == kDevices[1].speed_flops);
   CHECK(num(devices[1], "compute_s") == doctest::Approx(kRounds * compute_s(kDevices[1])).epsilon(1e-9));
   CHECK(num(devices[1], "comm_s") ==
@@ -130,7 +131,8 @@ TEST_CASE("traces: a fleet class's availability trace switches its generated dev
     "stop": {"sim_time_s": 1}
   })";
   const fs::path out = fresh_dir("traces-fleet-out");
-  const Result r = run_cli("run " + (dir / "scenario.json").string() + " --quiet --out " + out.string(), "traces-fleet");
+  const Result r =
+      run_cli("run " + (dir / "scenario.json").string() + " --quiet --out " + out.string(), "traces-fleet");
   INFO(r.err);
   REQUIRE(r.status == 0);
   for (const auto& d : read_csv(out / "devices.csv")) {

@@ -57,9 +57,9 @@ std::vector<KeySpec> table_rows() {
   // before the data set's and the model's keys (which depend on it), the topology after the
   // devices and the server (which its sites name).
   std::vector<KeySpec> table;
-  for (const auto& part :
-       {run_rows(), stream_rows(), device_rows(), device_stream_rows(), compute_rows(), data_rows(), model_rows(),
-        training_rows(), selection_rows(), compression_rows(), fault_rows(), trace_rows(), topology_rows(), report_rows()}) {
+  for (const auto& part : {run_rows(), stream_rows(), device_rows(), device_stream_rows(), compute_rows(), data_rows(),
+                           model_rows(), training_rows(), selection_rows(), compression_rows(), fault_rows(),
+                           trace_rows(), topology_rows(), report_rows()}) {
     table.insert(table.end(), part.begin(), part.end());
   }
   for (auto& k : table) {

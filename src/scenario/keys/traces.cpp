@@ -92,8 +92,9 @@ std::vector<Rule> trace_rules() {
       {"traces", "Gives `availability`, `capacity` or both.",
        [](const nlohmann::json& r) {
          if (r.at("traces").is_null() || given(r, "availability") || given(r, "capacity")) return;
-         throw ScenarioError("traces: give availability (when devices are on), capacity (their speed and bandwidth), "
-                             "or both (or set traces to null)");
+         throw ScenarioError(
+             "traces: give availability (when devices are on), capacity (their speed and bandwidth), "
+             "or both (or set traces to null)");
        }},
       {"traces.availability",
        "Not with `faults.devices`, `compression.downlink` or a gossip topology; synchronous rounds need "

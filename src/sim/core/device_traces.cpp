@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <stdexcept>
 #include <simgrid/s4u.hpp>
+#include <stdexcept>
 
 #include "fleet/spec.hpp"
 #include "input/trace_files.hpp"
@@ -38,9 +38,8 @@ scenario::DeviceFaultSpec off_plan(const std::string& device, const std::vector<
   return spec;
 }
 
-scenario::AssignInput assign_input(const scenario::Scenario& sc, const std::vector<int64_t>& samples,
-                                   const char* key, const std::filesystem::path& file,
-                                   const std::vector<input::TraceDevice>& trace) {
+scenario::AssignInput assign_input(const scenario::Scenario& sc, const std::vector<int64_t>& samples, const char* key,
+                                   const std::filesystem::path& file, const std::vector<input::TraceDevice>& trace) {
   scenario::AssignInput in;
   in.assign = sc.traces->assign;
   in.where = std::string(key) + ": " + file.string();
@@ -75,7 +74,8 @@ std::vector<input::OnInterval> host_intervals(const sg4::Host& host, const std::
     } catch (const std::logic_error&) {
       throw bad();
     }
-    if (!(i.start_s >= 0 && i.end_s > i.start_s && i.end_s <= util::kMaxTimeS) || (!on.empty() && i.start_s < on.back().end_s)) {
+    if (!(i.start_s >= 0 && i.end_s > i.start_s && i.end_s <= util::kMaxTimeS) ||
+        (!on.empty() && i.start_s < on.back().end_s)) {
       throw bad();
     }
     on.push_back(i);
@@ -100,8 +100,10 @@ void fleet_availability(const scenario::Scenario& sc, const std::vector<sg4::Hos
     const auto& t = sc.training;
     const bool sync = t.mode == "sync" || t.mode == "scadles" || (t.mode == "local-sgd" && t.aggregation == "sync");
     if (sync && !t.round_timeout_s) {
-      throw PlatformError("training.round_timeout_s: required in synchronous rounds when devices follow an availability "
-                          "trace (host " + hosts[i]->get_name() + " of the fleet's platform does)");
+      throw PlatformError(
+          "training.round_timeout_s: required in synchronous rounds when devices follow an availability "
+          "trace (host " +
+          hosts[i]->get_name() + " of the fleet's platform does)");
     }
     out.availability[i] = off_plan(sc.devices[i].name, host_intervals(*hosts[i], text));
   }

@@ -142,7 +142,8 @@ std::vector<const scenario::DeviceFaultSpec*> device_faults(
         if (scenario.devices[i].name == entry.device) out[i] = &entry;
     }
   }
-  const std::string key = scenario.faults && !scenario.faults->devices.empty() ? "faults.devices" : "traces.availability";
+  const std::string key =
+      scenario.faults && !scenario.faults->devices.empty() ? "faults.devices" : "traces.availability";
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) out[i] = every;
     if (i < traced.size() && traced[i]) out[i] = &*traced[i];  // the rules allow one of the two
