@@ -132,5 +132,27 @@ class Synthetic(unittest.TestCase):
             self.assertLessEqual(rec["inactive"][-1], 518400)
 
 
+class AcceptedByEdgetrain(unittest.TestCase):
+    """The generated CSVs are what `edgetrain validate` reads (given the binary: traces_test.py EDGETRAIN)."""
+
+    def test_synthetic_traces_validate(self):
+        if not BINARY:
+            self.skipTest("no edgetrain binary given")
+        source = os.path.join(HERE, "..", "sim", "data")
+        with tempfile.TemporaryDirectory() as d:
+            cap, on = os.path.join(d, "cap.csv"), os.path.join(d, "on.csv")
+            synthetic.main(["--devices", "5", "--seed", "2", "--capacity-out", cap, "--availability-out", on])
+            r = subprocess.run([BINARY, "validate", os.path.join(source, "two-devices.json"), "--set",
+                                "training.round_timeout_s=1", "--set",
+                                f'traces={{"availability":"{on}","capacity":"{cap}","assign":"most-data-fastest"}}'],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("assigned by most-data-fastest", r.stdout)
+
+
+BINARY = None
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
+        BINARY = sys.argv.pop(1)
     unittest.main()
