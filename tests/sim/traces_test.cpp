@@ -149,3 +149,36 @@ TEST_CASE("traces: a fleet class's availability trace switches its generated dev
         "edgetrain: training.round_timeout_s: required in synchronous rounds when devices follow an availability trace "
         "(host phone-0 of the fleet's platform does)\n");
 }
+
+TEST_CASE("traces: most-data-fastest gives the device with more training samples the faster row") {
+  // A Dirichlet partition splits the 400 samples unevenly; the fast row is 10 ms per sample, the slow 1000 ms.
+  const fs::path dir = fresh_dir("traces-most-data");
+  std::ofstream(dir / "cap.csv") << "fast,10,8000\nslow,1000,100\n";
+  const double reference = edgetrain::learn::find_model("mobilenet_v2")->step_flops_per_sample();
+  char fast[32], slow[32];
+  std::snprintf(fast, sizeof fast, "%.3g GFLOP/s", reference / (3 * 0.010) / 1e9);
+  std::snprintf(slow, sizeof slow, "%.3g GFLOP/s", reference / (3 * 1.0) / 1e9);
+  for (const std::string assign : {"most-data-fastest", "most-data-slowest"}) {
+    CAPTURE(assign);
+    const Result r = run_cli("validate " + (kData / "two-devices.json").string() +
+                                 " --set 'dataset.partition={\"kind\":\"dirichlet\",\"alpha\":0.3}' " +
+                                 traces_set("{\"capacity\":\"" + (dir / "cap.csv").string() + "\",\"assign\":\"" +
+                                            assign + "\"}"),
+                             "traces-" + assign);
+    REQUIRE(r.status == 0);
+    // "  device dev-a on dev-a: 0.602 GFLOP/s per core, 183 training samples, batch 8"
+    std::vector<std::pair<long, std::string>> devices;  // (samples, line)
+    for (const std::string& line : lines_of(r.out)) {
+      if (line.rfind("  device ", 0) != 0) continue;
+      const size_t comma = line.find(", ");
+      devices.emplace_back(std::stol(line.substr(comma + 2)), line);
+    }
+    REQUIRE(devices.size() == 2);
+    REQUIRE(devices[0].first != devices[1].first);
+    const auto& more = devices[0].first > devices[1].first ? devices[0] : devices[1];
+    const auto& fewer = devices[0].first > devices[1].first ? devices[1] : devices[0];
+    const bool fastest = assign == "most-data-fastest";
+    CHECK(more.second.find(fastest ? fast : slow) != std::string::npos);
+    CHECK(fewer.second.find(fastest ? slow : fast) != std::string::npos);
+  }
+}
