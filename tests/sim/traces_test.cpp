@@ -160,11 +160,11 @@ TEST_CASE("traces: most-data-fastest gives the device with more training samples
   std::snprintf(slow, sizeof slow, "%.3g GFLOP/s", reference / (3 * 1.0) / 1e9);
   for (const std::string assign : {"most-data-fastest", "most-data-slowest"}) {
     CAPTURE(assign);
-    const Result r = run_cli("validate " + (kData / "two-devices.json").string() +
-                                 " --set 'dataset.partition={\"kind\":\"dirichlet\",\"alpha\":0.3}' " +
-                                 traces_set("{\"capacity\":\"" + (dir / "cap.csv").string() + "\",\"assign\":\"" +
-                                            assign + "\"}"),
-                             "traces-" + assign);
+    const Result r =
+        run_cli("validate " + (kData / "two-devices.json").string() +
+                    " --set 'dataset.partition={\"kind\":\"dirichlet\",\"alpha\":0.3}' " +
+                    traces_set("{\"capacity\":\"" + (dir / "cap.csv").string() + "\",\"assign\":\"" + assign + "\"}"),
+                "traces-" + assign);
     REQUIRE(r.status == 0);
     // "  device dev-a on dev-a: 0.602 GFLOP/s per core, 183 training samples, batch 8"
     std::vector<std::pair<long, std::string>> devices;  // (samples, line)
