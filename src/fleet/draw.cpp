@@ -8,6 +8,7 @@
 
 #include "fleet/names.hpp"
 #include "fleet/split.hpp"
+#include "util/format.hpp"
 #include "util/seed.hpp"
 #include "util/stop_flag.hpp"
 
@@ -48,6 +49,33 @@ std::vector<size_t> class_links(const FleetSpec& spec, const DeviceClass& c, uin
     std::swap(links[i - 1], links[std::min(j, i - 1)]);
   }
   return links;
+}
+
+// A trace device of `size`, drawn from the device's own stream for that trace (with replacement:
+// a class may have more devices than the trace).
+size_t trace_pick(uint64_t seed, const std::string& tag, uint64_t j, size_t size) {
+  UniformSource pick(util::derive_seed(seed, tag, j));
+  return std::min(static_cast<size_t>(pick.next() * static_cast<double>(size)), size - 1);
+}
+
+// The class's traces (spec.hpp): speed = reference training FLOPs / (3 x ms per sample / 1000),
+// rounded to whole Mf as drawn speeds are; both access links at the row's bandwidth; the on intervals.
+void follow_traces(const DeviceClass& cls, uint64_t seed, uint64_t j, Device& d) {
+  if (cls.capacity) {
+    const input::DeviceCapacity& row =
+        cls.capacity->rows[trace_pick(seed, "fleet.capacity." + cls.name, j, cls.capacity->rows.size())];
+    const double speed = cls.reference_step_flops / (3.0 * row.compute_ms_per_sample / 1e3);
+    d.speed_flops = 1e6 * std::max(1.0, std::round(speed / 1e6));
+    d.bandwidth_bps = row.bandwidth_kbps * 1e3;
+  }
+  if (cls.availability) {
+    const auto& on =
+        cls.availability->on[trace_pick(seed, "fleet.availability." + cls.name, j, cls.availability->on.size())];
+    for (const input::OnInterval& i : on) {
+      if (!d.availability_on_s.empty()) d.availability_on_s += ",";
+      d.availability_on_s += util::format_number(i.start_s) + ":" + util::format_number(i.end_s);
+    }
+  }
 }
 
 }  // namespace
@@ -121,8 +149,9 @@ Fleet draw_fleet(const FleetSpec& spec, uint64_t seed) {
         d.class_index = c;
         d.site_index = s;
         d.link_index = links[c][static_cast<size_t>(j)];
-        d.speed_flops = 1e6 * std::max(1.0, std::round(draw_value(cls.speed_flops, source) / 1e6));
+        if (!cls.capacity) d.speed_flops = 1e6 * std::max(1.0, std::round(draw_value(cls.speed_flops, source) / 1e6));
         d.cores = draw_count(cls.cores, source);
+        follow_traces(cls, seed, static_cast<uint64_t>(j), d);
         fleet.devices.push_back(std::move(d));
       }
     }

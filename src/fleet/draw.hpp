@@ -18,6 +18,8 @@ struct Device {
   size_t class_index = 0, site_index = 0, link_index = 0;  // into spec.classes, Fleet::sites, spec.link_classes
   double speed_flops = 0;                                  // per core, rounded to whole Mf (1e6 flop/s)
   int64_t cores = 1;
+  double bandwidth_bps = 0;       // > 0: its class's capacity trace sets both access links (else the link class's)
+  std::string availability_on_s;  // its class's availability trace: "start:end,..." (empty: none)
 };
 
 struct Site {

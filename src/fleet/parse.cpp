@@ -8,12 +8,14 @@
 
 #include "fleet/names.hpp"
 #include "fleet/split.hpp"
-#include "platform/bounds.hpp"
-#include "platform/wattage.hpp"
 #include "input/error.hpp"
 #include "input/json_text.hpp"
 #include "input/text.hpp"
+#include "input/trace_files.hpp"
 #include "input/units.hpp"
+#include "learn/catalogue.hpp"
+#include "platform/bounds.hpp"
+#include "platform/wattage.hpp"
 #include "util/limits.hpp"
 #include "util/printable.hpp"
 #include "util/read_input.hpp"
@@ -26,7 +28,7 @@ using input::Unit;
 namespace text = input::text;
 
 // Host properties edgetrain sets itself: a class may not set them.
-const std::vector<std::string> kReservedProperties = {"class", "site", "link_class", "role"};
+const std::vector<std::string> kReservedProperties = {"class", "site", "link_class", "role", kAvailabilityProperty};
 // Properties edgetrain's platform check reads, which a generated fleet cannot honour.
 const std::vector<std::string> kRefusedProperties = {"wifi_rate_level"};
 
@@ -391,9 +393,60 @@ void resolve_counts(FleetSpec& spec, const std::vector<ClassCount>& given, const
   if (spec.devices < 1) fail(classes_path, "the fleet has no device: give a class a count or share > 0");
 }
 
+// A class's trace file: a path relative to the description's folder.
+std::filesystem::path trace_file(const Object& o, const std::string& key, const std::filesystem::path& base_dir) {
+  const std::string name = o.string(key);
+  if (name.empty()) fail(o.at(key), "expected a file name, got \"\"");
+  const std::filesystem::path file(name);
+  return file.is_absolute() || base_dir.empty() ? file : base_dir / file;
+}
+
+std::string trace_text(const Object& o, const std::string& key, const std::filesystem::path& file) {
+  try {
+    return util::read_input(file, util::kTraceInput);
+  } catch (const util::ReadError& e) {
+    fail(o.at(key), e.what());
+  }
+}
+
+// The trace readers' errors (input::Error) as the fleet's.
+template <typename F>
+auto trace_checked(F&& f) {
+  try {
+    return f();
+  } catch (const input::Error& e) {
+    throw FleetError(e.what());
+  }
+}
+
+void class_traces(const Object& o, const std::filesystem::path& base_dir, DeviceClass& c) {
+  const auto file = trace_file(o, "capacity_trace", base_dir);
+  c.capacity = std::make_shared<const input::CapacityTrace>(trace_checked([&] {
+    return input::parse_capacity(trace_text(o, "capacity_trace", file), o.at("capacity_trace"), file.string());
+  }));
+  const std::string ref = o.has("trace_reference_model") ? o.string("trace_reference_model") : "mobilenet_v2";
+  const learn::CatalogueModel* model = learn::find_model(ref);
+  if (!model) {
+    std::vector<std::string> names;
+    for (std::string_view n : learn::catalogue_names()) names.emplace_back(n);
+    fail(o.at("trace_reference_model"),
+         "not a catalogue model: " + in_quotes(ref) + " (one of " + text::join(names, ", ") + ")");
+  }
+  c.reference_step_flops = model->step_flops_per_sample();
+  for (size_t k = 0; k < c.capacity->rows.size(); ++k) {
+    const double speed = c.reference_step_flops / (3.0 * c.capacity->rows[k].compute_ms_per_sample / 1e3);
+    if (speed < platform::kMinSpeedFlops || speed > platform::kMaxSpeedFlops) {
+      fail(o.at("capacity_trace"), file.string() + ":" + std::to_string(c.capacity->devices[k].line) +
+                                       ": compute_ms_per_sample " +
+                                       text::format_number(c.capacity->rows[k].compute_ms_per_sample) +
+                                       " gives a speed outside [1e6, 1e15] flop/s for " + ref);
+    }
+  }
+}
+
 }  // namespace
 
-FleetSpec parse_fleet(const json& description, const std::string& where) {
+FleetSpec parse_fleet(const json& description, const std::string& where, const std::filesystem::path& base_dir) {
   // "links", "hosts" and "file" are the spellings of a scenario's platform what-ifs, not fleet keys.
   const std::string what_if =
       " (a scenario's platform what-ifs spell platform.links.NAME... and platform.hosts.NAME...";
@@ -439,14 +492,33 @@ FleetSpec parse_fleet(const json& description, const std::string& where) {
   for (const auto& [name, v] : classes.items()) {
     const std::string path = join_path(top.at("classes"), name);
     check_name(path, name);
-    const Object o(v, path, {"count", "share", "speed", "cores", "links", "sites", "properties"});
+    const Object o(v, path,
+                   {"count", "share", "speed", "cores", "links", "sites", "properties", "capacity_trace",
+                    "availability_trace", "trace_reference_model"});
     DeviceClass c;
     c.name = name;
     ClassCount n;
     if (o.has("count") == o.has("share")) fail(path, "give exactly one of \"count\" and \"share\"");
     if (o.has("count")) n.count = o.whole("count", 0, kMaxDevices);
     if (o.has("share")) n.share = share_value(o["share"], o.at("share"));
-    c.speed_flops = distribution(o.required("speed"), o.at("speed"), false);
+    if (o.has("capacity_trace") && o.has("speed")) {
+      fail(path, "give \"speed\" or \"capacity_trace\", not both (the trace gives each device its speed)");
+    }
+    if (o.has("trace_reference_model") && !o.has("capacity_trace")) {
+      fail(o.at("trace_reference_model"), "only with \"capacity_trace\"");
+    }
+    if (o.has("capacity_trace")) {
+      class_traces(o, base_dir, c);
+    } else {
+      c.speed_flops = distribution(o.required("speed"), o.at("speed"), false);
+    }
+    if (o.has("availability_trace")) {
+      const auto file = trace_file(o, "availability_trace", base_dir);
+      c.availability = std::make_shared<const input::AvailabilityTrace>(trace_checked([&] {
+        return input::parse_availability(trace_text(o, "availability_trace", file), o.at("availability_trace"),
+                                         file.string());
+      }));
+    }
     c.cores.value = 1;
     if (o.has("cores")) c.cores = distribution(o["cores"], o.at("cores"), true);
     c.link_shares = shares_of(o.required("links"), o.at("links"), link_names, "link class");
@@ -508,7 +580,7 @@ FleetSpec load_fleet_file(const std::filesystem::path& file) {
                      util::printable(bracket == std::string::npos ? what : what.substr(bracket + 2)));
   }
   try {
-    return parse_fleet(doc, "");
+    return parse_fleet(doc, "", file.parent_path());
   } catch (const FleetError& e) {
     throw FleetError(shown + ": " + e.what());
   }

@@ -20,8 +20,10 @@ inline constexpr int64_t kMaxSites = 2000;
 inline constexpr int64_t kMaxCores = 4096;
 
 // `where` is the JSON path of the description inside its document ("platform" when a scenario
-// holds it; "" for a fleet file): messages read "<where>.classes.pi.count: ...".
-FleetSpec parse_fleet(const nlohmann::json& description, const std::string& where = "");
+// holds it; "" for a fleet file): messages read "<where>.classes.pi.count: ...". A class's trace
+// files are relative to `base_dir` (the description's folder).
+FleetSpec parse_fleet(const nlohmann::json& description, const std::string& where = "",
+                      const std::filesystem::path& base_dir = {});
 
 // Reads a fleet file (JSON; // and /* */ comments allowed, as in scenario files; a key given
 // twice is an error) and parses it. Messages start with the file name.

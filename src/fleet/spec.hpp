@@ -6,12 +6,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "input/trace_files.hpp"
 #include "util/input_error.hpp"
 #include "util/printable.hpp"
 
@@ -35,6 +37,9 @@ struct Distribution {
 };
 
 using Properties = std::map<std::string, std::string>;  // host properties, copied into the XML
+// The host property holding a traced device's on intervals, "start:end,start:end" in seconds (the run
+// reads it: sim/core/device_traces.hpp).
+inline constexpr const char* kAvailabilityProperty = "availability_on_s";
 
 struct LinkClass {
   std::string name;
@@ -49,6 +54,12 @@ struct DeviceClass {
   std::vector<std::pair<std::string, double>> link_shares;  // link class -> share, summing to 1
   std::vector<std::pair<std::string, double>> site_shares;  // site group -> share; empty: every site alike
   Properties properties;
+  // Traces the class's devices follow (docs/how-to/device-traces.md), each device drawing a trace
+  // device of its own stream: its speed and access bandwidth (then `speed_flops` is unused), its on
+  // intervals (written as the host property `availability_on_s`).
+  std::shared_ptr<const input::CapacityTrace> capacity;
+  double reference_step_flops = 0;  // training FLOPs per sample of the capacity trace's reference model
+  std::shared_ptr<const input::AvailabilityTrace> availability;
 };
 
 // A link of fixed capacity in each direction (a site's uplink, an aggregator's LAN port).

@@ -153,9 +153,17 @@ std::string platform_xml(const Fleet& fleet) {
       const Device& d = fleet.devices[i];
       const DeviceClass& c = spec.classes[d.class_index];
       const LinkClass& l = spec.link_classes[d.link_index];
+      Properties traced;  // the class's properties and the device's on intervals
+      if (!d.availability_on_s.empty()) {
+        traced = c.properties;
+        traced[kAvailabilityProperty] = d.availability_on_s;
+      }
       w.host(3, d.host, d.speed_flops, d.cores,
-             {{"role", &kDevice}, {"class", &c.name}, {"site", &site.name}, {"link_class", &l.name}}, c.properties);
-      w.host_links(3, d.host, l.up_bps, l.down_bps, l.latency_s, &l);
+             {{"role", &kDevice}, {"class", &c.name}, {"site", &site.name}, {"link_class", &l.name}},
+             d.availability_on_s.empty() ? c.properties : traced);
+      const double up = d.bandwidth_bps > 0 ? d.bandwidth_bps : l.up_bps;
+      const double down = d.bandwidth_bps > 0 ? d.bandwidth_bps : l.down_bps;
+      w.host_links(3, d.host, up, down, l.latency_s, &l);
     }
     w.line(2, "</zone>");
   }
@@ -202,8 +210,9 @@ std::string device_list_csv(const Fleet& fleet) {
   for (const Device& d : fleet.devices) {
     const LinkClass& l = spec.link_classes[d.link_index];
     out += d.host + "," + spec.classes[d.class_index].name + "," + fleet.sites[d.site_index].name + "," + l.name + "," +
-           number(d.speed_flops) + "," + std::to_string(d.cores) + "," + number(l.up_bps) + "," + number(l.down_bps) +
-           "," + number(l.latency_s) + "\n";
+           number(d.speed_flops) + "," + std::to_string(d.cores) + "," +
+           number(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.up_bps) + "," +
+           number(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.down_bps) + "," + number(l.latency_s) + "\n";
   }
   return out;
 }

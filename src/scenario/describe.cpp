@@ -229,6 +229,15 @@ std::string describe(const Scenario& s) {
     if (parts.empty()) parts.push_back("no device or link entries");
     line("faults", text::join(parts, "; ") + "; retry after " + format_number(s.faults->retry_s) + " s");
   }
+  if (s.traces) {
+    std::vector<std::string> parts;
+    if (!s.traces->availability.empty()) parts.push_back("on times from " + s.traces->availability.string());
+    if (!s.traces->capacity.empty()) {
+      parts.push_back("compute and bandwidth from " + s.traces->capacity.string() + " (ms per sample of " +
+                      s.traces->reference_model + ")");
+    }
+    line("traces", text::join(parts, "; ") + "; assigned by " + s.traces->assign);
+  }
   if (timing_only) {
     line("eval", "none in timing-only mode (nothing is trained)");
   } else {

@@ -271,7 +271,7 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
   };
   record(patch, at, &description);
   description.merge_patch(patch);
-  const fleet::FleetSpec spec = fleet_checked([&] { return fleet::parse_fleet(description, at); });
+  const fleet::FleetSpec spec = fleet_checked([&] { return fleet::parse_fleet(description, at, file_.parent_path()); });
   const bool own_seed = description.contains("seed") && !description.at("seed").is_null();
   base_ = fleet::platform_xml(spec, own_seed ? spec.seed : scenario_seed);
   generated_ = true;

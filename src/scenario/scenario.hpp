@@ -194,6 +194,15 @@ struct FaultsSpec {
   double retry_s{};  // a device waits this long after a failed transfer before trying again
 };
 
+// Device traces (traces.*, docs/how-to/device-traces.md): CSV files of when each device is on and
+// of its compute and bandwidth, and how their rows meet the scenario's devices.
+struct TracesSpec {
+  std::filesystem::path availability;  // absolute; empty = none (rows device,start_s,end_s)
+  std::filesystem::path capacity;      // absolute; empty = none (rows device,compute_ms_per_sample,bandwidth_kbps)
+  std::string assign;                  // name | order | random | most-data-fastest | most-data-slowest
+  std::string reference_model;         // the catalogue model the trace's ms per sample were measured on
+};
+
 // How the flow model times transfers (docs/explanation/fidelity.md).
 struct NetworkSpec {
   std::filesystem::path calibration;  // `edgetrain calibrate`'s file (absolute); empty = CM02 as it is
@@ -263,6 +272,7 @@ struct Scenario {
   CompressionSpec compression;
   TopologySpec topology;
   std::optional<FaultsSpec> faults;  // empty: no churn, no link faults
+  std::optional<TracesSpec> traces;  // empty: the platform's speeds and links, always on
   nlohmann::json resolved;           // the whole scenario with defaults filled in (written as scenario.json)
 };
 

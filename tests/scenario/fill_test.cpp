@@ -13,10 +13,10 @@ TEST_CASE("fill: every row fills a typed field, but sections, parts of a value a
     CAPTURE(k.path);
     // A section's own rows fill its struct; a part of a value is read by its key's resolver; the
     // global stream reaches the typed scenario through each device's stream (devices[].stream).
-    const bool none = k.part_of_value || k.path == "stream" || k.path.rfind("stream.", 0) == 0 ||
-                      (k.type == ValueType::Section && k.path != "devices[].stream" && k.path != "faults" &&
-                       k.path != "training.injection" && k.path != "compression.adaptive" &&
-                       k.path != "compression.downlink");
+    const bool none =
+        k.part_of_value || k.path == "stream" || k.path.rfind("stream.", 0) == 0 ||
+        (k.type == ValueType::Section && k.path != "devices[].stream" && k.path != "faults" && k.path != "traces" &&
+         k.path != "training.injection" && k.path != "compression.adaptive" && k.path != "compression.downlink");
     CHECK(static_cast<bool>(k.fill) == !none);
     CHECK(static_cast<bool>(k.fill.entries) == (k.type == ValueType::EntryList));
   }

@@ -159,9 +159,9 @@ TEST_CASE("schema: table is self-consistent") {
 }
 
 TEST_CASE("schema: lookups") {
-  CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "network", "server", "stream", "devices",
-                                                    "training", "dataset", "model", "compression", "faults", "topology",
-                                                    "eval", "stop", "report"});
+  CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "network", "server", "stream",
+                                                    "devices", "training", "dataset", "model", "compression", "faults",
+                                                    "traces", "topology", "eval", "stop", "report"});
   CHECK(child_names("topology") ==
         std::vector<std::string>{"kind", "graph", "degree", "sites", "site_rounds", "cloud_aggregation", "site_compression"});
   CHECK(child_names("training") == std::vector<std::string>{"compute",           "compute_profile",

@@ -15,6 +15,7 @@
 #include "scenario/keys/selection.hpp"
 #include "scenario/keys/stream.hpp"
 #include "scenario/keys/topology.hpp"
+#include "scenario/keys/traces.hpp"
 #include "scenario/keys/training.hpp"
 #include "util/limits.hpp"
 
@@ -39,6 +40,9 @@ constexpr std::string_view kRuleOrder[] = {
     "faults.devices[].device",
     "faults.devices",
     "faults.links",
+    "traces",
+    "traces.availability",
+    "traces.capacity",
     "training.round_timeout_s",
     "topology.kind",
     "training.selection",
@@ -53,9 +57,9 @@ std::vector<KeySpec> table_rows() {
   // before the data set's and the model's keys (which depend on it), the topology after the
   // devices and the server (which its sites name).
   std::vector<KeySpec> table;
-  for (const auto& part :
-       {run_rows(), stream_rows(), device_rows(), device_stream_rows(), compute_rows(), data_rows(), model_rows(),
-        training_rows(), selection_rows(), compression_rows(), fault_rows(), topology_rows(), report_rows()}) {
+  for (const auto& part : {run_rows(), stream_rows(), device_rows(), device_stream_rows(), compute_rows(), data_rows(),
+                           model_rows(), training_rows(), selection_rows(), compression_rows(), fault_rows(),
+                           trace_rows(), topology_rows(), report_rows()}) {
     table.insert(table.end(), part.begin(), part.end());
   }
   for (auto& k : table) {
@@ -67,7 +71,7 @@ std::vector<KeySpec> table_rows() {
 std::vector<Rule> table_rules() {
   std::vector<Rule> all;
   for (const auto& part : {run_rules(), data_rules(), model_rules(), training_rules(), selection_rules(),
-                           compression_rules(), fault_rules(), topology_rules(), report_rules()}) {
+                           compression_rules(), fault_rules(), trace_rules(), topology_rules(), report_rules()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   std::vector<bool> taken(all.size(), false);

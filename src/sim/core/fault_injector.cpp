@@ -2,6 +2,7 @@
 #include "sim/core/fault_injector.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 #include <simgrid/s4u.hpp>
@@ -58,6 +59,7 @@ void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& sp
     sg4::this_actor::sleep_until(off_at);
     if (state.stopping()) return;
     switch_off(state, i);
+    if (std::isinf(on_at)) return;  // off until the run ends (a trace's last interval)
     sg4::this_actor::sleep_until(on_at);
     switch_on(state, i);
   };
@@ -127,23 +129,28 @@ void link_faults(const std::vector<sg4::Link*>& links, const std::multimap<doubl
 
 }  // namespace
 
-std::vector<const scenario::DeviceFaultSpec*> device_faults(const scenario::Scenario& scenario,
-                                                            const std::vector<sg4::Host*>& hosts) {
+std::vector<const scenario::DeviceFaultSpec*> device_faults(
+    const scenario::Scenario& scenario, const std::vector<sg4::Host*>& hosts,
+    const std::vector<std::optional<scenario::DeviceFaultSpec>>& traced) {
   const size_t n = scenario.devices.size();
   std::vector<const scenario::DeviceFaultSpec*> out(n, nullptr);
-  if (!scenario.faults) return out;
   const scenario::DeviceFaultSpec* every = nullptr;
-  for (const auto& entry : scenario.faults->devices) {
-    if (entry.device == "*") every = &entry;
-    for (size_t i = 0; i < n; ++i)
-      if (scenario.devices[i].name == entry.device) out[i] = &entry;
+  if (scenario.faults) {
+    for (const auto& entry : scenario.faults->devices) {
+      if (entry.device == "*") every = &entry;
+      for (size_t i = 0; i < n; ++i)
+        if (scenario.devices[i].name == entry.device) out[i] = &entry;
+    }
   }
+  const std::string key =
+      scenario.faults && !scenario.faults->devices.empty() ? "faults.devices" : "traces.availability";
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) out[i] = every;
+    if (i < traced.size() && traced[i]) out[i] = &*traced[i];  // the rules allow one of the two
     if (!out[i]) continue;
     for (size_t j = 0; j < n; ++j) {
       if (j != i && hosts[j] == hosts[i]) {
-        throw PlatformError("faults.devices: device \"" + scenario.devices[i].name + "\" shares host \"" +
+        throw PlatformError(key + ": device \"" + scenario.devices[i].name + "\" shares host \"" +
                             hosts[i]->get_name() + "\" with device \"" + scenario.devices[j].name +
                             "\"; a fault switches the whole host off, so give each device with faults its own host");
       }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,13 @@ class Link;
 
 namespace edgetrain::sim {
 
-// Per device, its availability entry (null: always on). Throws PlatformError for a device
-// with faults that shares its host with another device (a fault switches the whole host off).
-std::vector<const scenario::DeviceFaultSpec*> device_faults(const scenario::Scenario& scenario,
-                                                            const std::vector<simgrid::s4u::Host*>& hosts);
+// Per device, its availability entry (null: always on): its faults.devices entry, or the plan of
+// its traces.availability rows (`traced`, per device; must outlive the run). An off interval may
+// end at infinity (off until the run ends). Throws PlatformError for a device with faults that
+// shares its host with another device (a fault switches the whole host off).
+std::vector<const scenario::DeviceFaultSpec*> device_faults(
+    const scenario::Scenario& scenario, const std::vector<simgrid::s4u::Host*>& hosts,
+    const std::vector<std::optional<scenario::DeviceFaultSpec>>& traced);
 
 struct LinkEvent {
   enum class Kind { Bandwidth, Off, On } kind;

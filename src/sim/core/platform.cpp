@@ -91,6 +91,11 @@ void check_ns3_mapping(const platform::PlatformInfo& info, const scenario::Scena
                         "edgetrain does not support faults under ns-3 (SimGrid 3.32's ns-3 binding crashes when a "
                         "host or link fails, and ignores bandwidth changes); use the default network model");
   }
+  if (scenario.traces) {
+    throw PlatformError("traces: " + why +
+                        "edgetrain does not support device traces under ns-3 (devices that go off crash SimGrid 3.32's "
+                        "ns-3 binding, which also ignores bandwidth changes); use the default network model");
+  }
   if (!info.wifi_zones.empty()) {
     throw PlatformError(why + "edgetrain does not support Wi-Fi zones under ns-3 (zone \"" + info.wifi_zones[0].id +
                         "\"); use the default network model");

@@ -23,6 +23,7 @@
 #include "sim/core/actor_guard.hpp"
 #include "sim/core/capacity_check.hpp"
 #include "sim/core/device_actor.hpp"
+#include "sim/core/device_traces.hpp"
 #include "sim/core/energy_meter.hpp"
 #include "sim/core/engine.hpp"
 #include "sim/core/fault_injector.hpp"
@@ -163,7 +164,8 @@ void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* devi
 // Per device: its record, time ledger, batch size and stream. The stream's samples come from
 // the device's partition in its seeded order; without a stream, the device reads the same
 // order directly (DeviceActor).
-void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vector<std::vector<int64_t>>& parts) {
+void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vector<std::vector<int64_t>>& parts,
+                   const DeviceTraces& traces) {
   const scenario::Scenario& sc = state.scenario;
   const size_t n = sc.devices.size();
   state.devices.resize(n);
@@ -172,7 +174,7 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
   state.upstream.assign(n, nullptr);
   state.lanes.assign(n, 0);
   for (size_t i = 0; i < n; ++i) state.couriers.push_back(std::make_unique<DownlinkCourier>(sc.devices[i].name));
-  state.faults = device_faults(sc, hosts.devices);
+  state.faults = device_faults(sc, hosts.devices, traces.availability);
   const int64_t model_memory_bytes = backend::model_memory_vectors(sc) * state.backend.cost().dense_bytes();
   for (size_t i = 0; i < n; ++i) {
     const scenario::DeviceSpec& spec = sc.devices[i];
@@ -180,7 +182,7 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
     record.device = spec.name;
     record.host = hosts.devices[i]->get_name();
     record.device_class = device_class(*hosts.devices[i]);
-    record.host_speed_flops = hosts.devices[i]->get_speed();
+    record.host_speed_flops = state.step_charges->speed(i);  // the platform's, or the capacity trace's
     record.model_memory_bytes = model_memory_bytes;
     state.ledgers.emplace_back(&record, 0.0);
     int64_t batch = sc.training.batch_size;
@@ -395,6 +397,7 @@ struct Prepared {
   std::unique_ptr<packet::Calibration> calibration;
   std::unique_ptr<NetworkCalibration> calibration_hooks;
   std::unique_ptr<StepCharges> step_charges;
+  DeviceTraces traces;  // traces.*: each device's off intervals (the fault injector points at them), speed, bandwidth
 };
 
 // network.calibration, checked against the loaded platform and applied to the flow model.
@@ -454,7 +457,12 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                    p.topology->build(p.hosts);
                    check_ns3_message_size(charged.cost);
                  }});
-  p.step_charges = std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices);
+  std::vector<int64_t> samples;
+  for (const auto& part : p.learning->parts) samples.push_back(static_cast<int64_t>(part.size()));
+  p.traces = plan_device_traces(scenario, samples, p.hosts.devices);
+  apply_trace_bandwidths(p.traces, scenario, p.hosts.devices, p.hosts.server);
+  p.step_charges =
+      std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices, p.traces.speed_flops);
   return p;
 }
 
@@ -463,7 +471,8 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
-  backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts); });
+  state.step_charges = p.step_charges.get();
+  backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts, p.traces); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
                     " hosts), server " + p.hosts.server->get_name() + "\n";
   out += p.topology->describe();
@@ -508,7 +517,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   state.buffer_timeline.open(results.temporary(), options.out_dir,
                              std::filesystem::exists(results.folder(), ec) ? "the previous results are left as they were"
                                                                            : "no results were written");
-  backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts); });
+  backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts, p.traces); });
   if (p.energy->active()) state.energy = p.energy.get();
   std::vector<std::string> warnings = run_warnings(scenario, results, options.out_dir, options.warn_replacing);
   if (auto solver = solver_warning()) warnings.push_back(*solver);

@@ -32,10 +32,12 @@ const compute::Profile& host_profile(const simgrid::s4u::Host& host) {
 }  // namespace
 
 StepCharges::StepCharges(const scenario::Scenario& scenario, const backend::ModelCost& cost,
-                         const std::vector<simgrid::s4u::Host*>& devices)
-    : cost_(&cost) {
+                         const std::vector<simgrid::s4u::Host*>& devices,
+                         const std::vector<std::optional<double>>& traced_speed)
+    : cost_(&cost), traced_speed_(traced_speed) {
   const scenario::TrainingSpec& t = scenario.training;
   for (const simgrid::s4u::Host* h : devices) host_speed_.push_back(h->get_speed());
+  traced_speed_.resize(devices.size());
   if (!t.compute_profile_file.empty()) {
     profiles_.push_back(compute::read_profile_file(t.compute_profile_file.string()));
     from_file_ = true;
@@ -55,7 +57,10 @@ StepCharges::StepCharges(const scenario::Scenario& scenario, const backend::Mode
 }
 
 double StepCharges::flops(size_t device, int64_t samples) const {
-  if (profiles_.empty()) return cost_->step_flops_per_sample * static_cast<double>(samples);
+  const double model_flops = cost_->step_flops_per_sample * static_cast<double>(samples);
+  // A traced speed: the FLOPs that last, on the host's own speed, as long as the step at the trace's.
+  if (traced_speed_[device]) return model_flops * host_speed_[device] / *traced_speed_[device];
+  if (profiles_.empty()) return model_flops;
   const size_t p = profile_of_[device];
   auto [at, fresh] = step_s_[p].try_emplace(samples, 0.0);
   if (fresh) at->second = compute::step_cost(cost_->compute_layers, samples, profiles_[p]).step_s;

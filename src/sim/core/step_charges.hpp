@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,15 @@ class StepCharges {
  public:
   // Throws PlatformError (one line) when training.compute_profile is "host" and a device's host has
   // no `compute_profile` property naming a device class, and ProfileFileError for a bad file.
+  // `traced_speed`, per device (or empty): the speed its capacity trace row gives it (traces.capacity,
+  // sim/core/device_traces.hpp), which its steps are charged at instead of its host's.
   StepCharges(const scenario::Scenario& scenario, const backend::ModelCost& cost,
-              const std::vector<simgrid::s4u::Host*>& devices);
+              const std::vector<simgrid::s4u::Host*>& devices,
+              const std::vector<std::optional<double>>& traced_speed = {});
 
   double flops(size_t device, int64_t samples) const;
+  // The flop/s its steps are charged at: its trace's speed, else its host's.
+  double speed(size_t device) const { return traced_speed_[device].value_or(host_speed_[device]); }
   // The profiles in use, in the order devices first use them; empty: FLOPs / host speed.
   const std::vector<compute::Profile>& profiles() const { return profiles_; }
   bool from_file() const { return from_file_; }
@@ -36,6 +42,7 @@ class StepCharges {
   std::vector<compute::Profile> profiles_;
   std::vector<size_t> profile_of_;  // per device, into profiles_ (unused without profiles)
   std::vector<double> host_speed_;  // per device: flop/s of one core
+  std::vector<std::optional<double>> traced_speed_;  // per device: the capacity trace's flop/s
   bool from_file_ = false;
   // Per profile: step seconds by batch (batches repeat; scadles batches vary).
   mutable std::vector<std::map<int64_t, double>> step_s_;
