@@ -32,16 +32,25 @@ namespace {
 
 learn::NpzSpec npz_spec(const scenario::Scenario& s) {
   const auto& d = s.dataset;
-  return {.file = d.file, .x_train = d.arrays.x_train, .y_train = d.arrays.y_train, .x_test = d.arrays.x_test,
-          .y_test = d.arrays.y_test, .channels_at = d.channels_at, .classes = d.classes,
-          .train_limit = d.train_samples, .test_limit = s.eval.test_samples};
+  return {.file = d.file,
+          .x_train = d.arrays.x_train,
+          .y_train = d.arrays.y_train,
+          .x_test = d.arrays.x_test,
+          .y_test = d.arrays.y_test,
+          .channels_at = d.channels_at,
+          .classes = d.classes,
+          .train_limit = d.train_samples,
+          .test_limit = s.eval.test_samples};
 }
 learn::ImageFolderSpec images_spec(const scenario::Scenario& s) {
   return {.dir = s.dataset.path, .train_limit = s.dataset.train_samples, .test_limit = s.eval.test_samples};
 }
 learn::LeafSpec leaf_spec(const scenario::Scenario& s) {
   const auto& d = s.dataset;
-  return {.dir = d.path, .shape = d.shape, .classes = d.classes, .train_limit = d.train_samples,
+  return {.dir = d.path,
+          .shape = d.shape,
+          .classes = d.classes,
+          .train_limit = d.train_samples,
           .test_limit = s.eval.test_samples};
 }
 learn::FedScaleSpec fedscale_spec(const scenario::Scenario& s) {
@@ -118,7 +127,8 @@ learn::PartitionConfig partition_config(const scenario::Scenario& s) {
 
 std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& s, const learn::Dataset& train) {
   const auto devices = static_cast<int64_t>(s.devices.size());
-  if (s.dataset.partition.kind == "natural") return learn::natural_partition(train.sample_users, devices, partition_config(s));
+  if (s.dataset.partition.kind == "natural")
+    return learn::natural_partition(train.sample_users, devices, partition_config(s));
   return learn::partition_indices(train.labels, train.classes, devices, partition_config(s));
 }
 
@@ -127,7 +137,8 @@ std::vector<std::vector<int64_t>> partition_counts(const scenario::Scenario& s, 
   if (s.dataset.partition.kind == "natural") {
     // Each user's samples, contiguous in user order, as counted from the files.
     std::vector<int64_t> users;
-    for (size_t u = 0; u < shape.user_samples.size(); ++u) users.insert(users.end(), static_cast<size_t>(shape.user_samples[u]), static_cast<int64_t>(u));
+    for (size_t u = 0; u < shape.user_samples.size(); ++u)
+      users.insert(users.end(), static_cast<size_t>(shape.user_samples[u]), static_cast<int64_t>(u));
     return learn::natural_partition(users, devices, partition_config(s));
   }
   std::vector<int64_t> labels(static_cast<size_t>(shape.train_samples));

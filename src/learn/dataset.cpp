@@ -214,8 +214,7 @@ void standardise(DatasetPair& pair) {
   }
 }
 
-void finish_dataset(DatasetPair& pair, int64_t classes, const std::string& where_train,
-                    const std::string& where_test) {
+void finish_dataset(DatasetPair& pair, int64_t classes, const std::string& where_train, const std::string& where_test) {
   if (classes <= 0) {
     int64_t top = 1;
     for (const Dataset* d : {&pair.train, &pair.test}) {
@@ -254,8 +253,8 @@ DatasetShape idx_dataset_shape(const fs::path& dir, int64_t train_limit, int64_t
   shape.width = train.images.dims()[2];
   shape.classes = kIdxClasses;
   // The raw bytes read (the kept pixels and all labels) besides the codes kept.
-  shape.read_bytes = static_cast<double>(shape.train_samples + shape.test_samples) *
-                     static_cast<double>(shape.sample_floats() + 1);
+  shape.read_bytes =
+      static_cast<double>(shape.train_samples + shape.test_samples) * static_cast<double>(shape.sample_floats() + 1);
   return shape;
 }
 

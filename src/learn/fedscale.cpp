@@ -51,7 +51,8 @@ Mapping read_mapping(const fs::path& dir, const std::string& split, int64_t limi
   Mapping m;
   m.csv = dir / "client_data_mapping" / (split + ".csv");
   std::ifstream in(m.csv);
-  if (!in) throw DataError("dataset: " + m.csv.string() + " not found (FedScale's client_data_mapping/" + split + ".csv)");
+  if (!in)
+    throw DataError("dataset: " + m.csv.string() + " not found (FedScale's client_data_mapping/" + split + ".csv)");
   std::string line;
   if (!std::getline(in, line)) throw DataError("dataset: " + m.csv.string() + " is empty");
   const auto header = csv_fields(line);
@@ -83,7 +84,8 @@ Mapping read_mapping(const fs::path& dir, const std::string& split, int64_t limi
     } catch (const std::exception&) {
       used = 0;
     }
-    if (label.empty() || used != label.size()) throw DataError(where() + " has label_id \"" + label + "\": not an integer");
+    if (label.empty() || used != label.size())
+      throw DataError(where() + " has label_id \"" + label + "\": not an integer");
     const auto [it, added] = clients.emplace(f[col[0]], static_cast<int64_t>(clients.size()));
     if (added) m.user_samples.push_back(0);
     ++m.user_samples[static_cast<size_t>(it->second)];
@@ -105,7 +107,8 @@ int64_t top_label(const Mapping& a, const Mapping& b) {
 
 // The sample file `f`, which `m`'s CSV names: refused with both names when it is missing.
 const fs::path& existing(const fs::path& f, const Mapping& m) {
-  if (!fs::is_regular_file(f)) throw DataError("dataset: " + f.string() + " (named by " + m.csv.string() + ") not found");
+  if (!fs::is_regular_file(f))
+    throw DataError("dataset: " + f.string() + " (named by " + m.csv.string() + ") not found");
   return f;
 }
 

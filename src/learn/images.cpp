@@ -28,17 +28,21 @@ std::vector<fs::path> sorted_entries(const fs::path& dir, bool folders) {
 
 std::vector<std::string> class_names(const fs::path& dir) {
   const fs::path train = dir / "train";
-  if (!fs::is_directory(train)) throw DataError("dataset: " + train.string() + " is not a directory (a folder per class)");
+  if (!fs::is_directory(train))
+    throw DataError("dataset: " + train.string() + " is not a directory (a folder per class)");
   std::vector<std::string> names;
   for (const fs::path& p : sorted_entries(train, true)) names.push_back(p.filename().string());
-  if (names.size() < 2) throw DataError("dataset: " + train.string() + " holds " + std::to_string(names.size()) + " class folders; at least 2 are needed");
+  if (names.size() < 2)
+    throw DataError("dataset: " + train.string() + " holds " + std::to_string(names.size()) +
+                    " class folders; at least 2 are needed");
   return names;
 }
 
 Listing list_split(const fs::path& dir, const std::string& split, const std::vector<std::string>& classes,
                    int64_t limit) {
   const fs::path root = dir / split;
-  if (!fs::is_directory(root)) throw DataError("dataset: " + root.string() + " is not a directory (a folder per class)");
+  if (!fs::is_directory(root))
+    throw DataError("dataset: " + root.string() + " is not a directory (a folder per class)");
   std::vector<std::vector<fs::path>> per_class(classes.size());
   for (const fs::path& folder : sorted_entries(root, true)) {
     const auto it = std::find(classes.begin(), classes.end(), folder.filename().string());

@@ -2,12 +2,11 @@
 // and the keys of the objects on it (user_data / <user> / x / [sample] / value).
 #include "learn/leaf.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace edgetrain::learn {
 namespace {
@@ -18,7 +17,8 @@ using nlohmann::json;
 // The JSON files of `dir`/`split`, sorted by name.
 std::vector<fs::path> json_files(const fs::path& dir, const std::string& split) {
   const fs::path folder = dir / split;
-  if (!fs::is_directory(folder)) throw DataError("dataset: " + folder.string() + " is not a directory (LEAF's " + split + "/ folder)");
+  if (!fs::is_directory(folder))
+    throw DataError("dataset: " + folder.string() + " is not a directory (LEAF's " + split + "/ folder)");
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(folder)) {
     if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
@@ -32,8 +32,8 @@ std::vector<fs::path> json_files(const fs::path& dir, const std::string& split) 
 struct Split {
   bool keep_values = true;  // false: counts only (and labels when keep_labels)
   bool keep_labels = true;
-  int64_t limit = 0;        // samples kept (0 = all)
-  int64_t length = -1;      // values per sample (the first sample's)
+  int64_t limit = 0;    // samples kept (0 = all)
+  int64_t length = -1;  // values per sample (the first sample's)
   std::vector<float> values;
   std::vector<int64_t> labels, sample_users;
   std::map<std::string, int64_t> user_index;
@@ -46,9 +46,7 @@ struct Split {
   }
   bool full() const { return limit > 0 && static_cast<int64_t>(labels.size()) >= limit; }
   // Counted apart from the labels: a user's x may come before or after its y.
-  bool values_full() const {
-    return limit > 0 && length > 0 && static_cast<int64_t>(values.size()) >= limit * length;
-  }
+  bool values_full() const { return limit > 0 && length > 0 && static_cast<int64_t>(values.size()) >= limit * length; }
 };
 
 class Reader : public nlohmann::json_sax<json> {
@@ -162,7 +160,9 @@ class Reader : public nlohmann::json_sax<json> {
     return stack_.size() == 5 && stack_[0].key == "user_data" && stack_[2].key == "x" && stack_[3].array &&
            stack_[4].array;
   }
-  bool in_labels() const { return stack_.size() == 4 && stack_[0].key == "user_data" && stack_[2].key == "y" && stack_[3].array; }
+  bool in_labels() const {
+    return stack_.size() == 4 && stack_[0].key == "user_data" && stack_[2].key == "y" && stack_[3].array;
+  }
   bool number(double v, bool integral) {
     if (at({"num_samples"}, 1)) {
       if (!integral || v < 0) throw error("has num_samples " + std::to_string(v) + ": not a count");

@@ -18,7 +18,7 @@ struct LeafSpec {
   // [channels, height, width] of a sample; empty: a square single-channel image when the length is
   // a perfect square (FEMNIST's 784 values: 1x28x28), else 1x1xlength.
   std::vector<int64_t> shape;
-  int64_t classes = 0;  // 0: the largest label + 1
+  int64_t classes = 0;                      // 0: the largest label + 1
   int64_t train_limit = 0, test_limit = 0;  // 0 = all
 };
 

@@ -137,8 +137,8 @@ NpyArray read_array(ZipArchive& zip, const std::string& name, bool header_only, 
   const uint64_t claimed = static_cast<uint64_t>(a.header.count()) * static_cast<uint64_t>(a.header.item_values()) *
                            static_cast<uint64_t>(a.header.bytes);
   if (total != claimed) {
-    throw a.header.error("holds " + std::to_string(total) + " bytes of data, but its header (" +
-                         a.header.shape_text() + " " + a.header.dtype() + ") claims " + std::to_string(claimed) +
+    throw a.header.error("holds " + std::to_string(total) + " bytes of data, but its header (" + a.header.shape_text() +
+                         " " + a.header.dtype() + ") claims " + std::to_string(claimed) +
                          (total < claimed ? " (truncated array)" : ""));
   }
   return a;
@@ -160,7 +160,8 @@ SampleShape sample_shape(const NpyHeader& x, const NpzSpec& spec) {
     case 4:
       if (spec.channels_at == "first") return {s[1], s[2], s[3], false};
       if (spec.channels_at == "last") return {s[3], s[1], s[2], true};
-      throw x.error("has shape " + x.shape_text() + ": say where its channels are with dataset.channels_at (first "
+      throw x.error("has shape " + x.shape_text() +
+                    ": say where its channels are with dataset.channels_at (first "
                     "for (N, C, H, W), last for (N, H, W, C))");
     default: throw x.error("has shape " + x.shape_text() + ": samples must be (N, H, W), (N, D) or 4-D");
   }

@@ -97,8 +97,8 @@ const ZipMember& ZipArchive::member(const std::string& name) const {
   }
   std::string there;
   for (const ZipMember& m : members_) there += (there.empty() ? "" : ", ") + m.name;
-  throw DataError("dataset: " + path_.string() + " has no array " + name + " (it holds: " +
-                  (there.empty() ? "nothing" : there) + ")");
+  throw DataError("dataset: " + path_.string() + " has no array " + name +
+                  " (it holds: " + (there.empty() ? "nothing" : there) + ")");
 }
 
 void ZipArchive::read(const ZipMember& m, const std::function<bool(const char*, size_t)>& sink) {

@@ -90,8 +90,8 @@ std::string describe(const Scenario& s) {
       ds += ", " + std::to_string(d.train_samples) + " training samples of shape " + list_text(d.shape) + ", " +
             std::to_string(d.classes) + " classes, noise " + format_number(d.noise);
     } else {
-      ds += " from " + where + ", " +
-            (d.train_samples == 0 ? std::string("all") : std::to_string(d.train_samples)) + " training samples";
+      ds += " from " + where + ", " + (d.train_samples == 0 ? std::string("all") : std::to_string(d.train_samples)) +
+            " training samples";
     }
     ds += "; partition " + d.partition.kind;
     if (d.partition.kind == "shards")

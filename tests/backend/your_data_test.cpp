@@ -33,11 +33,13 @@ fs::path leaf_folder() {
   fs::create_directories(dir / "test");
   const std::string sample = "[0, 1, 2, 3, 4, 5, 6, 7, 8]";
   std::ofstream(dir / "train/a.json") << "{\"users\": [\"u1\", \"u2\", \"u3\"], \"num_samples\": [2, 0, 3], "
-                                         "\"user_data\": {\"u1\": {\"x\": [" << sample << ", " << sample
+                                         "\"user_data\": {\"u1\": {\"x\": ["
+                                      << sample << ", " << sample
                                       << "], \"y\": [0, 1]}, \"u2\": {\"x\": [], \"y\": []}, \"u3\": {\"x\": ["
                                       << sample << ", " << sample << ", " << sample << "], \"y\": [2, 0, 1]}}}";
   std::ofstream(dir / "test/a.json") << "{\"users\": [\"u1\"], \"num_samples\": [1], \"user_data\": {\"u1\": "
-                                        "{\"x\": [" << sample << "], \"y\": [1]}}}";
+                                        "{\"x\": ["
+                                     << sample << "], \"y\": [1]}}}";
   return dir;
 }
 

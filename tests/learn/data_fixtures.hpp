@@ -70,18 +70,18 @@ inline std::string raw_deflate(const std::string& in) {
 inline std::string zip(const std::vector<std::pair<std::string, std::string>>& members, bool deflated = false) {
   std::string body, directory;
   for (const auto& [name, data] : members) {
-    const uint32_t crc = static_cast<uint32_t>(
-        crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
+    const uint32_t crc =
+        static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
     const std::string stored = deflated ? raw_deflate(data) : data;
     const uint16_t method = deflated ? 8 : 0;
     const std::string common = le(20, 2) + le(0, 2) + le(method, 2) + le(0, 2) + le(0, 2) + le(crc, 4) +
                                le(stored.size(), 4) + le(data.size(), 4) + le(name.size(), 2) + le(0, 2);
-    directory += le(0x02014b50, 4) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) +
-                 le(body.size(), 4) + name;
+    directory +=
+        le(0x02014b50, 4) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(body.size(), 4) + name;
     body += le(0x04034b50, 4) + common + name + stored;
   }
-  return body + directory + le(0x06054b50, 4) + le(0, 2) + le(0, 2) + le(members.size(), 2) +
-         le(members.size(), 2) + le(directory.size(), 4) + le(body.size(), 4) + le(0, 2);
+  return body + directory + le(0x06054b50, 4) + le(0, 2) + le(0, 2) + le(members.size(), 2) + le(members.size(), 2) +
+         le(directory.size(), 4) + le(body.size(), 4) + le(0, 2);
 }
 
 }  // namespace fixtures

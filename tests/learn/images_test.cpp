@@ -1,11 +1,12 @@
 // The image folder and FedScale loaders on PNG files written here with stb_image_write: classes
 // and clients, channel-first pixels kept as codes, and each broken file refused in one line.
+#include "learn/images.hpp"
+
 #include <doctest/doctest.h>
 #include <stb_image_write.h>
 
 #include "data_fixtures.hpp"
 #include "learn/fedscale.hpp"
-#include "learn/images.hpp"
 
 using namespace edgetrain::learn;
 namespace fs = std::filesystem;
@@ -17,7 +18,8 @@ void png(const fs::path& p, int w, int h, int channels, int base) {
   fs::create_directories(p.parent_path());
   std::vector<uint8_t> px(static_cast<size_t>(w * h * channels));
   for (int i = 0; i < w * h; ++i) {
-    for (int c = 0; c < channels; ++c) px[static_cast<size_t>(i * channels + c)] = static_cast<uint8_t>(base + 10 * c + i);
+    for (int c = 0; c < channels; ++c)
+      px[static_cast<size_t>(i * channels + c)] = static_cast<uint8_t>(base + 10 * c + i);
   }
   REQUIRE(stbi_write_png(p.c_str(), w, h, channels, px.data(), w * channels) != 0);
 }
@@ -103,10 +105,12 @@ TEST_CASE("fedscale: the clients of train.csv are the samples' users") {
   CHECK(s.classes == 5);
   CHECK(s.sample_floats() == 4);
 
-  fixtures::write(dir / "client_data_mapping/train.csv", "client_id,sample_path,label_name,label_id\n7,x1.png,cat,zero\n");
+  fixtures::write(dir / "client_data_mapping/train.csv",
+                  "client_id,sample_path,label_name,label_id\n7,x1.png,cat,zero\n");
   CHECK_THROWS_WITH_AS(load_fedscale_dataset({.dir = dir}),
                        doctest::Contains("train.csv line 2 has label_id \"zero\": not an integer"), DataError);
-  fixtures::write(dir / "client_data_mapping/train.csv", "client_id,sample_path,label_name,label_id\n7,gone.png,cat,0\n");
+  fixtures::write(dir / "client_data_mapping/train.csv",
+                  "client_id,sample_path,label_name,label_id\n7,gone.png,cat,0\n");
   CHECK_THROWS_WITH_AS(load_fedscale_dataset({.dir = dir}), doctest::Contains("gone.png (named by"), DataError);
   fixtures::write(dir / "client_data_mapping/train.csv", "client,sample_path,label_name,label_id\n7,x1.png,cat,0\n");
   CHECK_THROWS_WITH_AS(load_fedscale_dataset({.dir = dir}), doctest::Contains("has no column client_id"), DataError);
@@ -114,6 +118,6 @@ TEST_CASE("fedscale: the clients of train.csv are the samples' users") {
   FedScaleSpec declared{.dir = dir, .classes = 1};
   declared.classes = 2;
   fixtures::write(dir / "client_data_mapping/test.csv", "client_id,sample_path,label_name,label_id\n3,t1.png,dog,2\n");
-  CHECK_THROWS_WITH_AS(load_fedscale_dataset(declared), doctest::Contains("test.csv has label 2 at sample 0, outside 0-1"),
-                       DataError);
+  CHECK_THROWS_WITH_AS(load_fedscale_dataset(declared),
+                       doctest::Contains("test.csv has label 2 at sample 0, outside 0-1"), DataError);
 }

@@ -27,12 +27,13 @@ fs::path leaf_dir(const std::string& name, const std::string& broken_train = "")
   fixtures::write(dir / "train" / "a.json",
                   broken_train.empty()
                       ? "{\"users\": [\"u1\", \"u2\"], \"num_samples\": [2, 3], \"hierarchies\": [], \"user_data\": "
-                        "{\"u1\": " + user_data(1, 2, "0, 1") + ", \"u2\": " + user_data(2, 3, "2, 2, 0") + "}}"
+                        "{\"u1\": " +
+                            user_data(1, 2, "0, 1") + ", \"u2\": " + user_data(2, 3, "2, 2, 0") + "}}"
                       : broken_train);
   fixtures::write(dir / "train" / "b.json",
                   "{\"users\": [\"u3\"], \"num_samples\": [1], \"user_data\": {\"u3\": " + user_data(3, 1, "1") + "}}");
-  fixtures::write(dir / "test" / "t.json",
-                  "{\"users\": [\"u1\"], \"num_samples\": [2], \"user_data\": {\"u1\": " + user_data(1, 2, "3, 0") + "}}");
+  fixtures::write(dir / "test" / "t.json", "{\"users\": [\"u1\"], \"num_samples\": [2], \"user_data\": {\"u1\": " +
+                                               user_data(1, 2, "3, 0") + "}}");
   fixtures::write(dir / "train" / "notes.txt", "not read");
   return dir;
 }

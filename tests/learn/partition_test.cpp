@@ -114,7 +114,7 @@ TEST_CASE("natural: each device gets its users' samples, in file order or a seed
     moved = natural_partition(users, 3, c) != parts;
   }
   CHECK(moved);
-  CHECK_THROWS_WITH_AS(natural_partition({}, 2, c), doctest::Contains("natural needs a data set whose samples carry users"),
-                       PartitionError);
+  CHECK_THROWS_WITH_AS(natural_partition({}, 2, c),
+                       doctest::Contains("natural needs a data set whose samples carry users"), PartitionError);
   CHECK_THROWS_AS(partition_indices({0, 1}, 2, 1, c), PartitionError);
 }

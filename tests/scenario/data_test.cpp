@@ -47,8 +47,8 @@ TEST_CASE("dataset npz: the file alone, the four array names by default, channel
 TEST_CASE("dataset leaf and fedscale: a folder, inferred shape and classes, the natural partition") {
   TempDir dir;
   dir.mkdir("femnist");
-  const Scenario s = parse_in(
-      dir, with_dataset({{"name", "leaf"}, {"path", "femnist"}, {"partition", {{"kind", "natural"}}}}));
+  const Scenario s =
+      parse_in(dir, with_dataset({{"name", "leaf"}, {"path", "femnist"}, {"partition", {{"kind", "natural"}}}}));
   CHECK(s.dataset.path == dir / "femnist");
   CHECK(s.dataset.shape.empty());  // inferred from the samples' length
   CHECK(s.dataset.classes == 0);
@@ -76,8 +76,8 @@ TEST_CASE("dataset: natural needs users; synthetic data keeps its shape and clas
   TempDir dir;
   dir.mkdir("flowers");
   dir.write("x.npz", "");
-  for (const json& dataset :
-       {json{{"name", "npz"}, {"file", "x.npz"}}, json{{"name", "images"}, {"path", "flowers"}}, json{{"name", "synthetic"}}}) {
+  for (const json& dataset : {json{{"name", "npz"}, {"file", "x.npz"}}, json{{"name", "images"}, {"path", "flowers"}},
+                              json{{"name", "synthetic"}}}) {
     json d = dataset;
     d["partition"] = {{"kind", "natural"}};
     CHECK(parse_error(dir, with_dataset(d)) ==
@@ -86,7 +86,8 @@ TEST_CASE("dataset: natural needs users; synthetic data keeps its shape and clas
               dataset["name"].get<std::string>());
   }
   // null is "not given": synthetic data takes its defaults.
-  const Scenario synthetic = parse_in(dir, with_dataset({{"name", "synthetic"}, {"classes", nullptr}, {"shape", nullptr}}));
+  const Scenario synthetic =
+      parse_in(dir, with_dataset({{"name", "synthetic"}, {"classes", nullptr}, {"shape", nullptr}}));
   CHECK(synthetic.dataset.classes == 10);
   CHECK(synthetic.dataset.shape == std::vector<int64_t>{1, 28, 28});
   CHECK(parse_in(dir, with_dataset({{"name", "images"}, {"path", "flowers"}})).dataset.path == dir / "flowers");

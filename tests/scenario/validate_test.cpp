@@ -184,7 +184,8 @@ TEST_CASE("validate: enums") {
   doc = minimal_doc();
   doc["dataset"]["name"] = "fashion_mnist";
   CHECK(parse_error(dir, doc) ==
-        "dataset.name: must be one of fashion-mnist, mnist, synthetic, npz, images, leaf, fedscale; got \"fashion_mnist\" "
+        "dataset.name: must be one of fashion-mnist, mnist, synthetic, npz, images, leaf, fedscale; got "
+        "\"fashion_mnist\" "
         "(did you mean \"fashion-mnist\"?)");
   doc["training"]["mode"] = "synch";
   doc["dataset"]["name"] = "synthetic";

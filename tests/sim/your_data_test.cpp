@@ -20,11 +20,13 @@ const fs::path kFashion = "/usr/share/datasets/fashion-mnist";
 // A scenario on two-devices.xml with `dataset` as its dataset section.
 fs::path scenario_with(const fs::path& dir, const std::string& dataset, const std::string& training = "\"real\"") {
   const fs::path file = dir / "scenario.json";
-  std::ofstream(file) << "{\"name\": \"your-data\", \"seed\": 3, \"platform\": \"" << (kData / "two-devices.xml").string()
+  std::ofstream(file) << "{\"name\": \"your-data\", \"seed\": 3, \"platform\": \""
+                      << (kData / "two-devices.xml").string()
                       << "\", \"server\": \"server\", \"devices\": [\"dev-a\", \"dev-b\"], \"dataset\": " << dataset
                       << ", \"model\": {\"name\": \"mlp\", \"hidden\": [16]}, \"training\": {\"mode\": \"sync\", "
                          "\"batch_size\": 8, \"lr\": 0.05, \"compute\": "
-                      << training << "}, \"eval\": {\"every_s\": 0.5, \"test_samples\": 300}, \"stop\": {\"rounds\": 4}}";
+                      << training
+                      << "}, \"eval\": {\"every_s\": 0.5, \"test_samples\": 300}, \"stop\": {\"rounds\": 4}}";
   return file;
 }
 
@@ -48,7 +50,8 @@ std::string be32(uint32_t v) {
 }  // namespace
 
 TEST_CASE("your data: Fashion-MNIST as .npz gives byte-identical results to its IDX files") {
-  if (!fs::exists(kFashion / "train-images-idx3-ubyte.gz") || std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0) {
+  if (!fs::exists(kFashion / "train-images-idx3-ubyte.gz") ||
+      std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0) {
     MESSAGE("needs Debian's dataset-fashion-mnist and python3-numpy");
     std::exit(77);
   }
@@ -59,18 +62,23 @@ TEST_CASE("your data: Fashion-MNIST as .npz gives byte-identical results to its 
       "import gzip, sys, numpy as np\n"
       "d = sys.argv[1]\n"
       "def read(name, offset, shape):\n"
-      "    with gzip.open(d + '/' + name) as f: return np.frombuffer(f.read(), np.uint8, offset=offset).reshape(shape)\n"
+      "    with gzip.open(d + '/' + name) as f: return np.frombuffer(f.read(), np.uint8, "
+      "offset=offset).reshape(shape)\n"
       "np.savez(sys.argv[2], x_train=read('train-images-idx3-ubyte.gz', 16, (-1, 28, 28)),\n"
       "         y_train=read('train-labels-idx1-ubyte.gz', 8, (-1,)),\n"
-      "         x_test=read('t10k-images-idx3-ubyte.gz', 16, (-1, 28, 28)), y_test=read('t10k-labels-idx1-ubyte.gz', 8, (-1,)))\n";
+      "         x_test=read('t10k-images-idx3-ubyte.gz', 16, (-1, 28, 28)), y_test=read('t10k-labels-idx1-ubyte.gz', "
+      "8, (-1,)))\n";
   write(dir / "write_npz.py", script);
-  REQUIRE(std::system(("/usr/bin/python3 " + (dir / "write_npz.py").string() + " " + kFashion.string() + " " +
-                       npz.string()).c_str()) == 0);
-  const fs::path idx_run = run_scenario(
-      scenario_with(fresh_dir("npz-fashion-a"), "{\"name\": \"fashion-mnist\", \"train_samples\": 2000}"), "npz-run-idx");
-  const fs::path npz_run = run_scenario(
-      scenario_with(fresh_dir("npz-fashion-b"), "{\"name\": \"npz\", \"file\": \"" + npz.string() + "\", \"train_samples\": 2000}"),
-      "npz-run-npz");
+  REQUIRE(
+      std::system(("/usr/bin/python3 " + (dir / "write_npz.py").string() + " " + kFashion.string() + " " + npz.string())
+                      .c_str()) == 0);
+  const fs::path idx_run =
+      run_scenario(scenario_with(fresh_dir("npz-fashion-a"), "{\"name\": \"fashion-mnist\", \"train_samples\": 2000}"),
+                   "npz-run-idx");
+  const fs::path npz_run =
+      run_scenario(scenario_with(fresh_dir("npz-fashion-b"),
+                                 "{\"name\": \"npz\", \"file\": \"" + npz.string() + "\", \"train_samples\": 2000}"),
+                   "npz-run-npz");
   for (const char* file : {"metrics.csv", "devices.csv", "links.csv", "rounds.csv", "staleness.csv"}) {
     CAPTURE(file);
     CHECK(slurp(idx_run / file) == slurp(npz_run / file));
@@ -95,8 +103,9 @@ TEST_CASE("your data: leaf's natural partition gives each device its user's samp
     }
     return "{\"x\": [" + x + "], \"y\": [" + y + "]}";
   };
-  write(dir / "data/train/all.json", "{\"users\": [\"f1\", \"f2\"], \"num_samples\": [30, 50], \"user_data\": {\"f1\": " +
-                                         user(30, 1) + ", \"f2\": " + user(50, 2) + "}}");
+  write(dir / "data/train/all.json",
+        "{\"users\": [\"f1\", \"f2\"], \"num_samples\": [30, 50], \"user_data\": {\"f1\": " + user(30, 1) +
+            ", \"f2\": " + user(50, 2) + "}}");
   write(dir / "data/test/all.json",
         "{\"users\": [\"f1\"], \"num_samples\": [20], \"user_data\": {\"f1\": " + user(20, 3) + "}}");
   const std::string dataset =
@@ -112,9 +121,9 @@ TEST_CASE("your data: leaf's natural partition gives each device its user's samp
   // Two users per device: 2 users make one device, not two.
   const std::string two_each = "{\"name\": \"leaf\", \"path\": \"" + (dir / "data").string() +
                                "\", \"partition\": {\"kind\": \"natural\", \"users_per_device\": 2}}";
-  const Result r = run_cli("run " + scenario_with(dir, two_each).string() + " --quiet --out " +
-                               fresh_dir("leaf-too-many").string(),
-                           "leaf-too-many");
+  const Result r =
+      run_cli("run " + scenario_with(dir, two_each).string() + " --quiet --out " + fresh_dir("leaf-too-many").string(),
+              "leaf-too-many");
   CHECK(r.status == 2);
   CHECK(r.err.find("natural gives 2 user(s) to each of 2 devices, but the training set has 2 users with samples") !=
         std::string::npos);
@@ -123,9 +132,11 @@ TEST_CASE("your data: leaf's natural partition gives each device its user's samp
 
 TEST_CASE("your data: natural on a data set without users is refused in one line") {
   const fs::path dir = fresh_dir("natural-npz");
-  const Result r = run_cli("validate " + scenario_with(dir, "{\"name\": \"fashion-mnist\", \"partition\": {\"kind\": \"natural\"}}",
-                                                       "\"timing-only\"").string(),
-                           "natural-npz");
+  const Result r =
+      run_cli("validate " + scenario_with(dir, "{\"name\": \"fashion-mnist\", \"partition\": {\"kind\": \"natural\"}}",
+                                          "\"timing-only\"")
+                                .string(),
+              "natural-npz");
   CHECK(r.status == 2);
   CHECK(r.err.find("dataset.partition.kind: natural needs a data set whose samples carry users (dataset.name leaf or "
                    "fedscale), not fashion-mnist") != std::string::npos);
@@ -141,12 +152,14 @@ TEST_CASE("your data: a FedScale folder beyond the machine's memory is refused f
   write(dir / "data/train/big.png", std::string("\x89PNG\r\n\x1a\n", 8) + be32(13) + ihdr + be32(crc));
   write(dir / "data/test/big.png", std::string("\x89PNG\r\n\x1a\n", 8) + be32(13) + ihdr + be32(crc));
   std::string rows = "client_id,sample_path,label_name,label_id\n";
-  for (int i = 0; i < 250000; ++i) rows += std::to_string(i % 100) + ",big.png,c" + std::to_string(i % 3) + "," + std::to_string(i % 3) + "\n";
+  for (int i = 0; i < 250000; ++i)
+    rows += std::to_string(i % 100) + ",big.png,c" + std::to_string(i % 3) + "," + std::to_string(i % 3) + "\n";
   write(dir / "data/client_data_mapping/train.csv", rows);
   write(dir / "data/client_data_mapping/test.csv", "client_id,sample_path,label_name,label_id\n0,big.png,c0,0\n");
-  const Result r = run_cli("run " + scenario_with(dir, "{\"name\": \"fedscale\", \"path\": \"" + (dir / "data").string() + "\"}").string() +
-                               " --quiet --out " + fresh_dir("fedscale-huge-out").string(),
-                           "fedscale-huge");
+  const Result r = run_cli(
+      "run " + scenario_with(dir, "{\"name\": \"fedscale\", \"path\": \"" + (dir / "data").string() + "\"}").string() +
+          " --quiet --out " + fresh_dir("fedscale-huge-out").string(),
+      "fedscale-huge");
   CHECK(r.status == 2);
   CHECK(r.err.find("edgetrain: scenario needs about ") == 0);
   CHECK(r.err.find("TB") != std::string::npos);

@@ -149,16 +149,16 @@ std::vector<Rule> data_rules() {
                                std::to_string(kMaxSampleValues) + " (2^24, 64 MiB of fp32) are allowed");
          }
        }},
-      {"dataset.partition.kind",
-       "natural needs a data set whose samples carry users: dataset.name leaf or fedscale.",
+      {"dataset.partition.kind", "natural needs a data set whose samples carry users: dataset.name leaf or fedscale.",
        [](const nlohmann::json& r) {
          const auto& ds = r.at("dataset");
          if (ds.at("partition").at("kind") != "natural") return;
          const auto& name = ds.at("name");
          if (name == "leaf" || name == "fedscale") return;
-         throw ScenarioError("dataset.partition.kind: natural needs a data set whose samples carry users "
-                             "(dataset.name leaf or fedscale), not " +
-                             (name.is_string() ? name.get<std::string>() : std::string("none")));
+         throw ScenarioError(
+             "dataset.partition.kind: natural needs a data set whose samples carry users "
+             "(dataset.name leaf or fedscale), not " +
+             (name.is_string() ? name.get<std::string>() : std::string("none")));
        }},
   };
 }
