@@ -66,22 +66,37 @@ inline std::string raw_deflate(const std::string& in) {
   return out;
 }
 
-// A zip archive of `members` (name, bytes), stored or deflated.
-inline std::string zip(const std::vector<std::pair<std::string, std::string>>& members, bool deflated = false) {
+// A zip archive of `members` (name, bytes), stored or deflated; with `zip64`, the central
+// directory keeps its sizes and offsets in ZIP64 extra fields and a ZIP64 end record (as zip tools
+// write archives past 4 GiB).
+inline std::string zip(const std::vector<std::pair<std::string, std::string>>& members, bool deflated = false,
+                       bool zip64 = false) {
   std::string body, directory;
   for (const auto& [name, data] : members) {
     const uint32_t crc =
         static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
     const std::string stored = deflated ? raw_deflate(data) : data;
     const uint16_t method = deflated ? 8 : 0;
-    const std::string common = le(20, 2) + le(0, 2) + le(method, 2) + le(0, 2) + le(0, 2) + le(crc, 4) +
-                               le(stored.size(), 4) + le(data.size(), 4) + le(name.size(), 2) + le(0, 2);
-    directory +=
-        le(0x02014b50, 4) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(body.size(), 4) + name;
-    body += le(0x04034b50, 4) + common + name + stored;
+    const std::string head = le(20, 2) + le(0, 2) + le(method, 2) + le(0, 2) + le(0, 2) + le(crc, 4);
+    const std::string sizes = le(stored.size(), 4) + le(data.size(), 4) + le(name.size(), 2);
+    const std::string far = le(0xffffffff, 4) + le(0xffffffff, 4) + le(name.size(), 2);
+    const std::string extra = le(1, 2) + le(24, 2) + le(data.size(), 8) + le(stored.size(), 8) + le(body.size(), 8);
+    directory += le(0x02014b50, 4) + le(45, 2) + head + (zip64 ? far + le(extra.size(), 2) : sizes + le(0, 2)) +
+                 le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + (zip64 ? le(0xffffffff, 4) : le(body.size(), 4)) + name +
+                 (zip64 ? extra : "");
+    body += le(0x04034b50, 4) + head + sizes + le(0, 2) + name + stored;
   }
-  return body + directory + le(0x06054b50, 4) + le(0, 2) + le(0, 2) + le(members.size(), 2) + le(members.size(), 2) +
-         le(directory.size(), 4) + le(body.size(), 4) + le(0, 2);
+  std::string end;
+  if (zip64) {
+    const uint64_t record = body.size() + directory.size();
+    end += le(0x06064b50, 4) + le(44, 8) + le(45, 2) + le(45, 2) + le(0, 4) + le(0, 4) + le(members.size(), 8) +
+           le(members.size(), 8) + le(directory.size(), 8) + le(body.size(), 8);
+    end += le(0x07064b50, 4) + le(0, 4) + le(record, 8) + le(1, 4);
+    return body + directory + end + le(0x06054b50, 4) + le(0, 2) + le(0, 2) + le(0xffff, 2) + le(0xffff, 2) +
+           le(0xffffffff, 4) + le(0xffffffff, 4) + le(0, 2);
+  }
+  return body + directory + le(0x06054b50, 4) + le(0, 2) + le(0, 2) + le(members.size(), 2) +
+         le(members.size(), 2) + le(directory.size(), 4) + le(body.size(), 4) + le(0, 2);
 }
 
 }  // namespace fixtures

@@ -31,9 +31,9 @@ const std::string kPixels = [] {
 const std::string kLabels("\x00\x01\x02", 3);
 
 fs::path write_npz(const std::string& name, const std::vector<std::pair<std::string, std::string>>& members,
-                   bool deflated = false) {
+                   bool deflated = false, bool zip64 = false) {
   const fs::path file = fixtures::scratch("npz-" + name) / "data.npz";
-  fixtures::write(file, fixtures::zip(members, deflated));
+  fixtures::write(file, fixtures::zip(members, deflated, zip64));
   return file;
 }
 
@@ -59,16 +59,17 @@ void check_refused(const std::vector<std::pair<std::string, std::string>>& membe
 
 }  // namespace
 
-TEST_CASE("an npz of uint8 (N, H, W) arrays gives the values of the same pixels in IDX files") {
+TEST_CASE("an npz of uint8 (N, H, W) arrays, stored, deflated or ZIP64, gives the values of the same pixels in IDX files") {
   const fs::path dir = fixtures::scratch("npz-idx");
   for (const std::string prefix : {"train", "t10k"}) {
     fixtures::write(dir / (prefix + "-images-idx3-ubyte"), be32(0x803) + be32(3) + be32(2) + be32(2) + kPixels);
     fixtures::write(dir / (prefix + "-labels-idx1-ubyte"), be32(0x801) + be32(3) + kLabels);
   }
   const DatasetPair idx = load_idx_dataset(dir, 0, 0);
-  for (const bool deflated : {false, true}) {
+  for (const auto& [deflated, zip64] : {std::pair{false, false}, std::pair{true, false}, std::pair{false, true}}) {
     CAPTURE(deflated);
-    const DatasetPair npz = load_npz_dataset(spec_of(write_npz("u8", uint8_members(), deflated)));
+    CAPTURE(zip64);
+    const DatasetPair npz = load_npz_dataset(spec_of(write_npz("u8", uint8_members(), deflated, zip64)));
     CHECK(npz.train.codes == idx.train.codes);
     CHECK(npz.train.code_values == idx.train.code_values);
     CHECK(npz.test.values() == idx.test.values());
@@ -76,7 +77,7 @@ TEST_CASE("an npz of uint8 (N, H, W) arrays gives the values of the same pixels 
     CHECK(npz.test.labels == idx.test.labels);
     CHECK(npz.train.classes == 3);  // the largest label + 1
     CHECK(npz.train.raw_sample_bytes == 4);
-    const DatasetShape s = npz_dataset_shape(spec_of(write_npz("u8", uint8_members(), deflated)));
+    const DatasetShape s = npz_dataset_shape(spec_of(write_npz("u8", uint8_members(), deflated, zip64)));
     CHECK(s.train_samples == 3);
     CHECK(s.height == 2);
     CHECK(s.width == 2);
