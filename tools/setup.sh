@@ -14,6 +14,7 @@ packages=(
   # times slower than OpenBLAS. The serial build keeps one thread (deterministic results).
   libopenblas0-pthread
   dataset-fashion-mnist
+  libstb-dev  # image decoding (stb_image) for dataset.name images and fedscale (src/learn/image_file.cpp)
   python3 python3-matplotlib  # edgetrain plot and report (src/plot), and the results scripts
   # The browser test of report.html (tests/plot/browser_test.cpp): headless Chromium.
   chromium

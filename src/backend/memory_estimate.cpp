@@ -128,10 +128,10 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   e.model_bytes = e.params * e.model_vectors * kFloat;
   const double train = static_cast<double>(data.train_samples), test = static_cast<double>(data.test_samples);
   const double features = static_cast<double>(data.sample_floats());
-  // Values and labels (fp32 features for synthetic data, one-byte codes for IDX images); for IDX
-  // files also the raw bytes read; for synthetic data the class centres (double); the partition's
-  // indices and each device's sample order (about 3 per sample).
-  const double value_bytes = sc.dataset.name == "synthetic" ? kFloat : 1;
+  // Values and labels (fp32 features, or one-byte codes for uint8 images); what reading holds
+  // besides (the loader's read_bytes: the raw bytes of IDX files and npz arrays, synthetic data's
+  // class centres); the partition's indices and each device's sample order (about 3 per sample).
+  const double value_bytes = static_cast<double>(data.value_bytes);
   e.data_bytes = (train + test) * (features * value_bytes + kIndex) + 3 * train * kIndex;
   if (sc.training.timing_only()) {
     // Nothing is loaded: the balanced labels the partition is made from, the partition and each
@@ -142,11 +142,7 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
     e.runtime_bytes = kRuntimeBytes;
     return e;
   }
-  if (sc.dataset.name == "synthetic") {
-    e.data_bytes += static_cast<double>(data.classes) * features * 8;
-  } else {
-    e.data_bytes += (train + test) * (features + 1);
-  }
+  e.data_bytes += data.read_bytes;
   const double activations = model.activation_floats_per_sample * kFloat;
   const double batch = static_cast<double>(largest_batch(sc));
   const double eval = static_cast<double>(std::min({sc.eval.test_samples, data.test_samples, kEvalChunk}));

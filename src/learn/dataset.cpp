@@ -179,28 +179,62 @@ std::pair<Split, Split> open_splits(const fs::path& dir) {
   return splits;
 }
 
-// Standardises both splits with the training set's statistics (computed in double, in a
-// fixed order, so the result is the same on every run).
-// Pixels scale to [0, 1] (p / 255 in fp32), then standardise; each of the 256 codes gets the
-// value each of its pixels would get, so nothing is stored per pixel but its byte.
+}  // namespace
+
 void standardise(DatasetPair& pair) {
-  std::array<float, 256> scaled;
-  for (size_t p = 0; p < scaled.size(); ++p) scaled[p] = static_cast<float>(p) / 255.0f;
+  if (!pair.train.codes.empty()) {
+    // Pixels scale to [0, 1] (p / 255 in fp32), then standardise; each of the 256 codes gets the
+    // value each of its pixels would get, so nothing is stored per pixel but its byte.
+    std::array<float, 256> scaled;
+    for (size_t p = 0; p < scaled.size(); ++p) scaled[p] = static_cast<float>(p) / 255.0f;
+    double sum = 0, sum_sq = 0;
+    for (uint8_t c : pair.train.codes) {
+      const float v = scaled[c];
+      sum += v;
+      sum_sq += double{v} * v;
+    }
+    const double n = static_cast<double>(pair.train.codes.size());
+    const double mean = sum / n;
+    const double std_dev = std::sqrt(std::max(sum_sq / n - mean * mean, 1e-12));
+    for (Dataset* d : {&pair.train, &pair.test}) {
+      for (size_t p = 0; p < scaled.size(); ++p) d->code_values[p] = static_cast<float>((scaled[p] - mean) / std_dev);
+    }
+    return;
+  }
   double sum = 0, sum_sq = 0;
-  for (uint8_t c : pair.train.codes) {
-    const float v = scaled[c];
+  for (float v : pair.train.features) {
     sum += v;
     sum_sq += double{v} * v;
   }
-  const double n = static_cast<double>(pair.train.codes.size());
+  const double n = std::max<double>(1, static_cast<double>(pair.train.features.size()));
   const double mean = sum / n;
   const double std_dev = std::sqrt(std::max(sum_sq / n - mean * mean, 1e-12));
   for (Dataset* d : {&pair.train, &pair.test}) {
-    for (size_t p = 0; p < scaled.size(); ++p) d->code_values[p] = static_cast<float>((scaled[p] - mean) / std_dev);
+    for (float& v : d->features) v = static_cast<float>((v - mean) / std_dev);
   }
 }
 
-}  // namespace
+void finish_dataset(DatasetPair& pair, int64_t classes, const std::string& where_train, const std::string& where_test) {
+  if (classes <= 0) {
+    int64_t top = 1;
+    for (const Dataset* d : {&pair.train, &pair.test}) {
+      for (int64_t l : d->labels) top = std::max(top, l);
+    }
+    classes = top + 1;
+  }
+  for (const auto& [d, where] : {std::pair{&pair.train, &where_train}, std::pair{&pair.test, &where_test}}) {
+    for (size_t i = 0; i < d->labels.size(); ++i) {
+      const int64_t l = d->labels[i];
+      if (l < 0 || l >= classes) {
+        throw DataError("dataset: " + *where + " has label " + std::to_string(l) + " at sample " + std::to_string(i) +
+                        ", outside 0-" + std::to_string(classes - 1) +
+                        (l < 0 ? "" : " (dataset.classes = " + std::to_string(classes) + ")"));
+      }
+    }
+    d->classes = classes;
+  }
+  standardise(pair);
+}
 
 DatasetPair load_idx_dataset(const fs::path& dir, int64_t train_limit, int64_t test_limit) {
   auto [train, test] = open_splits(dir);
@@ -218,6 +252,9 @@ DatasetShape idx_dataset_shape(const fs::path& dir, int64_t train_limit, int64_t
   shape.height = train.images.dims()[1];
   shape.width = train.images.dims()[2];
   shape.classes = kIdxClasses;
+  // The raw bytes read (the kept pixels and all labels) besides the codes kept.
+  shape.read_bytes =
+      static_cast<double>(shape.train_samples + shape.test_samples) * static_cast<double>(shape.sample_floats() + 1);
   return shape;
 }
 
@@ -239,12 +276,35 @@ std::vector<float> Dataset::values() const {
 }
 
 DatasetShape synthetic_shape(const SyntheticSpec& spec) {
-  return {spec.train_samples, spec.test_samples, spec.channels, spec.height, spec.width, spec.classes};
+  DatasetShape s;
+  s.train_samples = spec.train_samples;
+  s.test_samples = spec.test_samples;
+  s.channels = spec.channels;
+  s.height = spec.height;
+  s.width = spec.width;
+  s.classes = spec.classes;
+  s.value_bytes = sizeof(float);
+  s.read_bytes = static_cast<double>(spec.classes * s.sample_floats()) * sizeof(double);  // the class centres
+  return s;
 }
 
 DatasetShape shape_of(const DatasetPair& data) {
   const Dataset& t = data.train;
-  return {t.size(), data.test.size(), t.channels, t.height, t.width, t.classes};
+  DatasetShape s;
+  s.train_samples = t.size();
+  s.test_samples = data.test.size();
+  s.channels = t.channels;
+  s.height = t.height;
+  s.width = t.width;
+  s.classes = t.classes;
+  s.value_bytes = t.codes.empty() ? sizeof(float) : 1;
+  if (!t.sample_users.empty()) {
+    for (int64_t u : t.sample_users) {
+      if (static_cast<size_t>(u) >= s.user_samples.size()) s.user_samples.resize(static_cast<size_t>(u) + 1);
+      ++s.user_samples[static_cast<size_t>(u)];
+    }
+  }
+  return s;
 }
 
 DatasetPair make_synthetic_dataset(const SyntheticSpec& spec) {

@@ -41,6 +41,9 @@ struct Dataset {
   // Bytes one raw sample occupies on the device (uint8 pixels as stored in IDX, or fp32 for
   // synthetic data); used to report buffer memory.
   int64_t raw_sample_bytes = 784;
+  // Data sets that carry users (leaf, fedscale): each sample's user, numbered 0.. in the order users
+  // first appear in the files; empty when the data set has none.
+  std::vector<int64_t> sample_users;
 };
 
 struct DatasetPair {
@@ -60,7 +63,24 @@ struct DatasetShape {
   int64_t channels = 1, height = 28, width = 28;
   int64_t classes = 10;
   int64_t sample_floats() const { return channels * height * width; }
+  // Bytes each value is kept in: 1 for uint8 pixels (codes), 4 for fp32 values.
+  int64_t value_bytes = 1;
+  // What reading holds besides the kept values, at its peak (the raw bytes of a file or an array
+  // read whole, a JSON document): for the memory estimate.
+  double read_bytes = 0;
+  // Data sets with users: the training samples of each user, in user order (empty: no users).
+  std::vector<int64_t> user_samples;
 };
+
+// The last steps every file format shares: labels checked against the classes (`classes` > 0:
+// declared; 0: the largest label + 1 of both splits, at least 2), `where_train` and `where_test`
+// naming the label files for messages; then standardise().
+void finish_dataset(DatasetPair& pair, int64_t classes, const std::string& where_train,
+                    const std::string& where_test);
+// Standardises both splits with the training set's mean and standard deviation (computed in
+// double, in a fixed order): uint8 codes are scaled to [0, 1] first (p / 255), each of the 256
+// codes getting the value its pixels would; fp32 features are standardised as given.
+void standardise(DatasetPair& pair);
 DatasetShape shape_of(const DatasetPair& data);
 // From the IDX headers and file sizes only (headers checked as load_idx_dataset does).
 DatasetShape idx_dataset_shape(const std::filesystem::path& dir, int64_t train_limit, int64_t test_limit);

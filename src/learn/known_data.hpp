@@ -35,5 +35,8 @@ struct KnownData {
 // catalogue model's reference data set (model.name), else fashion-mnist's. With a catalogue
 // model, the sample shape, classes and raw size are the model's input whatever the data set.
 KnownData known_dataset_shape(const DataRequest& request);
+// The user's files (npz, images, leaf, fedscale): what their headers and counts say (`shape`), with
+// the catalogue model `model`'s input overriding the sample shape as above.
+KnownData known_from_headers(const DatasetShape& shape, const std::string& source, const std::string& model);
 
 }  // namespace edgetrain::learn

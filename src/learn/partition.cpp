@@ -1,7 +1,7 @@
 // iid: one seeded shuffle, equal contiguous slices. shards (McMahan et al. 2017): sort by
 // label, cut into devices*k equal shards, deal k random shards to each device, so a device
 // sees about k labels. dirichlet (Hsu et al. 2019): for each class, proportions over
-// devices drawn from Dirichlet(alpha) split that class's samples.
+// devices drawn from Dirichlet(alpha) split that class's samples. natural: the data set's users.
 #include "learn/partition.hpp"
 
 #include <algorithm>
@@ -89,6 +89,8 @@ Parts partition_indices(const std::vector<int64_t>& labels, int64_t classes, int
     parts = shards(labels, devices, config.labels_per_device, rng);
   } else if (config.kind == "dirichlet") {
     parts = dirichlet(labels, classes, devices, config.alpha, rng);
+  } else if (config.kind == "natural") {
+    throw PartitionError("dataset.partition.kind: natural needs a data set whose samples carry users (leaf, fedscale)");
   } else {
     throw PartitionError("dataset.partition.kind: unknown partition \"" + config.kind + "\"");
   }
@@ -97,6 +99,40 @@ Parts partition_indices(const std::vector<int64_t>& labels, int64_t classes, int
       throw PartitionError("dataset.partition: device " + std::to_string(d) + " receives no training sample (" +
                            std::to_string(labels.size()) + " samples for " + std::to_string(devices) +
                            " devices); use more samples or another partition");
+    }
+  }
+  return parts;
+}
+
+Parts natural_partition(const std::vector<int64_t>& sample_users, int64_t devices, const PartitionConfig& config) {
+  if (devices <= 0) throw PartitionError("devices: at least one device is needed");
+  if (sample_users.empty()) {
+    throw PartitionError("dataset.partition.kind: natural needs a data set whose samples carry users (leaf, fedscale)");
+  }
+  Parts by_user;
+  for (int64_t i = 0; i < static_cast<int64_t>(sample_users.size()); ++i) {
+    const auto u = static_cast<size_t>(sample_users[i]);
+    if (u >= by_user.size()) by_user.resize(u + 1);
+    by_user[u].push_back(i);
+  }
+  std::erase_if(by_user, [](const std::vector<int64_t>& samples) { return samples.empty(); });
+  const auto users = static_cast<int64_t>(by_user.size());
+  const int64_t k = config.users_per_device;
+  if (k <= 0) throw PartitionError("dataset.partition.users_per_device: must be at least 1");
+  if (users / k < devices) {
+    throw PartitionError("dataset.partition: natural gives " + std::to_string(k) + " user(s) to each of " +
+                         std::to_string(devices) + " devices, but the training set has " + std::to_string(users) +
+                         " users with samples (at most " + std::to_string(users / k) + " devices)");
+  }
+  if (config.shuffle_users) {
+    std::mt19937_64 rng(util::derive_seed(config.seed, "partition-users"));
+    std::shuffle(by_user.begin(), by_user.end(), rng);
+  }
+  Parts parts(static_cast<size_t>(devices));
+  for (int64_t d = 0; d < devices; ++d) {
+    for (int64_t j = 0; j < k; ++j) {
+      const auto& samples = by_user[static_cast<size_t>(d * k + j)];
+      parts[d].insert(parts[d].end(), samples.begin(), samples.end());
     }
   }
   return parts;

@@ -17,10 +17,12 @@ class PartitionError : public std::runtime_error, public util::InputError {
 };
 
 struct PartitionConfig {
-  std::string kind = "iid";  // iid | shards | dirichlet
+  std::string kind = "iid";  // iid | shards | dirichlet | natural
   int64_t labels_per_device = 2;
   double alpha = 0.5;
   uint64_t seed = 1;
+  int64_t users_per_device = 1;  // natural
+  bool shuffle_users = false;    // natural: users dealt in a seeded order rather than file order
 };
 
 // Returns one list of training-sample indices per device. Every sample is assigned to at
@@ -29,5 +31,12 @@ struct PartitionConfig {
 // call throws PartitionError naming the device.
 std::vector<std::vector<int64_t>> partition_indices(const std::vector<int64_t>& labels, int64_t classes,
                                                     int64_t devices, const PartitionConfig& config);
+
+// natural: the data set's own users. `sample_users` gives each training sample's user (numbered
+// in file order); users without a sample are skipped. Device d gets the samples of users
+// d*k .. d*k+k-1 (k = users_per_device) in file order, or in a seeded shuffle of the users; the
+// users past devices*k are not used. Fewer than devices*k users: PartitionError with the counts.
+std::vector<std::vector<int64_t>> natural_partition(const std::vector<int64_t>& sample_users, int64_t devices,
+                                                    const PartitionConfig& config);
 
 }  // namespace edgetrain::learn

@@ -97,6 +97,7 @@ const std::vector<DeviceColumn>& device_columns() {
       {"steps", [](const DeviceRecord& d) { return number(d.steps); }},
       {"rounds_selected", [](const DeviceRecord& d) { return number(d.rounds_selected); }},
       {"rounds_aggregated", [](const DeviceRecord& d) { return number(d.rounds_aggregated); }},
+      {"partition_samples", [](const DeviceRecord& d) { return number(d.partition_samples); }},
       {"samples_trained", [](const DeviceRecord& d) { return number(d.samples_trained); }},
       {"compute_s", [](const DeviceRecord& d) { return number(d.compute_s); }},
       {"wait_s", [](const DeviceRecord& d) { return number(d.wait_s); }},

@@ -44,6 +44,7 @@ struct DeviceRecord {
   double host_speed_flops = 0;
   int64_t batch_size = 0;  // own samples per step
   int64_t steps = 0, samples_trained = 0;
+  int64_t partition_samples = 0;  // training samples dataset.partition gave the device
   int64_t rounds_selected = 0;    // sync rounds whose model was meant for it (training.selection)
   int64_t rounds_aggregated = 0;  // sync rounds that applied its update
   double compute_s = 0, wait_s = 0, comm_s = 0;

@@ -79,20 +79,28 @@ std::string describe(const Scenario& s) {
   {
     const auto& d = s.dataset;
     std::string ds = d.name;
-    if (timing_only) {
+    const bool files = d.name == "npz" || d.name == "images" || d.name == "leaf" || d.name == "fedscale";
+    const std::string where = (d.name == "npz" ? d.file : d.path).string();
+    if (timing_only && files) {
+      ds += " from " + where + ": timing-only, only its headers and counts are read";
+    } else if (timing_only) {
       ds = (d.name.empty() ? std::string("none") : d.name) +
            ": not read in timing-only mode, sample counts from its known size";
     } else if (d.name == "synthetic") {
       ds += ", " + std::to_string(d.train_samples) + " training samples of shape " + list_text(d.shape) + ", " +
             std::to_string(d.classes) + " classes, noise " + format_number(d.noise);
     } else {
-      ds += " from " + d.path.string() + ", " +
-            (d.train_samples == 0 ? std::string("all") : std::to_string(d.train_samples)) + " training samples";
+      ds += " from " + where + ", " + (d.train_samples == 0 ? std::string("all") : std::to_string(d.train_samples)) +
+            " training samples";
     }
     ds += "; partition " + d.partition.kind;
     if (d.partition.kind == "shards")
       ds += " (" + std::to_string(d.partition.labels_per_device) + " labels per device)";
     if (d.partition.kind == "dirichlet") ds += " (alpha " + format_number(d.partition.alpha) + ")";
+    if (d.partition.kind == "natural") {
+      ds += " (" + std::to_string(d.partition.users_per_device) + " user(s) per device" +
+            (d.partition.shuffle_users ? ", shuffled" : "") + ")";
+    }
     line("dataset", ds);
   }
   {

@@ -24,16 +24,28 @@ struct PlatformInfo;
 namespace edgetrain::scenario {
 
 struct PartitionSpec {
-  std::string kind;             // iid | shards | dirichlet
+  std::string kind;             // iid | shards | dirichlet | natural
   int64_t labels_per_device{};  // shards: k distinct labels per device
   double alpha{};               // dirichlet concentration
+  int64_t users_per_device{};   // natural: users of the data set per device
+  bool shuffle_users{};         // natural: users dealt in a seeded order, not file order
+};
+
+// npz: the names of the four arrays in the archive.
+struct DatasetArrays {
+  std::string x_train, y_train, x_test, y_test;
 };
 
 struct DatasetSpec {
-  std::string name;            // fashion-mnist | mnist | synthetic; empty: none (timing-only runs)
-  std::filesystem::path path;  // IDX folder (absolute after loading); empty for synthetic
+  // fashion-mnist | mnist | synthetic | npz | images | leaf | fedscale; empty: none (timing-only runs)
+  std::string name;
+  std::filesystem::path path;  // IDX, image, LEAF or FedScale folder (absolute after loading); empty otherwise
+  std::filesystem::path file;  // npz: the archive
+  DatasetArrays arrays;        // npz
+  std::string channels_at;     // npz 4-D arrays: first | last; empty: undeclared
   int64_t train_samples{};     // 0 = the whole training set (files); synthetic: how many
-  // Synthetic only: sample shape and class count, and the spread of each class cluster.
+  // Synthetic (and leaf: empty = inferred): sample shape; synthetic, npz, leaf, fedscale: class count
+  // (0 = the largest label + 1); synthetic: the spread of each class cluster.
   std::vector<int64_t> shape;
   int64_t classes{};
   double noise{};

@@ -85,3 +85,36 @@ TEST_CASE("a device left without data is a clear error") {
   CHECK_THROWS_WITH_AS(partition_indices(balanced_labels(3, 3), 3, 5, PartitionConfig{}),
                        doctest::Contains("receives no training sample"), PartitionError);
 }
+
+TEST_CASE("natural: each device gets its users' samples, in file order or a seeded shuffle") {
+  // Users 0, 1, 3 hold 2, 3 and 1 samples; user 2 has none and is skipped.
+  const std::vector<int64_t> users = {0, 1, 0, 1, 1, 3};
+  PartitionConfig c;
+  c.kind = "natural";
+  const auto parts = natural_partition(users, 3, c);
+  CHECK(parts == std::vector<std::vector<int64_t>>{{0, 2}, {1, 3, 4}, {5}});
+  CHECK(natural_partition(users, 2, c) == std::vector<std::vector<int64_t>>{{0, 2}, {1, 3, 4}});
+  c.users_per_device = 2;
+  CHECK(natural_partition(users, 1, c) == std::vector<std::vector<int64_t>>{{0, 2, 1, 3, 4}});
+  CHECK_THROWS_WITH_AS(natural_partition(users, 2, c),
+                       "dataset.partition: natural gives 2 user(s) to each of 2 devices, but the training set has 3 "
+                       "users with samples (at most 1 devices)",
+                       PartitionError);
+  c.users_per_device = 1;
+  c.shuffle_users = true;
+  const auto shuffled = natural_partition(users, 3, c);
+  CHECK(shuffled == natural_partition(users, 3, c));  // seeded
+  std::vector<size_t> sizes;
+  for (const auto& p : shuffled) sizes.push_back(p.size());
+  std::sort(sizes.begin(), sizes.end());
+  CHECK(sizes == std::vector<size_t>{1, 2, 3});  // whole users, whatever their order
+  bool moved = false;
+  for (uint64_t seed = 1; seed < 20 && !moved; ++seed) {
+    c.seed = seed;
+    moved = natural_partition(users, 3, c) != parts;
+  }
+  CHECK(moved);
+  CHECK_THROWS_WITH_AS(natural_partition({}, 2, c),
+                       doctest::Contains("natural needs a data set whose samples carry users"), PartitionError);
+  CHECK_THROWS_AS(partition_indices({0, 1}, 2, 1, c), PartitionError);
+}

@@ -35,7 +35,8 @@ TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
   d.wait_s = 2;
   const std::string csv = devices_csv({d});
   CHECK(csv.rfind(
-            "device,host,class,host_speed_flops,batch_size,steps,rounds_selected,rounds_aggregated,samples_trained,"
+            "device,host,class,host_speed_flops,batch_size,steps,rounds_selected,rounds_aggregated,partition_samples,"
+            "samples_trained,"
             "compute_s,wait_s,data_wait_s,unselected_s,"
             "comm_s,bound,bytes_up,bytes_down,bytes_up_uncompressed,compression_ratio,cnc_ratio,stream_rate_samples_"
             "per_s,"
@@ -46,7 +47,7 @@ TEST_CASE("metrics.csv and devices.csv carry units in their headers") {
             "energy_j\n",
             0) == 0);
   // A device without a stream leaves the stream columns empty.
-  CHECK(csv.find("pi-1,pi-1,pi,3000000000,32,0,0,0,0,0,2,0,0,0,wait,0,0,0,1,,,,,,,,,0,0,0,0,0,0,0,0,,0,0,0,\n") !=
+  CHECK(csv.find("pi-1,pi-1,pi,3000000000,32,0,0,0,0,0,0,2,0,0,0,wait,0,0,0,1,,,,,,,,,0,0,0,0,0,0,0,0,,0,0,0,\n") !=
         std::string::npos);
 }
 

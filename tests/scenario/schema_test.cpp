@@ -40,7 +40,7 @@ TEST_CASE("schema: markdown rows carry type, default, range and choices") {
   CHECK(md.find("One of `mlp`, `cnn`, `torchscript`, `resnet18`,") != std::string::npos);
   CHECK(md.find("| `platform` | path (file) or object | required |") != std::string::npos);
   CHECK(md.find("| `dataset.path` | path (directory) | `\"/usr/share/datasets/fashion-mnist\"` if dataset.name is "
-                "fashion-mnist; required if dataset.name is mnist |") != std::string::npos);
+                "fashion-mnist; required if dataset.name is mnist, images, leaf or fedscale |") != std::string::npos);
   CHECK(md.find("| `dataset.train_samples` | integer | `2000` if dataset.name is synthetic; `0` |") !=
         std::string::npos);
   CHECK(md.find("Used only when dataset.name is synthetic (ignored otherwise).") != std::string::npos);
@@ -200,7 +200,8 @@ TEST_CASE("schema: lookups") {
   CHECK(is_section("stream"));
   CHECK(is_section("devices[].stream.buffer"));
   CHECK(find_key("devices[].stream.rate")->inherits == "stream.rate");
-  CHECK(child_names("dataset.partition") == std::vector<std::string>{"kind", "labels_per_device", "alpha"});
+  CHECK(child_names("dataset.partition") ==
+        std::vector<std::string>{"kind", "labels_per_device", "alpha", "users_per_device", "shuffle_users"});
   CHECK(find_key("training.lr") != nullptr);
   CHECK(find_key("training") == nullptr);
   CHECK(is_section("training"));

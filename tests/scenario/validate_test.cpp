@@ -119,8 +119,8 @@ TEST_CASE("validate: integer and number ranges") {
   CHECK(with("stop", "target_accuracy", 1.5) == "stop.target_accuracy: must be in (0, 1], got 1.5");
   CHECK(with("stop", "target_accuracy", 0) == "stop.target_accuracy: must be in (0, 1], got 0");
   CHECK(with("stop", "rounds", 0) == "stop.rounds: must be a positive integer or null, got 0");
-  CHECK(with("dataset", "classes", 1) == "dataset.classes: must be an integer in [2, 1000], got 1");
-  CHECK(with("dataset", "classes", 1001) == "dataset.classes: must be an integer in [2, 1000], got 1001");
+  CHECK(with("dataset", "classes", 1) == "dataset.classes: must be an integer in [2, 1000] or null, got 1");
+  CHECK(with("dataset", "classes", 1001) == "dataset.classes: must be an integer in [2, 1000] or null, got 1001");
   CHECK(with("dataset", "noise", 0) == "dataset.noise: must be > 0, got 0");
   CHECK(with("dataset", "shape", {1, 28}) == "dataset.shape: must have 3 entries, got 2 ([1,28])");
   CHECK(with("model", "hidden", {64, 0}) == "model.hidden[1]: must be a positive integer, got 0");
@@ -184,7 +184,8 @@ TEST_CASE("validate: enums") {
   doc = minimal_doc();
   doc["dataset"]["name"] = "fashion_mnist";
   CHECK(parse_error(dir, doc) ==
-        "dataset.name: must be one of fashion-mnist, mnist, synthetic; got \"fashion_mnist\" "
+        "dataset.name: must be one of fashion-mnist, mnist, synthetic, npz, images, leaf, fedscale; got "
+        "\"fashion_mnist\" "
         "(did you mean \"fashion-mnist\"?)");
   doc["training"]["mode"] = "synch";
   doc["dataset"]["name"] = "synthetic";
@@ -247,7 +248,7 @@ TEST_CASE("validate: sections, required keys and the top level") {
   CHECK(parse_error(dir, doc) == "dataset.name: required when training.compute is real");
   doc = minimal_doc();
   doc["dataset"] = {{"name", "mnist"}};
-  CHECK(parse_error(dir, doc) == "dataset.path: required when dataset.name is mnist");
+  CHECK(parse_error(dir, doc) == "dataset.path: required when dataset.name is mnist, images, leaf or fedscale");
   doc = minimal_doc();
   doc["server"] = "";
   CHECK(parse_error(dir, doc) == "server: must not be empty");

@@ -30,6 +30,7 @@ constexpr std::string_view kRuleOrder[] = {
     "stop.target_accuracy",
     "compression.timing_ratio",
     "dataset.shape",
+    "dataset.partition.kind",
     "stop",
     "devices",
     "training.compute_profile_file",

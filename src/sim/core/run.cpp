@@ -184,6 +184,7 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
     record.device_class = device_class(*hosts.devices[i]);
     record.host_speed_flops = state.step_charges->speed(i);  // the platform's, or the capacity trace's
     record.model_memory_bytes = model_memory_bytes;
+    record.partition_samples = static_cast<int64_t>(parts[i].size());
     state.ledgers.emplace_back(&record, 0.0);
     int64_t batch = sc.training.batch_size;
     stream::SampleOrder order(parts[i], util::derive_seed(sc.seed, "sample-order", i));

@@ -1,0 +1,111 @@
+// See images.hpp.
+#include "learn/images.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "learn/image_file.hpp"
+
+namespace edgetrain::learn {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One split's files in sample order, with their labels.
+struct Listing {
+  std::vector<fs::path> files;
+  std::vector<int64_t> labels;
+};
+
+std::vector<fs::path> sorted_entries(const fs::path& dir, bool folders) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (folders ? e.is_directory() : (e.is_regular_file() && is_image_file(e.path()))) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> class_names(const fs::path& dir) {
+  const fs::path train = dir / "train";
+  if (!fs::is_directory(train))
+    throw DataError("dataset: " + train.string() + " is not a directory (a folder per class)");
+  std::vector<std::string> names;
+  for (const fs::path& p : sorted_entries(train, true)) names.push_back(p.filename().string());
+  if (names.size() < 2)
+    throw DataError("dataset: " + train.string() + " holds " + std::to_string(names.size()) +
+                    " class folders; at least 2 are needed");
+  return names;
+}
+
+Listing list_split(const fs::path& dir, const std::string& split, const std::vector<std::string>& classes,
+                   int64_t limit) {
+  const fs::path root = dir / split;
+  if (!fs::is_directory(root))
+    throw DataError("dataset: " + root.string() + " is not a directory (a folder per class)");
+  std::vector<std::vector<fs::path>> per_class(classes.size());
+  for (const fs::path& folder : sorted_entries(root, true)) {
+    const auto it = std::find(classes.begin(), classes.end(), folder.filename().string());
+    if (it == classes.end()) {
+      throw DataError("dataset: " + folder.string() + " is not a class of " + (dir / "train").string());
+    }
+    per_class[static_cast<size_t>(it - classes.begin())] = sorted_entries(folder, false);
+  }
+  Listing l;
+  for (size_t round = 0;; ++round) {
+    bool any = false;
+    for (size_t c = 0; c < per_class.size(); ++c) {
+      if (round >= per_class[c].size()) continue;
+      any = true;
+      if (limit > 0 && static_cast<int64_t>(l.files.size()) >= limit) break;
+      l.files.push_back(per_class[c][round]);
+      l.labels.push_back(static_cast<int64_t>(c));
+    }
+    if (!any || (limit > 0 && static_cast<int64_t>(l.files.size()) >= limit)) break;
+  }
+  if (l.files.empty()) throw DataError("dataset: " + root.string() + " holds no image");
+  return l;
+}
+
+Dataset decode_split(const Listing& l, const ImageSize& size, const fs::path& first) {
+  Dataset d;
+  d.channels = size.channels;
+  d.height = size.height;
+  d.width = size.width;
+  d.raw_sample_bytes = d.sample_size();
+  for (const fs::path& f : l.files) decode_image(f, size, first, d.codes);
+  d.labels = l.labels;
+  return d;
+}
+
+}  // namespace
+
+DatasetPair load_image_folder(const ImageFolderSpec& spec) {
+  const auto classes = class_names(spec.dir);
+  const Listing train = list_split(spec.dir, "train", classes, spec.train_limit);
+  const Listing test = list_split(spec.dir, "test", classes, spec.test_limit);
+  const ImageSize size = image_size(train.files.front());
+  DatasetPair pair{decode_split(train, size, train.files.front()), decode_split(test, size, train.files.front())};
+  finish_dataset(pair, static_cast<int64_t>(classes.size()), (spec.dir / "train").string(),
+                 (spec.dir / "test").string());
+  return pair;
+}
+
+DatasetShape image_folder_shape(const ImageFolderSpec& spec) {
+  const auto classes = class_names(spec.dir);
+  const Listing train = list_split(spec.dir, "train", classes, spec.train_limit);
+  const Listing test = list_split(spec.dir, "test", classes, spec.test_limit);
+  const ImageSize size = image_size(train.files.front());
+  DatasetShape s;
+  s.train_samples = static_cast<int64_t>(train.files.size());
+  s.test_samples = static_cast<int64_t>(test.files.size());
+  s.channels = size.channels;
+  s.height = size.height;
+  s.width = size.width;
+  s.classes = static_cast<int64_t>(classes.size());
+  s.value_bytes = 1;
+  s.read_bytes = static_cast<double>(s.sample_floats()) * 2;  // one decoded image at a time
+  return s;
+}
+
+}  // namespace edgetrain::learn

@@ -1,0 +1,123 @@
+// The image folder and FedScale loaders on PNG files written here with stb_image_write: classes
+// and clients, channel-first pixels kept as codes, and each broken file refused in one line.
+#include "learn/images.hpp"
+
+#include <doctest/doctest.h>
+#include <stb_image_write.h>
+
+#include "data_fixtures.hpp"
+#include "learn/fedscale.hpp"
+
+using namespace edgetrain::learn;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A w x h image of `channels` whose pixel p, channel c is base + 10*c + p.
+void png(const fs::path& p, int w, int h, int channels, int base) {
+  fs::create_directories(p.parent_path());
+  std::vector<uint8_t> px(static_cast<size_t>(w * h * channels));
+  for (int i = 0; i < w * h; ++i) {
+    for (int c = 0; c < channels; ++c)
+      px[static_cast<size_t>(i * channels + c)] = static_cast<uint8_t>(base + 10 * c + i);
+  }
+  REQUIRE(stbi_write_png(p.c_str(), w, h, channels, px.data(), w * channels) != 0);
+}
+
+// train/{cat,dog}/ with 2 and 1 RGB 2x1 images, test/dog/ with one.
+fs::path image_dir(const std::string& name) {
+  const fs::path dir = fixtures::scratch("images-" + name);
+  png(dir / "train/cat/a.png", 2, 1, 3, 0);
+  png(dir / "train/cat/b.png", 2, 1, 3, 100);
+  png(dir / "train/dog/a.png", 2, 1, 3, 50);
+  png(dir / "test/dog/z.png", 2, 1, 3, 7);
+  fixtures::write(dir / "train/cat/readme.txt", "not an image");
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("images: a folder per class, round-robin over the classes, pixels channel-first") {
+  const fs::path dir = image_dir("ok");
+  const DatasetPair d = load_image_folder({.dir = dir});
+  CHECK(d.train.size() == 3);
+  CHECK(d.train.labels == std::vector<int64_t>{0, 1, 0});  // cat a, dog a, cat b
+  CHECK(d.test.labels == std::vector<int64_t>{1});
+  CHECK(d.train.classes == 2);
+  CHECK(d.train.channels == 3);
+  CHECK(d.train.height == 1);
+  CHECK(d.train.width == 2);
+  // cat/a.png: channel 0 = 0, 1; channel 1 = 10, 11; channel 2 = 20, 21.
+  CHECK(std::vector<uint8_t>(d.train.codes.begin(), d.train.codes.begin() + 6) ==
+        std::vector<uint8_t>{0, 1, 10, 11, 20, 21});
+  CHECK(d.train.raw_sample_bytes == 6);
+  const DatasetShape s = image_folder_shape({.dir = dir});
+  CHECK(s.train_samples == 3);
+  CHECK(s.test_samples == 1);
+  CHECK(s.classes == 2);
+  CHECK(s.sample_floats() == 6);
+  const DatasetPair cut = load_image_folder({.dir = dir, .train_limit = 2});
+  CHECK(cut.train.labels == std::vector<int64_t>{0, 1});  // a limit keeps the classes balanced
+  // A grey set: one channel.
+  const fs::path grey = fixtures::scratch("images-grey");
+  png(grey / "train/0/a.png", 3, 2, 1, 0);
+  png(grey / "train/1/a.png", 3, 2, 1, 9);
+  png(grey / "test/1/a.png", 3, 2, 1, 9);
+  const DatasetPair g = load_image_folder({.dir = grey});
+  CHECK(g.train.channels == 1);
+  CHECK(g.train.sample_size() == 6);
+}
+
+TEST_CASE("images: broken files are refused with one line naming the file and the fault") {
+  const fs::path dir = image_dir("sizes");
+  png(dir / "train/dog/b.png", 3, 1, 3, 0);
+  const std::string sizes = (dir / "train/dog/b.png").string() + " is 3x1 but " + (dir / "train/cat/a.png").string() +
+                            " 2x1: all images must have one size";
+  CHECK_THROWS_WITH_AS(load_image_folder({.dir = dir}), doctest::Contains(sizes.c_str()), DataError);
+  const fs::path bad = image_dir("undecodable");
+  fixtures::write(bad / "train/dog/c.png", "not a png at all");
+  const std::string undecodable = (bad / "train/dog/c.png").string() + " does not decode as an image";
+  CHECK_THROWS_WITH_AS(load_image_folder({.dir = bad}), doctest::Contains(undecodable.c_str()), DataError);
+  const fs::path stray = image_dir("stray");
+  png(stray / "test/bird/a.png", 2, 1, 3, 0);
+  CHECK_THROWS_WITH_AS(load_image_folder({.dir = stray}), doctest::Contains("test/bird is not a class of"), DataError);
+}
+
+TEST_CASE("fedscale: the clients of train.csv are the samples' users") {
+  const fs::path dir = fixtures::scratch("fedscale");
+  png(dir / "train/x1.png", 2, 2, 1, 0);
+  png(dir / "train/x2.png", 2, 2, 1, 40);
+  png(dir / "train/sub/x3.png", 2, 2, 1, 80);
+  png(dir / "test/t1.png", 2, 2, 1, 3);
+  fixtures::write(dir / "client_data_mapping/train.csv",
+                  "client_id,sample_path,label_name,label_id\n"
+                  "7,x1.png,cat,0\n9,x2.png,dog,4\n7,\"sub/x3.png\",dog,4\n");
+  fixtures::write(dir / "client_data_mapping/test.csv", "label_id,sample_path,client_id,label_name\n1,t1.png,3,dog\n");
+  const DatasetPair d = load_fedscale_dataset({.dir = dir});
+  CHECK(d.train.sample_users == std::vector<int64_t>{0, 1, 0});
+  CHECK(d.train.labels == std::vector<int64_t>{0, 4, 4});
+  CHECK(d.test.labels == std::vector<int64_t>{1});
+  CHECK(d.train.classes == 5);
+  CHECK(d.train.codes.size() == 12);
+  CHECK(d.train.codes[4] == 40);
+  const DatasetShape s = fedscale_dataset_shape({.dir = dir});
+  CHECK(s.user_samples == std::vector<int64_t>{2, 1});
+  CHECK(s.classes == 5);
+  CHECK(s.sample_floats() == 4);
+
+  fixtures::write(dir / "client_data_mapping/train.csv",
+                  "client_id,sample_path,label_name,label_id\n7,x1.png,cat,zero\n");
+  CHECK_THROWS_WITH_AS(load_fedscale_dataset({.dir = dir}),
+                       doctest::Contains("train.csv line 2 has label_id \"zero\": not an integer"), DataError);
+  fixtures::write(dir / "client_data_mapping/train.csv",
+                  "client_id,sample_path,label_name,label_id\n7,gone.png,cat,0\n");
+  CHECK_THROWS_WITH_AS(load_fedscale_dataset({.dir = dir}), doctest::Contains("gone.png (named by"), DataError);
+  fixtures::write(dir / "client_data_mapping/train.csv", "client,sample_path,label_name,label_id\n7,x1.png,cat,0\n");
+  CHECK_THROWS_WITH_AS(load_fedscale_dataset({.dir = dir}), doctest::Contains("has no column client_id"), DataError);
+  fixtures::write(dir / "client_data_mapping/train.csv", "client_id,sample_path,label_name,label_id\n7,x1.png,cat,0\n");
+  FedScaleSpec declared{.dir = dir, .classes = 1};
+  declared.classes = 2;
+  fixtures::write(dir / "client_data_mapping/test.csv", "client_id,sample_path,label_name,label_id\n3,t1.png,dog,2\n");
+  CHECK_THROWS_WITH_AS(load_fedscale_dataset(declared),
+                       doctest::Contains("test.csv has label 2 at sample 0, outside 0-1"), DataError);
+}
