@@ -21,6 +21,8 @@ packages=(
   # Benchmarks (tools/bench): hyperfine for medians, GNU time for peak RSS, the plain PyTorch
   # baseline, and perf for the profile (tools/bench/profile.sh).
   hyperfine time python3-torch linux-perf
+  # docs/how-to/your-model.md exports torchvision's ResNet-18 and MobileNetV2 (tools/torchscript/export.py).
+  python3-torchvision
   # The fuzz targets (tools/fuzz.sh): clang with libFuzzer and the sanitizers (compiler-rt).
   clang libclang-rt-14-dev
   # Instruction counts of the codec benchmark (tools/bench/codecs.sh --callgrind).
