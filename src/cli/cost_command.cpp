@@ -63,9 +63,12 @@ std::pair<compute::Layers, Shape> model_layers(const std::string& name, const st
   const bool script = name.ends_with(".pt") || name.find('/') != std::string::npos;
   if (name == "mlp" || name == "cnn" || script) {
     learn::ModelConfig config;
-    config.name = script ? "torchscript" : name;
-    config.file = script ? name : "";
-    config.classes = script ? 0 : config.classes;  // a module's own output decides
+    config.name = name;
+    if (script) {
+      config.name = "torchscript";
+      config.file = name;
+      config.classes = 0;  // the module's own output decides
+    }
     const Shape s = input.value_or(Shape{1, 28, 28});
     config.channels = s.c;
     config.height = s.h;

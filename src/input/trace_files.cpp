@@ -2,13 +2,13 @@
 #include "input/trace_files.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <numeric>
 
 #include "input/error.hpp"
 #include "input/text.hpp"
+#include "util/csv_lines.hpp"
 #include "util/limits.hpp"
 #include "util/read_input.hpp"
 
@@ -20,22 +20,8 @@ constexpr double kMaxMsPerSample = 1e7;
 // Bandwidths as the platform file takes them (platform/bounds.hpp): 1 bit/s to 10^15 bit/s.
 constexpr double kMinBandwidthBps = 1, kMaxBandwidthBps = 1e15;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-bool parse_number(std::string_view s, double& out) {
-  s = trim(s);
-  if (s.empty()) return false;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && end == s.data() + s.size() && std::isfinite(out);
-}
-
-std::string shown(std::string_view line) {
-  return line.size() > 80 ? std::string(line.substr(0, 80)) + "..." : std::string(line);
-}
+// A finite number (the shared parser leaves "inf" and "nan" to its callers).
+bool parse_number(std::string_view s, double& out) { return util::parse_number(s, out) && std::isfinite(out); }
 
 // A row of three comma-separated fields: a device name and two numbers.
 struct Row {
@@ -47,39 +33,20 @@ struct Row {
 // The rows of a three-column file; `columns` names them for messages.
 std::vector<Row> rows_of(std::string_view content, const std::string& where_file, const std::string& columns) {
   std::vector<Row> rows;
-  bool seen_content = false;
-  int line_no = 0;
-  while (!content.empty()) {
-    const size_t end = content.find('\n');
-    const std::string_view line = content.substr(0, end);
-    content.remove_prefix(end == std::string_view::npos ? content.size() : end + 1);
-    ++line_no;
-    const std::string_view text = trim(line);
-    if (text.empty() || text.front() == '#') continue;
-    const bool first = !seen_content;
-    seen_content = true;
-    std::vector<std::string_view> fields;
-    for (std::string_view rest = text;;) {
-      const size_t comma = rest.find(',');
-      fields.push_back(trim(rest.substr(0, comma)));
-      if (comma == std::string_view::npos) break;
-      rest.remove_prefix(comma + 1);
-    }
+  for (const util::CsvLine& line : util::csv_lines(content)) {
+    const auto& fields = line.fields;
     Row r;
-    r.line = line_no;
+    r.line = line.number;
     const bool numbers = fields.size() == 3 && parse_number(fields[1], r.a) && parse_number(fields[2], r.b);
     if (numbers && !fields[0].empty()) {
       r.device = std::string(fields[0]);
       rows.push_back(std::move(r));
       continue;
     }
-    double ignored = 0;
-    const bool any_number =
-        std::any_of(fields.begin(), fields.end(), [&](std::string_view f) { return parse_number(f, ignored); });
-    if (first && !any_number) continue;  // the header
-    const std::string where = where_file + ":" + std::to_string(line_no);
+    const std::string where = where_file + ":" + std::to_string(line.number);
     if (numbers) throw Error(where + ": the device name is empty");
-    throw Error(where + ": expected \"" + columns + "\" (a name and two numbers), got \"" + shown(text) + "\"");
+    throw Error(where + ": expected \"" + columns + "\" (a name and two numbers), got \"" + util::quoted_line(line.text) +
+                "\"");
   }
   if (rows.empty()) throw Error(where_file + ": no rows (expected \"" + columns + "\")");
   return rows;

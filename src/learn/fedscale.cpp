@@ -112,15 +112,10 @@ const fs::path& existing(const fs::path& f, const Mapping& m) {
   return f;
 }
 
+// The mapping's images, every file checked to exist before any is decoded.
 Dataset decode(const Mapping& m, const ImageSize& size, const fs::path& first) {
-  Dataset d;
-  d.channels = size.channels;
-  d.height = size.height;
-  d.width = size.width;
-  d.raw_sample_bytes = d.sample_size();
-  for (const fs::path& f : m.files) decode_image(existing(f, m), size, first, d.codes);
-  d.labels = m.labels;
-  return d;
+  for (const fs::path& f : m.files) existing(f, m);
+  return decode_images(m.files, m.labels, size, first);
 }
 
 }  // namespace

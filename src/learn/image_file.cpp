@@ -51,4 +51,16 @@ void decode_image(const std::filesystem::path& file, const ImageSize& expected, 
   }
 }
 
+Dataset decode_images(const std::vector<std::filesystem::path>& files, const std::vector<int64_t>& labels,
+                      const ImageSize& size, const std::filesystem::path& first) {
+  Dataset d;
+  d.channels = size.channels;
+  d.height = size.height;
+  d.width = size.width;
+  d.raw_sample_bytes = d.sample_size();
+  for (const auto& f : files) decode_image(f, size, first, d.codes);
+  d.labels = labels;
+  return d;
+}
+
 }  // namespace edgetrain::learn

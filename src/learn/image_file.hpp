@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "learn/dataset.hpp"
+
 namespace edgetrain::learn {
 
 struct ImageSize {
@@ -20,6 +22,9 @@ ImageSize image_size(const std::filesystem::path& file);
 // that set it).
 void decode_image(const std::filesystem::path& file, const ImageSize& expected, const std::filesystem::path& first,
                   std::vector<uint8_t>& out);
+// A split of `files` (all of `size`, which `first` set) with their `labels`, pixels kept as codes.
+Dataset decode_images(const std::vector<std::filesystem::path>& files, const std::vector<int64_t>& labels,
+                      const ImageSize& size, const std::filesystem::path& first);
 // True for the file names stb decodes (by extension, any case).
 bool is_image_file(const std::filesystem::path& file);
 

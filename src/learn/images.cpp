@@ -67,25 +67,16 @@ Listing list_split(const fs::path& dir, const std::string& split, const std::vec
   return l;
 }
 
-Dataset decode_split(const Listing& l, const ImageSize& size, const fs::path& first) {
-  Dataset d;
-  d.channels = size.channels;
-  d.height = size.height;
-  d.width = size.width;
-  d.raw_sample_bytes = d.sample_size();
-  for (const fs::path& f : l.files) decode_image(f, size, first, d.codes);
-  d.labels = l.labels;
-  return d;
-}
-
 }  // namespace
 
 DatasetPair load_image_folder(const ImageFolderSpec& spec) {
   const auto classes = class_names(spec.dir);
   const Listing train = list_split(spec.dir, "train", classes, spec.train_limit);
   const Listing test = list_split(spec.dir, "test", classes, spec.test_limit);
-  const ImageSize size = image_size(train.files.front());
-  DatasetPair pair{decode_split(train, size, train.files.front()), decode_split(test, size, train.files.front())};
+  const fs::path& first = train.files.front();
+  const ImageSize size = image_size(first);
+  DatasetPair pair{decode_images(train.files, train.labels, size, first),
+                   decode_images(test.files, test.labels, size, first)};
   finish_dataset(pair, static_cast<int64_t>(classes.size()), (spec.dir / "train").string(),
                  (spec.dir / "test").string());
   return pair;

@@ -88,19 +88,11 @@ struct Model::Impl {
   double forward_flops = 0;
 
   // Builds a fresh network (built-in: LibTorch's default initialisation from the global generator;
-  // TorchScript: the archive's weights) and, the first time, records the layer layout and FLOPs.
+  // TorchScript: the archive's weights) and, the first time, records the layer layout and FLOPs
+  // (a TorchScript module's were measured with its archive: Model's constructor).
   // Callers hold build_mutex.
   Net build(bool record) {
-    if (script) {
-      Net made{nullptr, load_script(*script)};
-      if (record) {
-        const ModelShape shape = check_and_measure(*made.script, *script, config);
-        layers = shape.layers;
-        num_params = static_cast<int64_t>(shape.params);
-        forward_flops = shape.forward_flops_per_sample;
-      }
-      return made;
-    }
+    if (script) return Net{nullptr, load_script(*script)};
     torch::nn::Sequential net;
     double flops = 0;
     std::vector<std::string> names;
@@ -175,7 +167,14 @@ struct Model::Impl {
 Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>()) {
   single_threaded_blas();
   impl_->config = config;
-  if (config.name == "torchscript") impl_->script = read_script(config.file);
+  if (config.name == "torchscript") {
+    const MeasuredScript& m = measured_script(config);
+    impl_->script = m.archive;
+    impl_->layers = m.shape.layers;
+    impl_->num_params = static_cast<int64_t>(m.shape.params);
+    impl_->forward_flops = m.shape.forward_flops_per_sample;
+    return;
+  }
   const std::lock_guard lock(build_mutex);
   allocating([&] { return impl_->build(true); });
 }

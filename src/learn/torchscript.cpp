@@ -30,8 +30,7 @@ std::string dims(const std::vector<int64_t>& shape) {
   return out + "]";
 }
 
-}  // namespace
-
+// The file's bytes (ModelError naming it when it cannot be read).
 std::shared_ptr<const ScriptArchive> read_script(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ModelError(shown(file) + ": cannot be read");
@@ -39,6 +38,8 @@ std::shared_ptr<const ScriptArchive> read_script(const std::filesystem::path& fi
   bytes << in.rdbuf();
   return std::make_shared<const ScriptArchive>(ScriptArchive{file, bytes.str()});
 }
+
+}  // namespace
 
 torch::jit::Module load_script(const ScriptArchive& archive) {
   static std::once_flag once;
@@ -98,17 +99,18 @@ ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& ar
   return s;
 }
 
-ModelShape script_shape(const ModelConfig& config) {
-  // Measured once per file and input in a process: the memory estimate, the charged costs and the
-  // model all ask.
+const MeasuredScript& measured_script(const ModelConfig& config) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, int64_t, int64_t, int64_t, int64_t>, ModelShape> measured;
+  static std::map<std::tuple<std::string, int64_t, int64_t, int64_t, int64_t>, MeasuredScript> measured;
   const auto key = std::make_tuple(config.file.string(), config.channels, config.height, config.width, config.classes);
   const std::lock_guard lock(mutex);
   if (auto it = measured.find(key); it != measured.end()) return it->second;
-  const auto archive = read_script(config.file);
-  torch::jit::Module module = load_script(*archive);
-  return measured.emplace(key, check_and_measure(module, *archive, config)).first->second;
+  MeasuredScript m{read_script(config.file), {}};
+  torch::jit::Module module = load_script(*m.archive);
+  m.shape = check_and_measure(module, *m.archive, config);
+  return measured.emplace(key, std::move(m)).first->second;  // std::map: references stay valid
 }
+
+ModelShape script_shape(const ModelConfig& config) { return measured_script(config).shape; }
 
 }  // namespace edgetrain::learn

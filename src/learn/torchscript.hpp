@@ -21,14 +21,20 @@ struct ScriptArchive {
   std::string bytes;
 };
 
-// The file's bytes (ModelError naming it when it cannot be read).
-std::shared_ptr<const ScriptArchive> read_script(const std::filesystem::path& file);
-
 // A fresh module from the archive, or a ModelError when the bytes are not a TorchScript archive.
 // The graph executor runs scripted graphs as written (no fusion, no profiling-driven rewrites
 // after a few calls), so a step computes the same digits on every worker, however many steps
 // that worker has run.
 torch::jit::Module load_script(const ScriptArchive& archive);
+
+// The archive of `config.file` and its checked, measured shape (check_and_measure): read and
+// measured once per file and input in a process, since the memory estimate, the charged costs
+// and the model all ask. ModelError naming the file when it cannot be read or fails a check.
+struct MeasuredScript {
+  std::shared_ptr<const ScriptArchive> archive;
+  ModelShape shape;
+};
+const MeasuredScript& measured_script(const ModelConfig& config);
 
 // Checks `module` against the configuration's sample shape and classes: at least one parameter,
 // every parameter float32, a forward taking a [2, channels, height, width] float batch and

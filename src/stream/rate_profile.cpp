@@ -2,12 +2,12 @@
 #include "stream/rate_profile.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <string>
 #include <string_view>
 
 #include "stream/rates.hpp"
+#include "util/csv_lines.hpp"
 #include "util/format.hpp"
 #include "util/limits.hpp"
 #include "util/read_input.hpp"
@@ -23,20 +23,6 @@ struct Row {
   double time, rate;
   std::string where;
 };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-bool parse_double(std::string_view s, double& out) {
-  s = trim(s);
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);  // from_chars refuses a leading '+'
-  if (s.empty()) return false;
-  const auto res = std::from_chars(s.data(), s.data() + s.size(), out);
-  return res.ec == std::errc() && res.ptr == s.data() + s.size();
-}
 
 void fail(const Row& row, const std::string& message) { throw StreamError(row.where + ": " + message); }
 
@@ -111,33 +97,15 @@ RateProfile RateProfile::from_trace_csv(const std::filesystem::path& file, const
 RateProfile RateProfile::from_trace_text(std::string_view content, const std::string& name, const std::string& value,
                                          double max_value) {
   std::vector<Row> rows;
-  bool seen_content = false;
-  int line_no = 0;
-  while (!content.empty()) {
-    const size_t end = content.find('\n');
-    const std::string_view line = content.substr(0, end);
-    content.remove_prefix(end == std::string_view::npos ? content.size() : end + 1);
-    ++line_no;
-    const std::string_view text = trim(line);
-    if (text.empty() || text.front() == '#') continue;
-    const std::string where = name + ":" + std::to_string(line_no);
-    const size_t comma = text.find(',');
-    const bool first = !seen_content;
-    seen_content = true;
+  for (const util::CsvLine& line : util::csv_lines(content)) {
+    const std::string where = name + ":" + std::to_string(line.number);
     double t = 0, r = 0;
-    const bool two_fields = comma != std::string_view::npos && text.find(',', comma + 1) == std::string_view::npos;
-    if (two_fields && parse_double(text.substr(0, comma), t) && parse_double(text.substr(comma + 1), r)) {
+    if (line.fields.size() == 2 && util::parse_number(line.fields[0], t) && util::parse_number(line.fields[1], r)) {
       rows.push_back({t, r, where});
       continue;
     }
-    // The first line may be a header ("time_s,rate"): recognised by holding no number at all.
-    double ignored = 0;
-    const bool numbers = parse_double(text.substr(0, comma), ignored) ||
-                         (comma != std::string_view::npos && parse_double(text.substr(comma + 1), ignored));
-    if (first && !numbers) continue;
-    // Quote at most 80 bytes of the line: a binary file's "line" can be megabytes long.
-    const std::string shown = text.size() > 80 ? std::string(text.substr(0, 80)) + "..." : std::string(text);
-    throw StreamError(where + ": expected \"time_s," + value + "\" (two numbers), got \"" + shown + "\"");
+    throw StreamError(where + ": expected \"time_s," + value + "\" (two numbers), got \"" + util::quoted_line(line.text) +
+                      "\"");
   }
   validate(rows, name, value, max_value);
 
