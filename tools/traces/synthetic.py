@@ -5,8 +5,8 @@ seeded: the same arguments give the same bytes.
   capacity rows `device,compute_ms_per_sample,bandwidth_kbps`:
     compute_ms_per_sample  log-normal, median 162 ms, sigma 0.8 (ln), clipped to [5, 5000]
     bandwidth_kbps         log-normal, median 5648 kbit/s, sigma 1.2 (ln), clipped to [50, 500000]
-  availability rows `device,start_s,end_s` over one period of 518,400 s (6 days), repeated up to
-  --horizon-s: per device 1 to 15 on windows (uniform), together on for a share of the period drawn
+  availability rows `device,start_s,end_s` over one period of 518,400 s (6 days; --period-s sets
+  another, the same windows in proportion), repeated up to --horizon-s: per device 1 to 15 on windows (uniform), together on for a share of the period drawn
   uniform in [0.05, 0.8], the windows' lengths and the gaps between them split at random.
 
 The medians, the period and the order of magnitude of the windows are those of the client records
@@ -40,13 +40,13 @@ def capacity(n, seed):
     return out
 
 
-def behaviour(n, seed):
+def behaviour(n, seed, period_s=PERIOD_S):
     rng = random.Random(f"behaviour-{seed}")
     out = {}
     for i in range(n):
         windows = rng.randint(1, 15)
-        on_total = rng.uniform(0.05, 0.8) * PERIOD_S
-        off_total = PERIOD_S - on_total
+        on_total = rng.uniform(0.05, 0.8) * period_s
+        off_total = period_s - on_total
         on_cuts = sorted(rng.uniform(0, on_total) for _ in range(windows - 1))
         on_lengths = [b - a for a, b in zip([0.0] + on_cuts, on_cuts + [on_total])]
         off_cuts = sorted(rng.uniform(0, off_total) for _ in range(windows))
@@ -60,7 +60,7 @@ def behaviour(n, seed):
             if end > start:
                 active.append(start)
                 inactive.append(end)
-        out[i + 1] = {"active": active, "inactive": inactive, "finish_time": int(PERIOD_S),
+        out[i + 1] = {"active": active, "inactive": inactive, "finish_time": int(period_s),
                       "duration": sum(b - a for a, b in zip(active, inactive))}
     return out
 
@@ -74,12 +74,15 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--capacity-out", default="capacity.csv")
     p.add_argument("--availability-out", default="availability.csv")
+    p.add_argument("--period-s", type=float, default=PERIOD_S, help="the availability period (default 518,400 s)")
     p.add_argument("--horizon-s", type=float, help="repeat the period up to this time (default: one period)")
     p.add_argument("--pickles", help="also write client_device_capacity and client_behave_trace into this folder")
     args = p.parse_args(argv)
     if not 1 <= args.devices <= 1_000_000:
         p.error("--devices must be 1 to 1,000,000")
-    cap, beh = capacity(args.devices, args.seed), behaviour(args.devices, args.seed)
+    if not args.period_s >= 10:
+        p.error("--period-s must be at least 10")
+    cap, beh = capacity(args.devices, args.seed), behaviour(args.devices, args.seed, args.period_s)
     write_csv(args.capacity_out, "device,compute_ms_per_sample,bandwidth_kbps", capacity_rows(cap))
     write_csv(args.availability_out, "device,start_s,end_s", availability_rows(beh, args.horizon_s))
     if args.pickles:
