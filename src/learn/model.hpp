@@ -56,7 +56,7 @@ class Model {
   const std::vector<LayerInfo>& layers() const;
   // Forward FLOPs of one sample: 2 per multiply-accumulate of each linear and convolution
   // layer plus one per bias add; activations and pooling are not counted. A TorchScript
-  // module's are measured from one forward pass (learn/op_profile.hpp).
+  // module's are measured from one forward pass (learn/torch/op_profile.hpp).
   double forward_flops_per_sample() const;
   // Training step per sample: forward + backward, the backward pass costing twice the forward
   // (gradients with respect to inputs and to weights).
@@ -73,7 +73,7 @@ class Model {
 
 // One worker's network: the only mutable LibTorch state. Use it from one thread at a time.
 // `statistics`, the training set, re-estimates a TorchScript module's buffers (BatchNorm's running
-// statistics) before each evaluation (model.cpp says how); without it they keep the archive's.
+// statistics) before each evaluation (learn/torch/network.cpp says how); without it they keep the archive's.
 class Workspace {
  public:
   explicit Workspace(const Model& model, const Dataset* statistics = nullptr);

@@ -1,4 +1,4 @@
-// See model_shape.hpp. Mirrors the layer plan of model.cpp: mlp = linear + ReLU per hidden
+// See model_shape.hpp. Mirrors the layer plan of learn/torch/network.cpp: mlp = linear + ReLU per hidden
 // width, then a linear to the classes; cnn = KxK convolution, 2x2 max-pool, ReLU per entry of
 // conv_channels, then the mlp part on the flattened maps.
 #include "learn/model_shape.hpp"

@@ -40,10 +40,16 @@ def teaching_variants():
     return runs
 
 
+def shipped_scenarios():
+    """scenarios/**/*.json but the files tools/byo/prepare.py writes under scenarios/byo/data/."""
+    return sorted(p for p in glob.glob(os.path.join(ROOT, "scenarios/**/*.json"), recursive=True)
+                  if os.sep + "data" + os.sep not in os.path.relpath(p, ROOT))
+
+
 def fleet_scenarios(work):
     runs = []
     named = set()  # the fleets a shipped scenario names as its platform
-    for p in glob.glob(os.path.join(ROOT, "scenarios/**/*.json"), recursive=True):
+    for p in shipped_scenarios():
         with open(p, encoding="utf-8") as f:
             named.update(re.findall(r"platforms/fleets/([\w.-]+)\.json", f.read()))
     for fleet in sorted(glob.glob(os.path.join(ROOT, "platforms/fleets/*.json"))):
@@ -73,7 +79,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     if sys.argv[2] == "scenarios":
         runs = [("scenario " + os.path.relpath(p, ROOT), [p])
-                for p in sorted(glob.glob(os.path.join(ROOT, "scenarios/**/*.json"), recursive=True))]
+                for p in shipped_scenarios()]
     else:
         runs = teaching_variants() + fleet_scenarios(work)
     failures = []

@@ -63,6 +63,11 @@ check_installed() {
   "$bin" run "$share/scenarios/quickstart.json" "${timing_only[@]}" --out "$tmp/$tag-run" --quiet > "$tag-run.out" 2>&1 ||
     { cat "$tag-run.out"; fail "$tag: the installed quickstart did not run"; }
   grep -q '"status": "completed"' "$tmp/$tag-run/summary.json" || fail "$tag: run not completed"
+  # One real round: the binary loads its LibTorch module from lib/edgetrain.
+  [ -f "$1/lib/edgetrain/libedgetrain_torch.so" ] || fail "$tag: lib/edgetrain/libedgetrain_torch.so not installed"
+  "$bin" run "$share/scenarios/quickstart.json" --set stop.rounds=1 --set stop.target_accuracy=null \
+    --set eval.test_samples=100 --out "$tmp/$tag-real" --quiet > "$tag-real.out" 2>&1 ||
+    { cat "$tag-real.out"; fail "$tag: the installed quickstart did not train a round"; }
   cat > "$tag-sweep.json" <<JSON
 {"base": "$share/scenarios/quickstart.json", "grid": {"seed": [1, 2]},
  "runs": [{"training.compute": "timing-only", "stop.target_accuracy": null, "stop.rounds": 3}]}

@@ -87,7 +87,7 @@ std::pair<torch::Tensor, torch::Tensor> load_train(const Options& o) {
   return {x, y};
 }
 
-// edgetrain's models (src/learn/model.cpp): the MLP with one hidden layer of 128, and the CNN
+// edgetrain's models (src/learn/torch/network.cpp): the MLP with one hidden layer of 128, and the CNN
 // with two 5x5 convolutions (10 and 20 channels), 2x2 max pooling and a hidden layer of 50.
 torch::nn::Sequential build(const std::string& name) {
   if (name == "mlp") {

@@ -26,7 +26,7 @@ def read_idx(path):
 
 
 def build(name):
-    """edgetrain's models (src/learn/model.cpp)."""
+    """edgetrain's models (src/learn/torch/network.cpp)."""
     nn = torch.nn
     if name == "mlp":
         return nn.Sequential(nn.Flatten(), nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 10))

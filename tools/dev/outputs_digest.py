@@ -47,7 +47,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     scenarios = sorted(os.path.relpath(os.path.join(d, f), ROOT)
-                       for d, _, files in os.walk(os.path.join(ROOT, "scenarios")) for f in files if f.endswith(".json"))
+                       for d, _, files in os.walk(os.path.join(ROOT, "scenarios")) for f in files
+                       if f.endswith(".json") and os.path.basename(d) != "data" and "/data/" not in d)
     with tempfile.TemporaryDirectory(prefix="edgetrain-digest-") as work:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             for lines in pool.map(lambda s: run_one(args.binary, s, work), scenarios):

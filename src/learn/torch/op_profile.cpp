@@ -1,7 +1,7 @@
 // See op_profile.hpp. The recording hooks ATen's RecordFunction (what torch.profiler stands on)
 // for operator calls on this thread only; only the outermost call counts, so a conv2d is not
 // counted again as the convolution and the kernels it calls.
-#include "learn/op_profile.hpp"
+#include "learn/torch/op_profile.hpp"
 
 #include <ATen/record_function.h>
 
@@ -10,7 +10,7 @@
 #include <set>
 #include <string_view>
 
-#include "learn/torch_pch.hpp"
+#include "learn/torch/torch_pch.hpp"
 
 namespace edgetrain::learn {
 namespace {

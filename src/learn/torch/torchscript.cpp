@@ -1,5 +1,5 @@
 // See torchscript.hpp.
-#include "learn/torchscript.hpp"
+#include "learn/torch/torchscript.hpp"
 
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
 
@@ -8,8 +8,8 @@
 #include <mutex>
 #include <sstream>
 
-#include "learn/op_profile.hpp"
-#include "learn/torch_pch.hpp"
+#include "learn/torch/op_profile.hpp"
+#include "learn/torch/torch_pch.hpp"
 
 namespace edgetrain::learn {
 namespace {
@@ -110,7 +110,5 @@ const MeasuredScript& measured_script(const ModelConfig& config) {
   m.shape = check_and_measure(module, *m.archive, config);
   return measured.emplace(key, std::move(m)).first->second;  // std::map: references stay valid
 }
-
-ModelShape script_shape(const ModelConfig& config) { return measured_script(config).shape; }
 
 }  // namespace edgetrain::learn

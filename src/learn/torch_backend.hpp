@@ -1,0 +1,57 @@
+// The seam between learn's LibTorch-free facade (Model, Workspace and script_shape, in model.cpp) and
+// their LibTorch implementation (learn/torch/), which is built as a shared module,
+// libedgetrain_torch.so, and loaded the first time a network is built or a TorchScript file is
+// measured. LibTorch as Debian packages it loads about 300 libraries and registers its operators
+// before main, 0.6 s of every process: the commands and runs that build no network (timing-only
+// runs, validate of a built-in model, fleet, sweep, plot, report) no longer pay it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "learn/dataset.hpp"
+#include "learn/model.hpp"
+#include "learn/model_shape.hpp"
+
+namespace edgetrain::learn {
+
+// Workspace's implementation: one worker's network.
+class Trainer {
+ public:
+  virtual ~Trainer() = default;
+  virtual double gradient(std::span<const float> params, const Dataset& data, std::span<const int64_t> batch,
+                          std::span<float> gradient) = 0;
+  virtual std::optional<EvalResult> evaluate(std::span<const float> params, const Dataset& data, int64_t limit,
+                                             const std::function<bool()>& cancelled) = 0;
+};
+
+// Model's implementation: what the model is, as recorded when it was built.
+class Network {
+ public:
+  virtual ~Network() = default;
+  virtual std::vector<float> init_params(uint64_t seed) const = 0;
+  virtual std::unique_ptr<Trainer> trainer(const Dataset* statistics) const = 0;
+
+  ModelConfig config;
+  std::vector<LayerInfo> layers;
+  int64_t num_params = 0;
+  double forward_flops = 0;
+};
+
+// What the module gives (edgetrain_torch_backend, its one exported symbol).
+struct TorchBackend {
+  std::unique_ptr<Network> (*build)(const ModelConfig& config);  // throws ModelError
+  ModelShape (*script_shape)(const ModelConfig& config);          // throws ModelError
+};
+
+// The module's table, loaded on first use (from the executable's folder, or ../lib/edgetrain when
+// installed); throws std::runtime_error naming the file when it cannot be loaded.
+const TorchBackend& torch_backend();
+
+}  // namespace edgetrain::learn
+
+extern "C" const edgetrain::learn::TorchBackend* edgetrain_torch_backend();
