@@ -182,6 +182,7 @@ std::pair<Split, Split> open_splits(const fs::path& dir) {
 }  // namespace
 
 void standardise(DatasetPair& pair) {
+  if (pair.train.tokens) return;
   if (!pair.train.codes.empty()) {
     // Pixels scale to [0, 1] (p / 255 in fp32), then standardise; each of the 256 codes gets the
     // value each of its pixels would get, so nothing is stored per pixel but its byte.

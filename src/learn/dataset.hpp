@@ -44,6 +44,9 @@ struct Dataset {
   // Data sets that carry users (leaf, fedscale): each sample's user, numbered 0.. in the order users
   // first appear in the files; empty when the data set has none.
   std::vector<int64_t> sample_users;
+  // Values that are token indices (LEAF's text: each character's index in its alphabet): kept as
+  // read, never standardised, for a model that embeds them (its forward casts them to integers).
+  bool tokens = false;
 };
 
 struct DatasetPair {
@@ -79,7 +82,8 @@ void finish_dataset(DatasetPair& pair, int64_t classes, const std::string& where
                     const std::string& where_test);
 // Standardises both splits with the training set's mean and standard deviation (computed in
 // double, in a fixed order): uint8 codes are scaled to [0, 1] first (p / 255), each of the 256
-// codes getting the value its pixels would; fp32 features are standardised as given.
+// codes getting the value its pixels would; fp32 features are standardised as given; tokens are
+// left as they are.
 void standardise(DatasetPair& pair);
 DatasetShape shape_of(const DatasetPair& data);
 // From the IDX headers and file sizes only (headers checked as load_idx_dataset does).

@@ -14,6 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+constexpr int64_t kLetters = 80;  // LEAF's alphabet for text (kAlphabet): x characters and y are its indices
+
 // The JSON files of `dir`/`split`, sorted by name.
 std::vector<fs::path> json_files(const fs::path& dir, const std::string& split) {
   const fs::path folder = dir / split;
@@ -34,6 +36,7 @@ struct Split {
   bool keep_labels = true;
   int64_t limit = 0;    // samples kept (0 = all)
   int64_t length = -1;  // values per sample (the first sample's)
+  int text = -1;        // -1: no sample yet; 1: x are strings (characters as token indices); 0: numbers
   std::vector<float> values;
   std::vector<int64_t> labels, sample_users;
   std::map<std::string, int64_t> user_index;
@@ -64,6 +67,8 @@ class Reader : public nlohmann::json_sax<json> {
       s_.user(v);  // users are numbered in the order the lists name them
       return true;
     }
+    if (in_text_sample()) return text_sample(v);
+    if (in_labels() && s_.text != 0) return label(letter(v.size() == 1 ? v[0] : '\0', v));
     return value_error("a string (\"" + v.substr(0, 20) + "\")");
   }
   bool binary(binary_t&) override { return value_error("binary data"); }
@@ -92,20 +97,18 @@ class Reader : public nlohmann::json_sax<json> {
   }
   bool start_array(std::size_t) override {
     stack_.push_back({true, ""});
-    if (in_sample()) sample_values_ = 0;
+    if (in_sample()) {
+      if (s_.text == 1) throw error("user " + key_at(1) + ": a sample of x is a list, the first sample a string");
+      s_.text = 0;
+      sample_values_ = 0;
+    }
     if (stack_.size() > 5 && key_at(2) == "x") return value_error("a nested list");
     return true;
   }
   bool end_array() override {
     if (in_sample()) {
-      if (s_.length < 0) s_.length = sample_values_;
-      if (sample_values_ != s_.length || sample_values_ == 0) {
-        throw error("user " + key_at(1) + " sample " + std::to_string(x_count_) + " has " +
-                    std::to_string(sample_values_) + " values, the first sample " + std::to_string(s_.length));
-      }
-      ++x_count_;
-      // Counts only: the rest of the file is not needed.
-      if (!s_.keep_values && !s_.keep_labels && !users_.empty() && !num_samples_.empty()) return false;
+      stack_.pop_back();
+      return end_sample();
     }
     stack_.pop_back();
     return true;
@@ -160,6 +163,51 @@ class Reader : public nlohmann::json_sax<json> {
     return stack_.size() == 5 && stack_[0].key == "user_data" && stack_[2].key == "x" && stack_[3].array &&
            stack_[4].array;
   }
+  // root / user_data / <user> / x: a string there is one sample (Shakespeare's 80 characters).
+  bool in_text_sample() const {
+    return stack_.size() == 4 && stack_[0].key == "user_data" && stack_[2].key == "x" && stack_[3].array;
+  }
+  // A character's index in LEAF's 80-letter alphabet (its language_utils.ALL_LETTERS).
+  int64_t letter(char c, const std::string& text) const {
+    static constexpr std::string_view kAlphabet =
+        "\n !\"&'(),-.0123456789:;>?ABCDEFGHIJKLMNOPQRSTUVWXYZ[]abcdefghijklmnopqrstuvwxyz}";
+    static_assert(kAlphabet.size() == kLetters);
+    const size_t i = c == '\0' ? std::string_view::npos : kAlphabet.find(c);
+    if (i == std::string_view::npos) {
+      throw error("user " + key_at(1) + ": \"" + text.substr(0, 20) +
+                  "\" is not one character of LEAF's 80-letter alphabet (ALL_LETTERS)");
+    }
+    return static_cast<int64_t>(i);
+  }
+  bool text_sample(const std::string& v) {
+    if (s_.text == 0) throw error("user " + key_at(1) + ": a sample of x is a string, the first sample a list");
+    s_.text = 1;
+    sample_values_ = 0;
+    for (char c : v) {
+      const int64_t i = letter(c, v);
+      ++sample_values_;
+      if (s_.keep_values && !s_.values_full()) s_.values.push_back(static_cast<float>(i));
+    }
+    return end_sample();
+  }
+  bool end_sample() {
+    if (s_.length < 0) s_.length = sample_values_;
+    if (sample_values_ != s_.length || sample_values_ == 0) {
+      throw error("user " + key_at(1) + " sample " + std::to_string(x_count_) + " has " +
+                  std::to_string(sample_values_) + " values, the first sample " + std::to_string(s_.length));
+    }
+    ++x_count_;
+    // Counts only: the rest of the file is not needed.
+    return s_.keep_values || s_.keep_labels || users_.empty() || num_samples_.empty();
+  }
+  bool label(int64_t v) {
+    if (s_.keep_labels && !s_.full()) {
+      s_.labels.push_back(v);
+      s_.sample_users.push_back(user_);
+    }
+    ++y_count_;
+    return true;
+  }
   bool in_labels() const {
     return stack_.size() == 4 && stack_[0].key == "user_data" && stack_[2].key == "y" && stack_[3].array;
   }
@@ -172,11 +220,7 @@ class Reader : public nlohmann::json_sax<json> {
       if (s_.keep_values && !s_.values_full()) s_.values.push_back(static_cast<float>(v));
     } else if (in_labels()) {
       if (!integral) throw error("user " + key_at(1) + " has label " + std::to_string(v) + ": labels must be integers");
-      if (s_.keep_labels && !s_.full()) {
-        s_.labels.push_back(static_cast<int64_t>(v));
-        s_.sample_users.push_back(user_);
-      }
-      ++y_count_;
+      label(static_cast<int64_t>(v));
     } else if (stack_.size() == 4 && key_at(2) == "x") {
       return value_error("a number");
     }
@@ -185,7 +229,7 @@ class Reader : public nlohmann::json_sax<json> {
   bool value_error(const std::string& what) {
     if (stack_.size() >= 4 && key_at(0) == "user_data" && key_at(2) == "x") {
       throw error("user " + key_at(1) + ": a sample of x is " + what +
-                  "; only numeric x is read (LEAF's Shakespeare and Sent140 are not built)");
+                  "; x must be lists of numbers or strings of characters (LEAF's Sent140 is not built)");
     }
     if (stack_.size() >= 4 && key_at(0) == "user_data" && key_at(2) == "y") {
       throw error("user " + key_at(1) + ": a label is " + what + "; labels must be integers");
@@ -257,6 +301,7 @@ Dataset to_dataset(Split&& s, const std::array<int64_t, 3>& shape, int64_t limit
   d.features = std::move(s.values);
   d.labels = std::move(s.labels);
   d.sample_users = std::move(s.sample_users);
+  d.tokens = s.text == 1;
   d.raw_sample_bytes = d.sample_size() * static_cast<int64_t>(sizeof(float));
   return d;
 }
@@ -274,7 +319,12 @@ DatasetPair load_leaf_dataset(const LeafSpec& spec) {
   DatasetPair pair{to_dataset(std::move(train), shape, spec.train_limit),
                    to_dataset(std::move(test), shape, spec.test_limit)};
   pair.test.sample_users.clear();  // the natural partition is of the training set
-  finish_dataset(pair, spec.classes, (spec.dir / "train").string(), (spec.dir / "test").string());
+  if (pair.train.tokens != pair.test.tokens) {
+    throw DataError("dataset: " + (spec.dir / "test").string() + " and " + (spec.dir / "train").string() +
+                    " hold different kinds of x (strings in one, lists of numbers in the other)");
+  }
+  const int64_t classes = spec.classes > 0 ? spec.classes : pair.train.tokens ? kLetters : 0;
+  finish_dataset(pair, classes, (spec.dir / "train").string(), (spec.dir / "test").string());
   return pair;
 }
 
@@ -293,7 +343,9 @@ DatasetShape leaf_dataset_shape(const LeafSpec& spec) {
   shape.height = s[1];
   shape.width = s[2];
   shape.classes = spec.classes;
-  if (labels) {
+  if (labels && train.text == 1) {
+    shape.classes = kLetters;
+  } else if (labels) {
     int64_t top = 1;
     for (const Split* split : {&train, &test}) {
       for (int64_t l : split->labels) top = std::max(top, l);

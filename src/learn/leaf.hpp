@@ -1,8 +1,10 @@
 // LEAF data sets (FEMNIST, Synthetic, ... from the LEAF benchmark's preprocessing): JSON files
 // {"users": [...], "num_samples": [...], "user_data": {user: {"x": [...], "y": [...]}}} in the
 // folders train/ and test/, read in file-name order with a streaming (SAX) parser, so no file is
-// held whole. x samples are lists of numbers (kept as fp32), y integers; the training samples keep
-// their users. Non-numeric x (Shakespeare's strings, CelebA's file names) is refused. No LibTorch.
+// held whole. x samples are lists of numbers (kept as fp32) and y integers, or x strings and y
+// single characters (Shakespeare: each character's index in LEAF's 80-letter alphabet, kept as a
+// token, 80 classes); the training samples keep their users. Other x (CelebA's file names, Sent140's
+// word lists) is refused. No LibTorch.
 #pragma once
 
 #include <cstdint>

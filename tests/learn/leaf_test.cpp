@@ -97,8 +97,14 @@ TEST_CASE("leaf: broken files are refused with one line naming the file and the 
   const std::string head = "{\"users\": [\"u1\"], \"num_samples\": [2], \"user_data\": {\"u1\": ";
   check_refused(head + user_data(1, 2, "0") + "}}", "user u1 has 2 x but 1 y");
   check_refused(head + user_data(1, 2, "0, 1.5") + "}}", "user u1 has label 1.5");
-  check_refused(head + "{\"x\": [\"a text\", \"b\"], \"y\": [0, 1]}}}",
-                "user u1: a sample of x is a string (\"a text\"); only numeric x is read");
+  check_refused(head + "{\"x\": [[1, 2, 3, 4], \"abcd\"], \"y\": [0, 1]}}}",
+                "user u1: a sample of x is a string, the first sample a list");
+  check_refused(head + "{\"x\": [\"ab\\tc\", \"abcd\"], \"y\": [\"a\", \"b\"]}}}",
+                "user u1: \"ab\tc\" is not one character of LEAF's 80-letter alphabet");
+  check_refused(head + "{\"x\": [\"abcd\", \"abcd\"], \"y\": [\"a\", \"bc\"]}}}",
+                "user u1: \"bc\" is not one character");
+  check_refused(head + "{\"x\": [true, false], \"y\": [0, 1]}}}",
+                "user u1: a sample of x is a boolean; x must be lists of numbers or strings of characters");
   check_refused(head + "{\"x\": [[1, 2, 3, 4], [1, 2]], \"y\": [0, 1]}}}",
                 "user u1 sample 1 has 2 values, the first sample 4");
   check_refused("{\"users\": [\"u1\"], \"num_samples\": [3], \"user_data\": {\"u1\": " + user_data(1, 2, "0, 1") + "}}",
@@ -108,4 +114,29 @@ TEST_CASE("leaf: broken files are refused with one line naming the file and the 
                 "lists 2 users but 1 num_samples");
   CHECK_THROWS_WITH_AS(load_leaf_dataset(spec_of(fixtures::scratch("leaf-empty"))),
                        doctest::Contains("is not a directory (LEAF's train/ folder)"), DataError);
+}
+
+TEST_CASE("leaf: Shakespeare's text is characters as token indices of LEAF's alphabet, 80 classes, not standardised") {
+  const fs::path dir = fixtures::scratch("leaf-text");
+  fixtures::write(dir / "train" / "a.json",
+                  "{\"users\": [\"ROMEO\", \"JULIET\"], \"num_samples\": [2, 1], \"user_data\": {"
+                  "\"ROMEO\": {\"x\": [\"abc d\", \"\\nA}?.\"], \"y\": [\"e\", \"Z\"]}, "
+                  "\"JULIET\": {\"x\": [\"0 9 !\"], \"y\": [\" \"]}}}");
+  fixtures::write(dir / "test" / "a.json",
+                  "{\"users\": [\"ROMEO\"], \"num_samples\": [1], \"user_data\": {"
+                  "\"ROMEO\": {\"x\": [\"zzzzz\"], \"y\": [\"}\"]}}}");
+  const DatasetPair d = load_leaf_dataset(spec_of(dir));
+  CHECK(d.train.tokens);
+  CHECK(d.train.classes == 80);
+  CHECK(d.train.width == 5);
+  CHECK(d.train.height == 1);
+  // ALL_LETTERS = "\n !\"&'(),-.0123456789:;>?A..Z[]a..z}": a 53, ' ' 1, A 25, } 79, ? 24, . 10, 0 11, 9 20.
+  CHECK(d.train.features == std::vector<float>{53, 54, 55, 1, 56, 0, 25, 79, 24, 10, 11, 1, 20, 1, 2});
+  CHECK(d.train.labels == std::vector<int64_t>{57, 50, 1});
+  CHECK(d.train.sample_users == std::vector<int64_t>{0, 0, 1});
+  CHECK(d.test.features == std::vector<float>{78, 78, 78, 78, 78});
+  CHECK(d.test.labels == std::vector<int64_t>{79});
+  const DatasetShape s = leaf_dataset_shape(spec_of(dir));
+  CHECK(s.classes == 80);
+  CHECK(s.user_samples == std::vector<int64_t>{2, 1});
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "../export_model.hpp"
 #include "cli_helpers.hpp"
 
 using namespace test;
@@ -18,12 +19,13 @@ namespace {
 const fs::path kFashion = "/usr/share/datasets/fashion-mnist";
 
 // A scenario on two-devices.xml with `dataset` as its dataset section.
-fs::path scenario_with(const fs::path& dir, const std::string& dataset, const std::string& training = "\"real\"") {
+fs::path scenario_with(const fs::path& dir, const std::string& dataset, const std::string& training = "\"real\"",
+                       const std::string& model = "{\"name\": \"mlp\", \"hidden\": [16]}") {
   const fs::path file = dir / "scenario.json";
   std::ofstream(file) << "{\"name\": \"your-data\", \"seed\": 3, \"platform\": \""
                       << (kData / "two-devices.xml").string()
                       << "\", \"server\": \"server\", \"devices\": [\"dev-a\", \"dev-b\"], \"dataset\": " << dataset
-                      << ", \"model\": {\"name\": \"mlp\", \"hidden\": [16]}, \"training\": {\"mode\": \"sync\", "
+                      << ", \"model\": " << model << ", \"training\": {\"mode\": \"sync\", "
                          "\"batch_size\": 8, \"lr\": 0.05, \"compute\": "
                       << training
                       << "}, \"eval\": {\"every_s\": 0.5, \"test_samples\": 300}, \"stop\": {\"rounds\": 4}}";
@@ -164,4 +166,40 @@ TEST_CASE("your data: a FedScale folder beyond the machine's memory is refused f
   CHECK(r.err.find("edgetrain: scenario needs about ") == 0);
   CHECK(r.err.find("TB") != std::string::npos);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+TEST_CASE("your data: LEAF's Shakespeare text trains LEAF's char LSTM, each device a speaker's lines") {
+  // Two speakers' 10-character windows of a line and the character after each; LEAF's model, small.
+  const fs::path dir = fresh_dir("leaf-text");
+  auto speaker = [](const std::string& line, int n) {
+    std::string x, y;
+    for (int i = 0; i < n; ++i) {
+      const std::string window = line.substr(static_cast<size_t>(i) % (line.size() - 10), 10);
+      x += std::string(i ? ", " : "") + "\"" + window + "\"";
+      y += std::string(i ? ", " : "") + "\"" + line[static_cast<size_t>(i) % (line.size() - 10) + 10] + "\"";
+    }
+    return "{\"x\": [" + x + "], \"y\": [" + y + "]}";
+  };
+  const std::string romeo = "But, soft! what light through yonder window breaks? It is the east.";
+  const std::string juliet = "O Romeo, Romeo! wherefore art thou Romeo? Deny thy father.";
+  write(dir / "data/train/all.json", "{\"users\": [\"ROMEO\", \"JULIET\"], \"num_samples\": [40, 24], "
+                                     "\"user_data\": {\"ROMEO\": " + speaker(romeo, 40) + ", \"JULIET\": " +
+                                         speaker(juliet, 24) + "}}");
+  write(dir / "data/test/all.json",
+        "{\"users\": [\"ROMEO\"], \"num_samples\": [30], \"user_data\": {\"ROMEO\": " + speaker(romeo, 30) + "}}");
+  const fs::path lstm = export_model("char-lstm", "lstm.pt", "--input 1x1x10 --classes 80 --hidden 16");
+  const std::string dataset =
+      "{\"name\": \"leaf\", \"path\": \"" + (dir / "data").string() + "\", \"partition\": {\"kind\": \"natural\"}}";
+  const std::string model = "{\"name\": \"torchscript\", \"file\": \"" + lstm.string() + "\"}";
+  const fs::path out = run_scenario(scenario_with(dir, dataset, "\"real\"", model), "leaf-text-run");
+  const auto devices = read_csv(out / "devices.csv");
+  REQUIRE(devices.size() == 2);
+  CHECK(count(devices[0], "partition_samples") == 40);
+  CHECK(count(devices[1], "partition_samples") == 24);
+  const auto summary = read_json(out / "summary.json");
+  CHECK(summary["rounds"].get<int>() == 4);
+  CHECK(summary["final_test_accuracy"].is_number());
+  // The LSTM's multiply-adds counted: 2 layers x 4 gates x 16 units x (8 + 16, then 16 + 16) per
+  // character, 10 characters, forward and backward (x3), plus the embedding and the output layer.
+  CHECK(summary["model_step_flops_per_sample"].get<double>() > 3 * 10 * 2 * 4 * 16 * (24 + 32));
 }

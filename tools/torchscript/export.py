@@ -5,8 +5,10 @@
 
 MODEL: mlp (Flatten, Linear, ReLU, Linear: edgetrain's built-in mlp; --hidden, and --weights RAW to
 start from edgetrain's own initial weights, raw float32 in its parameter order), cnn-bn (two 3x3
-convolutions with BatchNorm, then a linear layer), resnet18 or mobilenet_v2 (torchvision's, their
-first convolution taking --input's channels). Needs Debian's python3-torch (and python3-torchvision
+convolutions with BatchNorm, then a linear layer), char-lstm (LEAF's Shakespeare model: characters
+embedded in 8 dimensions, a two-layer LSTM of --hidden units (256 in LEAF), the next character; for
+LEAF text, --input 1x1x80 --classes 80), resnet18 or mobilenet_v2 (torchvision's, their first
+convolution taking --input's channels). Needs Debian's python3-torch (and python3-torchvision
 for the last two). The module is scripted (torch.jit.script) and saved; its weights are the
 initial model.
 """
@@ -29,6 +31,22 @@ class CnnBn(nn.Module):
 
     def forward(self, x):
         return self.classifier(torch.flatten(self.features(x), 1))
+
+
+class CharLstm(nn.Module):
+    """LEAF's Shakespeare model. edgetrain hands the characters as their alphabet indices in fp32
+    (a LEAF text data set is not standardised), so forward casts them back to integers."""
+
+    def __init__(self, hidden: int, classes: int):
+        super().__init__()
+        self.embed = nn.Embedding(80, 8)
+        self.lstm = nn.LSTM(8, hidden, num_layers=2, batch_first=True)
+        self.out = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        tokens = x.reshape(x.size(0), -1).long()
+        states, _ = self.lstm(self.embed(tokens))
+        return self.out(states[:, -1, :])
 
 
 def mlp(args, c, h, w):
@@ -63,18 +81,22 @@ def vision(name, c, classes):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("model", choices=["mlp", "cnn-bn", "resnet18", "mobilenet_v2"])
+    p.add_argument("model", choices=["mlp", "cnn-bn", "char-lstm", "resnet18", "mobilenet_v2"])
     p.add_argument("out")
     p.add_argument("--input", default="1x28x28", help="sample shape CxHxW")
     p.add_argument("--classes", type=int, default=10)
     p.add_argument("--seed", type=int, default=0, help="torch.manual_seed before building")
-    p.add_argument("--hidden", type=int, nargs="*", default=[128], help="mlp: hidden widths")
+    p.add_argument("--hidden", type=int, nargs="*", help="mlp: hidden widths (default 128); char-lstm: its "
+                   "LSTM's units (default 256)")
     p.add_argument("--weights", help="mlp: raw float32 initial weights in parameter order")
     args = p.parse_args()
     c, h, w = (int(v) for v in args.input.split("x"))
     torch.manual_seed(args.seed)
     if args.model == "mlp":
+        args.hidden = args.hidden or [128]
         net = mlp(args, c, h, w)
+    elif args.model == "char-lstm":
+        net = CharLstm((args.hidden or [256])[0], args.classes)
     elif args.model == "cnn-bn":
         net = CnnBn(c, args.classes)
     else:

@@ -27,6 +27,10 @@ void add_values(const c10::IValue& v, OpCall& call) {
     call.ints.push_back(v.toInt());
   } else if (v.isIntList()) {
     for (int64_t i : v.toIntVector()) call.ints.push_back(i);
+  } else if (v.isTensorList()) {  // a recurrent layer's states and weights
+    for (const at::Tensor& t : v.toTensorVector()) {
+      if (t.defined()) call.inputs.push_back(shape_of(t));
+    }
   }
 }
 
@@ -128,6 +132,17 @@ OpCosts cost_ops(const std::vector<OpCall>& calls, int64_t batch) {
       l.activation_bytes = (4 * numel(c.inputs[1]) + out_bytes) / b;
     } else if ((c.name == "aten::mm" || c.name == "aten::matmul" || c.name == "aten::bmm") && c.inputs.size() == 2) {
       l.flops = 2 * static_cast<double>(c.inputs[0].back()) * out_numel / b;
+    } else if ((c.name == "aten::lstm" || c.name == "aten::gru" || c.name == "aten::rnn_tanh") && c.outputs.size() >= 2) {
+      // input, states, then each layer's w_ih [gates x H, in], w_hh [gates x H, H] and biases: each
+      // weight matrix is applied once per time step of each sequence (output [.., .., H x directions]).
+      double weights = 0, params = 0;
+      for (size_t i = 1; i < c.inputs.size(); ++i) {
+        if (c.inputs[i].size() == 2) weights += numel(c.inputs[i]);
+        if (c.inputs[i].size() <= 2) params += numel(c.inputs[i]);
+      }
+      const double steps = out_numel > 0 ? numel(c.outputs[0]) / static_cast<double>(c.outputs[0].back()) : 0;
+      l.flops = 2 * weights * steps / b;
+      l.weight_bytes = 4 * params;
     } else if (is_norm(c.name)) {
       l.kind = LayerKind::norm;
       if (c.inputs.size() >= 2) l.weight_bytes = 4 * total({c.inputs.begin() + 1, c.inputs.end()});
