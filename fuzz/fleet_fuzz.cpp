@@ -71,7 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string xml = edgetrain::fleet::platform_xml(fleet);
   edgetrain::fleet::device_list_csv(fleet);
   try {
-    edgetrain::platform::check_platform_text(xml, "fleet.xml");
+    // Clusters of at most 100,000 hosts: a fuzzed radical must not fill the machine's memory.
+    edgetrain::platform::check_platform_text(xml, "fleet.xml", {1e5 * edgetrain::platform::kClusterHostBytes});
   } catch (const edgetrain::platform::PlatformFileError& e) {
     failure("the generated platform fails the check", e.what());
   }

@@ -13,7 +13,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view xml(reinterpret_cast<const char*>(data), size);
   try {
-    edgetrain::platform::check_platform_text(xml, "platform.xml");
+    // Clusters of at most 100,000 hosts: a fuzzed radical must not fill the machine's memory.
+    edgetrain::platform::check_platform_text(xml, "platform.xml", {1e5 * edgetrain::platform::kClusterHostBytes});
   } catch (const edgetrain::platform::PlatformFileError& e) {
     const std::string_view message = e.what();
     bool printable = message.substr(0, 13) == "platform.xml:";

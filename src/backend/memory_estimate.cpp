@@ -5,17 +5,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "backend/mode.hpp"
 #include "compress/kinds.hpp"
+#include "util/memory.hpp"
 
 namespace edgetrain::backend {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr double kFloat = 4, kIndex = 8;  // fp32 values; int64 labels and sample indices
 // RSS of the smallest scenario (LibTorch, SimGrid and the program's own code and heap), measured
@@ -52,56 +48,6 @@ int64_t largest_batch(const scenario::Scenario& sc) {
   return backend::Mode(sc.training, sc.devices.size()).batch_from_stream_rate()
              ? std::max(sc.training.batch_size, sc.training.batch_max)
              : sc.training.batch_size;
-}
-
-std::optional<double> read_number(const fs::path& p) {
-  std::ifstream in(p);
-  std::string word;
-  if (!(in >> word) || word == "max") return std::nullopt;
-  try {
-    return std::stod(word);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
-// The number after `key` on its line of a "key value [unit]" file (/proc/meminfo, memory.stat).
-std::optional<double> stat_value(const fs::path& p, const std::string& key) {
-  std::ifstream in(p);
-  std::string line, k;
-  double v;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    if (words >> k >> v && k == key) return v;
-  }
-  return std::nullopt;
-}
-
-// What the memory cgroup leaves: limit - (usage - reclaimable page cache). The process's own
-// cgroup folder, or the mount's root (containers show the root as their own).
-std::optional<double> cgroup_free() {
-  std::ifstream self("/proc/self/cgroup");
-  std::string line;
-  std::vector<fs::path> dirs;
-  while (std::getline(self, line)) {
-    const auto a = line.find(':'), b = line.find(':', a + 1);
-    if (a == std::string::npos || b == std::string::npos) continue;
-    const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
-    if (controllers.empty()) dirs.push_back(fs::path("/sys/fs/cgroup") / fs::path(path).relative_path());
-    if (controllers == "memory") dirs.push_back(fs::path("/sys/fs/cgroup/memory") / fs::path(path).relative_path());
-  }
-  dirs.push_back("/sys/fs/cgroup");
-  dirs.push_back("/sys/fs/cgroup/memory");
-  for (const fs::path& dir : dirs) {
-    const bool v2 = fs::exists(dir / "memory.max");
-    if (!v2 && !fs::exists(dir / "memory.limit_in_bytes")) continue;
-    const auto limit = read_number(dir / (v2 ? "memory.max" : "memory.limit_in_bytes"));
-    if (!limit || *limit >= 1e18) return std::nullopt;  // no limit ("max", or v1's huge sentinel)
-    const double usage = read_number(dir / (v2 ? "memory.current" : "memory.usage_in_bytes")).value_or(0);
-    const double cache = stat_value(dir / "memory.stat", v2 ? "inactive_file" : "total_inactive_file").value_or(0);
-    return std::max(0.0, *limit - std::max(0.0, usage - cache));
-  }
-  return std::nullopt;
 }
 
 }  // namespace
@@ -152,39 +98,20 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   return e;
 }
 
-std::string format_bytes(double bytes) {
-  const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
-  size_t u = 0;
-  while (bytes >= 1000 && u + 1 < std::size(units)) {
-    bytes /= 1000;
-    ++u;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, bytes >= 100 || u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
-  return buf;
-}
-
 std::string MemoryEstimate::describe() const {
   char vectors[32], count[32];
   std::snprintf(vectors, sizeof vectors, "%.4g", model_vectors);
   std::snprintf(count, sizeof count, "%.4g", params);
-  return "about " + format_bytes(total()) + " (model " + count + " parameters x " + vectors +
-         " vectors: " + format_bytes(model_bytes) + "; data " + format_bytes(data_bytes) + "; activations " +
-         format_bytes(activation_bytes) + "; program " + format_bytes(runtime_bytes) +
-         (topology_bytes > 0 ? "; " + topology_what + " " + format_bytes(topology_bytes) : "") +
+  return "about " + util::format_bytes(total()) + " (model " + count + " parameters x " + vectors +
+         " vectors: " + util::format_bytes(model_bytes) + "; data " + util::format_bytes(data_bytes) + "; activations " +
+         util::format_bytes(activation_bytes) + "; program " + util::format_bytes(runtime_bytes) +
+         (topology_bytes > 0 ? "; " + topology_what + " " + util::format_bytes(topology_bytes) : "") +
          (streams ? "; stream buffers not counted" : "") + ")";
-}
-
-std::optional<double> available_memory() {
-  std::optional<double> available = stat_value("/proc/meminfo", "MemAvailable:");
-  if (available) *available *= 1024;  // kB
-  if (const auto cgroup = cgroup_free()) available = available ? std::min(*available, *cgroup) : *cgroup;
-  return available;
 }
 
 void check_memory(const MemoryEstimate& estimate, std::optional<double> available) {
   if (!available || estimate.total() <= *available) return;
-  throw MemoryError("scenario needs " + estimate.describe() + " but " + format_bytes(*available) + " are available");
+  throw MemoryError("scenario needs " + estimate.describe() + " but " + util::format_bytes(*available) + " are available");
 }
 
 }  // namespace edgetrain::backend

@@ -57,11 +57,6 @@ struct MemoryEstimate {
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
                                const learn::ModelShape& model, const TopologyMemory& topology = {});
 
-// What this process can still allocate: MemAvailable from /proc/meminfo, lowered to what the
-// memory cgroup (v2 memory.max or v1 memory.limit_in_bytes) leaves, if a limit applies. Empty
-// when neither can be read (the check is then skipped).
-std::optional<double> available_memory();
-
 // Throws MemoryError when the estimate exceeds `available`.
 void check_memory(const MemoryEstimate& estimate, std::optional<double> available);
 
@@ -75,8 +70,5 @@ auto during(const char* phase, F&& f) {
     throw MemoryError(std::string("out of memory while ") + phase);
   }
 }
-
-// "1.5 GB", "640 MB": decimal units, three significant digits.
-std::string format_bytes(double bytes);
 
 }  // namespace edgetrain::backend

@@ -1,8 +1,8 @@
 // Model and Workspace without LibTorch: each forwards to its implementation in the LibTorch module
-// (torch_backend.hpp says why it is a module, learn/torch/network.cpp what it does).
+// (torch_module.hpp says why it is a module, learn/torch/network.cpp what it does).
 #include "learn/model.hpp"
 
-#include "learn/torch_backend.hpp"
+#include "learn/torch_module.hpp"
 
 namespace edgetrain::learn {
 
@@ -10,7 +10,7 @@ struct Model::Impl {
   std::unique_ptr<Network> network;
 };
 
-Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>(Impl{torch_backend().build(config)})) {}
+Model::Model(const ModelConfig& config) : impl_(std::make_unique<Impl>(Impl{torch_module().build(config)})) {}
 Model::~Model() = default;
 
 const ModelConfig& Model::config() const { return impl_->network->config; }
@@ -37,6 +37,6 @@ std::optional<EvalResult> Workspace::evaluate(std::span<const float> params, con
   return impl_->trainer->evaluate(params, data, limit, cancelled);
 }
 
-ModelShape script_shape(const ModelConfig& config) { return torch_backend().script_shape(config); }
+ModelShape script_shape(const ModelConfig& config) { return torch_module().script_shape(config); }
 
 }  // namespace edgetrain::learn

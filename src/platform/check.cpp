@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <pugixml.hpp>
 #include <set>
@@ -21,7 +22,8 @@
 namespace edgetrain::platform {
 namespace {
 
-constexpr int64_t kMaxClusterHosts = 100000;  // keeps a typo like radical="0-999999999" from eating memory
+// A factor of a cluster's topo_parameters: beyond it products could overflow (memory refuses long before).
+constexpr int64_t kMaxFactor = 1000000000;
 
 std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
@@ -76,7 +78,8 @@ struct ZoneState {
 
 class Checker {
  public:
-  Checker(std::string_view xml, std::string shown_name) : xml_(xml), name_(std::move(shown_name)) {
+  Checker(std::string_view xml, std::string shown_name, const CheckLimits& limits)
+      : xml_(xml), name_(std::move(shown_name)), limits_(limits) {
     for (size_t i = 0; i < xml.size(); ++i)
       if (xml[i] == '\n') newlines_.push_back(i);
   }
@@ -578,9 +581,10 @@ class Checker {
     z.linked_hosts.insert(id);
   }
 
-  std::vector<int64_t> radicals(const pugi::xml_node& node) const {
+  std::vector<int64_t> radicals(const pugi::xml_node& node) {
     const std::string text = required(node, "radical");
-    std::vector<int64_t> out;
+    std::vector<std::pair<int64_t, int64_t>> ranges;
+    double count = 0;
     for (const std::string& group : split(text, ',')) {
       const std::vector<std::string> ends = split(group, '-');
       const std::optional<int64_t> first = parse_count(ends.front());
@@ -588,16 +592,32 @@ class Checker {
       if (ends.size() > 2 || !first || !last || *last < *first) {
         fail(node, what(node) + ": radical must be numbers and ranges such as \"0-7,10\", got " + in_quotes(text));
       }
-      if (static_cast<int64_t>(out.size()) + (*last - *first) >= kMaxClusterHosts) {
-        fail(node, what(node) + ": more than " + std::to_string(kMaxClusterHosts) + " hosts");
-      }
-      for (int64_t i = *first; i <= *last; ++i) out.push_back(i);
+      ranges.emplace_back(*first, *last);
+      count += static_cast<double>(*last - *first) + 1;
+    }
+    add_cluster_hosts(node, count);  // before a number is kept: radical="0-999999999" must not eat memory
+    std::vector<int64_t> out;
+    for (const auto& [first, last] : ranges) {
+      for (int64_t i = first; i <= last; ++i) out.push_back(i);
     }
     return out;
   }
 
+  // The clusters' hosts so far, refused when they need more than the limit allows.
+  void add_cluster_hosts(const pugi::xml_node& node, double hosts) {
+    cluster_hosts_ += hosts;
+    const double need = cluster_hosts_ * kClusterHostBytes;
+    if (limits_.memory_bytes && need > *limits_.memory_bytes) {
+      char count[32];
+      std::snprintf(count, sizeof count, "%.0f", cluster_hosts_);
+      fail(node, what(node) + ": the platform's clusters hold " + count + " hosts, which need about " +
+                     util::format_bytes(need) + " in a run (" + util::format_bytes(kClusterHostBytes) +
+                     " a host), more than the " + util::format_bytes(*limits_.memory_bytes) + " available");
+    }
+  }
+
   // Hosts a TORUS, FAT_TREE or DRAGONFLY cluster builds, from its topo_parameters.
-  int64_t topology_hosts(const pugi::xml_node& node, const std::string& topology) const {
+  int64_t topology_hosts(const pugi::xml_node& node, const std::string& topology) {
     const std::string text = node.attribute("topo_parameters").value();
     auto bad = [&](const std::string& form) {
       fail(node,
@@ -607,18 +627,16 @@ class Checker {
       std::vector<int64_t> out;
       for (const std::string& s : split(list, ',')) {
         const std::optional<int64_t> n = parse_count(s);
-        if (!n || *n < 1 || *n > kMaxClusterHosts) bad(form);
+        if (!n || *n < 1 || *n > kMaxFactor) bad(form);
         out.push_back(*n);
       }
       return out;
     };
     auto product = [&](const std::vector<int64_t>& v, const std::string& form) {
-      int64_t p = 1;
-      for (int64_t x : v) {
-        p *= x;
-        if (p > kMaxClusterHosts) bad(form + " (at most " + std::to_string(kMaxClusterHosts) + " hosts)");
-      }
-      return p;
+      double p = 1;
+      for (int64_t x : v) p *= static_cast<double>(x);
+      if (p > static_cast<double>(kMaxFactor)) bad(form + " (at most " + std::to_string(kMaxFactor) + " hosts)");
+      return static_cast<int64_t>(p);
     };
     if (topology == "TORUS") {
       const std::string form = "dimensions such as \"4,4,4\"";
@@ -812,6 +830,8 @@ class Checker {
 
   std::string_view xml_;
   std::string name_;
+  CheckLimits limits_;
+  double cluster_hosts_ = 0;  // every <cluster> and <cabinet> so far (add_cluster_hosts)
   std::vector<size_t> newlines_;
   std::vector<ZoneState> zones_;
   std::set<std::string> netpoints_;
@@ -836,12 +856,13 @@ std::string_view routing_name(Routing r) {
   return "";
 }
 
-PlatformInfo check_platform_text(std::string_view xml, const std::string& shown_name) {
-  return Checker(xml, shown_name).run();
+PlatformInfo check_platform_text(std::string_view xml, const std::string& shown_name, const CheckLimits& limits) {
+  return Checker(xml, shown_name, limits).run();
 }
 
-PlatformInfo check_platform_file(const std::filesystem::path& file) {
-  return check_platform_text(util::read_input_as<PlatformFileError>(file, util::kPlatformInput), file.string());
+PlatformInfo check_platform_file(const std::filesystem::path& file, const CheckLimits& limits) {
+  return check_platform_text(util::read_input_as<PlatformFileError>(file, util::kPlatformInput), file.string(),
+                             limits);
 }
 
 }  // namespace edgetrain::platform

@@ -21,9 +21,9 @@ std::string wrap(const std::string& body, const std::string& routing = "Full") {
 }
 
 // The message check_platform_text throws, or "" when the text passes.
-std::string error_of(const std::string& xml) {
+std::string error_of(const std::string& xml, const CheckLimits& limits = {}) {
   try {
-    check_platform_text(xml, "p.xml");
+    check_platform_text(xml, "p.xml", limits);
   } catch (const PlatformFileError& e) {
     return e.what();
   }
@@ -154,9 +154,17 @@ TEST_CASE("link values SimGrid aborts on or misreads are refused") {
   CHECK(error_of(wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1Gbps\" "
                       "lat=\"0\" topology=\"TORUS\" topo_parameters=\"2,2\"/>\n"))
             .find("has 4 hosts but radical gives only 2") != std::string::npos);
-  CHECK(error_of(wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-999999999\" speed=\"1Gf\" bw=\"1Gbps\" "
-                      "lat=\"0\"/>\n"))
-            .find("more than 100000 hosts") != std::string::npos);
+  // A cluster is as large as memory allows (4.7 kB a host in a run), counted before a host is made.
+  auto cluster = [](const std::string& radical) {
+    return wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"" + radical +
+                "\" speed=\"1Gf\" bw=\"1Gbps\" lat=\"0\"/>\n");
+  };
+  CHECK(error_of(cluster("0-999999999"), CheckLimits{1e9}) ==
+        "p.xml:5: cluster \"c\": the platform's clusters hold 1000000000 hosts, which need about 4.7 TB in a run "
+        "(4.7 kB a host), more than the 1 GB available");
+  CHECK(error_of(cluster("0-199999,300000-300001"), CheckLimits{1e9}) == "");       // 200,002 hosts: 940 MB
+  CHECK(error_of(cluster("0-212765"), CheckLimits{1e9}).find("212766 hosts") != std::string::npos);
+  CHECK(error_of(cluster("0-999999999")).find("hosts, which need about 4.7 TB") != std::string::npos);  // this machine
 }
 
 TEST_CASE("zones and routes SimGrid aborts on are refused") {

@@ -1,9 +1,9 @@
-// LibTorch implementation of the model zoo, behind learn/torch_backend.hpp: the shared module
+// LibTorch implementation of the model zoo, behind learn/torch_module.hpp: the shared module
 // libedgetrain_torch.so. A Model's network is built once to record the layout; each Workspace's
 // trainer builds its own network (a torch::nn::Sequential, or a fresh load of the user's
 // TorchScript module) and points its parameters at the given flat vector (set_data on a view: no
 // copy) before each forward pass.
-#include "learn/torch_backend.hpp"
+#include "learn/torch_module.hpp"
 
 #include <dlfcn.h>
 
@@ -321,13 +321,13 @@ std::unique_ptr<Trainer> TorchNetwork::trainer(const Dataset* statistics) const 
   return std::make_unique<TorchTrainer>(*this, std::move(net), statistics);
 }
 
-const TorchBackend kBackend{
+const TorchModule kTable{
     [](const ModelConfig& config) -> std::unique_ptr<Network> { return std::make_unique<TorchNetwork>(config); },
     [](const ModelConfig& config) { return measured_script(config).shape; },
 };
 
 }  // namespace edgetrain::learn
 
-extern "C" __attribute__((visibility("default"))) const edgetrain::learn::TorchBackend* edgetrain_torch_backend() {
-  return &edgetrain::learn::kBackend;
+extern "C" __attribute__((visibility("default"))) const edgetrain::learn::TorchModule* edgetrain_torch_module() {
+  return &edgetrain::learn::kTable;
 }

@@ -39,6 +39,7 @@
 #include "sim/core/wire.hpp"
 #include "sim/topology/topology.hpp"
 #include "stream/rates.hpp"
+#include "util/memory.hpp"
 #include "util/seed.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -500,9 +501,9 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   out += fidelity_text(fidelity_of(p, scenario));
   out += "dense message size: " + std::to_string(message_bytes(p.learning->backend->cost().dense_bytes())) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
-  const std::optional<double> available = backend::available_memory();
+  const std::optional<double> available = util::available_memory();
   out += "memory: needs " + p.learning->memory.describe() +
-         (available ? ", " + backend::format_bytes(*available) + " available" : std::string(", available memory unknown")) +
+         (available ? ", " + util::format_bytes(*available) + " available" : std::string(", available memory unknown")) +
          "\n";
   out += p.energy->describe() + "\n";
   return out;

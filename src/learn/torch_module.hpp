@@ -42,16 +42,16 @@ class Network {
   double forward_flops = 0;
 };
 
-// What the module gives (edgetrain_torch_backend, its one exported symbol).
-struct TorchBackend {
+// What the module gives (edgetrain_torch_module, its one exported symbol).
+struct TorchModule {
   std::unique_ptr<Network> (*build)(const ModelConfig& config);  // throws ModelError
   ModelShape (*script_shape)(const ModelConfig& config);          // throws ModelError
 };
 
 // The module's table, loaded on first use (from the executable's folder, or ../lib/edgetrain when
 // installed); throws std::runtime_error naming the file when it cannot be loaded.
-const TorchBackend& torch_backend();
+const TorchModule& torch_module();
 
 }  // namespace edgetrain::learn
 
-extern "C" const edgetrain::learn::TorchBackend* edgetrain_torch_backend();
+extern "C" const edgetrain::learn::TorchModule* edgetrain_torch_module();

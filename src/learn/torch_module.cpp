@@ -1,6 +1,6 @@
-// Loading the LibTorch module (torch_backend.hpp): once per process, from the folder of the running
+// Loading the LibTorch module (torch_module.hpp): once per process, from the folder of the running
 // executable (the build folder, where the tests and edgetrain are) or, installed, ../lib/edgetrain.
-#include "learn/torch_backend.hpp"
+#include "learn/torch_module.hpp"
 
 #include <dlfcn.h>
 
@@ -12,13 +12,13 @@
 namespace edgetrain::learn {
 namespace {
 
-constexpr const char* kModule = "libedgetrain_torch.so";
+constexpr const char* kFile = "libedgetrain_torch.so";
 
-const TorchBackend* load() {
+const TorchModule* load() {
   std::error_code ec;
   const auto exe_dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
   std::string errors;
-  for (const auto& path : {exe_dir / kModule, exe_dir / ".." / "lib" / "edgetrain" / kModule}) {
+  for (const auto& path : {exe_dir / kFile, exe_dir / ".." / "lib" / "edgetrain" / kFile}) {
     if (!std::filesystem::exists(path, ec)) continue;
     // RTLD_GLOBAL: the module's own lookup of openblas_set_num_threads (RTLD_DEFAULT) must see the
     // BLAS that LibTorch brought in.
@@ -27,23 +27,23 @@ const TorchBackend* load() {
       errors = dlerror();
       break;
     }
-    using Entry = const TorchBackend* (*)();
-    if (auto entry = reinterpret_cast<Entry>(dlsym(handle, "edgetrain_torch_backend"))) return entry();
-    errors = path.string() + " has no edgetrain_torch_backend";
+    using Entry = const TorchModule* (*)();
+    if (auto entry = reinterpret_cast<Entry>(dlsym(handle, "edgetrain_torch_module"))) return entry();
+    errors = path.string() + " has no edgetrain_torch_module";
     break;
   }
-  throw std::runtime_error("edgetrain's LibTorch module " + std::string(kModule) + " cannot be loaded from " +
+  throw std::runtime_error("edgetrain's LibTorch module " + std::string(kFile) + " cannot be loaded from " +
                            exe_dir.string() + " or " + (exe_dir / ".." / "lib" / "edgetrain").string() +
                            (errors.empty() ? " (not found)" : ": " + errors));
 }
 
 }  // namespace
 
-const TorchBackend& torch_backend() {
+const TorchModule& torch_module() {
   static std::once_flag once;
-  static const TorchBackend* backend = nullptr;
-  std::call_once(once, [] { backend = load(); });
-  return *backend;
+  static const TorchModule* module = nullptr;
+  std::call_once(once, [] { module = load(); });
+  return *module;
 }
 
 }  // namespace edgetrain::learn
