@@ -46,4 +46,19 @@ const TorchModule& torch_module() {
   return *module;
 }
 
+ModulePreload::ModulePreload(bool wanted) {
+  if (!wanted) return;
+  thread_ = std::thread([] {
+    try {
+      torch_module();
+    } catch (const std::exception&) {
+      // torch_module() tries again for its next caller, which reports it.
+    }
+  });
+}
+
+ModulePreload::~ModulePreload() {
+  if (thread_.joinable()) thread_.join();
+}
+
 }  // namespace edgetrain::learn

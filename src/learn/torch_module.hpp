@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "learn/dataset.hpp"
@@ -51,6 +52,20 @@ struct TorchModule {
 // The module's table, loaded on first use (from the executable's folder, or ../lib/edgetrain when
 // installed); throws std::runtime_error naming the file when it cannot be loaded.
 const TorchModule& torch_module();
+
+// Loads the module on a thread of its own (when `wanted`) while the caller does other set-up, so
+// that its ~0.6 s overlaps a run's platform and data loading. Joined when destroyed; a failure is
+// reported by the next torch_module() call, not here.
+class ModulePreload {
+ public:
+  explicit ModulePreload(bool wanted);
+  ~ModulePreload();
+  ModulePreload(const ModulePreload&) = delete;
+  ModulePreload& operator=(const ModulePreload&) = delete;
+
+ private:
+  std::thread thread_;
+};
 
 }  // namespace edgetrain::learn
 

@@ -14,6 +14,7 @@
 
 #include "backend/learning.hpp"
 #include "backend/uplink.hpp"
+#include "learn/torch_module.hpp"
 #include "report/bottleneck.hpp"
 #include "report/progress.hpp"
 #include "report/results_dir.hpp"
@@ -437,6 +438,9 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   Prepared p;
   p.topology = make_topology(scenario);
   const bool timing_only = scenario.training.timing_only();
+  // LibTorch loads (0.6 s) while the platform and the data do: a real run builds networks, and a
+  // TorchScript model is measured even timing-only.
+  const learn::ModulePreload preload(!timing_only || scenario.model.name == "torchscript");
   const platform::PlatformInfo info = read_platform(scenario);
   // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
   const bool small_stacks = timing_only || options.threads > 1;
