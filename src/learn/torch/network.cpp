@@ -89,10 +89,10 @@ struct TorchNetwork final : Network {
   std::unique_ptr<Trainer> trainer(const Dataset* statistics) const override;
 
   // Builds a fresh network (built-in: LibTorch's default initialisation from the global generator;
-  // TorchScript: the archive's weights) and, the first time, records the layer layout and FLOPs
-  // (a TorchScript module's were measured with its archive: Model's constructor).
+  // TorchScript: the archive's weights) and, given `recorded` (the constructor's own), records the
+  // layer layout and FLOPs there (a TorchScript module's were measured with its archive).
   // Callers hold build_mutex.
-  Net build(bool record) const {
+  Net build(Network* recorded = nullptr) const {
     if (script) return Net{nullptr, load_script(*script)};
     torch::nn::Sequential net;
     double flops = 0;
@@ -145,8 +145,8 @@ struct TorchNetwork final : Network {
     } else {
       throw ModelError("model.name: unknown model \"" + config.name + "\"");
     }
-    if (record) {
-      auto& self = const_cast<TorchNetwork&>(*this);  // only from the constructor
+    if (recorded) {
+      Network& self = *recorded;
       self.forward_flops = flops;
       int64_t offset = 0;
       size_t i = 0;
@@ -178,13 +178,13 @@ TorchNetwork::TorchNetwork(const ModelConfig& c) {
     return;
   }
   const std::lock_guard lock(build_mutex);
-  allocating([&] { return build(true); });
+  allocating([&] { return build(this); });
 }
 
 std::vector<float> TorchNetwork::init_params(uint64_t seed) const {
   const std::lock_guard lock(build_mutex);
   torch::manual_seed(seed);
-  auto net = allocating([&] { return build(false); });
+  auto net = allocating([&] { return build(); });
   std::vector<float> flat;
   flat.reserve(static_cast<size_t>(num_params));
   for (const auto& p : net.parameters()) {
@@ -317,7 +317,7 @@ std::unique_ptr<Trainer> TorchNetwork::trainer(const Dataset* statistics) const 
   // thread, and its reductions would otherwise change the low digits between runs.
   at::set_num_threads(1);
   const std::lock_guard lock(build_mutex);
-  auto net = allocating([&] { return build(false); });
+  auto net = allocating([&] { return build(); });
   return std::make_unique<TorchTrainer>(*this, std::move(net), statistics);
 }
 
