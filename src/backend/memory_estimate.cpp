@@ -82,7 +82,8 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   if (sc.training.timing_only()) {
     // Nothing is loaded: the balanced labels the partition is made from, the partition and each
     // device's sample order; per device its records, stream and the stacks of its two actors.
-    e.data_bytes = 3 * train * kIndex + static_cast<double>(sc.devices.size()) * kTimingDeviceBytes;
+    e.data_bytes = 3 * train * kIndex;
+    e.device_bytes = static_cast<double>(sc.devices.size()) * kTimingDeviceBytes;
     e.model_vectors = 0;
     e.model_bytes = 0;
     e.runtime_bytes = kRuntimeBytes;
@@ -103,7 +104,8 @@ std::string MemoryEstimate::describe() const {
   std::snprintf(vectors, sizeof vectors, "%.4g", model_vectors);
   std::snprintf(count, sizeof count, "%.4g", params);
   return "about " + util::format_bytes(total()) + " (model " + count + " parameters x " + vectors +
-         " vectors: " + util::format_bytes(model_bytes) + "; data " + util::format_bytes(data_bytes) + "; activations " +
+         " vectors: " + util::format_bytes(model_bytes) + "; data " + util::format_bytes(data_bytes) +
+         (device_bytes > 0 ? "; devices " + util::format_bytes(device_bytes) : "") + "; activations " +
          util::format_bytes(activation_bytes) + "; program " + util::format_bytes(runtime_bytes) +
          (topology_bytes > 0 ? "; " + topology_what + " " + util::format_bytes(topology_bytes) : "") +
          (streams ? "; stream buffers not counted" : "") + ")";

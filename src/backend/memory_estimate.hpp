@@ -43,12 +43,15 @@ struct MemoryEstimate {
   double model_vectors = 0;     // model-sized fp32 vectors: every device's, the server's, LibTorch's
   double model_bytes = 0;       // params x model_vectors x 4
   double data_bytes = 0;        // features, labels and sample indices of both splits
+  double device_bytes = 0;      // timing-only: each device's records, stream and actor stacks
   double activation_bytes = 0;  // the largest training batch, or an evaluation chunk
   double runtime_bytes = 0;     // the program and its libraries, measured
   double topology_bytes = 0;    // the topology's other bytes (TopologyMemory)
   std::string topology_what;
   bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
-  double total() const { return model_bytes + data_bytes + activation_bytes + runtime_bytes + topology_bytes; }
+  double total() const {
+    return model_bytes + data_bytes + device_bytes + activation_bytes + runtime_bytes + topology_bytes;
+  }
   // "about 41.2 GB (model 1e+09 parameters x 12 vectors: 40 GB; data 1.1 GB; ...)"
   std::string describe() const;
 };

@@ -87,3 +87,17 @@ TEST_CASE("the memory estimate counts values at their stored width and what read
   const double four = backend::estimate_memory(s, floats, {}, {}).data_bytes;
   CHECK(four - one == doctest::Approx(1000.0 * 784 * 3 + 5e6));
 }
+
+TEST_CASE("a timing-only estimate holds no values, and names its devices' cost apart from the data") {
+  scenario::Scenario s = two_devices();
+  s.training.compute = "timing-only";
+  learn::DatasetShape shape;
+  shape.train_samples = 1000;
+  shape.test_samples = 500;
+  shape.value_bytes = 4;
+  shape.read_bytes = 5e6;
+  const backend::MemoryEstimate e = backend::estimate_memory(s, shape, {}, {});
+  CHECK(e.data_bytes == doctest::Approx(3.0 * 1000 * 8));  // the partition's indices, no value, nothing read
+  CHECK(e.device_bytes == doctest::Approx(2 * 60e3));
+  CHECK(e.describe().find("; data 24 kB; devices 120 kB;") != std::string::npos);
+}
