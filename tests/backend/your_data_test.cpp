@@ -73,16 +73,21 @@ TEST_CASE("leaf, timing-only: counts from num_samples, the natural partition by 
                        learn::PartitionError);
 }
 
+namespace {
+learn::DatasetShape data_shape(int64_t train, int64_t test, int64_t value_bytes, double read_bytes) {
+  learn::DatasetShape d;
+  d.train_samples = train;
+  d.test_samples = test;
+  d.value_bytes = value_bytes;
+  d.read_bytes = read_bytes;
+  return d;
+}
+}  // namespace
+
 TEST_CASE("the memory estimate counts values at their stored width and what reading holds") {
   scenario::Scenario s = two_devices();
   s.dataset.name = "npz";
-  learn::DatasetShape bytes;
-  bytes.train_samples = 1000;
-  bytes.test_samples = 0;
-  bytes.value_bytes = 1;
-  learn::DatasetShape floats = bytes;
-  floats.value_bytes = 4;
-  floats.read_bytes = 5e6;
+  const learn::DatasetShape bytes = data_shape(1000, 0, 1, 0), floats = data_shape(1000, 0, 4, 5e6);
   const double one = backend::estimate_memory(s, bytes, {}, {}).data_bytes;
   const double four = backend::estimate_memory(s, floats, {}, {}).data_bytes;
   CHECK(four - one == doctest::Approx(1000.0 * 784 * 3 + 5e6));
@@ -91,12 +96,7 @@ TEST_CASE("the memory estimate counts values at their stored width and what read
 TEST_CASE("a timing-only estimate holds no values, and names its devices' cost apart from the data") {
   scenario::Scenario s = two_devices();
   s.training.compute = "timing-only";
-  learn::DatasetShape shape;
-  shape.train_samples = 1000;
-  shape.test_samples = 500;
-  shape.value_bytes = 4;
-  shape.read_bytes = 5e6;
-  const backend::MemoryEstimate e = backend::estimate_memory(s, shape, {}, {});
+  const backend::MemoryEstimate e = backend::estimate_memory(s, data_shape(1000, 500, 4, 5e6), {}, {});
   CHECK(e.data_bytes == doctest::Approx(3.0 * 1000 * 8));  // the partition's indices, no value, nothing read
   CHECK(e.device_bytes == doctest::Approx(2 * 60e3));
   CHECK(e.describe().find("; data 24 kB; devices 120 kB;") != std::string::npos);
