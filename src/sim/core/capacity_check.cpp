@@ -1,8 +1,9 @@
 // See capacity_check.hpp.
 #include "sim/core/capacity_check.hpp"
 
-#include <algorithm>
 #include <cstdio>
+#include <string_view>
+#include <unordered_map>
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/config.hpp>
 
@@ -33,6 +34,10 @@ CapacityCheck check_capacity(const LinkLedger& ledger, const std::vector<report:
   std::string worst_link;
   // Under ns-3 the peaks are not sampled (run.cpp): packets cannot overfill a link; only the average.
   const bool peaks = simgrid::config::get_value<std::string>("network/model") != "ns-3";
+  // links.csv's rows by link name: one lookup per link (a scan per link was quadratic in a fleet's links).
+  std::unordered_map<std::string_view, const report::LinkRow*> by_name;
+  by_name.reserve(rows.size());
+  for (const report::LinkRow& r : rows) by_name.emplace(r.link, &r);
   for (const LinkLedger::Peak& p : ledger.peaks()) {
     const auto policy = p.handle->get_sharing_policy();
     if (policy == sg4::Link::SharingPolicy::WIFI) continue;
@@ -50,8 +55,9 @@ CapacityCheck check_capacity(const LinkLedger& ledger, const std::vector<report:
                              ": the network solver shared it wrongly, and the simulated times are wrong");
     }
     if (policy == sg4::Link::SharingPolicy::FATPIPE || p.bandwidth_changed) continue;
-    const auto row = std::find_if(rows.begin(), rows.end(), [&](const report::LinkRow& r) { return r.link == p.link; });
-    if (row == rows.end() || !(row->busy_s > 0)) continue;
+    const auto found = by_name.find(p.link);
+    if (found == by_name.end() || !(found->second->busy_s > 0)) continue;
+    const report::LinkRow* row = found->second;
     const double average = report::utilization(*row, row->busy_s);
     if (average > 1 + kCapacityTolerance) {
       violations.push_back({{"link", p.link},
