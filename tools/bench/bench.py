@@ -539,7 +539,7 @@ def write_page(figures, out_dir, update_readme):
             "- load average (1 min) when each benchmark started: in its section"
             + (" (a shared machine: timings are noisy; medians)" if max(loads) > 0.5 else ""),
             f"- edgetrain commit {m['commit']}; `--threads`: {'yes' if threads else 'not in this build'}; "
-            f"bare loops and Python: one intra-op thread",
+            f"bare loops and Python: one intra-op thread and one OpenBLAS thread (as edgetrain)",
             f"- last run of the script: {m['date']}, profile `{figures['profile']}`", "",
             "<!-- figures:bench -->", block, "<!-- /figures:bench -->", ""] + sections
     path = os.path.join(out_dir, "README.md")
@@ -584,6 +584,9 @@ def option(argv, name, default):
 def main():
     global PROFILE, EDGETRAIN, BARE_CPP
     argv = sys.argv[1:]
+    # One BLAS thread for every program, as edgetrain sets for itself: the bare loops' OpenBLAS would
+    # otherwise split each product over both cores, and their time would depend on the machine's load.
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
     out_dir = option(argv, "--out", os.path.join(ROOT, "results", "bench"))
     build = option(argv, "--build", BUILD)
     EDGETRAIN, BARE_CPP = os.path.join(build, "edgetrain"), os.path.join(build, "bench_bare_loop")
