@@ -68,7 +68,10 @@ class Reader : public nlohmann::json_sax<json> {
       return true;
     }
     if (in_text_sample()) return text_sample(v);
-    if (in_labels() && s_.text != 0) return label(letter(v.size() == 1 ? v[0] : '\0', v));
+    if (in_labels() && s_.text != 0) {
+      if (v.size() != 1) throw not_a_letter(v);
+      return label(letter(v[0], v));
+    }
     return value_error("a string (\"" + v.substr(0, 20) + "\")");
   }
   bool binary(binary_t&) override { return value_error("binary data"); }
@@ -172,12 +175,13 @@ class Reader : public nlohmann::json_sax<json> {
     static constexpr std::string_view kAlphabet =
         "\n !\"&'(),-.0123456789:;>?ABCDEFGHIJKLMNOPQRSTUVWXYZ[]abcdefghijklmnopqrstuvwxyz}";
     static_assert(kAlphabet.size() == kLetters);
-    const size_t i = c == '\0' ? std::string_view::npos : kAlphabet.find(c);
-    if (i == std::string_view::npos) {
-      throw error("user " + key_at(1) + ": \"" + text.substr(0, 20) +
-                  "\" is not one character of LEAF's 80-letter alphabet (ALL_LETTERS)");
-    }
+    const size_t i = kAlphabet.find(c);
+    if (i == std::string_view::npos) throw not_a_letter(text);
     return static_cast<int64_t>(i);
+  }
+  DataError not_a_letter(const std::string& text) const {
+    return error("user " + key_at(1) + ": \"" + text.substr(0, 20) +
+                 "\" is not one character of LEAF's 80-letter alphabet (ALL_LETTERS)");
   }
   bool text_sample(const std::string& v) {
     if (s_.text == 0) throw error("user " + key_at(1) + ": a sample of x is a string, the first sample a list");

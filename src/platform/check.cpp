@@ -17,6 +17,7 @@
 #include "platform/units.hpp"
 #include "platform/wattage.hpp"
 #include "util/format.hpp"
+#include "util/memory.hpp"
 #include "util/read_input.hpp"
 
 namespace edgetrain::platform {
@@ -607,6 +608,7 @@ class Checker {
   void add_cluster_hosts(const pugi::xml_node& node, double hosts) {
     cluster_hosts_ += hosts;
     const double need = cluster_hosts_ * kClusterHostBytes;
+    if (!limits_.memory_bytes) limits_.memory_bytes = util::available_memory();
     if (limits_.memory_bytes && need > *limits_.memory_bytes) {
       char count[32];
       std::snprintf(count, sizeof count, "%.0f", cluster_hosts_);

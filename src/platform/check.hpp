@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "util/input_error.hpp"
-#include "util/memory.hpp"
 #include "util/printable.hpp"
 
 namespace edgetrain::platform {
@@ -89,10 +88,11 @@ struct PlatformInfo {
 inline constexpr double kClusterHostBytes = 4.7e3;
 
 // The memory the platform's clusters may need (kClusterHostBytes a host): a platform whose
-// clusters need more is refused before any of their hosts is made. Empty: no bound. The default is
-// what this machine has available (util/memory.hpp), so a cluster is as large as memory allows.
+// clusters need more is refused before any of their hosts is made. Empty: what this machine has
+// available (util/memory.hpp), read when the first cluster is met, so a cluster is as large as
+// memory allows.
 struct CheckLimits {
-  std::optional<double> memory_bytes = util::available_memory();
+  std::optional<double> memory_bytes;
 };
 
 // Checks a platform given as text; `shown_name` is the file name used in messages.

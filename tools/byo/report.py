@@ -99,10 +99,11 @@ def page(runs, out_dir):
         f"| scenario | partition | samples per device (min / median / max) | time to {TARGET:.2f} (sim s) | "
         "test accuracy at the end | best | second half of the run (lowest to highest) |",
         "|---|---|---|---|---|---|---|"]
+    halves = {n: second_half(runs[n]) for n in NAMES}
     for n in NAMES:
         r, y = runs[n], s[n]
         best = max(float(m["test_accuracy"]) for m in r["metrics"])
-        low, high = second_half(r)
+        low, high = halves[n]
         lines.append(
             f"| `{n}` | {PARTITION[n]} | {spread(column(r, 'partition_samples', int))} | {reached(r)} | "
             f"{y['final_test_accuracy']:.4f} | {best:.4f} | {low:.4f} to {high:.4f} |")
@@ -119,7 +120,7 @@ def page(runs, out_dir):
         f"missed the {runs['natural']['scenario']['training']['round_timeout_s']:g} s round timeout.", ""]
     if plot(runs, os.path.join(out_dir, "accuracy.png")):
         lines += ["![test accuracy against simulated time](accuracy.png)", ""]
-    swing = {n: second_half(runs[n])[1] - second_half(runs[n])[0] for n in NAMES}
+    swing = {n: high - low for n, (low, high) in halves.items()}
     lines += [
         f"Why: the same samples, the same devices on and off, the same rounds, so the differences come from who "
         f"holds what. IID shares give every selected device the same mix, and each round's average is a steady "

@@ -48,7 +48,7 @@ def main():
     args = ap.parse_args()
     scenarios = sorted(os.path.relpath(os.path.join(d, f), ROOT)
                        for d, _, files in os.walk(os.path.join(ROOT, "scenarios")) for f in files
-                       if f.endswith(".json") and os.path.basename(d) != "data" and "/data/" not in d)
+                       if f.endswith(".json") and "data" not in os.path.relpath(d, ROOT).split(os.sep))
     with tempfile.TemporaryDirectory(prefix="edgetrain-digest-") as work:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             for lines in pool.map(lambda s: run_one(args.binary, s, work), scenarios):

@@ -79,8 +79,6 @@ struct Net {
   }
 };
 
-}  // namespace
-
 struct TorchNetwork final : Network {
   std::shared_ptr<const ScriptArchive> script;  // model.name torchscript
 
@@ -326,6 +324,7 @@ const TorchModule kTable{
     [](const ModelConfig& config) { return measured_script(config).shape; },
 };
 
+}  // namespace
 }  // namespace edgetrain::learn
 
 extern "C" __attribute__((visibility("default"))) const edgetrain::learn::TorchModule* edgetrain_torch_module() {
