@@ -29,6 +29,8 @@ inline std::string down_link(const std::string& host) { return host + "-down"; }
 inline std::string uplink_up(const std::string& site) { return site + "-uplink-up"; }
 inline std::string uplink_down(const std::string& site) { return site + "-uplink-down"; }
 inline std::string lan_link(const std::string& site) { return site + "-lan"; }
+// A population's host slots (population.hosts "slots"): SITE-slot-K, K counting from 0 in the site.
+inline std::string slot_host(const std::string& site, size_t k) { return site + "-slot-" + std::to_string(k); }
 
 // Every site, in order: its name (the zone's id) and the index of its group in spec.sites.
 std::vector<std::pair<std::string, size_t>> site_instances(const std::vector<SiteGroup>& groups);

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fleet/draw.hpp"
 #include "fleet/spec.hpp"
@@ -24,6 +25,18 @@ namespace edgetrain::fleet {
 
 std::string platform_xml(const Fleet& fleet);
 std::string platform_xml(const FleetSpec& spec, uint64_t seed);
+
+// A population's platform (scenario population.hosts "slots"): the same zones, links and routes, but in
+// each site `slots_per_site[i]` host slots SITE-slot-K (role "slot") in place of its devices, which
+// stay records (the Fleet) and are placed on a slot of their site when they take part in a round.
+std::string slot_platform_xml(const Fleet& fleet, const std::vector<size_t>& slots_per_site);
+
+// The values a device's own host and links have in platform_xml, as the text SimGrid parses (so a
+// slot set to them at run time holds the same doubles as the device's own host would).
+struct DeviceValues {
+  std::string speed, up, down, latency;
+};
+DeviceValues device_values(const Fleet& fleet, size_t device);
 
 // NAME.devices.csv: one row per device, in platform order:
 // host,class,site,link_class,speed_flops,cores,up_bps,down_bps,latency_s

@@ -160,4 +160,25 @@ SelectedHosts select_hosts(const json& selector, const std::string& at, const pl
   return out;
 }
 
+json select_population(const json& selector, const std::string& at, size_t population) {
+  const std::string whole = "with population.hosts \"slots\" the devices are every device of the fleet: write "
+                            "{\"role\": \"device\"} (choose who takes part in each round with training.selection)";
+  if (!selector.is_object()) throw ScenarioError(at + ": " + whole);
+  json resolved = json::object();
+  for (const auto& [key, value] : selector.items()) {
+    const bool all = (key == "role" && (value == "device" || value == "*")) || (key == "hosts" && value == "*");
+    if (key == "matched" || value.is_null()) continue;
+    if (!all) throw ScenarioError(at + "." + key + ": " + whole);
+    resolved[key] = value;
+  }
+  if (resolved.empty()) throw ScenarioError(at + ": " + whole);
+  const auto count = static_cast<int64_t>(population);
+  if (selector.contains("matched") && selector.at("matched") != count) {
+    throw ScenarioError(at + ".matched: the fleet has " + std::to_string(count) + " devices, not " +
+                        text::show(selector.at("matched")));
+  }
+  resolved["matched"] = count;
+  return resolved;
+}
+
 }  // namespace edgetrain::scenario

@@ -25,4 +25,9 @@ struct SelectedHosts {
 SelectedHosts select_hosts(const nlohmann::json& selector, const std::string& at, const platform::PlatformInfo& info,
                            const std::string& server, const std::filesystem::path& platform_file);
 
+// population.hosts "slots": the devices are every device of the fleet, in its order, so the selector
+// must name them all ({"role": "device"} or {"hosts": "*"}); a subset takes part per round through
+// training.selection. Returns the selector as resolved, with "matched": `population`.
+nlohmann::json select_population(const nlohmann::json& selector, const std::string& at, size_t population);
+
 }  // namespace edgetrain::scenario

@@ -4,10 +4,12 @@
 #include <functional>
 #include <set>
 
+#include "fleet/draw.hpp"
 #include "fleet/parse.hpp"
 #include "fleet/xml.hpp"
 #include "platform/edit.hpp"
 #include "scenario/error.hpp"
+#include "scenario/population.hpp"
 #include "input/text.hpp"
 #include "scenario/validate.hpp"
 #include "util/read_input.hpp"
@@ -87,7 +89,9 @@ void check_entry_keys(const json& entry, const std::string& at, const std::vecto
 }  // namespace
 
 json PlatformSource::resolve(const json& raw, const std::string& at, const ResolveContext& ctx, uint64_t seed) {
+  const bool slots = slots_;
   *this = PlatformSource();
+  slots_ = slots;
   const json object = raw.is_string() ? json{{"file", raw}} : raw;
   if (!object.is_object()) {
     throw ScenarioError(at + ": expected a path to the platform file, or an object {\"file\": ..., \"links\": ..., " +
@@ -110,6 +114,14 @@ json PlatformSource::resolve(const json& raw, const std::string& at, const Resol
                         " is a SimGrid platform: its object form takes file, links and hosts)");
   }
   json resolved = {{"file", file}};
+  if (slots_ && !fleet) {
+    throw ScenarioError("population.hosts: \"slots\" places the devices of a fleet description; " +
+                        file_.filename().string() + " is a SimGrid platform (see docs/how-to/populations.md)");
+  }
+  if (slots_ && (object.contains("links") || object.contains("hosts"))) {
+    throw ScenarioError(at + ": with population.hosts \"slots\" change the fleet description's keys (e.g. " + at +
+                        ".link_classes), not the links and hosts of a platform");
+  }
   if (fleet) generate_fleet(patch, at, seed, resolved);
 
   // The what-ifs, checked against the platform: names exist, values are in range.
@@ -273,10 +285,20 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
   description.merge_patch(patch);
   const fleet::FleetSpec spec = fleet_checked([&] { return fleet::parse_fleet(description, at, file_.parent_path()); });
   const bool own_seed = description.contains("seed") && !description.at("seed").is_null();
-  base_ = fleet::platform_xml(spec, own_seed ? spec.seed : scenario_seed);
+  const uint64_t seed = own_seed ? spec.seed : scenario_seed;
   generated_ = true;
-  info();  // checked now (the run uses this check): a generated platform always has one
   for (const auto& [k, v] : patch.items()) resolved[k] = v;
+  if (slots_) {
+    // The platform of host slots is written once the scenario says how many a round needs
+    // (place_population); until then there are no hosts to read.
+    population_ = std::make_shared<Population>();
+    population_->spec = spec;
+    population_->fleet = fleet::draw_fleet(population_->spec, seed);
+    base_ = "";
+    return;
+  }
+  base_ = fleet::platform_xml(spec, seed);
+  info();  // checked now (the run uses this check): a generated platform always has one
 }
 
 const std::string& PlatformSource::base_text() {
@@ -285,6 +307,10 @@ const std::string& PlatformSource::base_text() {
 }
 
 const platform::PlatformInfo& PlatformSource::info() {
+  if (slots_) {
+    throw ScenarioError("population.hosts: with \"slots\" the platform's hosts are made for the run; a scenario "
+                        "names no host but the server (the flat topology, devices {\"role\": \"device\"})");
+  }
   if (!info_) {
     const std::string& text = edited_.empty() ? base_text() : edited_;
     info_ = std::make_shared<platform::PlatformInfo>(checked(
@@ -301,6 +327,12 @@ void PlatformSource::fill(Scenario& s) {
   s.link_directions = directions_;
   s.platform_info = info_;
   if (selector_) s.resolved["devices"] = *selector_;
+  if (!population_) return;
+  place_population(*population_, s);
+  s.population = population_;
+  s.devices.clear();
+  s.devices.reserve(population_->fleet.devices.size());
+  for (const fleet::Device& d : population_->fleet.devices) s.devices.push_back({d.host, "", std::nullopt});
 }
 
 }  // namespace edgetrain::scenario

@@ -33,6 +33,12 @@ class PlatformSource {
   const platform::PlatformInfo& info();
   const std::filesystem::path& file() const { return file_; }
 
+  // population.hosts "slots" (set before resolve): the fleet's devices stay records, and fill()
+  // gives the scenario its Population instead of a platform with a host per device.
+  void set_slots(bool slots) { slots_ = slots; }
+  bool slots() const { return slots_; }
+  size_t population_size() const { return population_ ? population_->fleet.devices.size() : 0; }
+
   // A device selector's resolved form, written as `devices` in the resolved scenario.
   void set_selector(nlohmann::json resolved) { selector_ = std::move(resolved); }
 
@@ -56,6 +62,8 @@ class PlatformSource {
   std::vector<LinkDirectionSetting> directions_;
   std::shared_ptr<platform::PlatformInfo> info_;
   std::optional<nlohmann::json> selector_;
+  bool slots_ = false;
+  std::shared_ptr<Population> population_;  // slots_: the drawn fleet
 };
 
 }  // namespace edgetrain::scenario

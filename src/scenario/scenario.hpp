@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "compress/config.hpp"
+#include "fleet/draw.hpp"
 
 namespace edgetrain::platform {
 struct PlatformInfo;
@@ -258,6 +259,23 @@ struct TopologySpec {
   CompressorSpec site_compression;  // site -> cloud deltas; kind none = dense fp32
 };
 
+// population.hosts "slots" (docs/how-to/populations.md): a fleet description's devices kept as records,
+// placed on host slots of their site when a round selects them. Made once by load_scenario and shared,
+// never copied (fleet.spec points at spec).
+struct Population {
+  fleet::FleetSpec spec;
+  fleet::Fleet fleet;
+  std::vector<size_t> slots_per_site;  // per fleet.sites entry
+  size_t slots() const {
+    size_t n = 0;
+    for (size_t k : slots_per_site) n += k;
+    return n;
+  }
+  Population() = default;
+  Population(const Population&) = delete;
+  Population& operator=(const Population&) = delete;
+};
+
 struct Scenario {
   std::string name;
   uint64_t seed{};
@@ -272,6 +290,8 @@ struct Scenario {
   // The platform as checked by load_scenario (set when it had to read it: what-ifs, a fleet, a
   // device selector), so the run does not check it again.
   std::shared_ptr<const platform::PlatformInfo> platform_info;
+  std::shared_ptr<const Population> population;  // null: every device on a host of its own
+  std::optional<int64_t> slots_per_site;         // population.slots_per_site; empty: the most a round picks
   std::string server;
   std::vector<DeviceSpec> devices;
   DatasetSpec dataset;

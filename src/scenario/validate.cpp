@@ -578,7 +578,13 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
     if (k.resolve) {
       value = k.resolve(raw, at, top, ctx);  // null `raw`: not given (e.g. the sites derived from the platform)
     } else if (raw && k.type == ValueType::Platform) {
+      const json* hosts = get_dotted(top, "population.hosts");
+      ctx.platform->set_slots(hosts && *hosts == "slots");
       value = ctx.platform->resolve(*raw, at, ctx, top.at("seed").get<uint64_t>());
+    } else if (raw && k.type == ValueType::EntryList && k.host_selector && ctx.platform->slots()) {
+      // A population's devices are the fleet's records (PlatformSource::fill), not hosts to select.
+      value = json::array();
+      ctx.platform->set_selector(select_population(*raw, at, ctx.platform->population_size()));
     } else if (raw && k.type == ValueType::EntryList && k.host_selector && raw->is_object()) {
       // Devices named by a selector: one entry per matched host, resolved like a written list.
       const SelectedHosts selected =

@@ -103,7 +103,10 @@ std::vector<Rule> selection_rules() {
                "training.selection: not supported with training.injection (injection plans every "
                "round over every device); set one of them to null");
          }
-         if (per_round && r.at("devices").is_array() &&
+         // A population's devices are counted once the fleet is drawn (scenario/population.cpp).
+         const auto& population = r.at("population");
+         const bool slots = population.is_object() && population.at("hosts") == "slots";
+         if (per_round && !slots && r.at("devices").is_array() &&
              sel.at("per_round").get<int64_t>() > static_cast<int64_t>(r.at("devices").size())) {
            throw ScenarioError("training.selection.per_round: " + sel.at("per_round").dump() + " is more than the " +
                                std::to_string(r.at("devices").size()) + " devices");

@@ -10,6 +10,7 @@
 #include "scenario/keys/data.hpp"
 #include "scenario/keys/faults.hpp"
 #include "scenario/keys/model.hpp"
+#include "scenario/keys/population.hpp"
 #include "scenario/keys/report.hpp"
 #include "scenario/keys/run.hpp"
 #include "scenario/keys/selection.hpp"
@@ -49,6 +50,7 @@ constexpr std::string_view kRuleOrder[] = {
     "training.selection",
     "training.buffer_size",
     "training.injection",
+    "population.hosts",
 };
 
 }  // namespace
@@ -58,7 +60,7 @@ std::vector<KeySpec> table_rows() {
   // before the data set's and the model's keys (which depend on it), the topology after the
   // devices and the server (which its sites name).
   std::vector<KeySpec> table;
-  for (const auto& part : {run_rows(), stream_rows(), device_rows(), device_stream_rows(), compute_rows(), data_rows(),
+  for (const auto& part : {population_rows(), run_rows(), stream_rows(), device_rows(), device_stream_rows(), compute_rows(), data_rows(),
                            model_rows(), training_rows(), selection_rows(), compression_rows(), fault_rows(),
                            trace_rows(), topology_rows(), report_rows()}) {
     table.insert(table.end(), part.begin(), part.end());
@@ -71,7 +73,7 @@ std::vector<KeySpec> table_rows() {
 
 std::vector<Rule> table_rules() {
   std::vector<Rule> all;
-  for (const auto& part : {run_rules(), data_rules(), model_rules(), training_rules(), selection_rules(),
+  for (const auto& part : {population_rules(), run_rules(), data_rules(), model_rules(), training_rules(), selection_rules(),
                            compression_rules(), fault_rules(), trace_rules(), topology_rules(), report_rules()}) {
     all.insert(all.end(), part.begin(), part.end());
   }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "scenario/error.hpp"
+#include "scenario/population.hpp"
 #include "util/seed.hpp"
 
 namespace edgetrain::sim {
@@ -25,22 +26,16 @@ void sample_front(std::vector<size_t>& pool, size_t count, uint64_t& state) {
 }  // namespace
 
 RoundSelection::RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members)
-    : seed_(seed), members_(members), over_selection_(spec.over_selection), exploration_(spec.exploration) {
+    : seed_(seed), members_(members), exploration_(spec.exploration) {
   kind_ = spec.kind == "random"      ? Kind::Random
           : spec.kind == "available" ? Kind::Available
           : spec.kind == "oort"      ? Kind::Oort
                                      : Kind::All;
   if (kind_ == Kind::Oort) oort_.emplace(members, spec.alpha, spec.preferred_round_s);
   if (kind_ == Kind::All) return;
-  if (spec.per_round > 0) {
-    if (static_cast<size_t>(spec.per_round) > members) {
-      throw scenario::ScenarioError("training.selection.per_round: " + std::to_string(spec.per_round) +
-                                    " is more than the " + std::to_string(members) + " devices");
-    }
-    per_round_ = static_cast<size_t>(spec.per_round);
-  } else if (spec.fraction > 0) {
-    const auto k = static_cast<size_t>(std::llround(spec.fraction * static_cast<double>(members)));
-    per_round_ = std::clamp<size_t>(k, 1, members);
+  if (spec.per_round > 0 || spec.fraction > 0) {
+    per_round_ = scenario::most_picked({.kind = "random", .per_round = spec.per_round, .fraction = spec.fraction}, members);
+    picks_ = scenario::most_picked(spec, members);
   }
 }
 
@@ -51,11 +46,7 @@ std::vector<bool> RoundSelection::pick(int64_t round, const std::vector<bool>& a
   for (size_t m = 0; m < members_; ++m)
     if (!uses_availability() || available[m]) pool.push_back(m);
   size_t count = pool.size();
-  if (per_round_) {
-    // ceil, spared the float noise of e.g. 10 x 1.1 = 11.000000000000002
-    const double wanted = std::ceil(static_cast<double>(*per_round_) * (1 + over_selection_) - 1e-9);
-    count = std::min(pool.size(), static_cast<size_t>(wanted));
-  }
+  if (per_round_) count = std::min(pool.size(), picks_);
   uint64_t state = util::derive_seed(seed_, "selection", static_cast<uint64_t>(round));
   if (kind_ != Kind::Oort) {
     sample_front(pool, count, state);

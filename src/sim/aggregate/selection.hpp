@@ -41,7 +41,8 @@ class RoundSelection {
   uint64_t seed_;
   size_t members_;
   std::optional<size_t> per_round_;  // K; empty: every member (all) or every available one
-  double over_selection_, exploration_;
+  size_t picks_ = 0;                 // with K: ceil(K (1 + over_selection)), at most the members
+  double exploration_;
   std::optional<OortScores> oort_;
 };
 

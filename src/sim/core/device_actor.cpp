@@ -67,7 +67,14 @@ void DeviceActor::train(const ModelMessage& model, UpdateMessage& message, TimeL
     // The real step runs on the pool while the simulated compute goes on.
     learner.start_step(std::move(batch));
     ledger.open(TimeLedger::Bucket::Compute);
-    sg4::this_actor::execute(state_.step_charges->flops(index_, samples));
+    if (state_.slots) {
+      // On a slot as fast as its site's fastest device: the step runs at this device's own speed.
+      sg4::this_actor::exec_init(state_.step_charges->flops(index_, samples))
+          ->set_bound(state_.step_charges->host_speed(index_))
+          ->wait();
+    } else {
+      sg4::this_actor::execute(state_.step_charges->flops(index_, samples));
+    }
     ledger.charge(TimeLedger::Bucket::Compute, sg4::Engine::get_clock());
     loss_sum += learner.finish_step();
     message.samples += samples;
@@ -86,11 +93,11 @@ void DeviceActor::update_once(TimeLedger& ledger) {
     pull->device = index_;
     pull->bytes = kHeaderBytes;
     const LinkLedger::Transfer busy(state_.links, sg4::this_actor::get_host(), upstream_.host(), pull->bytes);
-    upstream_.send(state_.lanes[index_], std::move(pull));
+    upstream_.send(state_.lane(index_), std::move(pull));
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
   }
   ledger.open_wait();
-  const auto model = expect<ModelMessage>(state_.couriers[index_]->receive(), "device " + record.device);
+  const auto model = expect<ModelMessage>(state_.courier(index_).receive(), "device " + record.device);
   const double received = sg4::Engine::get_clock();
   // The transfer began when both ends were posted; before that the device was idle, out of the rounds
   // since the first round that went on without it.
@@ -122,13 +129,21 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   // The message is ours until the transfer completes: a failed or killed transfer frees it.
   {
     const LinkLedger::Transfer busy(state_.links, sg4::this_actor::get_host(), upstream_.host(), message->bytes);
-    upstream_.send(state_.lanes[index_], std::move(message));
+    upstream_.send(state_.lane(index_), std::move(message));
   }
   ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
 }
 
 void DeviceActor::operator()() {
   TimeLedger& ledger = state_.ledgers[index_];
+  if (lifetime_ == Lifetime::OneUpdate) {
+    // A fault cannot cut it (populations run without faults): the update is delivered, then the device
+    // waits off its slot for its next selection, as a device of its own host waits on it.
+    update_once(ledger);
+    ledger.open_wait();
+    state_.slots->release(index_);
+    return;
+  }
   const scenario::TrainingSpec& training = state_.scenario.training;
   // A restart after a fault: the update the device was computing when it went off is dropped.
   state_.backend.device(index_).abandon();

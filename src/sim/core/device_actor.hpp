@@ -24,7 +24,11 @@ namespace edgetrain::sim {
 
 class DeviceActor {
  public:
-  DeviceActor(RunState& state, size_t index, Inbox& upstream) : state_(state), index_(index), upstream_(upstream) {}
+  // Forever: a device on a host of its own, from the start of the run (or its restart after a fault).
+  // OneUpdate: a device of a population placed on a host slot for one round (host_slots.hpp).
+  enum class Lifetime { Forever, OneUpdate };
+  DeviceActor(RunState& state, size_t index, Inbox& upstream, Lifetime lifetime = Lifetime::Forever)
+      : state_(state), index_(index), upstream_(upstream), lifetime_(lifetime) {}
   void operator()();
 
  private:
@@ -38,6 +42,7 @@ class DeviceActor {
   RunState& state_;
   size_t index_;
   Inbox& upstream_;
+  Lifetime lifetime_;
 };
 
 }  // namespace edgetrain::sim

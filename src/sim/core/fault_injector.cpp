@@ -47,7 +47,7 @@ void switch_on(RunState& state, size_t i) {
     record.stream->samples_lost_offline += stream->lose_until(now);
   }
   // Messages sent to it while it was off (queued, never received) are stale: drop them.
-  state.couriers[i]->clear();
+  state.courier(i).clear();
   state.live[i].on = true;
   record.restarts += 1;
   sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))

@@ -189,7 +189,9 @@ platform::PlatformInfo read_platform(const scenario::Scenario& scenario) {
 PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scenario& scenario,
                                       const platform::PlatformInfo& info, PlatformNeeds& needs) {
   check_routable(info, "server", scenario.server, scenario.server);
-  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+  // A population's devices have no hosts until placed: its slots are checked once loaded (HostSlots).
+  const size_t hosted = scenario.population ? 0 : scenario.devices.size();
+  for (size_t i = 0; i < hosted; ++i) {
     check_routable(info, "devices[" + std::to_string(i) + "]", scenario.devices[i].host, scenario.server);
   }
   needs.check_before_loading(info, scenario);
@@ -212,7 +214,8 @@ PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scena
   PlatformHosts hosts;
   hosts.server = find_host(engine, "server", scenario.server, scenario);
   const std::vector<sg4::Host*> upstream = needs.upstream_hosts(engine, scenario, hosts.server);
-  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+  if (scenario.population) hosts.devices.assign(scenario.devices.size(), nullptr);
+  for (size_t i = 0; i < hosted; ++i) {
     const std::string path = "devices[" + std::to_string(i) + "]";
     sg4::Host* host = find_host(engine, path, scenario.devices[i].host, scenario);
     if (host == hosts.server) throw PlatformError(path + ": host \"" + host->get_name() + "\" is the server");

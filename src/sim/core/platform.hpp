@@ -31,7 +31,7 @@ class PlatformError : public std::runtime_error, public util::InputError {
 
 struct PlatformHosts {
   simgrid::s4u::Host* server = nullptr;
-  std::vector<simgrid::s4u::Host*> devices;  // in scenario order
+  std::vector<simgrid::s4u::Host*> devices;  // in scenario order; null for a population's (placed per round)
 };
 
 // What the topology adds to the platform's checks (sim/topology implements it): the hosts of its

@@ -29,6 +29,7 @@
 #include "sim/core/engine.hpp"
 #include "sim/core/fault_injector.hpp"
 #include "sim/core/fidelity.hpp"
+#include "sim/core/host_slots.hpp"
 #include "sim/core/network_calibration.hpp"
 #include "sim/core/observer.hpp"
 #include "sim/core/platform.hpp"
@@ -174,16 +175,30 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
   state.device_hosts = hosts.devices;
   state.live.resize(n);
   state.upstream.assign(n, nullptr);
-  state.lanes.assign(n, 0);
-  for (size_t i = 0; i < n; ++i) state.couriers.push_back(std::make_unique<DownlinkCourier>(sc.devices[i].name));
-  state.faults = device_faults(sc, hosts.devices, traces.availability);
+  // A courier and a lane per host a device runs on: its own, or a population's slots.
+  if (state.slots) {
+    for (size_t k = 0; k < state.slots->count(); ++k)
+      state.couriers.push_back(std::make_unique<DownlinkCourier>(state.slots->host(k)->get_name()));
+  } else {
+    for (size_t i = 0; i < n; ++i) state.couriers.push_back(std::make_unique<DownlinkCourier>(sc.devices[i].name));
+  }
+  state.lanes.assign(state.couriers.size(), 0);
+  state.faults = device_faults(sc, state.slots ? std::vector<sg4::Host*>() : hosts.devices, traces.availability);
+  const scenario::Population* population = sc.population.get();
   const int64_t model_memory_bytes = backend::model_memory_vectors(sc) * state.backend.cost().dense_bytes();
   for (size_t i = 0; i < n; ++i) {
     const scenario::DeviceSpec& spec = sc.devices[i];
     auto& record = state.devices[i];
     record.device = spec.name;
-    record.host = hosts.devices[i]->get_name();
-    record.device_class = device_class(*hosts.devices[i]);
+    if (population) {
+      // A population's device runs on the slots of its site.
+      const fleet::Device& d = population->fleet.devices[i];
+      record.host = population->fleet.sites[d.site_index].name;
+      record.device_class = population->spec.classes[d.class_index].name;
+    } else {
+      record.host = hosts.devices[i]->get_name();
+      record.device_class = device_class(*hosts.devices[i]);
+    }
     record.host_speed_flops = state.step_charges->speed(i);  // the platform's, or the capacity trace's
     record.model_memory_bytes = model_memory_bytes;
     record.partition_samples = static_cast<int64_t>(parts[i].size());
@@ -400,6 +415,7 @@ struct Prepared {
   std::unique_ptr<packet::Calibration> calibration;
   std::unique_ptr<NetworkCalibration> calibration_hooks;
   std::unique_ptr<StepCharges> step_charges;
+  std::unique_ptr<HostSlots> slots;  // a population's (null: a host per device)
   DeviceTraces traces;  // traces.*: each device's off intervals (the fault injector points at them), speed, bandwidth
 };
 
@@ -426,7 +442,7 @@ nlohmann::json fidelity_of(const Prepared& p, const scenario::Scenario& scenario
   in.calibration = p.calibration.get();
   in.calibration_file = scenario.network.calibration.filename().string();
   in.server = p.hosts.server;
-  in.devices.assign(p.hosts.devices.begin(), p.hosts.devices.end());
+  if (!p.slots) in.devices.assign(p.hosts.devices.begin(), p.hosts.devices.end());  // a population's hosts vary
   in.message_bytes = message_bytes(p.learning->backend->cost().dense_bytes());
   in.model = scenario.model.name;
   in.profiles = p.step_charges->profiles();
@@ -444,15 +460,18 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const platform::PlatformInfo info = read_platform(scenario);
   // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
   const bool small_stacks = timing_only || options.threads > 1;
-  // Two actors per device, and those the topology adds.
-  const auto n = static_cast<double>(scenario.devices.size());
+  // Two actors per device (per host slot of a population), and those the topology adds.
+  const auto n = static_cast<double>(scenario.population ? scenario.population->slots() : scenario.devices.size());
   const double extra_actors = p.topology->extra_actors();
   const bool guard_pages = !timing_only && 2 * n + extra_actors <= 2 * static_cast<double>(kGuardedDevices);
   p.engine = keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, small_stacks, guard_pages); });
   init_energy_plugins(info);  // before the platform is loaded
   p.hosts = load_and_check_platform(*p.engine, scenario, info, *p.topology);
+  if (scenario.population) p.slots = std::make_unique<HostSlots>(*p.engine, *scenario.population, p.hosts.server);
+  // A population's hosts are slots: they follow the devices placed on them (no traces, no energy per device).
+  const std::vector<sg4::Host*> own_hosts = p.slots ? std::vector<sg4::Host*>() : p.hosts.devices;
   apply_network_calibration(p, scenario);
-  p.energy = std::make_unique<EnergyMeter>(*p.engine, info, p.hosts.devices);
+  p.energy = std::make_unique<EnergyMeter>(*p.engine, info, own_hosts);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   p.learning = backend::prepare_learning(
       scenario, {.threads = options.threads,
@@ -465,10 +484,10 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                  }});
   std::vector<int64_t> samples;
   for (const auto& part : p.learning->parts) samples.push_back(static_cast<int64_t>(part.size()));
-  p.traces = plan_device_traces(scenario, samples, p.hosts.devices);
-  apply_trace_bandwidths(p.traces, scenario, p.hosts.devices, p.hosts.server);
-  p.step_charges =
-      std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices, p.traces.speed_flops);
+  p.traces = plan_device_traces(scenario, samples, own_hosts);
+  apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);
+  p.step_charges = std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices,
+                                                 p.traces.speed_flops, p.slots.get());
   return p;
 }
 
@@ -478,6 +497,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   const Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
   state.step_charges = p.step_charges.get();
+  state.slots = p.slots.get();
   backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts, p.traces); });
   std::string out = "platform: " + scenario.platform.string() + " (" + std::to_string(p.engine->get_host_count()) +
                     " hosts), server " + p.hosts.server->get_name() + "\n";
@@ -519,6 +539,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
   state.step_charges = p.step_charges.get();
+  state.slots = p.slots.get();
   std::error_code ec;
   state.buffer_timeline.open(results.temporary(), options.out_dir,
                              std::filesystem::exists(results.folder(), ec) ? "the previous results are left as they were"
@@ -556,7 +577,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   if (p.learning->backend->trains()) {
     sg4::Actor::create("observer", root.host, guarded(state, Observer(state, *root.evaluated)))->daemonize();
   }
-  for (size_t i = 0; i < scenario.devices.size(); ++i) {
+  // A population's devices start when a round places them (host_slots.hpp).
+  for (size_t i = 0; !state.slots && i < scenario.devices.size(); ++i) {
     sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i],
                        guarded(state, DeviceActor(state, i, *state.upstream[i])))
         ->daemonize();

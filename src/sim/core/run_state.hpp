@@ -18,6 +18,7 @@
 #include "scenario/scenario.hpp"
 #include "sim/core/device_stream.hpp"
 #include "sim/core/downlink_courier.hpp"
+#include "sim/core/host_slots.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/link_ledger.hpp"
 #include "sim/core/stop_signal.hpp"
@@ -73,8 +74,13 @@ struct RunState {
   // upstream is poked when the device's update fails (the aggregator may be waiting for it).
   // And the courier that brings it its models.
   std::vector<Inbox*> upstream;
+  // Per host a device runs on (each device's own, or each host slot of a population): its lane to its
+  // upstream inbox and its courier. courier() and lane() find a device's.
   std::vector<size_t> lanes;
   std::vector<std::unique_ptr<DownlinkCourier>> couriers;
+  HostSlots* slots = nullptr;  // a population's host slots (host_slots.hpp); null: a host per device
+  DownlinkCourier& courier(size_t device) { return *couriers[slots ? slots->slot_of(device) : device]; }
+  size_t lane(size_t device) const { return lanes[slots ? slots->slot_of(device) : device]; }
   int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;
   double best_accuracy = 0;

@@ -5,6 +5,7 @@
 
 #include "compute/devices.hpp"
 #include "compute/profile_file.hpp"
+#include "sim/core/host_slots.hpp"
 #include "sim/core/platform.hpp"
 
 namespace edgetrain::sim {
@@ -13,46 +14,56 @@ namespace {
 
 constexpr const char* kProfileProperty = "compute_profile";
 
-const compute::Profile& host_profile(const simgrid::s4u::Host& host) {
-  const char* name = host.get_property(kProfileProperty);
+// The device class a host's (or a population's record's) `compute_profile` property names.
+const compute::Profile& host_profile(const std::string& host, const char* name) {
   if (!name) {
-    throw PlatformError("training.compute_profile: \"host\", but host " + host.get_name() + " has no `" +
-                        kProfileProperty + "` property naming its device class");
+    throw PlatformError("training.compute_profile: \"host\", but host " + host + " has no `" + kProfileProperty +
+                        "` property naming its device class");
   }
   const compute::DeviceClass* d = compute::find_device(name);
   if (!d) {
     std::string known;
     for (const compute::DeviceClass& c : compute::device_classes()) known += (known.empty() ? "" : ", ") + c.profile.name;
-    throw PlatformError("host " + host.get_name() + ": `" + kProfileProperty + "` \"" + name +
-                        "\" is not a device class (one of " + known + ")");
+    throw PlatformError("host " + host + ": `" + kProfileProperty + "` \"" + name + "\" is not a device class (one of " +
+                        known + ")");
   }
   return d->profile;
+}
+
+// A population's device: its class's property.
+const char* class_property(const scenario::Population& p, size_t device, const char* key) {
+  const auto& properties = p.spec.classes[p.fleet.devices[device].class_index].properties;
+  const auto it = properties.find(key);
+  return it == properties.end() ? nullptr : it->second.c_str();
 }
 
 }  // namespace
 
 StepCharges::StepCharges(const scenario::Scenario& scenario, const backend::ModelCost& cost,
                          const std::vector<simgrid::s4u::Host*>& devices,
-                         const std::vector<std::optional<double>>& traced_speed)
+                         const std::vector<std::optional<double>>& traced_speed, const HostSlots* slots)
     : cost_(&cost), traced_speed_(traced_speed) {
   const scenario::TrainingSpec& t = scenario.training;
-  for (const simgrid::s4u::Host* h : devices) host_speed_.push_back(h->get_speed());
-  traced_speed_.resize(devices.size());
+  const size_t n = scenario.devices.size();
+  for (size_t i = 0; i < n; ++i) host_speed_.push_back(slots ? slots->speed(i) : devices[i]->get_speed());
+  traced_speed_.resize(n);
   if (!t.compute_profile_file.empty()) {
     profiles_.push_back(compute::read_profile_file(t.compute_profile_file.string()));
     from_file_ = true;
   } else if (!t.compute_profile.empty() && t.compute_profile != "host") {
     profiles_.push_back(compute::find_device(t.compute_profile)->profile);  // the key's choices are the classes
   } else if (t.compute_profile == "host") {
-    for (const simgrid::s4u::Host* h : devices) {
-      const compute::Profile& p = host_profile(*h);
-      size_t i = 0;
-      while (i < profiles_.size() && profiles_[i].name != p.name) ++i;
-      if (i == profiles_.size()) profiles_.push_back(p);
-      profile_of_.push_back(i);
+    for (size_t i = 0; i < n; ++i) {
+      const compute::Profile& p =
+          slots ? host_profile(scenario.devices[i].name, class_property(*scenario.population, i, kProfileProperty))
+                : host_profile(devices[i]->get_name(), devices[i]->get_property(kProfileProperty));
+      size_t k = 0;
+      while (k < profiles_.size() && profiles_[k].name != p.name) ++k;
+      if (k == profiles_.size()) profiles_.push_back(p);
+      profile_of_.push_back(k);
     }
   }
-  if (profile_of_.empty()) profile_of_.assign(devices.size(), 0);
+  if (profile_of_.empty()) profile_of_.assign(n, 0);
   step_s_.resize(profiles_.size());
 }
 

@@ -20,19 +20,25 @@ class Host;
 
 namespace edgetrain::sim {
 
+class HostSlots;
+
 class StepCharges {
  public:
   // Throws PlatformError (one line) when training.compute_profile is "host" and a device's host has
   // no `compute_profile` property naming a device class, and ProfileFileError for a bad file.
   // `traced_speed`, per device (or empty): the speed its capacity trace row gives it (traces.capacity,
   // sim/core/device_traces.hpp), which its steps are charged at instead of its host's.
+  // `slots`: a population's (host_slots.hpp), whose records give each device's speed and class
+  // properties in place of `devices` (then empty).
   StepCharges(const scenario::Scenario& scenario, const backend::ModelCost& cost,
               const std::vector<simgrid::s4u::Host*>& devices,
-              const std::vector<std::optional<double>>& traced_speed = {});
+              const std::vector<std::optional<double>>& traced_speed = {}, const HostSlots* slots = nullptr);
 
   double flops(size_t device, int64_t samples) const;
   // The flop/s its steps are charged at: its trace's speed, else its host's.
   double speed(size_t device) const { return traced_speed_[device].value_or(host_speed_[device]); }
+  // The flop/s of one core of its host (a population's device: of the host it would have).
+  double host_speed(size_t device) const { return host_speed_[device]; }
   // The profiles in use, in the order devices first use them; empty: FLOPs / host speed.
   const std::vector<compute::Profile>& profiles() const { return profiles_; }
   bool from_file() const { return from_file_; }

@@ -26,8 +26,12 @@ class Flat : public Topology {
     for (size_t i = 0; i < members.size(); ++i) {
       members[i] = i;
       state.upstream[i] = inbox_.get();
-      state.lanes[i] = inbox_->connect(state.scenario.devices[i].name);
-      state.couriers[i]->start(hosts.server, hosts.devices[i], state.links);
+    }
+    // A lane and a courier per host a device runs on: its own, or a population's host slots.
+    for (size_t k = 0; k < state.couriers.size(); ++k) {
+      sg4::Host* host = state.slots ? state.slots->host(k) : hosts.devices[k];
+      state.lanes[k] = inbox_->connect(state.slots ? host->get_name() : state.scenario.devices[k].name);
+      state.couriers[k]->start(hosts.server, host, state.links);
     }
     store_ = state.backend.make_store(members);
     // SimGrid copies actor functors, so the actor's copies share one aggregator.

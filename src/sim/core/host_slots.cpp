@@ -1,0 +1,75 @@
+// See host_slots.hpp.
+#include "sim/core/host_slots.hpp"
+
+#include <stdexcept>
+#include <xbt/parse_units.hpp>
+
+#include "fleet/names.hpp"
+#include "fleet/xml.hpp"
+#include "sim/core/actor_guard.hpp"
+#include "sim/core/device_actor.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/run_state.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+
+HostSlots::HostSlots(const sg4::Engine& engine, const scenario::Population& population, const sg4::Host* server)
+    : population_(population), slot_of_(population.fleet.devices.size(), 0) {
+  const fleet::Fleet& fleet = population.fleet;
+  for (size_t s = 0; s < fleet.sites.size(); ++s) {
+    const fleet::Site& site = fleet.sites[s];
+    auto& free = free_.emplace_back();
+    for (size_t k = population.slots_per_site[s]; k-- > 0;) {
+      const std::string name = fleet::slot_host(site.name, k);
+      sg4::Host* host = engine.host_by_name_or_null(name);
+      sg4::Link* up = engine.link_by_name_or_null(fleet::up_link(name));
+      sg4::Link* down = engine.link_by_name_or_null(fleet::down_link(name));
+      if (!host || !up || !down) throw PlatformError("population: the platform has no slot " + name + " with its links");
+      if (k == 0) {
+        check_route(host, server, "population");
+        check_route(server, host, "population");
+      }
+      free.push_back(slots_.size());
+      slots_.push_back({host, up, down});
+    }
+    for (size_t i = site.first_device; i < site.first_device + site.devices; ++i) site_of_.push_back(s);
+  }
+}
+
+double HostSlots::speed(size_t device) const {
+  return xbt_parse_get_speed("", 0, fleet::device_values(population_.fleet, device).speed, "");
+}
+
+void HostSlots::place(RunState& state, size_t device) {
+  auto& free = free_[site_of_[device]];
+  if (free.empty()) {
+    const fleet::Site& site = population_.fleet.sites[site_of_[device]];
+    throw std::runtime_error("population: site " + site.name + " has no free host slot for device " +
+                             state.scenario.devices[device].name + " (all " +
+                             std::to_string(population_.slots_per_site[site_of_[device]]) +
+                             " are held by devices of this and earlier rounds); raise population.slots_per_site");
+  }
+  const size_t k = free.back();
+  free.pop_back();
+  slot_of_[device] = static_cast<uint32_t>(k);
+  const Slot& slot = slots_[k];
+  const fleet::DeviceValues v = fleet::device_values(population_.fleet, device);
+  const double latency = xbt_parse_get_time("", 0, v.latency, "");
+  slot.up->set_bandwidth(xbt_parse_get_bandwidth("", 0, v.up, ""));
+  slot.up->set_latency(latency);
+  slot.down->set_bandwidth(xbt_parse_get_bandwidth("", 0, v.down, ""));
+  slot.down->set_latency(latency);
+  state.device_hosts[device] = slot.host;
+  sg4::Actor::create(state.scenario.devices[device].name, slot.host,
+                     guarded(state, DeviceActor(state, device, *state.upstream[device], DeviceActor::Lifetime::OneUpdate)))
+      ->daemonize();
+}
+
+void HostSlots::release(size_t device) {
+  auto& free = free_[site_of_[device]];
+  free.push_back(slot_of_[device]);
+}
+
+}  // namespace edgetrain::sim
