@@ -20,6 +20,10 @@ constexpr double kRuntimeBytes = 200e6;
 // Timing-only runs: what one device costs (records, ledger, stream, its actor and courier stacks),
 // measured on tools/bench fleets of 10,000 and 100,000 devices.
 constexpr double kTimingDeviceBytes = 60e3;
+// A population's device off its slot (population.hosts "slots"): its fleet record, run record, ledger,
+// partition entry and learner handle; its slot costs a device's kTimingDeviceBytes. Measured with
+// tools/bench's population benchmarks.
+constexpr double kPopulationDeviceBytes = 1.5e3;
 // Values LibTorch keeps per activation value of a training step: the forward outputs the
 // backward pass needs, their gradients, and temporaries.
 constexpr double kTrainingActivationCopies = 3;
@@ -83,7 +87,9 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
     // Nothing is loaded: the balanced labels the partition is made from, the partition and each
     // device's sample order; per device its records, stream and the stacks of its two actors.
     e.data_bytes = 3 * train * kIndex;
-    e.device_bytes = static_cast<double>(sc.devices.size()) * kTimingDeviceBytes;
+    e.device_bytes = sc.population ? static_cast<double>(sc.population->slots()) * kTimingDeviceBytes +
+                                         static_cast<double>(sc.devices.size()) * kPopulationDeviceBytes
+                                   : static_cast<double>(sc.devices.size()) * kTimingDeviceBytes;
     e.model_vectors = 0;
     e.model_bytes = 0;
     e.runtime_bytes = kRuntimeBytes;

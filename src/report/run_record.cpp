@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "report/csv.hpp"
+#include "report/population_csv.hpp"
 #include "report/results_dir.hpp"
 #include "report/round_times.hpp"
 
@@ -240,7 +241,8 @@ nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows) {
 void write_run_outputs(ResultsDir& dir, const RunOutputs& o) {
   dir.write("scenario.json", o.resolved_scenario.dump(2) + "\n");
   dir.write("metrics.csv", metrics_csv(o.points));
-  dir.write("devices.csv", devices_csv(o.devices));
+  dir.write("devices.csv", devices_csv(o.population ? participants(o.devices) : o.devices));
+  if (o.population) dir.write("population.csv", population_csv(o.devices));
   // buffers.csv and buffers_fleet.csv were streamed there during the run (buffer_streams.hpp).
   dir.write("links.csv", links_csv(o.links, o.summary.sim_time_s));
   dir.write("staleness.csv", staleness_csv(o.staleness));  // header only unless async

@@ -174,6 +174,9 @@ struct RunOutputs {
   const std::vector<LinkRow>& links;
   const std::vector<StalenessRow>& staleness;
   const std::vector<RoundRow>& rounds;  // empty unless sync rounds
+  // A population (population.hosts "slots"): devices.csv holds the devices that took part, and
+  // population.csv every device's sums by class and site (population_csv.hpp).
+  bool population = false;
 };
 void write_run_outputs(ResultsDir& dir, const RunOutputs& outputs);
 

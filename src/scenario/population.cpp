@@ -30,12 +30,54 @@ size_t most_picked(const SelectionSpec& selection, size_t members) {
   return std::min(members, static_cast<size_t>(wanted));
 }
 
+namespace {
+
+// The overflow chance a site's default slots allow per round: a uniform draw of `picks` devices puts
+// more than the slots in the site less often than this (the run then fails, saying so).
+constexpr double kOverflowChance = 1e-12;
+
+// The smallest n with P(X > n) < kOverflowChance for X ~ Binomial(picks, share): a site's devices
+// among a uniform pick (the hypergeometric count is tighter still).
+size_t binomial_bound(size_t picks, double share) {
+  if (share >= 1) return picks;
+  double pmf = std::pow(1 - share, static_cast<double>(picks));  // P(X = 0)
+  double below = pmf;
+  size_t n = 0;
+  // Underflow (huge picks) makes pmf 0 at first: then fall back to every pick.
+  if (pmf == 0) return picks;
+  while (n < picks && 1 - below >= kOverflowChance) {
+    pmf *= static_cast<double>(picks - n) / static_cast<double>(n + 1) * share / (1 - share);
+    below += pmf;
+    ++n;
+  }
+  return n;
+}
+
+// The slots a site gets by default: every pick may land in it (all, oort: picks follow the devices'
+// speeds, which may gather in a site), or for uniform picks (random, available) a bound exceeded with
+// chance below kOverflowChance a round, twice that when devices of earlier rounds may still be at work
+// (over-selection, round timeouts).
+size_t default_slots(const Scenario& s, size_t picks, size_t site_devices, size_t population) {
+  const SelectionSpec& sel = s.training.selection;
+  size_t n = picks;
+  if (sel.kind == "random" || sel.kind == "available") {
+    n = binomial_bound(picks, static_cast<double>(site_devices) / static_cast<double>(population));
+    if (sel.over_selection > 0 || s.training.round_timeout_s) n *= 2;
+  }
+  return std::min({n, picks, site_devices});
+}
+
+}  // namespace
+
 void place_population(Population& population, Scenario& s) {
   const fleet::Fleet& fleet = population.fleet;
   const size_t picked = most_picked(s.training.selection, fleet.devices.size());
-  const size_t per_site = s.slots_per_site ? static_cast<size_t>(*s.slots_per_site) : picked;
   population.slots_per_site.clear();
-  for (const fleet::Site& site : fleet.sites) population.slots_per_site.push_back(std::min(per_site, site.devices));
+  for (const fleet::Site& site : fleet.sites) {
+    population.slots_per_site.push_back(
+        s.slots_per_site ? std::min(static_cast<size_t>(*s.slots_per_site), site.devices)
+                         : default_slots(s, picked, site.devices, fleet.devices.size()));
+  }
   s.platform_xml = fleet::slot_platform_xml(fleet, population.slots_per_site);
   try {
     s.platform_info = std::make_shared<platform::PlatformInfo>(

@@ -632,7 +632,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     for (const auto& [name, content] : options.crosscheck(workload, local)) results.write(name, content);
   }
   report::write_run_outputs(
-      results, {scenario.resolved, summary, state.evals, state.devices, links, state.staleness, state.rounds});
+      results, {scenario.resolved, summary, state.evals, state.devices, links, state.staleness, state.rounds,
+                scenario.population != nullptr});
   results.commit();
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());
   // An exception an actor threw: the CLI turns it into its message and exit status (2 for bad input).
