@@ -56,14 +56,34 @@ int64_t largest_batch(const scenario::Scenario& sc) {
 
 }  // namespace
 
-int64_t model_memory_vectors(const scenario::Scenario& sc) {
+namespace {
+
+// What a device's learner keeps between its updates: error feedback memory or its compressor's own
+// state, and its model copy under downlink compression.
+int64_t kept_vectors(const scenario::Scenario& sc) {
   const auto& up = sc.compression.uplink;
-  int64_t vectors = 1;
-  if (backend::Mode(sc.training, sc.devices.size()).local_sgd()) vectors += 1;
   // The schema refuses error feedback beside a kind's own state (adacomp-bins' residual).
-  vectors += (up.error_feedback ? 1 : 0) + compress::kind_named(up.kind).state_vectors;
+  int64_t vectors = (up.error_feedback ? 1 : 0) + compress::kind_named(up.kind).state_vectors;
   if (sc.compression.downlink) vectors += 1;
   return vectors;
+}
+
+// The model-sized vectors of every device: a population's devices hold their update's working memory
+// only while placed, so on at most as many at once as there are slots.
+double devices_vectors(const scenario::Scenario& sc) {
+  const auto devices = static_cast<double>(sc.devices.size());
+  if (!sc.population) return static_cast<double>(model_memory_vectors(sc)) * devices;
+  const auto kept = static_cast<double>(kept_vectors(sc));
+  return (static_cast<double>(model_memory_vectors(sc)) - kept) * static_cast<double>(sc.population->slots()) +
+         kept * devices;
+}
+
+}  // namespace
+
+int64_t model_memory_vectors(const scenario::Scenario& sc) {
+  int64_t vectors = 1;
+  if (backend::Mode(sc.training, sc.devices.size()).local_sgd()) vectors += 1;
+  return vectors + kept_vectors(sc);
 }
 
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
@@ -72,9 +92,7 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   e.topology_bytes = topology.other_bytes;
   e.topology_what = topology.other_what;
   e.params = model.params;
-  e.model_vectors =
-      static_cast<double>(model_memory_vectors(sc)) * static_cast<double>(sc.devices.size()) + server_vectors(sc) +
-      topology.model_vectors;
+  e.model_vectors = devices_vectors(sc) + server_vectors(sc) + topology.model_vectors;
   e.model_bytes = e.params * e.model_vectors * kFloat;
   const double train = static_cast<double>(data.train_samples), test = static_cast<double>(data.test_samples);
   const double features = static_cast<double>(data.sample_floats());

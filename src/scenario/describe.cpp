@@ -56,6 +56,11 @@ std::string describe(const Scenario& s) {
                        (s.platform_generated ? " (fleet description: " + std::to_string(s.platform_info->hosts.size()) +
                                                    " hosts generated)"
                                              : std::string()));
+  if (s.population) {
+    line("slots", std::to_string(s.devices.size()) + " devices as records, on " +
+                           std::to_string(s.population->slots()) + " host slots in " +
+                           std::to_string(s.population->fleet.sites.size()) + " sites (population.hosts slots)");
+  }
   for (const auto& o : s.platform_overrides) {
     line("what-if", o.key + " = " + (o.value.is_string() ? o.value.get<std::string>() : o.value.dump()) + " (was " +
                         (o.before.is_string() ? o.before.get<std::string>() : o.before.dump()) + ")");
@@ -69,7 +74,7 @@ std::string describe(const Scenario& s) {
                           (selected ? " (selector " + text::show(devices_resolved) + ")" : std::string()) + ":";
     for (size_t i = 0; i < s.devices.size() && i < kShown; ++i) {
       const auto& d = s.devices[i];
-      devices += (i ? ", " : " ") + d.name + (d.name == d.host ? "" : " (on " + d.host + ")");
+      devices += (i ? ", " : " ") + d.name + (d.name == d.host || d.host.empty() ? "" : " (on " + d.host + ")");
     }
     if (s.devices.size() > kShown) devices += ", ... (" + std::to_string(s.devices.size() - kShown) + " more)";
     line("devices", devices);
