@@ -71,6 +71,12 @@ size_t default_slots(const Scenario& s, size_t picks, size_t site_devices, size_
 
 void place_population(Population& population, Scenario& s) {
   const fleet::Fleet& fleet = population.fleet;
+  for (const fleet::DeviceClass& c : population.spec.classes) {
+    if (c.count > 0) continue;
+    throw ScenarioError("platform.classes." + c.name + ": the population has no device of this class (its share of " +
+                        std::to_string(fleet.devices.size()) +
+                        " devices rounds to none, or its count is 0): drop the class or give it devices");
+  }
   const size_t picked = most_picked(s.training.selection, fleet.devices.size());
   population.slots_per_site.clear();
   for (const fleet::Site& site : fleet.sites) {

@@ -46,7 +46,7 @@ void HostSlots::place(RunState& state, size_t device) {
   auto& free = free_[site_of_[device]];
   if (free.empty()) {
     const fleet::Site& site = population_.fleet.sites[site_of_[device]];
-    throw std::runtime_error("population: site " + site.name + " has no free host slot for device " +
+    throw PlatformError("population: site " + site.name + " has no free host slot for device " +
                              state.scenario.devices[device].name + " (all " +
                              std::to_string(population_.slots_per_site[site_of_[device]]) +
                              " are held by devices of this and earlier rounds); raise population.slots_per_site");

@@ -31,7 +31,8 @@ class HostSlots {
   // The slot `device` is on (valid while it is placed, and after, until its next placement).
   size_t slot_of(size_t device) const { return slot_of_[device]; }
   // Places `device` on a free slot of its site and starts its actor there for one update (its model
-  // is posted to the slot's courier next). Throws std::runtime_error when the site has no free slot.
+  // is posted to the slot's courier next). Throws PlatformError (bad input: population.slots_per_site) when
+  // the site has no free slot.
   void place(RunState& state, size_t device);
   // The device's update is delivered (or lost): its slot is free again.
   void release(size_t device);
