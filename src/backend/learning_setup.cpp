@@ -142,7 +142,9 @@ std::vector<std::vector<int64_t>> partition_counts(const scenario::Scenario& s, 
       users.insert(users.end(), static_cast<size_t>(shape.user_samples[u]), static_cast<int64_t>(u));
     return learn::natural_partition(users, devices, partition_config(s));
   }
-  std::vector<int64_t> labels(static_cast<size_t>(shape.train_samples));
+  // Nothing is read, so a fleet larger than the data set still gets a sample per device: the counts
+  // are those of a data set of max(samples, devices) (a population of a million on Fashion-MNIST).
+  std::vector<int64_t> labels(static_cast<size_t>(std::max(shape.train_samples, devices)));
   for (size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int64_t>(i) % shape.classes;
   return learn::partition_indices(labels, shape.classes, devices, partition_config(s));
 }

@@ -290,7 +290,8 @@ struct Scenario {
   // The platform as checked by load_scenario (set when it had to read it: what-ifs, a fleet, a
   // device selector), so the run does not check it again.
   std::shared_ptr<const platform::PlatformInfo> platform_info;
-  std::shared_ptr<const Population> population;  // null: every device on a host of its own
+  std::string population_hosts;                   // population.hosts: per-device | slots
+  std::shared_ptr<const Population> population;  // slots: the fleet's records (null: a host per device)
   std::optional<int64_t> slots_per_site;         // population.slots_per_site; empty: the most a round picks
   std::string server;
   std::vector<DeviceSpec> devices;

@@ -159,7 +159,7 @@ TEST_CASE("schema: table is self-consistent") {
 }
 
 TEST_CASE("schema: lookups") {
-  CHECK(child_names("") == std::vector<std::string>{"name", "seed", "platform", "network", "server", "stream",
+  CHECK(child_names("") == std::vector<std::string>{"population", "name", "seed", "platform", "network", "server", "stream",
                                                     "devices", "training", "dataset", "model", "compression", "faults",
                                                     "traces", "topology", "eval", "stop", "report"});
   CHECK(child_names("topology") ==

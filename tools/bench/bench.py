@@ -42,21 +42,24 @@ EDGETRAIN = os.path.join(BUILD, "edgetrain")
 BARE_CPP = os.path.join(BUILD, "bench_bare_loop")
 PYTHON = "/usr/bin/python3"
 DATA = "/usr/share/datasets/fashion-mnist"
-NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity"]
+NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population"]
 
 # Sizes per profile: (full, quick, smoke).
 PROFILES = {
     "full": {"runs": 5, "mlp_rounds": (50, 250), "cnn_rounds": (15, 60), "train_samples": 0,
              "scale": [(1000, 100), (10000, 100), (100000, 10)], "memory": [100, 1000, 5000],
              "fleets": ["plan-10k", "plan-100k"], "sweep_runs": 3, "sweep_rounds": None,
-             "fidelity": ("scenarios/quickstart.json", None, "platforms/quickstart.xml", "cloud", None, 1)},
+             "fidelity": ("scenarios/quickstart.json", None, "platforms/quickstart.xml", "cloud", None, 1),
+             "population": [(1000000, 1000, 100), (1000000, 1000, 1), (100000, 1000, 100)]},
     "quick": {"runs": 2, "mlp_rounds": (10, 50), "cnn_rounds": (5, 20), "train_samples": 0,
               "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000],
               "fleets": ["plan-10k"], "sweep_runs": 1, "sweep_rounds": 20,
-              "fidelity": ("scenarios/quickstart.json", 2, "platforms/quickstart.xml", "cloud", 1000000, 1)},
+              "fidelity": ("scenarios/quickstart.json", 2, "platforms/quickstart.xml", "cloud", 1000000, 1),
+              "population": [(100000, 100, 10), (100000, 100, 1)]},
     "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
               "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2,
-              "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 100000, 1)},
+              "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 100000, 1),
+              "population": [(2000, 20, 2)]},
 }
 # The issue's wall-time goals of the scale runs (s); a run is stopped at twice its goal.
 SCALE_GOAL_S = {10000: 60, 100000: 300}
@@ -229,6 +232,22 @@ class Bench:
             rows.append({"fleet": name, "devices": devices, "generate": self.hyperfine([(name, generate)])[name],
                          "generate_command": shown(generate, self.work),
                          "validate": self.timed([EDGETRAIN, "validate", scenario])})
+        return {"rows": rows}
+
+    def population(self):
+        """Populations on host slots: scenarios/population/plan-1m.json at a population size, devices per
+        round and rounds; the run's wall time and peak RSS, and validate's memory estimate beside it."""
+        scenario = os.path.join(ROOT, "scenarios", "population", "plan-1m.json")
+        rows = []
+        for devices, per_round, rounds in self.p["population"]:
+            sets = [f"platform.devices={devices}", f"training.selection.per_round={per_round}", f"stop.rounds={rounds}"]
+            check = subprocess.run([EDGETRAIN, "validate", scenario] + [a for s in sets for a in ("--set", s)],
+                                   capture_output=True, text=True)
+            estimate = re.search(r"memory: needs about ([\d.]+) (bytes|kB|MB|GB|TB)", check.stdout)
+            scale = {"bytes": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}
+            rows.append({"devices": devices, "per_round": per_round, "rounds": rounds,
+                         "estimate_bytes": float(estimate[1]) * scale[estimate[2]] if estimate else None,
+                         "run": self.timed(self.edgetrain(scenario, rounds, sets=sets[:2]), 600)})
         return {"rows": rows}
 
     def sweep(self):
@@ -497,6 +516,32 @@ def section_fidelity(d):
                    f"`{d['platform']}` {m['calibrate']:.1f} s")
 
 
+def section_population(d):
+    lines = ["## 9. Populations on host slots", "",
+             "`scenarios/population/plan-1m.json` (plan-100k's classes and 100 metro sites, `population.hosts` "
+             "`slots`, MobileNetV2 FedAvg timing-only, random selection) at the population and devices per round "
+             "of each row (docs/how-to/populations.md). Goals: 1,000,000 devices, 1,000 per round, 100 rounds in "
+             "< 60 s and < 2 GB; the memory estimate within 10% of the peak. Single runs under `/usr/bin/time -v`; "
+             "the estimate is `edgetrain validate`'s with the same settings.", "",
+             "| population | per round | rounds | wall | peak RSS | estimate | estimate / peak |", "|---|---|---|---|---|---|---|"]
+    for r in d["rows"]:
+        t = r["run"]
+        if t["status"] != 0:
+            lines.append(f"| {r['devices']:,} | {r['per_round']:,} | {r['rounds']} | exit {t['status']} ({t['stderr']}) "
+                         f"| {gb(t['rss_bytes'])} | | |")
+            continue
+        est = r["estimate_bytes"]
+        share = f"{est / t['rss_bytes']:.2f}" if est else "n/a"
+        lines.append(f"| {r['devices']:,} | {r['per_round']:,} | {r['rounds']} | {t['wall_s']:.2f} s | "
+                     f"{gb(t['rss_bytes'])} | {gb(est) if est else 'n/a'} | {share} |")
+    lines += ["", "```"] + [r["run"]["command"] for r in d["rows"]] + ["```", ""]
+    first = d["rows"][0]
+    summary = (f"population {first['devices']:,}, {first['per_round']:,} per round, {first['rounds']} rounds "
+               + (f"{first['run']['wall_s']:.1f} s, {gb(first['run']['rss_bytes'])}" if first["run"]["status"] == 0
+                  else "not done") + " (goal < 60 s, < 2 GB)")
+    return lines, summary
+
+
 def kept_sections(path):
     """The hand-written "## Where the time goes" sections of the existing page, kept as they are."""
     if not os.path.exists(path):
@@ -515,7 +560,7 @@ def write_page(figures, out_dir, update_readme):
                        ("python", lambda d: section_python(d, threads)),
                        ("parallel", lambda d: section_parallel(d, threads)),
                        ("scale", section_scale), ("memory", section_memory), ("fleet", section_fleet),
-                       ("sweep", section_sweep), ("fidelity", section_fidelity)):
+                       ("sweep", section_sweep), ("fidelity", section_fidelity), ("population", section_population)):
         if name in figures:
             lines, line = make(figures[name])
             stamp = figures[name].get("measured", m)
@@ -620,7 +665,7 @@ def main():
                 if n in names:
                     figures[n] = dict(data, measured=machine())
         for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory), ("fleet", b.fleets),
-                           ("sweep", b.sweep), ("fidelity", b.fidelity)):
+                           ("sweep", b.sweep), ("fidelity", b.fidelity), ("population", b.population)):
             if n in names:
                 stamp = machine()  # when this benchmark started: its section says so
                 figures[n] = dict(measure(), measured=stamp)

@@ -17,7 +17,8 @@ std::vector<KeySpec> population_rows() {
                "holds, per site, `slots_per_site` host slots, and a device selected for a round is placed on a free "
                "slot of its site, its speed and access links set from its record. Needs a fleet description as "
                "`platform`, the flat topology and round-based training.")
-          .def("per-device"),
+          .def("per-device")
+          .fills(&Scenario::population_hosts),
       integer_key("population.slots_per_site",
                   "Host slots per site (at most the site's devices). A round that finds no free slot in a device's "
                   "site (devices of earlier rounds still at work hold them) ends the run as failed, saying so.")
