@@ -20,10 +20,11 @@ constexpr double kRuntimeBytes = 200e6;
 // Timing-only runs: what one device costs (records, ledger, stream, its actor and courier stacks),
 // measured on tools/bench fleets of 10,000 and 100,000 devices.
 constexpr double kTimingDeviceBytes = 60e3;
-// A population's device off its slot (population.hosts "slots"): its fleet record, run record, ledger,
-// partition entry and learner handle; its slot costs a device's kTimingDeviceBytes. Measured with
-// tools/bench's population benchmarks.
-constexpr double kPopulationDeviceBytes = 1.5e3;
+// A population on host slots (population.hosts "slots"), timing-only: per device its fleet record, run
+// record, ledger, partition entry and learner handle; per slot its host, links, courier and lane, and the
+// actor of a device placed there; and the process without LibTorch (never loaded there). Fitted on
+// tools/bench's population benchmark (100,000 to 1,000,000 devices, 3,900 slots): within 10% of the peak.
+constexpr double kPopulationDeviceBytes = 1.51e3, kSlotBytes = 45e3, kPopulationRuntimeBytes = 40e6;
 // Values LibTorch keeps per activation value of a training step: the forward outputs the
 // backward pass needs, their gradients, and temporaries.
 constexpr double kTrainingActivationCopies = 3;
@@ -104,13 +105,15 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   if (sc.training.timing_only()) {
     // Nothing is loaded: the balanced labels the partition is made from, the partition and each
     // device's sample order; per device its records, stream and the stacks of its two actors.
-    e.data_bytes = 3 * train * kIndex;
-    e.device_bytes = sc.population ? static_cast<double>(sc.population->slots()) * kTimingDeviceBytes +
-                                         static_cast<double>(sc.devices.size()) * kPopulationDeviceBytes
-                                   : static_cast<double>(sc.devices.size()) * kTimingDeviceBytes;
+    // (Counted as a data set of at least a sample per device: learning_setup.cpp's partition_counts.)
+    const auto devices = static_cast<double>(sc.devices.size());
+    e.data_bytes = 3 * std::max(train, devices) * kIndex;
+    e.device_bytes = sc.population ? static_cast<double>(sc.population->slots()) * kSlotBytes +
+                                         devices * kPopulationDeviceBytes
+                                   : devices * kTimingDeviceBytes;
     e.model_vectors = 0;
     e.model_bytes = 0;
-    e.runtime_bytes = kRuntimeBytes;
+    e.runtime_bytes = sc.population ? kPopulationRuntimeBytes : kRuntimeBytes;
     return e;
   }
   e.data_bytes += data.read_bytes;
