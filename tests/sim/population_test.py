@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Populations on host slots (ctest: sim/population). The shipped scenarios/population/phones.json and
-its variants (modes, selection kinds, over-selection with round timeouts, real training with error
-feedback) run twice, with population.hosts "slots" and "per-device": rounds, times, bytes and every
+its variants (modes, selection kinds, over-selection with round timeouts, availability and capacity
+traces, real training with error feedback) run twice, with population.hosts "slots" and "per-device": rounds, times, bytes and every
 device's figures must be the same, byte for byte. A device's learner state between its selections is
 checked by the real run with error feedback (its memory must carry over for the figures to match).
 The population's outputs add up to the run's totals, and bad population settings are one line, exit 2."""
@@ -25,6 +25,14 @@ SUMMARY_KEYS = ["status", "rounds", "sim_time_s", "bytes_up", "bytes_down", "byt
                 "samples_trained", "final_test_accuracy", "final_test_loss", "time_to_target_s", "round_s",
                 "participation", "missing_updates", "late_pushes"]
 
+# Seeded synthetic traces for the phones (tools/traces/synthetic.py), written once for the variants.
+TRACES = tempfile.TemporaryDirectory()
+subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "tools", "traces", "synthetic.py"), "--devices", "200",
+                "--seed", "5", "--period-s", "60", "--availability-out", os.path.join(TRACES.name, "on.csv"),
+                "--capacity-out", os.path.join(TRACES.name, "capacity.csv")], check=True)
+TRACE_KEYS = json.dumps({"availability": os.path.join(TRACES.name, "on.csv"),
+                         "capacity": os.path.join(TRACES.name, "capacity.csv"), "assign": "order"})
+
 VARIANTS = {
     "local-sgd-random": [],
     "sync-random": ["training.mode=sync"],
@@ -32,6 +40,12 @@ VARIANTS = {
     "available-fraction": ['training.selection={"kind": "available", "fraction": 0.1}'],
     "oort-over-selection": ['training.selection={"kind": "oort", "per_round": 15, "over_selection": 0.4}',
                             "training.round_timeout_s=1.5"],
+    # Slow traced devices outlive their rounds (2 s timeouts): a slot per device of a cell.
+    "traces-available": ["traces=" + TRACE_KEYS, 'training.selection={"kind": "available", "per_round": 20}',
+                         "training.round_timeout_s=2", "stop.rounds=null", "stop.sim_time_s=60",
+                         "population.slots_per_site=50"],
+    "traces-random": ["traces=" + TRACE_KEYS, "training.round_timeout_s=2", "stop.rounds=null",
+                      "stop.sim_time_s=60", "population.slots_per_site=50"],
     "real-error-feedback": ['dataset={"name": "fashion-mnist"}', "training.compute=real", "stop.rounds=4",
                             'compression={"kind": "topk", "ratio": 0.05, "error_feedback": true}',
                             "training.selection.per_round=10"],

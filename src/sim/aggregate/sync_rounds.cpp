@@ -93,8 +93,11 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     live.model_outstanding = true;
     waits_for[m] = true;
     sent_at_[m] = started;
-    if (state_.slots) state_.slots->place(state_, device);  // a population's device takes a host slot
-    state_.courier(device).post(std::move(models[m]));
+    if (state_.slots) {
+      state_.slots->place(state_, device, std::move(models[m]));  // a population's device takes a host slot
+    } else {
+      state_.courier(device).post(std::move(models[m]));
+    }
   }
   state_.rounds_started += 1;
   return waits_for;

@@ -137,6 +137,13 @@ void DeviceActor::update_once(TimeLedger& ledger) {
 void DeviceActor::operator()() {
   TimeLedger& ledger = state_.ledgers[index_];
   if (lifetime_ == Lifetime::OneUpdate) {
+    if (!state_.slots->begin(index_)) {
+      // Off before it ran: its slot is already free. It yields once first, so that it ends as the daemon
+      // its creator makes it (ending before daemonize() would count it twice, and SimGrid would then end
+      // every daemon, the run's included).
+      sg4::this_actor::yield();
+      return;
+    }
     // A fault cannot cut it (populations run without faults): the update is delivered, then the device
     // waits off its slot for its next selection, as a device of its own host waits on it.
     update_once(ledger);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <queue>
 #include <random>
 #include <simgrid/s4u.hpp>
 
@@ -22,27 +23,49 @@ namespace sg4 = simgrid::s4u;
 namespace edgetrain::sim {
 namespace {
 
-// Switches device i off at the current time (see the header for what that counts).
-void switch_off(RunState& state, size_t i) {
+// Switches device i off at the current time (see the header for what that counts), in two halves: what changes before anything else runs (it is off, its time
+// is offline, its update in progress is failed), then what yields to other actors (its aggregator is
+// told, its stream and host follow).
+void going_off(RunState& state, size_t i) {
   const double now = sg4::Engine::get_clock();
   DeviceLiveness& live = state.live[i];
   live.on = false;
   state.ledgers[i].finish(now);
   state.ledgers[i].open(TimeLedger::Bucket::Offline);
-  state.count_failed(i, live.pushing);
+  state.count_failed(i, live.pushing, /*tell_upstream=*/false);
+}
+
+void gone_off(RunState& state, size_t i) {
+  const double now = sg4::Engine::get_clock();
+  if (state.upstream.at(i)) state.upstream[i]->poke();
   if (DeviceStream* stream = state.streams[i].get()) {
     stream->catch_up(now);  // what arrived while it was on is buffered
     state.buffer_timeline.record(i, stream->point(now, state.devices[i].device));
   }
+  if (state.slots) {
+    state.slots->evict(state, i);  // a population's device: off its slot, if it was on one
+    return;
+  }
   state.device_hosts[i]->turn_off();
+}
+
+void switch_off(RunState& state, size_t i) {
+  going_off(state, i);
+  gone_off(state, i);
 }
 
 void switch_on(RunState& state, size_t i) {
   const double now = sg4::Engine::get_clock();
   report::DeviceRecord& record = state.devices[i];
-  state.device_hosts[i]->turn_on();
+  if (!state.slots) state.device_hosts[i]->turn_on();
   state.ledgers[i].finish(now);
   state.ledgers[i].open(TimeLedger::Bucket::Wait);
+  if (state.slots) {
+    // A population's device waits off any slot until a round places it (and starts its actor there).
+    state.live[i].on = true;
+    record.restarts += 1;
+    return;
+  }
   if (DeviceStream* stream = state.streams[i].get(); stream && stream->loses_while_off()) {
     record.stream->samples_lost_offline += stream->lose_until(now);
   }
@@ -75,6 +98,48 @@ void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& sp
   while (true) {
     const double off_at = sg4::Engine::get_clock() + at_least_tick(up(rng));
     cycle(off_at, off_at + at_least_tick(down(rng)));
+  }
+}
+
+// A population's churn (traces.availability): one actor plays every device's off intervals in time
+// order, so a million devices cost a heap entry each rather than an actor each. The events of one
+// instant are played as one actor per device would play them: every device going off is off (and its
+// update counted as failed) before any aggregator looks, then its transfers are cut; a device coming
+// back is on only once the others have run (a host is switched on before its device is).
+void population_churn(RunState& state) {
+  struct Next {
+    double at;
+    size_t device, interval;
+    bool off;  // switch off at `at` (else on)
+    bool operator>(const Next& o) const { return at != o.at ? at > o.at : device > o.device; }
+  };
+  std::priority_queue<Next, std::vector<Next>, std::greater<>> queue;
+  for (size_t i = 0; i < state.faults.size(); ++i) {
+    if (state.faults[i] && !state.faults[i]->off.empty()) queue.push({state.faults[i]->off.front().off_s, i, 0, true});
+  }
+  while (!queue.empty()) {
+    const double at = queue.top().at;
+    sg4::this_actor::sleep_until(at);
+    std::vector<Next> events;
+    while (!queue.empty() && queue.top().at == at) {
+      events.push_back(queue.top());
+      queue.pop();
+    }
+    const bool stopping = state.stopping();
+    for (const Next& e : events)
+      if (e.off && !stopping) going_off(state, e.device);
+    for (const Next& e : events)
+      if (e.off && !stopping) gone_off(state, e.device);
+    sg4::this_actor::yield();
+    for (const Next& e : events) {
+      const auto& off = state.faults[e.device]->off;
+      if (e.off) {
+        if (!stopping && !std::isinf(off[e.interval].on_s)) queue.push({off[e.interval].on_s, e.device, e.interval, false});
+        continue;
+      }
+      switch_on(state, e.device);
+      if (e.interval + 1 < off.size()) queue.push({off[e.interval + 1].off_s, e.device, e.interval + 1, true});
+    }
   }
 }
 
@@ -147,7 +212,7 @@ std::vector<const scenario::DeviceFaultSpec*> device_faults(
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) out[i] = every;
     if (i < traced.size() && traced[i]) out[i] = &*traced[i];  // the rules allow one of the two
-    if (!out[i]) continue;
+    if (!out[i] || hosts.empty()) continue;  // a population's devices have no hosts of their own
     for (size_t j = 0; j < n; ++j) {
       if (j != i && hosts[j] == hosts[i]) {
         throw PlatformError(key + ": device \"" + scenario.devices[i].name + "\" shares host \"" +
@@ -180,7 +245,11 @@ std::vector<LinkFaultPlan> plan_link_faults(const sg4::Engine& engine, const sce
 
 void start_fault_actors(RunState& state, sg4::Host* where, const std::vector<LinkFaultPlan>& link_plans) {
   const scenario::Scenario& sc = state.scenario;
-  for (size_t i = 0; i < state.faults.size(); ++i) {
+  const bool churn = std::any_of(state.faults.begin(), state.faults.end(), [](const auto* f) { return f != nullptr; });
+  if (state.slots && churn) {
+    sg4::Actor::create("faults/population", where, guarded(state, [&state] { population_churn(state); }))->daemonize();
+  }
+  for (size_t i = 0; !state.slots && i < state.faults.size(); ++i) {
     const scenario::DeviceFaultSpec* spec = state.faults[i];
     if (!spec) continue;
     sg4::Actor::create("faults/" + sc.devices[i].name, where,

@@ -16,7 +16,9 @@ namespace sg4 = simgrid::s4u;
 namespace edgetrain::sim {
 
 HostSlots::HostSlots(const sg4::Engine& engine, const scenario::Population& population, const sg4::Host* server)
-    : population_(population), slot_of_(population.fleet.devices.size(), 0) {
+    : population_(population),
+      slot_of_(population.fleet.devices.size(), 0),
+      evicted_(population.fleet.devices.size(), false) {
   const fleet::Fleet& fleet = population.fleet;
   for (size_t s = 0; s < fleet.sites.size(); ++s) {
     const fleet::Site& site = fleet.sites[s];
@@ -42,34 +44,67 @@ double HostSlots::speed(size_t device) const {
   return xbt_parse_get_speed("", 0, fleet::device_values(population_.fleet, device).speed, "");
 }
 
-void HostSlots::place(RunState& state, size_t device) {
+void HostSlots::place(RunState& state, size_t device, std::unique_ptr<Message> model) {
   auto& free = free_[site_of_[device]];
   if (free.empty()) {
     const fleet::Site& site = population_.fleet.sites[site_of_[device]];
     throw PlatformError("population: site " + site.name + " has no free host slot for device " +
-                             state.scenario.devices[device].name + " (all " +
-                             std::to_string(population_.slots_per_site[site_of_[device]]) +
-                             " are held by devices of this and earlier rounds); raise population.slots_per_site");
+                        state.scenario.devices[device].name + " (all " +
+                        std::to_string(population_.slots_per_site[site_of_[device]]) +
+                        " are held by devices of this and earlier rounds); raise population.slots_per_site");
   }
   const size_t k = free.back();
   free.pop_back();
   slot_of_[device] = static_cast<uint32_t>(k);
-  const Slot& slot = slots_[k];
+  Slot& slot = slots_[k];
+  slot.device = device;
+  slot.started = false;
+  state.device_hosts[device] = slot.host;
+  // Its model first, before anything that yields to other actors: should the device go off meanwhile,
+  // eviction drops the model with it (and its actor, started below, ends at once).
+  state.courier(device).post(std::move(model));
   const fleet::DeviceValues v = fleet::device_values(population_.fleet, device);
   const double latency = xbt_parse_get_time("", 0, v.latency, "");
-  slot.up->set_bandwidth(xbt_parse_get_bandwidth("", 0, v.up, ""));
+  const bool traced = traced_ && (*traced_)[device];
+  // A capacity trace's bandwidth, as apply_trace_bandwidths sets a device's own links (bytes/s).
+  slot.up->set_bandwidth(traced ? *(*traced_)[device] / 8 : xbt_parse_get_bandwidth("", 0, v.up, ""));
   slot.up->set_latency(latency);
-  slot.down->set_bandwidth(xbt_parse_get_bandwidth("", 0, v.down, ""));
+  slot.down->set_bandwidth(traced ? *(*traced_)[device] / 8 : xbt_parse_get_bandwidth("", 0, v.down, ""));
   slot.down->set_latency(latency);
-  state.device_hosts[device] = slot.host;
   sg4::Actor::create(state.scenario.devices[device].name, slot.host,
                      guarded(state, DeviceActor(state, device, *state.upstream[device], DeviceActor::Lifetime::OneUpdate)))
       ->daemonize();
 }
 
 void HostSlots::release(size_t device) {
-  auto& free = free_[site_of_[device]];
-  free.push_back(slot_of_[device]);
+  slots_[slot_of_[device]].device = kFree;
+  free_[site_of_[device]].push_back(slot_of_[device]);
+}
+
+void HostSlots::evict(RunState& state, size_t device) {
+  Slot& slot = slots_[slot_of_[device]];
+  if (slot.device != device) return;  // not on a slot
+  if (slot.started) {
+    // Its actor ends and its transfers with it, as on a device's own host going off.
+    slot.host->turn_off();
+    slot.host->turn_on();
+  } else {
+    // Placed at this very instant, its actor has not run yet (switching the slot off would fail its
+    // creation): it will find itself evicted and end at once.
+    evicted_[device] = true;
+  }
+  state.courier(device).clear();  // what was on the way to it is dropped
+  state.backend.device(device).abandon();
+  release(device);
+}
+
+bool HostSlots::begin(size_t device) {
+  if (evicted_[device]) {
+    evicted_[device] = false;
+    return false;
+  }
+  slots_[slot_of_[device]].started = true;
+  return true;
 }
 
 }  // namespace edgetrain::sim

@@ -9,10 +9,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <simgrid/s4u.hpp>
 #include <vector>
 
 #include "scenario/scenario.hpp"
+#include "sim/core/messages.hpp"
 
 namespace edgetrain::sim {
 
@@ -30,23 +33,37 @@ class HostSlots {
   double speed(size_t device) const;
   // The slot `device` is on (valid while it is placed, and after, until its next placement).
   size_t slot_of(size_t device) const { return slot_of_[device]; }
-  // Places `device` on a free slot of its site and starts its actor there for one update (its model
-  // is posted to the slot's courier next). Throws PlatformError (bad input: population.slots_per_site) when
+  // Places `device` on a free slot of its site, posts `model` to the slot's courier and starts the
+  // device's actor there for one update. Throws PlatformError (bad input: population.slots_per_site) when
   // the site has no free slot.
-  void place(RunState& state, size_t device);
+  void place(RunState& state, size_t device, std::unique_ptr<Message> model);
   // The device's update is delivered (or lost): its slot is free again.
   void release(size_t device);
+  // The device goes off (traces.availability): if it is on a slot, its actor ends and its transfers
+  // with it (the slot is switched off and on again, as a device's own host going off), what was on the
+  // way to it is dropped, its update in progress is abandoned and the slot is free.
+  void evict(RunState& state, size_t device);
+  // Its actor's first step: false when the device went off before its actor ran (the actor then ends).
+  bool begin(size_t device);
+  // Per device (or empty): the access bandwidth (bit/s) its capacity trace gives it (traces.capacity),
+  // which its slot's links take in place of its record's.
+  void set_traced_bandwidths(const std::vector<std::optional<double>>* bandwidth_bps) { traced_ = bandwidth_bps; }
 
  private:
+  static constexpr size_t kFree = SIZE_MAX;
   struct Slot {
     simgrid::s4u::Host* host;
     simgrid::s4u::Link *up, *down;
+    size_t device = kFree;  // the device placed on it
+    bool started = false;   // its actor has begun (begin())
   };
   const scenario::Population& population_;
   std::vector<Slot> slots_;
   std::vector<std::vector<size_t>> free_;  // per site: its free slots, the lowest index last
   std::vector<size_t> site_of_;            // per device
   std::vector<uint32_t> slot_of_;          // per device
+  std::vector<bool> evicted_;              // per device: went off before its actor began (which then ends)
+  const std::vector<std::optional<double>>* traced_ = nullptr;
 };
 
 }  // namespace edgetrain::sim

@@ -488,6 +488,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);
   p.step_charges = std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices,
                                                  p.traces.speed_flops, p.slots.get());
+  if (p.slots) p.slots->set_traced_bandwidths(&p.traces.bandwidth_bps);
   return p;
 }
 

@@ -33,7 +33,7 @@ void RunState::count_delivered(const UpdateMessage& push, const simgrid::s4u::Ho
   l.model_outstanding = false;
 }
 
-void RunState::count_failed(size_t device, bool was_pushing) {
+void RunState::count_failed(size_t device, bool was_pushing, bool tell_upstream) {
   report::DeviceRecord& record = devices[device];
   DeviceLiveness& l = live[device];
   if (was_pushing) {
@@ -45,7 +45,7 @@ void RunState::count_failed(size_t device, bool was_pushing) {
   l.pushing = false;
   l.held_samples = 0;
   l.model_outstanding = false;
-  if (upstream.at(device)) upstream[device]->poke();
+  if (tell_upstream && upstream.at(device)) upstream[device]->poke();
 }
 
 }  // namespace edgetrain::sim

@@ -149,8 +149,9 @@ struct RunState {
   // A delivered update: its upload, the device's steps and samples, and its liveness flags.
   void count_delivered(const struct UpdateMessage& push, const simgrid::s4u::Host* to);
   // An update lost to a fault (device off, link down): counted as failed, never as sent; the
-  // own samples it held were taken from the buffer but never trained. Its aggregator is told.
-  void count_failed(size_t device, bool was_pushing);
+  // own samples it held were taken from the buffer but never trained. Its aggregator is told (unless
+  // the caller tells it later: a poke yields to other actors).
+  void count_failed(size_t device, bool was_pushing, bool tell_upstream = true);
 };
 
 }  // namespace edgetrain::sim
