@@ -1,7 +1,6 @@
 // See host_slots.hpp.
 #include "sim/core/host_slots.hpp"
 
-#include <stdexcept>
 #include <xbt/parse_units.hpp>
 
 #include "fleet/names.hpp"
