@@ -55,10 +55,6 @@ int64_t largest_batch(const scenario::Scenario& sc) {
              : sc.training.batch_size;
 }
 
-}  // namespace
-
-namespace {
-
 // What a device's learner keeps between its updates: error feedback memory or its compressor's own
 // state, and its model copy under downlink compression.
 int64_t kept_vectors(const scenario::Scenario& sc) {

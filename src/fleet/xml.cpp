@@ -116,8 +116,6 @@ std::string link_ctn(const std::string& id, const char* direction = nullptr) {
   return "<link_ctn id=\"" + id + "\"" + (direction ? std::string(" direction=\"") + direction + "\"" : "") + "/>";
 }
 
-}  // namespace
-
 // A site's devices each on a host of its own, with its own two links.
 void device_hosts(Writer& w, const Fleet& fleet, const Site& site) {
   const FleetSpec& spec = *fleet.spec;
@@ -228,6 +226,8 @@ std::string write_platform(const Fleet& fleet, const std::vector<size_t>* slots)
   return std::move(w.out);
 }
 
+}  // namespace
+
 std::string platform_xml(const Fleet& fleet) { return write_platform(fleet, nullptr); }
 
 std::string platform_xml(const FleetSpec& spec, uint64_t seed) { return platform_xml(draw_fleet(spec, seed)); }
@@ -236,10 +236,14 @@ std::string slot_platform_xml(const Fleet& fleet, const std::vector<size_t>& slo
   return write_platform(fleet, &slots_per_site);
 }
 
+std::string device_speed(const Fleet& fleet, size_t device) {
+  return with_prefix(fleet.devices[device].speed_flops, "f");
+}
+
 DeviceValues device_values(const Fleet& fleet, size_t device) {
   const Device& d = fleet.devices[device];
   const LinkClass& l = fleet.spec->link_classes[d.link_index];
-  return {with_prefix(d.speed_flops, "f"), with_prefix(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.up_bps, "bps"),
+  return {device_speed(fleet, device), with_prefix(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.up_bps, "bps"),
           with_prefix(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.down_bps, "bps"), number(l.latency_s) + "s"};
 }
 

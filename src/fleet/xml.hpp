@@ -37,6 +37,7 @@ struct DeviceValues {
   std::string speed, up, down, latency;
 };
 DeviceValues device_values(const Fleet& fleet, size_t device);
+std::string device_speed(const Fleet& fleet, size_t device);  // device_values' speed alone
 
 // NAME.devices.csv: one row per device, in platform order:
 // host,class,site,link_class,speed_flops,cores,up_bps,down_bps,latency_s

@@ -118,8 +118,8 @@ void sync_folder(const fs::path& dir) {
 const std::vector<std::string>& ResultsDir::result_files() {
   static const std::vector<std::string> files = {"scenario.json",     "metrics.csv", "devices.csv",   "buffers.csv",
                                                  "buffers_fleet.csv", "links.csv",   "staleness.csv", "rounds.csv",
-                                                 "platform.xml",      "crosscheck.csv", "crosscheck.json", "population.csv",
-                                                 "summary.json"};
+                                                 "platform.xml",      "crosscheck.csv", "crosscheck.json",
+                                                 "population.csv",    "summary.json"};
   return files;
 }
 

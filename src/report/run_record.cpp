@@ -241,8 +241,12 @@ nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows) {
 void write_run_outputs(ResultsDir& dir, const RunOutputs& o) {
   dir.write("scenario.json", o.resolved_scenario.dump(2) + "\n");
   dir.write("metrics.csv", metrics_csv(o.points));
-  dir.write("devices.csv", devices_csv(o.population ? participants(o.devices) : o.devices));
-  if (o.population) dir.write("population.csv", population_csv(o.devices));
+  if (o.population) {
+    dir.write("devices.csv", devices_csv(participants(o.devices)));
+    dir.write("population.csv", population_csv(o.devices));
+  } else {
+    dir.write("devices.csv", devices_csv(o.devices));
+  }
   // buffers.csv and buffers_fleet.csv were streamed there during the run (buffer_streams.hpp).
   dir.write("links.csv", links_csv(o.links, o.summary.sim_time_s));
   dir.write("staleness.csv", staleness_csv(o.staleness));  // header only unless async

@@ -56,7 +56,7 @@ std::string describe(const Scenario& s) {
                        (s.platform_generated ? " (fleet description: " + std::to_string(s.platform_info->hosts.size()) +
                                                    " hosts generated)"
                                              : std::string()));
-  if (s.population_hosts == "slots") {
+  if (s.population) {
     line("slots", std::to_string(s.devices.size()) + " devices as records, on " +
                            std::to_string(s.population->slots()) + " host slots in " +
                            std::to_string(s.population->fleet.sites.size()) + " sites (population.hosts slots)");

@@ -88,8 +88,8 @@ void check_entry_keys(const json& entry, const std::string& at, const std::vecto
 
 }  // namespace
 
-json PlatformSource::resolve(const json& raw, const std::string& at, const ResolveContext& ctx, uint64_t seed) {
-  const bool slots = slots_;
+json PlatformSource::resolve(const json& raw, const std::string& at, const ResolveContext& ctx, uint64_t seed,
+                             bool slots) {
   *this = PlatformSource();
   slots_ = slots;
   const json object = raw.is_string() ? json{{"file", raw}} : raw;

@@ -26,16 +26,16 @@ class PlatformSource {
   // Resolves the `platform` value `raw` (JSON path `at`): a path, or {"file": path, "links": ...,
   // "hosts": ..., fleet keys}. Returns the resolved value: the absolute path when nothing is
   // changed, else the object with each what-if's value in SI units (bit/s, s, flop/s).
-  // `seed` generates a fleet whose description sets none.
-  nlohmann::json resolve(const nlohmann::json& raw, const std::string& at, const ResolveContext& ctx, uint64_t seed);
+  // `seed` generates a fleet whose description sets none. `slots`: population.hosts "slots" (the fleet's
+  // devices stay records, and fill() gives the scenario its Population instead of a host per device).
+  nlohmann::json resolve(const nlohmann::json& raw, const std::string& at, const ResolveContext& ctx, uint64_t seed,
+                         bool slots);
 
   // The checked platform (what-ifs applied), read on first use. Throws ScenarioError.
   const platform::PlatformInfo& info();
   const std::filesystem::path& file() const { return file_; }
 
-  // population.hosts "slots" (set before resolve): the fleet's devices stay records, and fill()
-  // gives the scenario its Population instead of a platform with a host per device.
-  void set_slots(bool slots) { slots_ = slots; }
+  // population.hosts "slots", as resolve() was told.
   bool slots() const { return slots_; }
   size_t population_size() const { return population_ ? population_->fleet.devices.size() : 0; }
 

@@ -10,23 +10,27 @@
 
 namespace edgetrain::scenario {
 
-size_t most_picked(const SelectionSpec& selection, size_t members) {
-  if (selection.kind == "all") return members;
-  size_t k = members;
+std::optional<size_t> round_size(const SelectionSpec& selection, size_t members) {
+  if (selection.kind == "all") return std::nullopt;
   if (selection.per_round > 0) {
     if (static_cast<size_t>(selection.per_round) > members) {
       throw ScenarioError("training.selection.per_round: " + std::to_string(selection.per_round) +
                           " is more than the " + std::to_string(members) + " devices");
     }
-    k = static_cast<size_t>(selection.per_round);
-  } else if (selection.fraction > 0) {
-    k = std::clamp<size_t>(static_cast<size_t>(std::llround(selection.fraction * static_cast<double>(members))), 1,
-                           members);
-  } else {
-    return members;  // every available device
+    return static_cast<size_t>(selection.per_round);
   }
+  if (selection.fraction > 0) {
+    const auto k = static_cast<size_t>(std::llround(selection.fraction * static_cast<double>(members)));
+    return std::clamp<size_t>(k, 1, members);
+  }
+  return std::nullopt;  // every available device
+}
+
+size_t most_picked(const SelectionSpec& selection, size_t members) {
+  const std::optional<size_t> k = round_size(selection, members);
+  if (!k) return members;
   // ceil, spared the float noise of e.g. 10 x 1.1 = 11.000000000000002
-  const double wanted = std::ceil(static_cast<double>(k) * (1 + selection.over_selection) - 1e-9);
+  const double wanted = std::ceil(static_cast<double>(*k) * (1 + selection.over_selection) - 1e-9);
   return std::min(members, static_cast<size_t>(wanted));
 }
 
@@ -85,9 +89,9 @@ void place_population(Population& population, Scenario& s) {
   const size_t picked = most_picked(s.training.selection, fleet.devices.size());
   population.slots_per_site.clear();
   for (const fleet::Site& site : fleet.sites) {
-    population.slots_per_site.push_back(
-        s.slots_per_site ? std::min(static_cast<size_t>(*s.slots_per_site), site.devices)
-                         : default_slots(s, picked, site.devices, fleet.devices.size()));
+    population.slots_per_site.push_back(s.slots_per_site
+                                            ? std::min(static_cast<size_t>(*s.slots_per_site), site.devices)
+                                            : default_slots(s, picked, site.devices, fleet.devices.size()));
   }
   s.platform_xml = fleet::slot_platform_xml(fleet, population.slots_per_site);
   try {

@@ -3,14 +3,17 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 #include "scenario/scenario.hpp"
 
 namespace edgetrain::scenario {
 
-// The most devices one round of `selection` picks among `members` (over-selection included): the
-// selection's K, ceil(K (1 + over_selection)), or every member. Throws ScenarioError when per_round
-// exceeds the members.
+// The updates a round of `selection` aggregates among `members`: K (per_round, or the fraction of the
+// members, at least 1); empty when every member (all) or every available one takes part. Throws
+// ScenarioError when per_round exceeds the members.
+std::optional<size_t> round_size(const SelectionSpec& selection, size_t members);
+// The most devices one round picks: ceil(K (1 + over_selection)) at most the members, or every member.
 size_t most_picked(const SelectionSpec& selection, size_t members);
 
 // Fills `population`'s slots per site (population.slots_per_site, else the most a round picks, at most

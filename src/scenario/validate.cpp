@@ -579,8 +579,7 @@ void resolve_scope(const json& src_in, const std::string& section, const std::st
       value = k.resolve(raw, at, top, ctx);  // null `raw`: not given (e.g. the sites derived from the platform)
     } else if (raw && k.type == ValueType::Platform) {
       const json* hosts = get_dotted(top, "population.hosts");
-      ctx.platform->set_slots(hosts && *hosts == "slots");
-      value = ctx.platform->resolve(*raw, at, ctx, top.at("seed").get<uint64_t>());
+      value = ctx.platform->resolve(*raw, at, ctx, top.at("seed").get<uint64_t>(), hosts && *hosts == "slots");
     } else if (raw && k.type == ValueType::EntryList && k.host_selector && ctx.platform->slots()) {
       // A population's devices are the fleet's records (PlatformSource::fill), not hosts to select.
       value = json::array();

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Populations on host slots (ctest: sim/population). The shipped scenarios/population/phones.json and
 its variants (modes, selection kinds, over-selection with round timeouts, availability and capacity
-traces, real training with error feedback) run twice, with population.hosts "slots" and "per-device": rounds, times, bytes and every
-device's figures must be the same, byte for byte. A device's learner state between its selections is
+traces, real training with error feedback) run twice, with population.hosts "slots" and "per-device":
+rounds, times, bytes and every device's figures must be the same, byte for byte. A device's learner state between its selections is
 checked by the real run with error feedback (its memory must carry over for the figures to match).
 The population's outputs add up to the run's totals, and bad population settings are one line, exit 2."""
 import csv

@@ -42,12 +42,14 @@ void slot_limits(const nlohmann::json& r) {
   const auto& t = r.at("training");
   if (t.at("mode") == "async" || (t.at("mode") == "local-sgd" && t.at("aggregation") == "async"))
     refuse("training.mode", "populations take part in synchronous rounds; async runs every device at once");
-  if (t.at("mode") == "scadles") refuse("training.mode", "scadles batches follow streams, which populations do not have");
+  if (t.at("mode") == "scadles")
+    refuse("training.mode", "scadles batches follow streams, which populations do not have");
   auto given = [](const nlohmann::json& j, const char* key) { return j.contains(key) && !j.at(key).is_null(); };
   if (given(r, "stream")) refuse("stream", "a device's stream would run while it is not placed");
   if (given(r, "faults")) {
-    refuse("faults", "random churn would keep a generator per device; a population's devices come and go by "
-                     "traces.availability");
+    refuse("faults",
+           "random churn would keep a generator per device; a population's devices come and go by "
+           "traces.availability");
   }
   if (given(t, "injection")) refuse("training.injection", "data injection shares a stream's samples");
 }

@@ -56,13 +56,13 @@ constexpr std::string_view kRuleOrder[] = {
 }  // namespace
 
 std::vector<KeySpec> table_rows() {
-  // The devices after the global stream (each device's stream copies its rows), training.compute
+  // Population first (the platform row reads it), the devices after the global stream (each device's stream copies its rows), training.compute
   // before the data set's and the model's keys (which depend on it), the topology after the
   // devices and the server (which its sites name).
   std::vector<KeySpec> table;
-  for (const auto& part : {population_rows(), run_rows(), stream_rows(), device_rows(), device_stream_rows(), compute_rows(), data_rows(),
-                           model_rows(), training_rows(), selection_rows(), compression_rows(), fault_rows(),
-                           trace_rows(), topology_rows(), report_rows()}) {
+  for (const auto& part : {population_rows(), run_rows(), stream_rows(), device_rows(), device_stream_rows(),
+                           compute_rows(), data_rows(), model_rows(), training_rows(), selection_rows(),
+                           compression_rows(), fault_rows(), trace_rows(), topology_rows(), report_rows()}) {
     table.insert(table.end(), part.begin(), part.end());
   }
   for (auto& k : table) {
@@ -73,8 +73,9 @@ std::vector<KeySpec> table_rows() {
 
 std::vector<Rule> table_rules() {
   std::vector<Rule> all;
-  for (const auto& part : {population_rules(), run_rules(), data_rules(), model_rules(), training_rules(), selection_rules(),
-                           compression_rules(), fault_rules(), trace_rules(), topology_rules(), report_rules()}) {
+  for (const auto& part : {population_rules(), run_rules(), data_rules(), model_rules(), training_rules(),
+                           selection_rules(), compression_rules(), fault_rules(), trace_rules(), topology_rules(),
+                           report_rules()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   std::vector<bool> taken(all.size(), false);

@@ -6,7 +6,6 @@
 #include <numeric>
 #include <string>
 
-#include "scenario/error.hpp"
 #include "scenario/population.hpp"
 #include "util/seed.hpp"
 
@@ -33,10 +32,8 @@ RoundSelection::RoundSelection(const scenario::SelectionSpec& spec, uint64_t see
                                      : Kind::All;
   if (kind_ == Kind::Oort) oort_.emplace(members, spec.alpha, spec.preferred_round_s);
   if (kind_ == Kind::All) return;
-  if (spec.per_round > 0 || spec.fraction > 0) {
-    per_round_ = scenario::most_picked({.kind = "random", .per_round = spec.per_round, .fraction = spec.fraction}, members);
-    picks_ = scenario::most_picked(spec, members);
-  }
+  per_round_ = scenario::round_size(spec, members);
+  if (per_round_) picks_ = scenario::most_picked(spec, members);
 }
 
 std::vector<bool> RoundSelection::pick(int64_t round, const std::vector<bool>& available) {

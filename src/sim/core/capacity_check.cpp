@@ -58,7 +58,9 @@ CapacityCheck check_capacity(const LinkLedger& ledger, const std::vector<report:
     const auto found = by_name.find(p.link);
     if (found == by_name.end() || !(found->second->busy_s > 0)) continue;
     const report::LinkRow* row = found->second;
-    const double average = report::utilization(*row, row->busy_s);
+    // Against the bandwidth each message was carried at (full_load_s), not the link's last one: a
+    // population's host slot takes each placed device's, and a trace may change it while the link idles.
+    const double average = row->full_load_s / row->busy_s;
     if (average > 1 + kCapacityTolerance) {
       violations.push_back({{"link", p.link},
                             {"check", "average when busy"},

@@ -144,8 +144,8 @@ void DeviceActor::operator()() {
       sg4::this_actor::yield();
       return;
     }
-    // A fault cannot cut it (populations run without faults): the update is delivered, then the device
-    // waits off its slot for its next selection, as a device of its own host waits on it.
+    // The update is delivered (a device going off meanwhile is evicted: this actor is killed there), then
+    // the device waits off its slot for its next selection, as a device of its own host waits on it.
     update_once(ledger);
     ledger.open_wait();
     state_.slots->release(index_);

@@ -23,9 +23,9 @@ namespace sg4 = simgrid::s4u;
 namespace edgetrain::sim {
 namespace {
 
-// Switches device i off at the current time (see the header for what that counts), in two halves: what changes before anything else runs (it is off, its time
-// is offline, its update in progress is failed), then what yields to other actors (its aggregator is
-// told, its stream and host follow).
+// Switches device i off at the current time (see the header for what that counts), in two halves:
+// what changes before anything else runs (it is off, its time is offline, its update in progress is
+// failed), then what yields to other actors (its aggregator is told, its stream and host follow).
 void going_off(RunState& state, size_t i) {
   const double now = sg4::Engine::get_clock();
   DeviceLiveness& live = state.live[i];
@@ -133,8 +133,9 @@ void population_churn(RunState& state) {
     sg4::this_actor::yield();
     for (const Next& e : events) {
       const auto& off = state.faults[e.device]->off;
+      const double on_at = off[e.interval].on_s;
       if (e.off) {
-        if (!stopping && !std::isinf(off[e.interval].on_s)) queue.push({off[e.interval].on_s, e.device, e.interval, false});
+        if (!stopping && !std::isinf(on_at)) queue.push({on_at, e.device, e.interval, false});
         continue;
       }
       switch_on(state, e.device);

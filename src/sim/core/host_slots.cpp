@@ -27,7 +27,8 @@ HostSlots::HostSlots(const sg4::Engine& engine, const scenario::Population& popu
       sg4::Host* host = engine.host_by_name_or_null(name);
       sg4::Link* up = engine.link_by_name_or_null(fleet::up_link(name));
       sg4::Link* down = engine.link_by_name_or_null(fleet::down_link(name));
-      if (!host || !up || !down) throw PlatformError("population: the platform has no slot " + name + " with its links");
+      if (!host || !up || !down)
+        throw PlatformError("population: the platform has no slot " + name + " with its links");
       if (k == 0) {
         check_route(host, server, "population");
         check_route(server, host, "population");
@@ -35,21 +36,20 @@ HostSlots::HostSlots(const sg4::Engine& engine, const scenario::Population& popu
       free.push_back(slots_.size());
       slots_.push_back({host, up, down});
     }
-    for (size_t i = site.first_device; i < site.first_device + site.devices; ++i) site_of_.push_back(s);
   }
 }
 
 double HostSlots::speed(size_t device) const {
-  return xbt_parse_get_speed("", 0, fleet::device_values(population_.fleet, device).speed, "");
+  return xbt_parse_get_speed("", 0, fleet::device_speed(population_.fleet, device), "");
 }
 
 void HostSlots::place(RunState& state, size_t device, std::unique_ptr<Message> model) {
-  auto& free = free_[site_of_[device]];
+  const size_t site = population_.fleet.devices[device].site_index;
+  auto& free = free_[site];
   if (free.empty()) {
-    const fleet::Site& site = population_.fleet.sites[site_of_[device]];
-    throw PlatformError("population: site " + site.name + " has no free host slot for device " +
-                        state.scenario.devices[device].name + " (all " +
-                        std::to_string(population_.slots_per_site[site_of_[device]]) +
+    throw PlatformError("population: site " + population_.fleet.sites[site].name +
+                        " has no free host slot for device " + state.scenario.devices[device].name + " (all " +
+                        std::to_string(population_.slots_per_site[site]) +
                         " are held by devices of this and earlier rounds); raise population.slots_per_site");
   }
   const size_t k = free.back();
@@ -70,14 +70,15 @@ void HostSlots::place(RunState& state, size_t device, std::unique_ptr<Message> m
   slot.up->set_latency(latency);
   slot.down->set_bandwidth(traced ? *(*traced_)[device] / 8 : xbt_parse_get_bandwidth("", 0, v.down, ""));
   slot.down->set_latency(latency);
-  sg4::Actor::create(state.scenario.devices[device].name, slot.host,
-                     guarded(state, DeviceActor(state, device, *state.upstream[device], DeviceActor::Lifetime::OneUpdate)))
+  sg4::Actor::create(
+      state.scenario.devices[device].name, slot.host,
+      guarded(state, DeviceActor(state, device, *state.upstream[device], DeviceActor::Lifetime::OneUpdate)))
       ->daemonize();
 }
 
 void HostSlots::release(size_t device) {
   slots_[slot_of_[device]].device = kFree;
-  free_[site_of_[device]].push_back(slot_of_[device]);
+  free_[population_.fleet.devices[device].site_index].push_back(slot_of_[device]);
 }
 
 void HostSlots::evict(RunState& state, size_t device) {

@@ -60,7 +60,6 @@ class HostSlots {
   const scenario::Population& population_;
   std::vector<Slot> slots_;
   std::vector<std::vector<size_t>> free_;  // per site: its free slots, the lowest index last
-  std::vector<size_t> site_of_;            // per device
   std::vector<uint32_t> slot_of_;          // per device
   std::vector<bool> evicted_;              // per device: went off before its actor began (which then ends)
   const std::vector<std::optional<double>>* traced_ = nullptr;

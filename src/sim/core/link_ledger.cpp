@@ -57,9 +57,6 @@ void LinkLedger::carried(const sg4::Host* from, const sg4::Host* to, int64_t byt
     usage_[id].messages += 1;
     const double bandwidth = usage_[id].link->get_bandwidth();  // bytes/s (not a rate on a Wi-Fi link)
     if (bandwidth > 0) usage_[id].full_load_s += static_cast<double>(bytes) / bandwidth;
-    // Carried at another bandwidth than the platform's (a population's host slot takes each placed
-    // device's): its average over the run is not against one bandwidth, only its peaks are checked.
-    if (bandwidth != usage_[id].initial_bandwidth_Bps) usage_[id].peak.bandwidth_changed = true;
   }
 }
 
@@ -114,11 +111,7 @@ void LinkLedger::sample_rates(double delta_s) {
 
 std::vector<LinkLedger::Peak> LinkLedger::peaks() const {
   std::map<std::string, Peak> sorted;
-  for (const Usage& u : usage_) {
-    Peak& p = sorted[u.name] = u.peak;
-    // Its bandwidth at the end (links.csv's) is not the one it carried at: no average against it.
-    if (u.link->get_bandwidth() != u.initial_bandwidth_Bps) p.bandwidth_changed = true;
-  }
+  for (const Usage& u : usage_) sorted[u.name] = u.peak;
   std::vector<Peak> out;
   for (auto& [name, p] : sorted) out.push_back(std::move(p));
   return out;

@@ -50,7 +50,7 @@ class LinkLedger {
     const simgrid::s4u::Link* handle = nullptr;
     double utilization = 0;                                        // rate / bandwidth at its highest
     double rate_Bps = 0, bandwidth_Bps = 0, from_s = 0, to_s = 0;  // then, in the interval it was seen in
-    bool bandwidth_changed = false;  // a trace changed it while busy, or it carried at another bandwidth
+    bool bandwidth_changed = false;                                // a trace changed it while busy
   };
   // Every link that carried something, in name order.
   std::vector<Peak> peaks() const;
