@@ -10,13 +10,13 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <vector>
 
 #include "backend/backend.hpp"
 #include "backend/charged_model.hpp"
 #include "backend/memory_estimate.hpp"
 #include "learn/dataset.hpp"
 #include "learn/model.hpp"
+#include "learn/partition.hpp"
 #include "scenario/scenario.hpp"
 
 namespace edgetrain::backend {
@@ -41,7 +41,7 @@ struct Learning {
   MemoryEstimate memory;
   learn::DatasetPair data;              // real training only
   std::unique_ptr<learn::Model> model;  // real training only
-  std::vector<std::vector<int64_t>> parts;
+  learn::DeviceParts parts;
   std::unique_ptr<Backend> backend;  // last: destroyed first, it refers to the model and the data
 };
 

@@ -124,29 +124,41 @@ learn::PartitionConfig partition_config(const scenario::Scenario& s) {
   c.seed = s.seed;
   return c;
 }
+
+// The parts the data is split into: one per device, or dataset.partition.parts dealt in turn.
+int64_t part_count(const scenario::Scenario& s) {
+  const auto devices = static_cast<int64_t>(s.devices.size());
+  const int64_t parts = s.dataset.partition.parts.value_or(devices);
+  if (parts > devices) {
+    throw learn::PartitionError("dataset.partition.parts: " + std::to_string(parts) + " parts for " +
+                                std::to_string(devices) + " devices; at most one part per device");
+  }
+  return parts;
+}
 }  // namespace
 
-std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& s, const learn::Dataset& train) {
-  const auto devices = static_cast<int64_t>(s.devices.size());
-  if (s.dataset.partition.kind == "natural")
-    return learn::natural_partition(train.sample_users, devices, partition_config(s));
-  return learn::partition_indices(train.labels, train.classes, devices, partition_config(s));
+learn::DeviceParts partition_data(const scenario::Scenario& s, const learn::Dataset& train) {
+  const int64_t parts = part_count(s);
+  return {s.dataset.partition.kind == "natural"
+              ? learn::natural_partition(train.sample_users, parts, partition_config(s))
+              : learn::partition_indices(train.labels, train.classes, parts, partition_config(s)),
+          s.devices.size()};
 }
 
-std::vector<std::vector<int64_t>> partition_counts(const scenario::Scenario& s, const learn::DatasetShape& shape) {
-  const auto devices = static_cast<int64_t>(s.devices.size());
+learn::DeviceParts partition_counts(const scenario::Scenario& s, const learn::DatasetShape& shape) {
+  const int64_t parts = part_count(s);
   if (s.dataset.partition.kind == "natural") {
     // Each user's samples, contiguous in user order, as counted from the files.
     std::vector<int64_t> users;
     for (size_t u = 0; u < shape.user_samples.size(); ++u)
       users.insert(users.end(), static_cast<size_t>(shape.user_samples[u]), static_cast<int64_t>(u));
-    return learn::natural_partition(users, devices, partition_config(s));
+    return {learn::natural_partition(users, parts, partition_config(s)), s.devices.size()};
   }
-  // Nothing is read, so a fleet larger than the data set still gets a sample per device: the counts
-  // are those of a data set of max(samples, devices) (a population of a million on Fashion-MNIST).
-  std::vector<int64_t> labels(static_cast<size_t>(std::max(shape.train_samples, devices)));
+  // Nothing is read, so a fleet larger than the data set still gets a sample per part: the counts
+  // are those of a data set of max(samples, parts) (a population of a million on Fashion-MNIST).
+  std::vector<int64_t> labels(static_cast<size_t>(std::max(shape.train_samples, parts)));
   for (size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int64_t>(i) % shape.classes;
-  return learn::partition_indices(labels, shape.classes, devices, partition_config(s));
+  return {learn::partition_indices(labels, shape.classes, parts, partition_config(s)), s.devices.size()};
 }
 
 }  // namespace edgetrain::backend

@@ -2,11 +2,10 @@
 // Kept apart from the actors so `edgetrain validate` can check them without simulating.
 #pragma once
 
-#include <vector>
-
 #include "learn/dataset.hpp"
 #include "learn/known_data.hpp"
 #include "learn/model.hpp"
+#include "learn/partition.hpp"
 #include "scenario/scenario.hpp"
 
 namespace edgetrain::backend {
@@ -17,11 +16,11 @@ learn::DatasetShape data_shape(const scenario::Scenario& scenario);
 // Timing-only runs: what the scenario's data set holds, known without reading it.
 learn::KnownData known_data(const scenario::Scenario& scenario);
 learn::ModelConfig model_config(const scenario::Scenario& scenario, const learn::DatasetShape& data);
-std::vector<std::vector<int64_t>> partition_data(const scenario::Scenario& scenario, const learn::Dataset& train);
+// Each device's part of the training set (dataset.partition; PartitionError for one that cannot be made).
+learn::DeviceParts partition_data(const scenario::Scenario& scenario, const learn::Dataset& train);
 // Timing-only runs: the same partition of `shape.train_samples` samples whose labels are taken
 // as balanced (sample i has label i mod classes, as in Fashion-MNIST), so label-skewed kinds
 // still give realistic partition sizes without reading any data.
-std::vector<std::vector<int64_t>> partition_counts(const scenario::Scenario& scenario,
-                                                   const learn::DatasetShape& shape);
+learn::DeviceParts partition_counts(const scenario::Scenario& scenario, const learn::DatasetShape& shape);
 
 }  // namespace edgetrain::backend

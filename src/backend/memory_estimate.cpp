@@ -66,13 +66,19 @@ int64_t kept_vectors(const scenario::Scenario& sc) {
 }
 
 // The model-sized vectors of every device: a population's devices hold their update's working memory
-// only while placed, so on at most as many at once as there are slots.
+// only while at work, and their kept state once they have taken part (counted for every device).
 double devices_vectors(const scenario::Scenario& sc) {
   const auto devices = static_cast<double>(sc.devices.size());
   if (!sc.population) return static_cast<double>(model_memory_vectors(sc)) * devices;
   const auto kept = static_cast<double>(kept_vectors(sc));
-  return (static_cast<double>(model_memory_vectors(sc)) - kept) * static_cast<double>(sc.population->slots()) +
+  return (static_cast<double>(model_memory_vectors(sc)) - kept) * static_cast<double>(sc.population->most_at_work) +
          kept * devices;
+}
+
+// A population's records and host slots (whatever the compute).
+double population_bytes(const scenario::Population& population) {
+  return static_cast<double>(population.slots()) * kSlotBytes +
+         static_cast<double>(population.fleet.devices.size()) * kPopulationDeviceBytes;
 }
 
 }  // namespace
@@ -104,9 +110,7 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
     // (Counted as a data set of at least a sample per device: learning_setup.cpp's partition_counts.)
     const auto devices = static_cast<double>(sc.devices.size());
     e.data_bytes = 3 * std::max(train, devices) * kIndex;
-    e.device_bytes = sc.population ? static_cast<double>(sc.population->slots()) * kSlotBytes +
-                                         devices * kPopulationDeviceBytes
-                                   : devices * kTimingDeviceBytes;
+    e.device_bytes = sc.population ? population_bytes(*sc.population) : devices * kTimingDeviceBytes;
     e.model_vectors = 0;
     e.model_bytes = 0;
     e.runtime_bytes = sc.population ? kPopulationRuntimeBytes : kRuntimeBytes;
@@ -118,6 +122,7 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   const double eval = static_cast<double>(std::min({sc.eval.test_samples, data.test_samples, kEvalChunk}));
   e.activation_bytes = std::max(batch * activations * kTrainingActivationCopies, eval * activations * 2);
   e.runtime_bytes = kRuntimeBytes;
+  if (sc.population) e.device_bytes = population_bytes(*sc.population);
   e.streams = std::any_of(sc.devices.begin(), sc.devices.end(), [](const auto& d) { return d.stream.has_value(); });
   return e;
 }

@@ -399,7 +399,13 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
     if (deltas) shared_->delta_charge.emplace(deltas->compressor, model.num_params(), charged, deltas->key);
   }
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
-  for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.push_back(std::make_unique<TorchDevice>(*shared_, i));
+  devices_.resize(scenario.devices.size());
+}
+
+DeviceLearner& TorchBackend::device(size_t index) {
+  std::unique_ptr<DeviceLearner>& d = devices_.at(index);
+  if (!d) d = std::make_unique<TorchDevice>(*shared_, index);  // its state depends on its index alone
+  return *d;
 }
 
 // A device killed by a fault or by the end of the run may leave a step on the pool: it must
@@ -407,7 +413,8 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
 TorchBackend::~TorchBackend() { quiesce(); }
 
 void TorchBackend::quiesce() {
-  for (auto& d : devices_) d->abandon();
+  for (auto& d : devices_)
+    if (d) d->abandon();
 }
 
 namespace {

@@ -29,7 +29,8 @@ class TorchBackend : public Backend {
 
   const ModelCost& cost() const override { return cost_; }
   bool trains() const override { return true; }
-  DeviceLearner& device(size_t index) override { return *devices_.at(index); }
+  // Made on first use: a population's devices that never take part cost a null pointer each.
+  DeviceLearner& device(size_t index) override;
   std::unique_ptr<ModelStore> make_store(const std::vector<size_t>& members) override;
   std::unique_ptr<ModelStore> make_adopting_store(const std::vector<size_t>& members, size_t index) override;
   std::unique_ptr<ModelStore> make_delta_store(size_t count) override;

@@ -98,7 +98,8 @@ Parts partition_indices(const std::vector<int64_t>& labels, int64_t classes, int
     if (parts[d].empty()) {
       throw PartitionError("dataset.partition: device " + std::to_string(d) + " receives no training sample (" +
                            std::to_string(labels.size()) + " samples for " + std::to_string(devices) +
-                           " devices); use more samples or another partition");
+                           " devices); use more samples, another partition or dataset.partition.parts (devices "
+                           "sharing parts)");
     }
   }
   return parts;
@@ -136,6 +137,11 @@ Parts natural_partition(const std::vector<int64_t>& sample_users, int64_t device
     }
   }
   return parts;
+}
+
+DeviceParts::DeviceParts(std::vector<std::vector<int64_t>> parts, size_t devices) : devices_(devices) {
+  parts_.reserve(parts.size());
+  for (auto& part : parts) parts_.push_back(std::make_shared<const std::vector<int64_t>>(std::move(part)));
 }
 
 }  // namespace edgetrain::learn

@@ -2,7 +2,9 @@
 // Dirichlet label skew). Pure C++ over labels, seeded, no LibTorch.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,5 +40,19 @@ std::vector<std::vector<int64_t>> partition_indices(const std::vector<int64_t>& 
 // users past devices*k are not used. Fewer than devices*k users: PartitionError with the counts.
 std::vector<std::vector<int64_t>> natural_partition(const std::vector<int64_t>& sample_users, int64_t devices,
                                                     const PartitionConfig& config);
+
+// The parts dealt to devices: device d holds part d mod parts (dataset.partition.parts: fewer parts
+// than devices when a population outgrows its data set). A part is shared by its devices, not copied.
+class DeviceParts {
+ public:
+  DeviceParts() = default;
+  DeviceParts(std::vector<std::vector<int64_t>> parts, size_t devices);
+  const std::shared_ptr<const std::vector<int64_t>>& of(size_t device) const { return parts_[device % parts_.size()]; }
+  size_t devices() const { return devices_; }
+
+ private:
+  std::vector<std::shared_ptr<const std::vector<int64_t>>> parts_;
+  size_t devices_ = 0;
+};
 
 }  // namespace edgetrain::learn

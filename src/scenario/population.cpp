@@ -93,6 +93,8 @@ void place_population(Population& population, Scenario& s) {
                                             ? std::min(static_cast<size_t>(*s.slots_per_site), site.devices)
                                             : default_slots(s, picked, site.devices, fleet.devices.size()));
   }
+  const SelectionSpec& sel = s.training.selection;
+  population.most_at_work = std::min(population.slots(), picked * (sel.over_selection > 0 || s.training.round_timeout_s ? 2 : 1));
   s.platform_xml = fleet::slot_platform_xml(fleet, population.slots_per_site);
   try {
     s.platform_info = std::make_shared<platform::PlatformInfo>(

@@ -30,6 +30,7 @@ struct PartitionSpec {
   double alpha{};               // dirichlet concentration
   int64_t users_per_device{};   // natural: users of the data set per device
   bool shuffle_users{};         // natural: users dealt in a seeded order, not file order
+  std::optional<int64_t> parts;  // the parts made, device d holding part d mod parts; empty: one per device
 };
 
 // npz: the names of the four arrays in the archive.
@@ -266,6 +267,9 @@ struct Population {
   fleet::FleetSpec spec;
   fleet::Fleet fleet;
   std::vector<size_t> slots_per_site;  // per fleet.sites entry
+  // The most devices with an update in progress at once: a round's picks, twice that when devices of
+  // earlier rounds may still be at work (over-selection, round timeouts), at most the slots.
+  size_t most_at_work = 0;
   size_t slots() const {
     size_t n = 0;
     for (size_t k : slots_per_site) n += k;

@@ -10,17 +10,17 @@
 
 namespace edgetrain::stream {
 
-SampleOrder::SampleOrder(std::vector<int64_t> partition, uint64_t seed)
+SampleOrder::SampleOrder(std::shared_ptr<const std::vector<int64_t>> partition, uint64_t seed)
     : partition_(std::move(partition)), seed_(seed) {
-  if (partition_.empty()) throw StreamError("sample order: the device's partition is empty");
+  if (!partition_ || partition_->empty()) throw StreamError("sample order: the device's partition is empty");
 }
 
 int64_t SampleOrder::index_of(int64_t seq) {
   if (seq < 0) throw StreamError("sample order: negative sequence number " + std::to_string(seq));
-  const auto n = static_cast<int64_t>(partition_.size());
+  const auto n = static_cast<int64_t>(partition_->size());
   const int64_t pass = seq / n;
   if (pass != cached_pass_) {
-    pass_order_ = partition_;
+    pass_order_ = *partition_;
     std::mt19937_64 rng(util::derive_seed(seed_, "pass", static_cast<uint64_t>(pass)));
     std::shuffle(pass_order_.begin(), pass_order_.end(), rng);
     cached_pass_ = pass;
@@ -31,7 +31,7 @@ int64_t SampleOrder::index_of(int64_t seq) {
 
 void SampleOrder::note(int64_t seq) {
   if (seq < 0) throw StreamError("sample order: negative sequence number " + std::to_string(seq));
-  passes_ = std::max(passes_, seq / static_cast<int64_t>(partition_.size()) + 1);
+  passes_ = std::max(passes_, seq / static_cast<int64_t>(partition_->size()) + 1);
 }
 
 void SampleOrder::skip(int64_t count) {

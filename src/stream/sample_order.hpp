@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -10,8 +11,10 @@ namespace edgetrain::stream {
 
 class SampleOrder {
  public:
-  // Throws StreamError for an empty partition.
-  SampleOrder(std::vector<int64_t> partition, uint64_t seed);
+  // Throws StreamError for an empty partition. The partition may be shared with other devices.
+  SampleOrder(std::shared_ptr<const std::vector<int64_t>> partition, uint64_t seed);
+  SampleOrder(std::vector<int64_t> partition, uint64_t seed)
+      : SampleOrder(std::make_shared<const std::vector<int64_t>>(std::move(partition)), seed) {}
   // The next `count` sample indices (crossing pass boundaries as needed): index_of(cursor),
   // index_of(cursor + 1), ... from a cursor that starts at 0.
   std::vector<int64_t> take(int64_t count);
@@ -28,7 +31,7 @@ class SampleOrder {
   int64_t passes_started() const { return passes_; }
 
  private:
-  std::vector<int64_t> partition_;  // as given; pass p is its shuffle seeded by (seed, "pass", p)
+  std::shared_ptr<const std::vector<int64_t>> partition_;  // as given; pass p is its shuffle seeded by (seed, "pass", p)
   uint64_t seed_;
   std::vector<int64_t> pass_order_;  // the cached pass
   int64_t cached_pass_ = -1;

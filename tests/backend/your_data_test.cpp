@@ -61,15 +61,27 @@ TEST_CASE("leaf, timing-only: counts from num_samples, the natural partition by 
   CHECK(known.raw_sample_bytes == 36);  // 9 fp32 values
   CHECK(known.source.find("leaf (") == 0);
   const auto counted = backend::partition_counts(s, known.shape);
-  REQUIRE(counted.size() == 2);
-  CHECK(counted[0].size() == 2);  // u1; u2 has no sample and is skipped
-  CHECK(counted[1].size() == 3);  // u3
+  REQUIRE(counted.devices() == 2);
+  CHECK(counted.of(0)->size() == 2);  // u1; u2 has no sample and is skipped
+  CHECK(counted.of(1)->size() == 3);  // u3
   const learn::DatasetPair data = backend::load_data(s);
   const auto real = backend::partition_data(s, data.train);
-  CHECK(real == std::vector<std::vector<int64_t>>{{0, 1}, {2, 3, 4}});
+  CHECK(*real.of(0) == std::vector<int64_t>{0, 1});
+  CHECK(*real.of(1) == std::vector<int64_t>{2, 3, 4});
   s.devices.resize(3);
   CHECK_THROWS_WITH_AS(backend::partition_counts(s, known.shape),
                        doctest::Contains("each of 3 devices, but the training set has 2 users with samples"),
+                       learn::PartitionError);
+  // dataset.partition.parts: the two users' parts dealt in turn, shared rather than copied.
+  s.dataset.partition.parts = 2;
+  const auto shared = backend::partition_data(s, data.train);
+  REQUIRE(shared.devices() == 3);
+  CHECK(*shared.of(2) == std::vector<int64_t>{0, 1});
+  CHECK(shared.of(2) == shared.of(0));
+  CHECK(backend::partition_counts(s, known.shape).of(2)->size() == 2);
+  s.dataset.partition.parts = 4;
+  CHECK_THROWS_WITH_AS(backend::partition_data(s, data.train),
+                       "dataset.partition.parts: 4 parts for 3 devices; at most one part per device",
                        learn::PartitionError);
 }
 

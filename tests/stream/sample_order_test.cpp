@@ -63,7 +63,7 @@ TEST_CASE("index_of depends on the sequence number alone") {
 }
 
 TEST_CASE("sample order rejects bad input") {
-  CHECK_THROWS_WITH_AS(SampleOrder({}, 1), "sample order: the device's partition is empty",
+  CHECK_THROWS_WITH_AS(SampleOrder(std::vector<int64_t>{}, 1), "sample order: the device's partition is empty",
                        edgetrain::stream::StreamError);
   SampleOrder order({1, 2, 3}, 1);
   CHECK_THROWS_AS(order.index_of(-1), edgetrain::stream::StreamError);

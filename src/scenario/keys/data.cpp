@@ -132,6 +132,14 @@ std::vector<KeySpec> data_rows() {
           .only_when(natural)
           .def(false)
           .fills(&Scenario::dataset, &DatasetSpec::partition, &PartitionSpec::shuffle_users),
+      integer_key("dataset.partition.parts",
+                  "The parts the training set is split into (by kind, as for that many devices); device d holds "
+                  "part d mod parts, so devices share parts when a fleet or population outgrows its data set (a "
+                  "million devices on Fashion-MNIST's 60,000 samples). At most the number of devices.")
+          .at_least(1)
+          .limit(1e8, kWhySamples)
+          .null_default("one part per device")
+          .fills(&Scenario::dataset, &DatasetSpec::partition, &PartitionSpec::parts),
   };
 }
 

@@ -101,7 +101,7 @@ std::string device_class(const sg4::Host& host) {
 // validate's summary of a fleet beyond its first `shown` devices: per class (in order of first
 // appearance) the devices, and the range of their speed, training samples and batch.
 std::string describe_classes(const std::vector<report::DeviceRecord>& devices,
-                             const std::vector<std::vector<int64_t>>& parts, size_t shown) {
+                             const learn::DeviceParts& parts, size_t shown) {
   struct Class {
     size_t count = 0;
     double speed_lo = 0, speed_hi = 0;
@@ -112,7 +112,7 @@ std::string describe_classes(const std::vector<report::DeviceRecord>& devices,
   std::map<std::string, Class> classes;
   for (size_t i = 0; i < devices.size(); ++i) {
     const auto& d = devices[i];
-    const size_t samples = parts[i].size();
+    const size_t samples = parts.of(i)->size();
     auto [it, added] = classes.try_emplace(d.device_class);
     Class& c = it->second;
     if (added) {
@@ -167,7 +167,7 @@ void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* devi
 // Per device: its record, time ledger, batch size and stream. The stream's samples come from
 // the device's partition in its seeded order; without a stream, the device reads the same
 // order directly (DeviceActor).
-void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vector<std::vector<int64_t>>& parts,
+void setup_devices(RunState& state, const PlatformHosts& hosts, const learn::DeviceParts& parts,
                    const DeviceTraces& traces) {
   const scenario::Scenario& sc = state.scenario;
   const size_t n = sc.devices.size();
@@ -201,10 +201,10 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const std::vecto
     }
     record.host_speed_flops = state.step_charges->speed(i);  // the platform's, or the capacity trace's
     record.model_memory_bytes = model_memory_bytes;
-    record.partition_samples = static_cast<int64_t>(parts[i].size());
+    record.partition_samples = static_cast<int64_t>(parts.of(i)->size());
     state.ledgers.emplace_back(&record, 0.0);
     int64_t batch = sc.training.batch_size;
-    stream::SampleOrder order(parts[i], util::derive_seed(sc.seed, "sample-order", i));
+    stream::SampleOrder order(parts.of(i), util::derive_seed(sc.seed, "sample-order", i));
     std::unique_ptr<DeviceStream> stream;
     if (spec.stream) {
       const stream::RateDistribution dist = rate_distribution(spec.stream->rate);
@@ -329,12 +329,14 @@ report::RunSummary summarize(RunState& state, const Topology& topology, double e
   summary.model_params = cost.params;
   int64_t steps = 0, compressed_steps = 0, lost_offline = 0, restarts = 0, lost_in_faults = 0;
   double offline_s = 0;
+  const bool adaptive = state.scenario.compression.adaptive.has_value();
   for (size_t i = 0; i < state.devices.size(); ++i) {
     auto& d = state.devices[i];
     offline_s += d.offline_s;
     restarts += d.restarts;
     lost_in_faults += d.samples_lost_in_faults;
-    if (const int64_t compressed = state.backend.device(i).compressed_updates(); compressed >= 0) {
+    // Only adaptive compression counts (asking every learner would make a population's learners).
+    if (const int64_t compressed = adaptive ? state.backend.device(i).compressed_updates() : -1; compressed >= 0) {
       d.cnc_ratio = d.steps > 0 ? static_cast<double>(compressed) / d.steps : 0.0;
       steps += d.steps;
       compressed_steps += compressed;
@@ -483,7 +485,8 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                    check_ns3_message_size(charged.cost);
                  }});
   std::vector<int64_t> samples;
-  for (const auto& part : p.learning->parts) samples.push_back(static_cast<int64_t>(part.size()));
+  for (size_t i = 0; i < scenario.devices.size(); ++i)
+    samples.push_back(static_cast<int64_t>(p.learning->parts.of(i)->size()));
   p.traces = plan_device_traces(scenario, samples, own_hosts);
   apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);
   p.step_charges = std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices,
@@ -509,7 +512,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   for (size_t i = 0; i < scenario.devices.size() && i < kDeviceLines; ++i) {
     const auto& d = state.devices[i];
     std::snprintf(line, sizeof line, "  device %s on %s: %.3g GFLOP/s per core, %zu training samples, batch %ld",
-                  d.device.c_str(), d.host.c_str(), d.host_speed_flops / 1e9, p.learning->parts[i].size(),
+                  d.device.c_str(), d.host.c_str(), d.host_speed_flops / 1e9, p.learning->parts.of(i)->size(),
                   static_cast<long>(d.batch_size));
     out += line;
     if (d.stream) {
