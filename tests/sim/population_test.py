@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Populations on host slots (ctest: sim/population). The shipped scenarios/population/phones.json and
 its variants (modes, selection kinds, over-selection with round timeouts, availability and capacity
-traces, real training with error feedback) run twice, with population.hosts "slots" and "per-device":
+traces, real training with error feedback and on parts shared by devices) run twice, with population.hosts "slots" and "per-device":
 rounds, times, bytes and every device's figures must be the same, byte for byte. A device's learner state between its selections is
 checked by the real run with error feedback (its memory must carry over for the figures to match).
 The population's outputs add up to the run's totals, and bad population settings are one line, exit 2."""
@@ -49,6 +49,9 @@ VARIANTS = {
     "real-error-feedback": ['dataset={"name": "fashion-mnist"}', "training.compute=real", "stop.rounds=4",
                             'compression={"kind": "topk", "ratio": 0.05, "error_feedback": true}',
                             "training.selection.per_round=10"],
+    # 200 phones on 50 IID parts: device d trains on part d mod 50 (dataset.partition.parts).
+    "real-shared-parts": ['dataset={"name": "fashion-mnist", "train_samples": 2000, "partition": {"parts": 50}}',
+                          "training.compute=real", "stop.rounds=3", "training.selection.per_round=10"],
 }
 
 
