@@ -65,7 +65,8 @@ TEST_CASE("validate: defaults are filled in") {
   CHECK(r["stream"].is_null());
   CHECK(r["dataset"]["train_samples"] == 2000);
   CHECK(r["dataset"]["shape"] == json::array({1, 28, 28}));
-  CHECK(r["dataset"]["partition"] == json{{"kind", "iid"}});  // alpha, labels_per_device: not used
+  // alpha, labels_per_device: not used
+  CHECK(r["dataset"]["partition"] == json::parse(R"({"kind": "iid", "parts": null})"));
   CHECK(!r["dataset"].contains("path"));
   CHECK(r["training"]["lr"] == 0.05);
   CHECK(!r["training"].contains("window_s"));  // scadles only
@@ -81,11 +82,12 @@ TEST_CASE("validate: conditional defaults follow the deciding key") {
   json doc = minimal_doc();
   doc["dataset"]["partition"] = {{"kind", "shards"}};
   Scenario s = parse_in(dir, doc);
-  CHECK(s.resolved["dataset"]["partition"] == json::parse(R"({"kind": "shards", "labels_per_device": 2})"));
+  CHECK(s.resolved["dataset"]["partition"] ==
+        json::parse(R"({"kind": "shards", "labels_per_device": 2, "parts": null})"));
   doc["dataset"]["partition"] = {{"kind", "dirichlet"}, {"alpha", 0.1}};
   s = parse_in(dir, doc);
   CHECK(s.dataset.partition.alpha == 0.1);
-  CHECK(s.resolved["dataset"]["partition"] == json::parse(R"({"kind": "dirichlet", "alpha": 0.1})"));
+  CHECK(s.resolved["dataset"]["partition"] == json::parse(R"({"kind": "dirichlet", "alpha": 0.1, "parts": null})"));
 
   // Files: train_samples defaults to 0 (= all), synthetic-only keys are ignored (but checked).
   dir.mkdir("mnist");

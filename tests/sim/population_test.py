@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Populations on host slots (ctest: sim/population). The shipped scenarios/population/phones.json and
 its variants (modes, selection kinds, over-selection with round timeouts, availability and capacity
-traces, real training with error feedback and on parts shared by devices) run twice, with population.hosts "slots" and "per-device":
+traces, random churn, real training with error feedback and on parts shared by devices) run twice, with population.hosts "slots" and "per-device":
 rounds, times, bytes and every device's figures must be the same, byte for byte. A device's learner state between its selections is
 checked by the real run with error feedback (its memory must carry over for the figures to match).
 The population's outputs add up to the run's totals, and bad population settings are one line, exit 2."""
@@ -46,6 +46,9 @@ VARIANTS = {
                          "population.slots_per_site=50"],
     "traces-random": ["traces=" + TRACE_KEYS, "training.round_timeout_s=2", "stop.rounds=null",
                       "stop.sim_time_s=60", "population.slots_per_site=50"],
+    # Random churn (mtbf/mttr) drawn per device: a device cut on its slot loses its update.
+    "churn": ['faults={"devices": [{"device": "*", "mtbf_s": 20, "mttr_s": 8}]}', "training.round_timeout_s=2",
+              "stop.rounds=null", "stop.sim_time_s=60", "population.slots_per_site=50"],
     "real-error-feedback": ['dataset={"name": "fashion-mnist"}', "training.compute=real", "stop.rounds=4",
                             'compression={"kind": "topk", "ratio": 0.05, "error_feedback": true}',
                             "training.selection.per_round=10"],

@@ -46,11 +46,6 @@ void slot_limits(const nlohmann::json& r) {
     refuse("training.mode", "scadles batches follow streams, which populations do not have");
   auto given = [](const nlohmann::json& j, const char* key) { return j.contains(key) && !j.at(key).is_null(); };
   if (given(r, "stream")) refuse("stream", "a device's stream would run while it is not placed");
-  if (given(r, "faults")) {
-    refuse("faults",
-           "random churn would keep a generator per device; a population's devices come and go by "
-           "traces.availability");
-  }
   if (given(t, "injection")) refuse("training.injection", "data injection shares a stream's samples");
 }
 
@@ -59,7 +54,7 @@ void slot_limits(const nlohmann::json& r) {
 std::vector<Rule> population_rules() {
   return {{"population.hosts",
            "With `slots`: the flat topology, synchronous rounds (sync or local-sgd with sync aggregation), no "
-           "stream, faults or data injection (devices come and go by `traces.availability`).",
+           "stream or data injection.",
            slot_limits}};
 }
 

@@ -5,18 +5,16 @@
 #include <cmath>
 #include <map>
 #include <queue>
-#include <random>
 #include <simgrid/s4u.hpp>
 
 #include "platform/bounds.hpp"
 #include "sim/core/actor_guard.hpp"
+#include "sim/core/churn_cycles.hpp"
 #include "sim/core/device_actor.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/platform.hpp"
 #include "stream/rate_profile.hpp"
 #include "stream/rates.hpp"
-#include "util/limits.hpp"
-#include "util/seed.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -77,46 +75,60 @@ void switch_on(RunState& state, size_t i) {
       ->daemonize();
 }
 
-void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& spec) {
-  auto cycle = [&](double off_at, double on_at) {
-    sg4::this_actor::sleep_until(off_at);
-    if (state.stopping()) return;
-    switch_off(state, i);
-    if (std::isinf(on_at)) return;  // off until the run ends (a trace's last interval)
-    sg4::this_actor::sleep_until(on_at);
-    switch_on(state, i);
-  };
-  if (!spec.mtbf_s) {
-    for (const auto& interval : spec.off) cycle(interval.off_s, interval.on_s);
-    return;
-  }
-  std::mt19937_64 rng(util::derive_seed(state.scenario.seed, "churn", i));
-  std::exponential_distribution<double> up(1.0 / *spec.mtbf_s), down(1.0 / *spec.mttr_s);
-  // Each draw lasts at least the clock resolution, so that the clock moves on between two state
-  // changes however small the means (mtbf_s and mttr_s are themselves at least that).
-  auto at_least_tick = [](double d) { return std::max(d, util::kClockResolutionS); };
-  while (true) {
-    const double off_at = sg4::Engine::get_clock() + at_least_tick(up(rng));
-    cycle(off_at, off_at + at_least_tick(down(rng)));
-  }
+// Plays one off interval: false when the run is stopping (nothing more to play).
+bool cycle(RunState& state, size_t i, double off_at, double on_at) {
+  sg4::this_actor::sleep_until(off_at);
+  if (state.stopping()) return false;
+  switch_off(state, i);
+  if (std::isinf(on_at)) return false;  // off until the run ends (a trace's last interval)
+  sg4::this_actor::sleep_until(on_at);
+  switch_on(state, i);
+  return true;
 }
 
-// A population's churn (traces.availability): one actor plays every device's off intervals in time
-// order, so a million devices cost a heap entry each rather than an actor each. The events of one
-// instant are played as one actor per device would play them: every device going off is off (and its
-// update counted as failed) before any aggregator looks, then its transfers are cut; a device coming
-// back is on only once the others have run (a host is switched on before its device is).
+void device_churn(RunState& state, size_t i, const scenario::DeviceFaultSpec& spec) {
+  if (!spec.mtbf_s) {
+    for (const auto& interval : spec.off)
+      if (!cycle(state, i, interval.off_s, interval.on_s)) return;
+    return;
+  }
+  // Each cycle starts at the planned time the previous one ended, not at the clock (which may differ
+  // by a rounding): a population's churn plans the same times.
+  ChurnCycles cycles(state.scenario.seed, i, spec);
+  for (ChurnCycle c = cycles.next(sg4::Engine::get_clock()); cycle(state, i, c.off_at, c.on_at);)
+    c = cycles.next(c.on_at);
+}
+
+// A population's churn (traces.availability, faults.devices): one actor plays every device's off
+// intervals in time order, so a million devices cost a heap entry each rather than an actor each (and
+// random churn the count of its draws rather than a generator). The events of one instant are played as
+// one actor per device would play them: every device going off is off (and its update counted as
+// failed) before any aggregator looks, then its transfers are cut; a device coming back is on only once
+// the others have run (a host is switched on before its device is).
 void population_churn(RunState& state) {
   struct Next {
-    double at;
-    size_t device, interval;
-    bool off;  // switch off at `at` (else on)
+    double at, on_at;  // on_at: when an off event's interval ends
+    size_t device;
+    uint64_t step;  // a trace's interval, or the values random churn has drawn
+    bool off;       // switch off at `at` (else on)
     bool operator>(const Next& o) const { return at != o.at ? at > o.at : device > o.device; }
   };
+  const uint64_t seed = state.scenario.seed;
   std::priority_queue<Next, std::vector<Next>, std::greater<>> queue;
-  for (size_t i = 0; i < state.faults.size(); ++i) {
-    if (state.faults[i] && !state.faults[i]->off.empty()) queue.push({state.faults[i]->off.front().off_s, i, 0, true});
-  }
+  // Device i's next off interval after `step`, from `on_at` (its previous one's end), if it has one.
+  auto plan = [&](size_t i, uint64_t step, double on_at) {
+    const scenario::DeviceFaultSpec& spec = *state.faults[i];
+    if (spec.mtbf_s) {
+      ChurnCycles cycles(seed, i, spec, step);
+      const ChurnCycle c = cycles.next(on_at);
+      queue.push({c.off_at, c.on_at, i, cycles.drawn(), true});
+    } else if (step < spec.off.size()) {
+      queue.push({spec.off[step].off_s, spec.off[step].on_s, i, step + 1, true});
+    }
+  };
+  const double start = sg4::Engine::get_clock();
+  for (size_t i = 0; i < state.faults.size(); ++i)
+    if (state.faults[i]) plan(i, 0, start);
   while (!queue.empty()) {
     const double at = queue.top().at;
     sg4::this_actor::sleep_until(at);
@@ -132,14 +144,12 @@ void population_churn(RunState& state) {
       if (e.off && !stopping) gone_off(state, e.device);
     sg4::this_actor::yield();
     for (const Next& e : events) {
-      const auto& off = state.faults[e.device]->off;
-      const double on_at = off[e.interval].on_s;
       if (e.off) {
-        if (!stopping && !std::isinf(on_at)) queue.push({on_at, e.device, e.interval, false});
+        if (!stopping && !std::isinf(e.on_at)) queue.push({e.on_at, e.on_at, e.device, e.step, false});
         continue;
       }
       switch_on(state, e.device);
-      if (e.interval + 1 < off.size()) queue.push({off[e.interval + 1].off_s, e.device, e.interval + 1, true});
+      plan(e.device, e.step, e.at);
     }
   }
 }
