@@ -46,8 +46,10 @@ VARIANTS = {
                          "population.slots_per_site=50"],
     "traces-random": ["traces=" + TRACE_KEYS, "training.round_timeout_s=2", "stop.rounds=null",
                       "stop.sim_time_s=60", "population.slots_per_site=50"],
-    # Random churn (mtbf/mttr) drawn per device: a device cut on its slot loses its update.
-    "churn": ['faults={"devices": [{"device": "*", "mtbf_s": 20, "mttr_s": 8}]}', "training.round_timeout_s=2",
+    # Random churn (mtbf/mttr) drawn per device, and an outage of a cell's uplink: a device cut on its slot
+    # loses its update; one whose push fails waits faults.retry_s on its slot.
+    "churn": ['faults={"devices": [{"device": "*", "mtbf_s": 20, "mttr_s": 8}], "links": [{"link": "cell-0-uplink-up", '
+              '"off_s": [[10, 20]]}]}', "training.round_timeout_s=2",
               "stop.rounds=null", "stop.sim_time_s=60", "population.slots_per_site=50"],
     "real-error-feedback": ['dataset={"name": "fashion-mnist"}', "training.compute=real", "stop.rounds=4",
                             'compression={"kind": "topk", "ratio": 0.05, "error_feedback": true}',
@@ -171,6 +173,14 @@ class BadSettings(unittest.TestCase):
                 self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
                 self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
                 self.assertIn(message, done.stderr)
+
+    def test_fault_on_a_device_link_says_it_has_none(self):
+        done = run(None, 'faults={"links": [{"link": "budget-0-up", "off_s": [[10, 20]]}]}',
+                   "training.round_timeout_s=2", command="validate")
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
+        self.assertIn("no link \"budget-0-up\"", done.stderr)
+        self.assertIn("and 161 more); a population's devices have no links of their own", done.stderr)
 
     def test_too_few_slots_fails_saying_so(self):
         out = tempfile.mkdtemp(dir=self.dir_root())

@@ -145,9 +145,22 @@ void DeviceActor::operator()() {
       return;
     }
     // The update is delivered (a device going off meanwhile is evicted: this actor is killed there), then
-    // the device waits off its slot for its next selection, as a device of its own host waits on it.
-    update_once(ledger);
-    ledger.open_wait();
+    // the device waits off its slot for its next selection, as a device of its own host waits on it. One
+    // whose transfer failed waits out faults.retry_s on its slot first, as on its own host, and goes on
+    // with the model of a round that selected it meanwhile.
+    while (true) {
+      try {
+        update_once(ledger);
+        ledger.open_wait();
+        break;
+      } catch (const simgrid::NetworkFailureException&) {
+        if (state_.stopping()) return;  // the run is over: nothing failed
+        fail_update(ledger);
+        state_.slots->start_retry(index_);
+        sg4::this_actor::sleep_for(retry_s());
+        if (!state_.slots->end_retry(index_)) break;
+      }
+    }
     state_.slots->release(index_);
     return;
   }
@@ -164,14 +177,17 @@ void DeviceActor::operator()() {
       update_once(ledger);
     } catch (const simgrid::NetworkFailureException&) {
       if (state_.stopping()) return;  // the run is over: nothing failed
-      state_.backend.device(index_).abandon();
-      const double now = sg4::Engine::get_clock();
-      ledger.finish(now);  // the time spent on the failed transfer, in the bucket it was open in
-      state_.count_failed(index_, state_.live[index_].pushing);
-      ledger.open(TimeLedger::Bucket::Wait);
-      sg4::this_actor::sleep_for(state_.scenario.faults ? state_.scenario.faults->retry_s : 1.0);
+      fail_update(ledger);
+      sg4::this_actor::sleep_for(retry_s());
     }
   }
+}
+
+void DeviceActor::fail_update(TimeLedger& ledger) {
+  state_.backend.device(index_).abandon();
+  ledger.finish(sg4::Engine::get_clock());  // the time spent on the failed transfer, in the bucket it was open in
+  state_.count_failed(index_, state_.live[index_].pushing);
+  ledger.open(TimeLedger::Bucket::Wait);
 }
 
 }  // namespace edgetrain::sim

@@ -7,7 +7,7 @@
 // time_ledger.hpp.
 //
 // Faults: a transfer cut by a link outage is counted as failed (RunState::count_failed) and
-// the device tries again after faults.retry_s. A device switched off is killed with its host
+// the device tries again after faults.retry_s (a population's device once placed again, not before). A device switched off is killed with its host
 // and started anew when the host comes back (fault_injector.hpp); what it must remember
 // across restarts lives in the RunState and in its learner.
 #pragma once
@@ -34,6 +34,10 @@ class DeviceActor {
  private:
   // One update: (pull and) receive the model, train, push.
   void update_once(TimeLedger& ledger);
+  // A transfer of the update failed (a link fault): the update is dropped and counted, and the device
+  // waits; it tries again after retry_s().
+  void fail_update(TimeLedger& ledger);
+  double retry_s() const { return state_.scenario.faults ? state_.scenario.faults->retry_s : 1.0; }
   // Runs the update's steps on the received model; fills `message`'s sample counts and loss.
   void train(const ModelMessage& model, UpdateMessage& message, TimeLedger& ledger);
   // The own-stream samples of the next step: from the static partition, or from the stream

@@ -243,10 +243,15 @@ std::vector<LinkFaultPlan> plan_link_faults(const sg4::Engine& engine, const sce
     const std::string at = "faults.links[" + std::to_string(k) + "]";
     LinkFaultPlan plan{entries[k].link, links_named(engine, entries[k].link), {}};
     if (plan.links.empty()) {
+      // The first few names: a fleet's platform has a link or two per device.
+      constexpr size_t kShown = 12;
+      const std::vector<sg4::Link*> all = engine.get_all_links();
       std::string names;
-      for (const auto* l : engine.get_all_links()) names += (names.empty() ? "" : ", ") + l->get_name();
+      for (size_t l = 0; l < all.size() && l < kShown; ++l) names += (l ? ", " : "") + all[l]->get_name();
+      if (all.size() > kShown) names += " and " + std::to_string(all.size() - kShown) + " more";
       throw PlatformError(at + ".link: no link \"" + entries[k].link + "\" in platform " + scenario.platform.string() +
-                          " (links: " + names + ")");
+                          " (links: " + names + ")" +
+                          (scenario.population ? "; a population's devices have no links of their own" : ""));
     }
     plan.events = link_events(entries[k], at);  // reads and checks the trace
     plans.push_back(std::move(plan));

@@ -44,6 +44,11 @@ double HostSlots::speed(size_t device) const {
 }
 
 void HostSlots::place(RunState& state, size_t device, std::unique_ptr<Message> model) {
+  if (const auto it = retrying_.find(device); it != retrying_.end()) {
+    it->second = true;  // still on its slot, with its links: the model waits there for its actor
+    state.courier(device).post(std::move(model));
+    return;
+  }
   const size_t site = population_.fleet.devices[device].site_index;
   auto& free = free_[site];
   if (free.empty()) {
@@ -82,6 +87,7 @@ void HostSlots::release(size_t device) {
 }
 
 void HostSlots::evict(RunState& state, size_t device) {
+  retrying_.erase(device);  // its sleeping actor ends with the slot (as with its own host)
   Slot& slot = slots_[slot_of_[device]];
   if (slot.device != device) return;  // not on a slot
   if (slot.started) {
@@ -105,6 +111,13 @@ bool HostSlots::begin(size_t device) {
   }
   slots_[slot_of_[device]].started = true;
   return true;
+}
+
+bool HostSlots::end_retry(size_t device) {
+  const auto it = retrying_.find(device);
+  const bool placed = it->second;
+  retrying_.erase(it);
+  return placed;
 }
 
 }  // namespace edgetrain::sim

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <simgrid/s4u.hpp>
 #include <vector>
 
@@ -45,6 +46,11 @@ class HostSlots {
   void evict(RunState& state, size_t device);
   // Its actor's first step: false when the device went off before its actor ran (the actor then ends).
   bool begin(size_t device);
+  // A transfer of the device's update failed: its actor sleeps faults.retry_s on its slot, as on a host
+  // of its own. Placed meanwhile, the device keeps its slot and its model waits for it there; end_retry
+  // says whether it was (its actor then goes on with that update).
+  void start_retry(size_t device) { retrying_[device] = false; }
+  bool end_retry(size_t device);
   // Per device (or empty): the access bandwidth (bit/s) its capacity trace gives it (traces.capacity),
   // which its slot's links take in place of its record's.
   void set_traced_bandwidths(const std::vector<std::optional<double>>* bandwidth_bps) { traced_ = bandwidth_bps; }
@@ -62,6 +68,7 @@ class HostSlots {
   std::vector<std::vector<size_t>> free_;  // per site: its free slots, the lowest index last
   std::vector<uint32_t> slot_of_;          // per device
   std::vector<bool> evicted_;              // per device: went off before its actor began (which then ends)
+  std::unordered_map<size_t, bool> retrying_;  // devices sleeping after a failed transfer: placed meanwhile
   const std::vector<std::optional<double>>* traced_ = nullptr;
 };
 
