@@ -76,11 +76,6 @@ size_t default_slots(const Scenario& s, size_t picks, size_t site_devices, size_
 void place_population(Population& population, Scenario& s) {
   const fleet::Fleet& fleet = population.fleet;
   for (const fleet::DeviceClass& c : population.spec.classes) {
-    if (c.availability) {
-      throw ScenarioError("platform.classes." + c.name +
-                          ".availability_trace: not with population.hosts \"slots\" (device traces on populations are "
-                          "not built yet)");
-    }
     if (c.count > 0) continue;
     throw ScenarioError("platform.classes." + c.name + ": the population has no device of this class (its share of " +
                         std::to_string(fleet.devices.size()) +

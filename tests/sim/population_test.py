@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Populations on host slots (ctest: sim/population). The shipped scenarios/population/phones.json and
 its variants (modes, selection kinds, over-selection with round timeouts, availability and capacity
-traces, random churn, real training with error feedback and on parts shared by devices) run twice, with population.hosts "slots" and "per-device":
+traces (the scenario's, and a fleet class's own), random churn, real training with error feedback and on parts shared by devices) run twice, with population.hosts "slots" and "per-device":
 rounds, times, bytes and every device's figures must be the same, byte for byte. A device's learner state between its selections is
 checked by the real run with error feedback (its memory must carry over for the figures to match).
 The population's outputs add up to the run's totals, and bad population settings are one line, exit 2."""
@@ -33,6 +33,15 @@ subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "tools", "traces"
 TRACE_KEYS = json.dumps({"availability": os.path.join(TRACES.name, "on.csv"),
                          "capacity": os.path.join(TRACES.name, "capacity.csv"), "assign": "order"})
 
+# phones.json whose midrange and budget classes follow the availability trace (a class's own trace).
+with open(os.path.join(HERE, "..", "..", "platforms", "fleets", "phones.json")) as f:
+    CLASS_TRACED = json.load(f)
+for name in ("midrange", "budget"):
+    CLASS_TRACED["classes"][name]["availability_trace"] = os.path.join(TRACES.name, "on.csv")
+CLASS_TRACED_FLEET = os.path.join(TRACES.name, "phones-on.json")
+with open(CLASS_TRACED_FLEET, "w") as f:
+    json.dump(CLASS_TRACED, f)
+
 VARIANTS = {
     "local-sgd-random": [],
     "sync-random": ["training.mode=sync"],
@@ -46,6 +55,9 @@ VARIANTS = {
                          "population.slots_per_site=50"],
     "traces-random": ["traces=" + TRACE_KEYS, "training.round_timeout_s=2", "stop.rounds=null",
                       "stop.sim_time_s=60", "population.slots_per_site=50"],
+    "class-trace": ["platform.file=" + CLASS_TRACED_FLEET, 'training.selection={"kind": "available", "per_round": 20}',
+                    "training.round_timeout_s=2", "stop.rounds=null", "stop.sim_time_s=60",
+                    "population.slots_per_site=50"],
     # Random churn (mtbf/mttr) drawn per device, and an outage of a cell's uplink: a device cut on its slot
     # loses its update; one whose push fails waits faults.retry_s on its slot.
     "churn": ['faults={"devices": [{"device": "*", "mtbf_s": 20, "mttr_s": 8}], "links": [{"link": "cell-0-uplink-up", '

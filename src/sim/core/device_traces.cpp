@@ -51,11 +51,12 @@ scenario::AssignInput assign_input(const scenario::Scenario& sc, const std::vect
   return in;
 }
 
-// The on intervals a fleet wrote into a host's property ("start:end,start:end").
-std::vector<input::OnInterval> host_intervals(const sg4::Host& host, const std::string& text) {
+// The on intervals a fleet wrote into a host's property or a population's record ("start:end,start:end");
+// `where` names the host or the device.
+std::vector<input::OnInterval> fleet_intervals(const std::string& where, const std::string& text) {
   std::vector<input::OnInterval> on;
   auto bad = [&] {
-    return PlatformError("host " + host.get_name() + ": property " + fleet::kAvailabilityProperty + " \"" +
+    return PlatformError(where + ": property " + fleet::kAvailabilityProperty + " \"" +
                          text.substr(0, 80) + "\": expected start:end intervals in order, separated by commas");
   };
   size_t at = 0;
@@ -84,17 +85,28 @@ std::vector<input::OnInterval> host_intervals(const sg4::Host& host, const std::
   return on;
 }
 
-// Devices whose hosts carry a fleet's availability trace: the same needs as traces.availability.
+// Devices whose class follows a fleet's availability trace (in their host's property, or a population's
+// records): the same needs as traces.availability.
 void fleet_availability(const scenario::Scenario& sc, const std::vector<sg4::Host*>& hosts, DeviceTraces& out) {
-  for (size_t i = 0; i < hosts.size(); ++i) {
-    const char* text = hosts[i]->get_property(fleet::kAvailabilityProperty);
+  const size_t n = sc.population ? sc.devices.size() : hosts.size();
+  for (size_t i = 0; i < n; ++i) {
+    std::string where;
+    const char* text = nullptr;
+    if (sc.population) {
+      const std::string& on = sc.population->fleet.devices[i].availability_on_s;
+      if (!on.empty()) text = on.c_str();
+      where = "device " + sc.devices[i].name;
+    } else {
+      text = hosts[i]->get_property(fleet::kAvailabilityProperty);
+      where = "host " + hosts[i]->get_name();
+    }
     if (!text) continue;
     if (sc.faults && !sc.faults->devices.empty()) {
-      throw PlatformError("faults.devices: not with a fleet whose class follows an availability trace (host " +
-                          hosts[i]->get_name() + "); a device's on and off times come from one of them");
+      throw PlatformError("faults.devices: not with a fleet whose class follows an availability trace (" + where +
+                          "); a device's on and off times come from one of them");
     }
     if (sc.topology.gossip()) {
-      throw PlatformError("topology.kind: gossip does not support devices that go off (host " + hosts[i]->get_name() +
+      throw PlatformError("topology.kind: gossip does not support devices that go off (" + where +
                           " follows its fleet class's availability trace)");
     }
     const auto& t = sc.training;
@@ -102,10 +114,10 @@ void fleet_availability(const scenario::Scenario& sc, const std::vector<sg4::Hos
     if (sync && !t.round_timeout_s) {
       throw PlatformError(
           "training.round_timeout_s: required in synchronous rounds when devices follow an availability "
-          "trace (host " +
-          hosts[i]->get_name() + " of the fleet's platform does)");
+          "trace (" +
+          where + " of the fleet's platform does)");
     }
-    out.availability[i] = off_plan(sc.devices[i].name, host_intervals(*hosts[i], text));
+    out.availability[i] = off_plan(sc.devices[i].name, fleet_intervals(where, text));
   }
 }
 
