@@ -40,9 +40,10 @@ BENCH = os.path.join(ROOT, "tools", "bench")
 BUILD = os.path.join(ROOT, "build")  # --build DIR: where edgetrain and bench_bare_loop were built
 EDGETRAIN = os.path.join(BUILD, "edgetrain")
 BARE_CPP = os.path.join(BUILD, "bench_bare_loop")
+PLAIN = os.path.join(BUILD, "bench_plain_rounds")
 PYTHON = "/usr/bin/python3"
 DATA = "/usr/share/datasets/fashion-mnist"
-NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population"]
+NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population", "plain"]
 
 # Sizes per profile: (full, quick, smoke).
 PROFILES = {
@@ -51,17 +52,19 @@ PROFILES = {
              "fleets": ["plan-10k", "plan-100k"], "sweep_runs": 3, "sweep_rounds": None,
              "fidelity": ("scenarios/quickstart.json", None, "platforms/quickstart.xml", "cloud", None, 1),
              "population": [("plan-1m", 1000000, 1000, 100), ("plan-1m", 1000000, 1000, 1),
-                            ("plan-1m", 100000, 1000, 100), ("train-1m", 1000000, 100, 100)]},
+                            ("plan-1m", 100000, 1000, 100), ("train-1m", 1000000, 100, 100)],
+             "plain": (10000, 20)},
     "quick": {"runs": 2, "mlp_rounds": (10, 50), "cnn_rounds": (5, 20), "train_samples": 0,
               "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000],
               "fleets": ["plan-10k"], "sweep_runs": 1, "sweep_rounds": 20,
               "fidelity": ("scenarios/quickstart.json", 2, "platforms/quickstart.xml", "cloud", 1000000, 1),
               "population": [("plan-1m", 100000, 100, 10), ("plan-1m", 100000, 100, 1),
-                             ("train-1m", 100000, 100, 10)]},
+                             ("train-1m", 100000, 100, 10)],
+              "plain": (1000, 20)},
     "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
               "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2,
               "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 100000, 1),
-              "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)]},
+              "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)], "plain": (50, 2)},
 }
 # The issue's wall-time goals of the scale runs (s); a run is stopped at twice its goal.
 SCALE_GOAL_S = {10000: 60, 100000: 300}
@@ -251,6 +254,33 @@ class Bench:
                          "estimate_bytes": float(estimate[1]) * scale[estimate[2]] if estimate else None,
                          "run": self.timed(self.edgetrain(scenario, rounds, sets=sets[:2]), 600)})
         return {"rows": rows}
+
+    def plain(self):
+        """edgetrain timing-only beside the obvious plain SimGrid program (tools/bench/plain_rounds.cpp) doing
+        the same rounds on the same platform: the model's and the update's bytes and the update's FLOPs as
+        `edgetrain validate` gives them; medians of both, and each one's simulated end from one more run."""
+        devices, rounds = self.p["plain"]
+        scenario = self.fleet(devices, rounds, extra=SCALE_DATA)
+        sets = ["training.compute=timing-only"]
+        check = subprocess.run([EDGETRAIN, "validate", scenario, "--set", sets[0]], capture_output=True, text=True,
+                               check=True).stdout
+        message = int(re.search(r"dense message size: (\d+) bytes", check)[1])
+        flops = int(re.search(r"(\d+) training FLOPs per sample", check)[1])
+        with open(scenario) as f:
+            batch = json.load(f)["training"]["batch_size"]
+        platform = os.path.join(os.path.dirname(scenario), re.sub(r"\.json$", ".xml", os.path.basename(scenario)))
+        plain = [PLAIN, platform, "server", str(rounds), str(message), str(message), str(flops * batch)]
+        edgetrain = self.edgetrain(scenario, rounds, sets=sets)
+        medians = self.hyperfine([("edgetrain", edgetrain), ("plain", plain)])
+        print("bench: " + sh(plain), flush=True)
+        plain_end = float(re.search(r"simulated ([\d.]+) s", subprocess.run(plain, capture_output=True, text=True,
+                                                                             check=True).stdout)[1])
+        subprocess.run(edgetrain, check=True, capture_output=True)
+        with open(os.path.join(edgetrain[edgetrain.index("--out") + 1], "summary.json")) as f:
+            edgetrain_end = json.load(f)["sim_time_s"]
+        return {"devices": devices, "rounds": rounds, "medians": medians, "runs": self.p["runs"],
+                "simulated": {"edgetrain": edgetrain_end, "plain": plain_end},
+                "commands": {"edgetrain": shown(edgetrain, self.work), "plain": shown(plain, self.work)}}
 
     def sweep(self):
         base = os.path.join(ROOT, "scenarios", "quickstart.json")
@@ -554,6 +584,26 @@ def section_population(d):
     return lines, "; ".join(said(r, goals[name]) for name, r in firsts.items())
 
 
+def section_plain(d):
+    m, sim = d["medians"], d["simulated"]
+    ratio = m["edgetrain"] / m["plain"]
+    lines = ["## 10. Against a plain SimGrid program", "",
+             f"The fleet of section 4 at {d['devices']:,} devices, {d['rounds']} sync rounds of the MLP: edgetrain "
+             "timing-only beside `tools/bench/plain_rounds.cpp`, the obvious SimGrid program for the same rounds "
+             "(the server sends every device the model with `put_async` and waits for all; each device computes "
+             "its update's FLOPs and sends it to the server's one mailbox, where a receive per device is posted; "
+             "same network model, no accounting and no outputs). Goal: edgetrain in <= 0.25x the plain program's "
+             f"time. Medians of {d['runs']} run{'s' if d['runs'] != 1 else ''} each (hyperfine).", "",
+             "| program | wall (median) | simulated end |", "|---|---|---|",
+             f"| edgetrain | {m['edgetrain']:.2f} s | {sim['edgetrain']:.3f} s |",
+             f"| plain SimGrid | {m['plain']:.2f} s | {sim['plain']:.3f} s |", "",
+             f"edgetrain takes **{ratio:.2f}x** the plain program's time. The simulated ends differ by what the plain "
+             "program leaves out (the server's update of the model between rounds, message headers).", "",
+             "```", d["commands"]["edgetrain"], d["commands"]["plain"], "```", ""]
+    return lines, (f"timing-only rounds ({d['devices']:,} devices x {d['rounds']}) take {ratio:.2f}x the time of a "
+                   "plain SimGrid program doing them (goal <= 0.25x)")
+
+
 def kept_sections(path):
     """The hand-written "## Where the time goes" sections of the existing page, kept as they are."""
     if not os.path.exists(path):
@@ -572,7 +622,8 @@ def write_page(figures, out_dir, update_readme):
                        ("python", lambda d: section_python(d, threads)),
                        ("parallel", lambda d: section_parallel(d, threads)),
                        ("scale", section_scale), ("memory", section_memory), ("fleet", section_fleet),
-                       ("sweep", section_sweep), ("fidelity", section_fidelity), ("population", section_population)):
+                       ("sweep", section_sweep), ("fidelity", section_fidelity), ("population", section_population),
+                       ("plain", section_plain)):
         if name in figures:
             lines, line = make(figures[name])
             stamp = figures[name].get("measured", m)
@@ -639,7 +690,7 @@ def option(argv, name, default):
 
 
 def main():
-    global PROFILE, EDGETRAIN, BARE_CPP
+    global PROFILE, EDGETRAIN, BARE_CPP, PLAIN
     argv = sys.argv[1:]
     # One BLAS thread for every program, as edgetrain sets for itself: the bare loops' OpenBLAS would
     # otherwise split each product over both cores, and their time would depend on the machine's load.
@@ -647,6 +698,7 @@ def main():
     out_dir = option(argv, "--out", os.path.join(ROOT, "results", "bench"))
     build = option(argv, "--build", BUILD)
     EDGETRAIN, BARE_CPP = os.path.join(build, "edgetrain"), os.path.join(build, "bench_bare_loop")
+    PLAIN = os.path.join(build, "bench_plain_rounds")
     profile = "smoke" if "--smoke" in argv else "quick" if "--quick" in argv else "full"
     PROFILE = PROFILES[profile]
     update_readme = "--no-readme" not in argv and profile != "smoke"
@@ -654,7 +706,7 @@ def main():
     unknown = [n for n in names if n not in NAMES]
     if unknown:
         raise SystemExit(f"bench: unknown benchmark {unknown[0]} (one of {', '.join(NAMES)})")
-    for program in (EDGETRAIN, BARE_CPP):
+    for program in (EDGETRAIN, BARE_CPP, PLAIN):
         if not os.access(program, os.X_OK):
             raise SystemExit(f"bench: {program} not built (cmake --build build)")
     figures_path = os.path.join(out_dir, "figures.json")
@@ -677,7 +729,8 @@ def main():
                 if n in names:
                     figures[n] = dict(data, measured=machine())
         for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory), ("fleet", b.fleets),
-                           ("sweep", b.sweep), ("fidelity", b.fidelity), ("population", b.population)):
+                           ("sweep", b.sweep), ("fidelity", b.fidelity), ("population", b.population),
+                           ("plain", b.plain)):
             if n in names:
                 stamp = machine()  # when this benchmark started: its section says so
                 figures[n] = dict(measure(), measured=stamp)

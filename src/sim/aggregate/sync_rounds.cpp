@@ -61,14 +61,20 @@ void SyncRounds::wait_for_data(double until) {
 
 std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double started, size_t& selected) {
   const size_t n = members_.size();
+  auto fresh = [&] {
+    auto model = std::make_unique<ModelMessage>();
+    model->round = round;
+    model->posted_at_s = started;
+    model->from = inbox_.host();
+    return model;
+  };
+  // Data injection may hand samples to any member; otherwise only the members sent a model get one (a
+  // population's round is a thousand of a million).
   std::vector<std::unique_ptr<ModelMessage>> models(n);
-  for (size_t m = 0; m < n; ++m) {
-    models[m] = std::make_unique<ModelMessage>();
-    models[m]->round = round;
-    models[m]->posted_at_s = started;
-    models[m]->from = inbox_.host();
+  if (state_.scenario.training.injection) {
+    for (auto& model : models) model = fresh();
+    injection_.plan_round(round, members_, models);
   }
-  injection_.plan_round(round, members_, models);
   const std::vector<bool> chosen =
       selection_.pick(draw, selection_.uses_availability() ? available(started) : std::vector<bool>());
   std::vector<bool> waits_for(n, false);
@@ -87,6 +93,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
       if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
       continue;
     }
+    if (!models[m]) models[m] = fresh();
     ModelMessage& message = *models[m];
     message.model = source_.payload_for(m);
     message.bytes = message_bytes(message.model.bytes + message.injected_bytes);
