@@ -8,6 +8,7 @@
 
 #include "backend/mode.hpp"
 #include "compress/kinds.hpp"
+#include "scenario/population.hpp"
 #include "util/memory.hpp"
 
 namespace edgetrain::backend {
@@ -24,7 +25,7 @@ constexpr double kTimingDeviceBytes = 60e3;
 // record, ledger, partition entry and learner handle; per slot its host, links, courier and lane, and the
 // actor of a device placed there; and the process without LibTorch (never loaded there). Fitted on
 // tools/bench's population benchmark (100,000 to 1,000,000 devices, 3,900 slots): within 10% of the peak.
-constexpr double kPopulationDeviceBytes = 1.51e3, kSlotBytes = 45e3, kPopulationRuntimeBytes = 40e6;
+constexpr double kPopulationDeviceBytes = 1.40e3, kSlotBytes = 33e3, kPopulationRuntimeBytes = 40e6;
 // Values LibTorch keeps per activation value of a training step: the forward outputs the
 // backward pass needs, their gradients, and temporaries.
 constexpr double kTrainingActivationCopies = 3;
@@ -66,13 +67,19 @@ int64_t kept_vectors(const scenario::Scenario& sc) {
 }
 
 // The model-sized vectors of every device: a population's devices hold their update's working memory
-// only while at work, and their kept state once they have taken part (counted for every device).
+// only while at work, and their kept state once they have taken part: at most every device, or with
+// stop.rounds as many as the rounds can pick.
 double devices_vectors(const scenario::Scenario& sc) {
   const auto devices = static_cast<double>(sc.devices.size());
   if (!sc.population) return static_cast<double>(model_memory_vectors(sc)) * devices;
   const auto kept = static_cast<double>(kept_vectors(sc));
+  double took_part = devices;
+  if (sc.stop.rounds) {
+    const auto picks = static_cast<double>(scenario::most_picked(sc.training.selection, sc.devices.size()));
+    took_part = std::min(devices, static_cast<double>(*sc.stop.rounds) * picks);
+  }
   return (static_cast<double>(model_memory_vectors(sc)) - kept) * static_cast<double>(sc.population->most_at_work) +
-         kept * devices;
+         kept * took_part;
 }
 
 // A population's records and host slots (whatever the compute).

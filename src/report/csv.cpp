@@ -17,14 +17,15 @@ std::string format_number(double value) {
   return util::format_number(value);
 }
 
+std::string csv_cell(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
 CsvTable::Row& CsvTable::Row::add(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) {
-    cells_.push_back(text);
-  } else {
-    std::string quoted = "\"";
-    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    cells_.push_back(quoted + "\"");
-  }
+  cells_.push_back(csv_cell(text));
   return *this;
 }
 

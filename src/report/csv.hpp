@@ -12,6 +12,9 @@ namespace edgetrain::report {
 // below 1e15 as integers ("3000000000").
 std::string format_number(double value);
 
+// A cell as written: quoted if it holds a comma, quote or newline.
+std::string csv_cell(const std::string& text);
+
 class CsvTable {
  public:
   explicit CsvTable(std::vector<std::string> header) : header_(std::move(header)) {}

@@ -42,13 +42,6 @@ struct Groups {
 
 }  // namespace
 
-std::vector<DeviceRecord> participants(const std::vector<DeviceRecord>& devices) {
-  std::vector<DeviceRecord> out;
-  for (const DeviceRecord& d : devices)
-    if (d.rounds_selected > 0) out.push_back(d);
-  return out;
-}
-
 std::string population_csv(const std::vector<DeviceRecord>& devices) {
   Groups classes, sites;
   Totals all;

@@ -10,9 +10,6 @@
 
 namespace edgetrain::report {
 
-// The devices selected for at least one round, in population order.
-std::vector<DeviceRecord> participants(const std::vector<DeviceRecord>& devices);
-
 // population.csv: a row per class, per site (DeviceRecord::host of a population's device) and one for
 // the whole population ("all"), each with the devices, those that took part, and the sums of their
 // rounds, steps, samples, time buckets and bytes.

@@ -157,15 +157,18 @@ const char* device_bound(const DeviceRecord& d) {
   return top->second;
 }
 
-std::string devices_csv(const std::vector<DeviceRecord>& devices) {
-  std::vector<std::string> header;
-  for (const auto& c : device_columns()) header.emplace_back(c.name);
-  CsvTable t(header);
+std::string devices_csv(const std::vector<DeviceRecord>& devices, bool took_part_only) {
+  // A row at a time rather than a table of cells: a population's file may hold 100,000 rows.
+  const auto& columns = device_columns();
+  std::string out;
+  for (size_t k = 0; k < columns.size(); ++k) out += (k ? "," : "") + std::string(columns[k].name);
+  out += "\n";
   for (const auto& d : devices) {
-    auto& row = t.row();
-    for (const auto& c : device_columns()) row.add(c.cell(d));
+    if (took_part_only && d.rounds_selected == 0) continue;
+    for (size_t k = 0; k < columns.size(); ++k) out += (k ? "," : "") + csv_cell(columns[k].cell(d));
+    out += "\n";
   }
-  return t.str();
+  return out;
 }
 
 std::string links_csv(const std::vector<LinkRow>& rows, double sim_time_s) {
@@ -241,12 +244,8 @@ nlohmann::json staleness_summary(const std::vector<StalenessRow>& rows) {
 void write_run_outputs(ResultsDir& dir, const RunOutputs& o) {
   dir.write("scenario.json", o.resolved_scenario.dump(2) + "\n");
   dir.write("metrics.csv", metrics_csv(o.points));
-  if (o.population) {
-    dir.write("devices.csv", devices_csv(participants(o.devices)));
-    dir.write("population.csv", population_csv(o.devices));
-  } else {
-    dir.write("devices.csv", devices_csv(o.devices));
-  }
+  dir.write("devices.csv", devices_csv(o.devices, /*took_part_only=*/o.population));
+  if (o.population) dir.write("population.csv", population_csv(o.devices));
   // buffers.csv and buffers_fleet.csv were streamed there during the run (buffer_streams.hpp).
   dir.write("links.csv", links_csv(o.links, o.summary.sim_time_s));
   dir.write("staleness.csv", staleness_csv(o.staleness));  // header only unless async

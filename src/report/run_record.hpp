@@ -146,7 +146,8 @@ struct RunSummary {
 
 nlohmann::json summary_json(const RunSummary& summary);
 std::string metrics_csv(const std::vector<EvalPoint>& points);
-std::string devices_csv(const std::vector<DeviceRecord>& devices);
+// devices.csv: a row per device, or per device selected for at least one round (a population's).
+std::string devices_csv(const std::vector<DeviceRecord>& devices, bool took_part_only = false);
 // What bounds a device while it takes part: the largest of its compute, communication, data-wait and
 // other-wait time (unselected and offline time aside): "compute", "communication", "data" or "wait";
 // "none" for a device that took no part (all four are 0: never selected, or off the whole run).

@@ -4,7 +4,8 @@ its variants (modes, selection kinds, over-selection with round timeouts, availa
 traces (the scenario's, and a fleet class's own), random churn, real training with error feedback and on parts shared by devices) run twice, with population.hosts "slots" and "per-device":
 rounds, times, bytes and every device's figures must be the same, byte for byte. A device's learner state between its selections is
 checked by the real run with error feedback (its memory must carry over for the figures to match).
-The population's outputs add up to the run's totals, and bad population settings are one line, exit 2."""
+The population's outputs add up to the run's totals, bad population settings are one line, exit 2, and a
+population that does not fit is refused with the estimate before anything is loaded."""
 import csv
 import json
 import os
@@ -193,6 +194,21 @@ class BadSettings(unittest.TestCase):
         self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
         self.assertIn("no link \"budget-0-up\"", done.stderr)
         self.assertIn("and 161 more); a population's devices have no links of their own", done.stderr)
+
+    def test_memory_refused_before_loading_with_the_estimate(self):
+        # A million phones keeping top-k error feedback (a model-sized vector each, once they took part):
+        # without stop.rounds every device may take part (about 400 GB), with 4 rounds of 20 at most 80.
+        sets = ['platform={"file": "../../platforms/fleets/phones.json", "devices": 1000000}',
+                'dataset={"name": "fashion-mnist", "partition": {"parts": 1000}}', "training.compute=real",
+                'compression={"kind": "topk", "ratio": 0.05, "error_feedback": true}']
+        done = run(None, *sets, "stop.rounds=null", "stop.sim_time_s=60", "training.round_timeout_s=2",
+                   command="validate")
+        self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+        self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
+        self.assertRegex(done.stderr, r"^edgetrain: scenario needs about \d+(\.\d+)? GB \(model ")
+        done = run(None, *sets, "stop.rounds=4", command="validate")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("memory: needs about", done.stdout)
 
     def test_too_few_slots_fails_saying_so(self):
         out = tempfile.mkdtemp(dir=self.dir_root())
