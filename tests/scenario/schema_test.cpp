@@ -201,7 +201,7 @@ TEST_CASE("schema: lookups") {
   CHECK(is_section("devices[].stream.buffer"));
   CHECK(find_key("devices[].stream.rate")->inherits == "stream.rate");
   CHECK(child_names("dataset.partition") ==
-        std::vector<std::string>{"kind", "labels_per_device", "alpha", "users_per_device", "shuffle_users"});
+        std::vector<std::string>{"kind", "labels_per_device", "alpha", "users_per_device", "shuffle_users", "parts"});
   CHECK(find_key("training.lr") != nullptr);
   CHECK(find_key("training") == nullptr);
   CHECK(is_section("training"));
