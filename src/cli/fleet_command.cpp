@@ -75,6 +75,11 @@ int fleet_command(const std::vector<std::string>& args) {
     if (vm.count("seed")) seed_option = scenario::parse_seed_option(vm["seed"].as<std::string>());
     const std::string description = vm["description"].as<std::string>();
     const fleet::FleetSpec spec = fleet::load_fleet_file(description);
+    if (spec.devices > fleet::kMaxHostDevices) {
+      return fail(description + ": " + std::to_string(spec.devices) + " devices; a platform with a host per device " +
+                  "holds at most " + std::to_string(fleet::kMaxHostDevices) +
+                  " (a scenario keeps more as records: population.hosts \"slots\")");
+    }
     const uint64_t seed = seed_option.value_or(spec.seed);
     const fs::path out = vm["out"].as<std::string>();
     if (out.filename().empty() || fs::is_directory(out)) {

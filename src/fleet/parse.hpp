@@ -15,7 +15,12 @@ namespace edgetrain::fleet {
 
 // Limits that keep a typo from eating the machine's memory (and SimGrid's Full top zone, which
 // holds a table of sites x sites entries, small).
-inline constexpr int64_t kMaxDevices = 1000000;
+// A fleet's devices as records (population.hosts "slots", about 1.4 kB each): the memory estimate
+// refuses what the machine cannot hold; this only stops a typo.
+inline constexpr int64_t kMaxDevices = 100000000;
+// A fleet with a host per device (a platform written out for SimGrid): 10^6 hosts already make a 441 MB
+// platform that takes minutes to load.
+inline constexpr int64_t kMaxHostDevices = 1000000;
 inline constexpr int64_t kMaxSites = 2000;
 inline constexpr int64_t kMaxCores = 4096;
 

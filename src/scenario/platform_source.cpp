@@ -297,6 +297,12 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
     base_ = "";
     return;
   }
+  if (spec.devices > fleet::kMaxHostDevices) {
+    throw ScenarioError(at + ": " + std::to_string(spec.devices) + " devices with a host each; at most " +
+                        std::to_string(fleet::kMaxHostDevices) +
+                        " (a larger platform takes SimGrid too long to load): give population.hosts \"slots\" to keep "
+                        "them as records");
+  }
   base_ = fleet::platform_xml(spec, seed);
   info();  // checked now (the run uses this check): a generated platform always has one
 }

@@ -72,6 +72,13 @@ std::optional<double> available_memory() {
   return available;
 }
 
+std::optional<double> memory_for_this_process() {
+  std::optional<double> available = available_memory();
+  if (!available) return available;
+  const std::optional<double> held = stat_value("/proc/self/status", "VmRSS:");  // kB
+  return *available + held.value_or(0) * 1024;
+}
+
 std::string format_bytes(double bytes) {
   const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
   size_t u = 0;

@@ -11,6 +11,9 @@ namespace edgetrain::util {
 // memory cgroup (v2 memory.max or v1 memory.limit_in_bytes) leaves, if a limit applies. Empty
 // when neither can be read (the checks are then skipped).
 std::optional<double> available_memory();
+// What the whole process may hold: available_memory() plus what it already holds (VmRSS), to compare
+// with an estimate of the whole run made once part of it is loaded (a population's records).
+std::optional<double> memory_for_this_process();
 
 // "1.5 GB", "640 MB": decimal units, three significant digits.
 std::string format_bytes(double bytes);

@@ -37,8 +37,8 @@ inline constexpr uint64_t kMiB = uint64_t{1} << 20;
 inline constexpr InputRule kScenarioInput{"the scenario file", 64 * kMiB, true, ""};
 inline constexpr InputRule kSweepInput{"the sweep file", 64 * kMiB, true, ""};
 // The platform is read again by SimGrid, a fleet description twice by edgetrain: regular files
-// only. 1 GiB holds the platform of the largest fleet a description may ask for (10^6 devices,
-// fleet/parse.hpp's kMaxDevices, at 436 bytes each as in plan-100k's 43.6 MB).
+// only. 1 GiB holds the platform of the largest fleet with a host per device (10^6 devices,
+// fleet/parse.hpp's kMaxHostDevices, at 436 bytes each as in plan-100k's 43.6 MB).
 inline constexpr InputRule kPlatformInput{"the platform file", 1024 * kMiB, false,
                                           "SimGrid reads the platform again after edgetrain checked it"};
 inline constexpr InputRule kFleetInput{"the fleet description", 64 * kMiB, false,

@@ -81,7 +81,7 @@ TEST_CASE("bad descriptions: one message naming the JSON path") {
     json d = test::two_site_fleet();
     d["classes"]["pi"].erase("share");
     d["classes"]["pi"]["count"] = -3;
-    CHECK(test::parse_error(d) == "classes.pi.count: must be from 0 to 1000000, got -3");
+    CHECK(test::parse_error(d) == "classes.pi.count: must be from 0 to 100000000, got -3");
   }
   CHECK(with("/classes/pi/links/dsl", 0.6) == "classes.pi.links: the shares must sum to 1, they sum to 1.1");
   CHECK(with("/classes/phone/links", "fiber") ==

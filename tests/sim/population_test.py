@@ -210,6 +210,14 @@ class BadSettings(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("memory: needs about", done.stdout)
 
+    def test_more_than_a_million_hosts_points_to_slots(self):
+        done = run(None, 'platform={"file": "../../platforms/fleets/phones.json", "devices": 2000000}',
+                   "population.hosts=per-device", command="validate")
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertEqual(done.stderr, "edgetrain: platform: 2000000 devices with a host each; at most 1000000 (a "
+                                      "larger platform takes SimGrid too long to load): give population.hosts "
+                                      "\"slots\" to keep them as records\n")
+
     def test_too_few_slots_fails_saying_so(self):
         out = tempfile.mkdtemp(dir=self.dir_root())
         done = run(out, "population.slots_per_site=2")

@@ -529,7 +529,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   out += fidelity_text(fidelity_of(p, scenario));
   out += "dense message size: " + std::to_string(message_bytes(p.learning->backend->cost().dense_bytes())) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
-  const std::optional<double> available = util::available_memory();
+  const std::optional<double> available = util::memory_for_this_process();
   out += "memory: needs " + p.learning->memory.describe() +
          (available ? ", " + util::format_bytes(*available) + " available" : std::string(", available memory unknown")) +
          "\n";
