@@ -24,7 +24,8 @@ constexpr double kTimingDeviceBytes = 60e3;
 // A population on host slots (population.hosts "slots"), timing-only: per device its fleet record, run
 // record, ledger, partition entry and learner handle; per slot its host, links, courier and lane, and the
 // actor of a device placed there; and the process without LibTorch (never loaded there). Fitted on
-// tools/bench's population benchmark (100,000 to 1,000,000 devices, 3,900 slots): within 10% of the peak.
+// tools/bench's population benchmark (100,000 to 10,000,000 devices, 3,900 slots, 1 to 100 rounds):
+// within 5% of the peak.
 constexpr double kPopulationDeviceBytes = 1.40e3, kSlotBytes = 33e3, kPopulationRuntimeBytes = 40e6;
 // Values LibTorch keeps per activation value of a training step: the forward outputs the
 // backward pass needs, their gradients, and temporaries.

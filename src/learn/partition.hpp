@@ -47,7 +47,9 @@ class DeviceParts {
  public:
   DeviceParts() = default;
   DeviceParts(std::vector<std::vector<int64_t>> parts, size_t devices);
-  const std::shared_ptr<const std::vector<int64_t>>& of(size_t device) const { return parts_[device % parts_.size()]; }
+  const std::shared_ptr<const std::vector<int64_t>>& of(size_t device) const {
+    return parts_[device % parts_.size()];
+  }
   size_t devices() const { return devices_; }
 
  private:

@@ -57,6 +57,12 @@ size_t binomial_bound(size_t picks, double share) {
   return n;
 }
 
+// Whether devices of earlier rounds may still be at work when a round starts (over-selection, round
+// timeouts): each round's picks then count twice.
+bool earlier_rounds_at_work(const Scenario& s) {
+  return s.training.selection.over_selection > 0 || s.training.round_timeout_s.has_value();
+}
+
 // The slots a site gets by default: every pick may land in it (all, oort: picks follow the devices'
 // speeds, which may gather in a site), or for uniform picks (random, available) a bound exceeded with
 // chance below kOverflowChance a round, twice that when devices of earlier rounds may still be at work
@@ -66,7 +72,7 @@ size_t default_slots(const Scenario& s, size_t picks, size_t site_devices, size_
   size_t n = picks;
   if (sel.kind == "random" || sel.kind == "available") {
     n = binomial_bound(picks, static_cast<double>(site_devices) / static_cast<double>(population));
-    if (sel.over_selection > 0 || s.training.round_timeout_s) n *= 2;
+    if (earlier_rounds_at_work(s)) n *= 2;
   }
   return std::min({n, picks, site_devices});
 }
@@ -88,8 +94,7 @@ void place_population(Population& population, Scenario& s) {
                                             ? std::min(static_cast<size_t>(*s.slots_per_site), site.devices)
                                             : default_slots(s, picked, site.devices, fleet.devices.size()));
   }
-  const SelectionSpec& sel = s.training.selection;
-  population.most_at_work = std::min(population.slots(), picked * (sel.over_selection > 0 || s.training.round_timeout_s ? 2 : 1));
+  population.most_at_work = std::min(population.slots(), picked * (earlier_rounds_at_work(s) ? 2 : 1));
   s.platform_xml = fleet::slot_platform_xml(fleet, population.slots_per_site);
   try {
     s.platform_info = std::make_shared<platform::PlatformInfo>(

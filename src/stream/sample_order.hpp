@@ -31,7 +31,8 @@ class SampleOrder {
   int64_t passes_started() const { return passes_; }
 
  private:
-  std::shared_ptr<const std::vector<int64_t>> partition_;  // as given; pass p is its shuffle seeded by (seed, "pass", p)
+  // As given; pass p is its shuffle seeded by (seed, "pass", p).
+  std::shared_ptr<const std::vector<int64_t>> partition_;
   uint64_t seed_;
   std::vector<int64_t> pass_order_;  // the cached pass
   int64_t cached_pass_ = -1;

@@ -7,9 +7,10 @@
 // time_ledger.hpp.
 //
 // Faults: a transfer cut by a link outage is counted as failed (RunState::count_failed) and
-// the device tries again after faults.retry_s (a population's device once placed again, not before). A device switched off is killed with its host
-// and started anew when the host comes back (fault_injector.hpp); what it must remember
-// across restarts lives in the RunState and in its learner.
+// the device tries again after faults.retry_s (a population's device waits that on its slot). A
+// device switched off is killed with its host and started anew when the host comes back
+// (fault_injector.hpp); what it must remember across restarts lives in the RunState and in its
+// learner.
 #pragma once
 
 #include <cstdint>
