@@ -92,6 +92,9 @@ TEST_CASE("edgetrain fleet: bad input gives exit 2, one line, and no output file
   nlohmann::json wifi = test::two_site_fleet();  // a property SimGrid would read, outside a Wi-Fi zone
   wifi["classes"]["pi"]["properties"]["wifi_rate_level"] = 1;
   write(dir / "wifi.json", wifi.dump(2));
+  nlohmann::json huge = test::two_site_fleet();  // records for a population, not a host each
+  huge["devices"] = 2000000;
+  write(dir / "huge.json", huge.dump(2));
   struct Case {
     std::string args, message;
   };
@@ -105,6 +108,9 @@ TEST_CASE("edgetrain fleet: bad input gives exit 2, one line, and no output file
        (dir / "missing.json").string() + ": cannot open file"},
       {"fleet " + (dir / "wifi.json").string() + " -o " + (dir / "bad.xml").string(),
        (dir / "wifi.json").string() + ": classes.pi.properties.wifi_rate_level: a fleet has no Wi-Fi zone"},
+      {"fleet " + (dir / "huge.json").string() + " -o " + (dir / "bad.xml").string(),
+       (dir / "huge.json").string() + ": 2000000 devices; a platform with a host per device holds at most 1000000 "
+       "(a scenario keeps more as records: population.hosts \"slots\")"},
       {"fleet " + (dir / "bad.json").string(), "missing -o PLATFORM.xml"},
       {"fleet " + (dir / "bad.json").string() + " -o " + (dir / "bad.xml").string() + " --seed=-2",
        "--seed: must be a non-negative integer"},
