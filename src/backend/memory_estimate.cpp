@@ -26,7 +26,7 @@ constexpr double kTimingDeviceBytes = 60e3;
 // actor of a device placed there; and the process without LibTorch (never loaded there). Fitted on
 // tools/bench's population benchmark (100,000 to 10,000,000 devices, 3,900 slots, 1 to 100 rounds):
 // within 5% of the peak.
-constexpr double kPopulationDeviceBytes = 1.40e3, kSlotBytes = 33e3, kPopulationRuntimeBytes = 40e6;
+constexpr double kPopulationDeviceBytes = 1.25e3, kSlotBytes = 33e3, kPopulationRuntimeBytes = 40e6;
 // Values LibTorch keeps per activation value of a training step: the forward outputs the
 // backward pass needs, their gradients, and temporaries.
 constexpr double kTrainingActivationCopies = 3;

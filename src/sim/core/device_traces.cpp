@@ -117,6 +117,7 @@ void fleet_availability(const scenario::Scenario& sc, const std::vector<sg4::Hos
           "trace (" +
           where + " of the fleet's platform does)");
     }
+    out.availability.resize(n);
     out.availability[i] = off_plan(sc.devices[i].name, fleet_intervals(where, text));
   }
 }
@@ -127,9 +128,6 @@ DeviceTraces plan_device_traces(const scenario::Scenario& sc, const std::vector<
                                 const std::vector<sg4::Host*>& hosts) {
   const size_t n = sc.devices.size();
   DeviceTraces out;
-  out.availability.resize(n);
-  out.speed_flops.resize(n);
-  out.bandwidth_bps.resize(n);
   if (!sc.traces || sc.traces->availability.empty()) fleet_availability(sc, hosts, out);
   if (!sc.traces) return out;
   const scenario::TracesSpec& t = *sc.traces;
@@ -138,6 +136,7 @@ DeviceTraces plan_device_traces(const scenario::Scenario& sc, const std::vector<
     scenario::AssignInput in = assign_input(sc, samples, "traces.availability", t.availability, trace.devices);
     for (size_t k = 0; k < trace.devices.size(); ++k) in.merit.push_back(trace.on_s(k));
     const auto picked = scenario::assign_trace(in);
+    out.availability.resize(n);
     for (size_t i = 0; i < n; ++i) {
       if (picked[i]) out.availability[i] = off_plan(sc.devices[i].name, trace.on[*picked[i]]);
     }
@@ -149,6 +148,8 @@ DeviceTraces plan_device_traces(const scenario::Scenario& sc, const std::vector<
     const auto picked = scenario::assign_trace(in);
     const learn::CatalogueModel* ref = learn::find_model(t.reference_model);
     if (!ref) throw ScenarioError("traces.reference_model: no catalogue model \"" + t.reference_model + "\"");
+    out.speed_flops.resize(n);
+    out.bandwidth_bps.resize(n);
     for (size_t i = 0; i < n; ++i) {
       if (!picked[i]) continue;
       const input::DeviceCapacity& row = trace.rows[*picked[i]];
@@ -170,7 +171,7 @@ DeviceTraces plan_device_traces(const scenario::Scenario& sc, const std::vector<
 void apply_trace_bandwidths(const DeviceTraces& traces, const scenario::Scenario& sc,
                             const std::vector<sg4::Host*>& devices, sg4::Host* server) {
   std::map<const sg4::Link*, size_t> owner;
-  for (size_t i = 0; i < devices.size(); ++i) {
+  for (size_t i = 0; i < devices.size() && i < traces.bandwidth_bps.size(); ++i) {
     if (!traces.bandwidth_bps[i]) continue;
     std::vector<sg4::Link*> up, down;
     double latency = 0;

@@ -23,6 +23,8 @@ class Host;
 
 namespace edgetrain::sim {
 
+// Each vector is empty when no device has such a trace (a population of millions without traces holds
+// nothing here), else has an entry per device.
 struct DeviceTraces {
   // Per device: the fault plan of its availability row (none: always on).
   std::vector<std::optional<scenario::DeviceFaultSpec>> availability;

@@ -69,7 +69,7 @@ void HostSlots::place(RunState& state, size_t device, std::unique_ptr<Message> m
   state.courier(device).post(std::move(model));
   const fleet::DeviceValues v = fleet::device_values(population_.fleet, device);
   const double latency = xbt_parse_get_time("", 0, v.latency, "");
-  const bool traced = traced_ && (*traced_)[device];
+  const bool traced = traced_ && device < traced_->size() && (*traced_)[device];
   // A capacity trace's bandwidth, as apply_trace_bandwidths sets a device's own links (bytes/s).
   slot.up->set_bandwidth(traced ? *(*traced_)[device] / 8 : xbt_parse_get_bandwidth("", 0, v.up, ""));
   slot.up->set_latency(latency);

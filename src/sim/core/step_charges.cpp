@@ -46,7 +46,6 @@ StepCharges::StepCharges(const scenario::Scenario& scenario, const backend::Mode
   const scenario::TrainingSpec& t = scenario.training;
   const size_t n = scenario.devices.size();
   for (size_t i = 0; i < n; ++i) host_speed_.push_back(slots ? slots->speed(i) : devices[i]->get_speed());
-  traced_speed_.resize(n);
   if (!t.compute_profile_file.empty()) {
     profiles_.push_back(compute::read_profile_file(t.compute_profile_file.string()));
     from_file_ = true;
@@ -63,16 +62,16 @@ StepCharges::StepCharges(const scenario::Scenario& scenario, const backend::Mode
       profile_of_.push_back(k);
     }
   }
-  if (profile_of_.empty()) profile_of_.assign(n, 0);
   step_s_.resize(profiles_.size());
 }
 
 double StepCharges::flops(size_t device, int64_t samples) const {
   const double model_flops = cost_->step_flops_per_sample * static_cast<double>(samples);
   // A traced speed: the FLOPs that last, on the host's own speed, as long as the step at the trace's.
-  if (traced_speed_[device]) return model_flops * host_speed_[device] / *traced_speed_[device];
+  if (const std::optional<double> traced = traced_speed(device))
+    return model_flops * host_speed_[device] / *traced;
   if (profiles_.empty()) return model_flops;
-  const size_t p = profile_of_[device];
+  const size_t p = profile_of_.empty() ? 0 : profile_of_[device];
   auto [at, fresh] = step_s_[p].try_emplace(samples, 0.0);
   if (fresh) at->second = compute::step_cost(cost_->compute_layers, samples, profiles_[p]).step_s;
   return at->second * host_speed_[device];

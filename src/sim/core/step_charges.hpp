@@ -36,7 +36,7 @@ class StepCharges {
 
   double flops(size_t device, int64_t samples) const;
   // The flop/s its steps are charged at: its trace's speed, else its host's.
-  double speed(size_t device) const { return traced_speed_[device].value_or(host_speed_[device]); }
+  double speed(size_t device) const { return traced_speed(device).value_or(host_speed_[device]); }
   // The flop/s of one core of its host (a population's device: of the host it would have).
   double host_speed(size_t device) const { return host_speed_[device]; }
   // The profiles in use, in the order devices first use them; empty: FLOPs / host speed.
@@ -46,9 +46,12 @@ class StepCharges {
  private:
   const backend::ModelCost* cost_;
   std::vector<compute::Profile> profiles_;
-  std::vector<size_t> profile_of_;  // per device, into profiles_ (unused without profiles)
+  std::optional<double> traced_speed(size_t device) const {
+    return device < traced_speed_.size() ? traced_speed_[device] : std::nullopt;
+  }
+  std::vector<size_t> profile_of_;  // per device, into profiles_ (empty: every device has profile 0, or none)
   std::vector<double> host_speed_;  // per device: flop/s of one core
-  std::vector<std::optional<double>> traced_speed_;  // per device: the capacity trace's flop/s
+  std::vector<std::optional<double>> traced_speed_;  // per device (or empty): the capacity trace's flop/s
   bool from_file_ = false;
   // Per profile: step seconds by batch (batches repeat; scadles batches vary).
   mutable std::vector<std::map<int64_t, double>> step_s_;
