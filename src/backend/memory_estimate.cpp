@@ -21,9 +21,9 @@ constexpr double kRuntimeBytes = 200e6;
 // Timing-only runs: what one device costs (records, ledger, stream, its actor and courier stacks),
 // measured on tools/bench fleets of 10,000 and 100,000 devices.
 constexpr double kTimingDeviceBytes = 60e3;
-// A population on host slots (population.hosts "slots"), timing-only: per device its fleet record, run
-// record, ledger, partition entry and learner handle; per slot its host, links, courier and lane, and the
-// actor of a device placed there; and the process without LibTorch (never loaded there). Fitted on
+// A population on host slots (population.hosts "slots"): per device its fleet record, run record, ledger,
+// partition entry and learner handle; per slot its host, links, courier and lane, and the actor of a
+// device placed there; and, timing-only, the process without LibTorch (never loaded there). Fitted on
 // tools/bench's population benchmark (100,000 to 10,000,000 devices, 3,900 slots, 1 to 100 rounds):
 // within 5% of the peak.
 constexpr double kPopulationDeviceBytes = 1.25e3, kSlotBytes = 33e3, kPopulationRuntimeBytes = 40e6;

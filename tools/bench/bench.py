@@ -268,9 +268,10 @@ class Bench:
         message = int(re.search(r"dense message size: (\d+) bytes", check)[1])
         flops = int(re.search(r"(\d+) training FLOPs per sample", check)[1])
         with open(scenario) as f:
-            batch = json.load(f)["training"]["batch_size"]
-        platform = os.path.join(os.path.dirname(scenario), re.sub(r"\.json$", ".xml", os.path.basename(scenario)))
-        plain = [PLAIN, platform, "server", str(rounds), str(message), str(message), str(flops * batch)]
+            s = json.load(f)
+        platform = os.path.join(os.path.dirname(scenario), s["platform"])
+        plain = [PLAIN, platform, s["server"], str(rounds), str(message), str(message),
+                 str(flops * s["training"]["batch_size"])]
         edgetrain = self.edgetrain(scenario, rounds, sets=sets)
         medians = self.hyperfine([("edgetrain", edgetrain), ("plain", plain)])
         print("bench: " + sh(plain), flush=True)
@@ -587,7 +588,10 @@ def section_population(d):
                 f"{'of real training ' if key(r)[0] == 'train-1m' else ''}{figures}" + (f" ({goal})" if goal else ""))
 
     # The rows with a goal (the full profile), else each scenario's first row.
-    shown = [r for r in d["rows"] if key(r) in goals] or list({key(r)[0]: r for r in reversed(d["rows"])}.values())
+    firsts = {}
+    for r in d["rows"]:
+        firsts.setdefault(key(r)[0], r)
+    shown = [r for r in d["rows"] if key(r) in goals] or list(firsts.values())
     return lines, "; ".join(said(r) for r in shown)
 
 

@@ -38,7 +38,7 @@ scenario::DeviceFaultSpec off_plan(const std::string& device, const std::vector<
   return spec;
 }
 
-scenario::AssignInput assign_input(const scenario::Scenario& sc, const std::vector<int64_t>& samples, const char* key,
+scenario::AssignInput assign_input(const scenario::Scenario& sc, const learn::DeviceParts& parts, const char* key,
                                    const std::filesystem::path& file, const std::vector<input::TraceDevice>& trace) {
   scenario::AssignInput in;
   in.assign = sc.traces->assign;
@@ -47,7 +47,7 @@ scenario::AssignInput assign_input(const scenario::Scenario& sc, const std::vect
   in.seed = sc.seed;
   in.trace = &trace;
   for (const auto& d : sc.devices) in.devices.push_back(d.name);
-  in.samples = samples;
+  for (size_t i = 0; i < sc.devices.size(); ++i) in.samples.push_back(static_cast<int64_t>(parts.of(i)->size()));
   return in;
 }
 
@@ -90,17 +90,14 @@ std::vector<input::OnInterval> fleet_intervals(const std::string& where, const s
 void fleet_availability(const scenario::Scenario& sc, const std::vector<sg4::Host*>& hosts, DeviceTraces& out) {
   const size_t n = sc.population ? sc.devices.size() : hosts.size();
   for (size_t i = 0; i < n; ++i) {
-    std::string where;
     const char* text = nullptr;
-    if (sc.population) {
-      const std::string& on = sc.population->fleet.devices[i].availability_on_s;
-      if (!on.empty()) text = on.c_str();
-      where = "device " + sc.devices[i].name;
-    } else {
+    if (!sc.population) {
       text = hosts[i]->get_property(fleet::kAvailabilityProperty);
-      where = "host " + hosts[i]->get_name();
+    } else if (const std::string& on = sc.population->fleet.devices[i].availability_on_s; !on.empty()) {
+      text = on.c_str();
     }
     if (!text) continue;
+    const std::string where = sc.population ? "device " + sc.devices[i].name : "host " + hosts[i]->get_name();
     if (sc.faults && !sc.faults->devices.empty()) {
       throw PlatformError("faults.devices: not with a fleet whose class follows an availability trace (" + where +
                           "); a device's on and off times come from one of them");
@@ -117,14 +114,14 @@ void fleet_availability(const scenario::Scenario& sc, const std::vector<sg4::Hos
           "trace (" +
           where + " of the fleet's platform does)");
     }
-    out.availability.resize(n);
+    if (out.availability.empty()) out.availability.resize(n);
     out.availability[i] = off_plan(sc.devices[i].name, fleet_intervals(where, text));
   }
 }
 
 }  // namespace
 
-DeviceTraces plan_device_traces(const scenario::Scenario& sc, const std::vector<int64_t>& samples,
+DeviceTraces plan_device_traces(const scenario::Scenario& sc, const learn::DeviceParts& parts,
                                 const std::vector<sg4::Host*>& hosts) {
   const size_t n = sc.devices.size();
   DeviceTraces out;
@@ -133,7 +130,7 @@ DeviceTraces plan_device_traces(const scenario::Scenario& sc, const std::vector<
   const scenario::TracesSpec& t = *sc.traces;
   if (!t.availability.empty()) {
     const input::AvailabilityTrace trace = input::read_availability(t.availability);
-    scenario::AssignInput in = assign_input(sc, samples, "traces.availability", t.availability, trace.devices);
+    scenario::AssignInput in = assign_input(sc, parts, "traces.availability", t.availability, trace.devices);
     for (size_t k = 0; k < trace.devices.size(); ++k) in.merit.push_back(trace.on_s(k));
     const auto picked = scenario::assign_trace(in);
     out.availability.resize(n);
@@ -143,7 +140,7 @@ DeviceTraces plan_device_traces(const scenario::Scenario& sc, const std::vector<
   }
   if (!t.capacity.empty()) {
     const input::CapacityTrace trace = input::read_capacity(t.capacity);
-    scenario::AssignInput in = assign_input(sc, samples, "traces.capacity", t.capacity, trace.devices);
+    scenario::AssignInput in = assign_input(sc, parts, "traces.capacity", t.capacity, trace.devices);
     for (const auto& row : trace.rows) in.merit.push_back(-row.compute_ms_per_sample);
     const auto picked = scenario::assign_trace(in);
     const learn::CatalogueModel* ref = learn::find_model(t.reference_model);

@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "learn/partition.hpp"
 #include "scenario/scenario.hpp"
 
 namespace simgrid::s4u {
@@ -32,11 +33,11 @@ struct DeviceTraces {
   std::vector<std::optional<double>> speed_flops, bandwidth_bps;
 };
 
-// Reads the trace files and assigns their rows (scenario/trace_assign.hpp); `samples` is each
-// device's training samples. Without traces.availability, a device whose host carries the property
+// Reads the trace files and assigns their rows (scenario/trace_assign.hpp) by each device's training
+// samples (`parts`). Without traces.availability, a device whose host (or a population's record) carries
 // `availability_on_s` (a fleet class's availability trace, fleet/spec.hpp) follows it. Throws
 // ScenarioError or PlatformError (one line).
-DeviceTraces plan_device_traces(const scenario::Scenario& scenario, const std::vector<int64_t>& samples,
+DeviceTraces plan_device_traces(const scenario::Scenario& scenario, const learn::DeviceParts& parts,
                                 const std::vector<simgrid::s4u::Host*>& hosts);
 
 // Sets each traced device's access links (up and down) to its bandwidth. Throws PlatformError when a

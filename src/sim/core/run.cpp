@@ -484,10 +484,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                    p.topology->build(p.hosts);
                    check_ns3_message_size(charged.cost);
                  }});
-  std::vector<int64_t> samples;
-  for (size_t i = 0; i < scenario.devices.size(); ++i)
-    samples.push_back(static_cast<int64_t>(p.learning->parts.of(i)->size()));
-  p.traces = plan_device_traces(scenario, samples, own_hosts);
+  p.traces = plan_device_traces(scenario, p.learning->parts, own_hosts);
   apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);
   p.step_charges = std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices,
                                                  p.traces.speed_flops, p.slots.get());
