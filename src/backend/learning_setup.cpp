@@ -152,13 +152,14 @@ learn::DeviceParts partition_counts(const scenario::Scenario& s, const learn::Da
     std::vector<int64_t> users;
     for (size_t u = 0; u < shape.user_samples.size(); ++u)
       users.insert(users.end(), static_cast<size_t>(shape.user_samples[u]), static_cast<int64_t>(u));
-    return {learn::natural_partition(users, parts, partition_config(s)), s.devices.size()};
+    return learn::DeviceParts::sizes_of(learn::natural_partition(users, parts, partition_config(s)), s.devices.size());
   }
   // Nothing is read, so a fleet larger than the data set still gets a sample per part: the counts
   // are those of a data set of max(samples, parts) (a population of a million on Fashion-MNIST).
   std::vector<int64_t> labels(static_cast<size_t>(std::max(shape.train_samples, parts)));
   for (size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int64_t>(i) % shape.classes;
-  return {learn::partition_indices(labels, shape.classes, parts, partition_config(s)), s.devices.size()};
+  return learn::DeviceParts::sizes_of(learn::partition_indices(labels, shape.classes, parts, partition_config(s)),
+                                      s.devices.size());
 }
 
 }  // namespace edgetrain::backend

@@ -5,6 +5,7 @@
 #include "learn/partition.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -142,6 +143,19 @@ Parts natural_partition(const std::vector<int64_t>& sample_users, int64_t device
 DeviceParts::DeviceParts(std::vector<std::vector<int64_t>> parts, size_t devices) : devices_(devices) {
   parts_.reserve(parts.size());
   for (auto& part : parts) parts_.push_back(std::make_shared<const std::vector<int64_t>>(std::move(part)));
+}
+
+DeviceParts DeviceParts::sizes_of(const std::vector<std::vector<int64_t>>& parts, size_t devices) {
+  DeviceParts out;
+  out.devices_ = devices;
+  out.parts_.reserve(parts.size());
+  std::map<size_t, std::shared_ptr<const std::vector<int64_t>>> by_size;
+  for (const auto& part : parts) {
+    auto& shared = by_size[part.size()];
+    if (!shared) shared = std::make_shared<const std::vector<int64_t>>(part);
+    out.parts_.push_back(shared);
+  }
+  return out;
 }
 
 }  // namespace edgetrain::learn

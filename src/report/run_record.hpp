@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "util/boxed.hpp"
+
 namespace edgetrain::report {
 
 struct EvalPoint {
@@ -56,7 +58,7 @@ struct DeviceRecord {
   // What dense fp32 updates would have put on the uplink (headers and shared samples included).
   int64_t bytes_up_uncompressed = 0;
   std::optional<double> cnc_ratio;  // adaptive compression: fraction of steps sent compressed
-  std::optional<StreamRecord> stream;
+  util::Boxed<StreamRecord> stream;  // on the heap: most devices of large fleets have none
   int64_t samples_injected_sent = 0, samples_injected_received = 0;
   int64_t stale_drops = 0;  // mode async: pushes dropped by training.max_staleness
   // Faults: time switched off (a fourth time bucket: compute + comm + wait + offline = run

@@ -29,6 +29,8 @@ template <class T>
 struct is_optional : std::false_type {};
 template <class U>
 struct is_optional<std::optional<U>> : std::true_type {};
+template <class U>
+struct is_optional<util::Boxed<U>> : std::true_type {};
 template <class T>
 struct is_vector : std::false_type {};
 template <class U, class A>

@@ -338,7 +338,7 @@ void PlatformSource::fill(Scenario& s) {
   s.population = population_;
   s.devices.clear();
   s.devices.reserve(population_->fleet.devices.size());
-  for (const fleet::Device& d : population_->fleet.devices) s.devices.push_back({d.host, "", std::nullopt});
+  for (const fleet::Device& d : population_->fleet.devices) s.devices.push_back({d.host, "", {}});
 }
 
 }  // namespace edgetrain::scenario

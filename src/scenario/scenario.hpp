@@ -17,6 +17,7 @@
 
 #include "compress/config.hpp"
 #include "fleet/draw.hpp"
+#include "util/boxed.hpp"
 
 namespace edgetrain::platform {
 struct PlatformInfo;
@@ -179,7 +180,7 @@ struct DeviceSpec {
   std::string host;  // platform host it runs on
   // The device's stream: the global `stream` section merged with the device's own `stream`
   // overrides. Empty when the scenario has no stream (static partitions, always available).
-  std::optional<StreamSpec> stream;
+  util::Boxed<StreamSpec> stream;  // on the heap: a population's million devices have none
 };
 
 // A time interval [off_s, on_s) during which a device or link is off.

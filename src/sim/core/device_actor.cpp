@@ -24,9 +24,9 @@ std::vector<int64_t> DeviceActor::next_batch(int64_t batch_size, TimeLedger& led
   if (!stream) {
     // Static partition: always there. Only real training needs to know which samples.
     if (state_.backend.trains()) {
-      batch = state_.static_orders[index_]->take(batch_size);
+      batch = state_.static_order(index_).take(batch_size);
     } else {
-      state_.static_orders[index_]->skip(batch_size);
+      state_.static_order(index_).skip(batch_size);
       batch.assign(static_cast<size_t>(batch_size), 0);
     }
   } else {

@@ -172,6 +172,9 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const learn::Dev
   const scenario::Scenario& sc = state.scenario;
   const size_t n = sc.devices.size();
   state.devices.resize(n);
+  state.parts = &parts;
+  state.ledgers.reserve(n);
+  state.streams.reserve(n);
   state.device_hosts = hosts.devices;
   state.live.resize(n);
   state.upstream.assign(n, nullptr);
@@ -204,13 +207,13 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const learn::Dev
     record.partition_samples = static_cast<int64_t>(parts.of(i)->size());
     state.ledgers.emplace_back(&record, 0.0);
     int64_t batch = sc.training.batch_size;
-    stream::SampleOrder order(parts.of(i), util::derive_seed(sc.seed, "sample-order", i));
     std::unique_ptr<DeviceStream> stream;
     if (spec.stream) {
       const stream::RateDistribution dist = rate_distribution(spec.stream->rate);
       // A trace gives the rate itself (and the scenario may then have none to draw).
       const double rate = spec.stream->trace.empty() ? stream::draw_rate(dist, sc.seed, i) : 0.0;
       const int64_t sample_bytes = spec.stream->sample_bytes > 0 ? spec.stream->sample_bytes : state.raw_sample_bytes;
+      stream::SampleOrder order(parts.of(i), util::derive_seed(sc.seed, "sample-order", i));
       stream = std::make_unique<DeviceStream>(*spec.stream, rate, sample_bytes, std::move(order),
                                               util::derive_seed(sc.seed, "arrivals", i));
       record.stream = report::StreamRecord{};
@@ -228,7 +231,6 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const learn::Dev
       }
     }
     record.batch_size = batch;
-    state.static_orders.push_back(stream ? nullptr : std::make_unique<stream::SampleOrder>(std::move(order)));
     state.streams.push_back(std::move(stream));
   }
 }

@@ -4,8 +4,16 @@
 #include "sim/core/actor_guard.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/messages.hpp"
+#include "util/seed.hpp"
 
 namespace edgetrain::sim {
+
+stream::SampleOrder& RunState::static_order(size_t device) {
+  if (static_orders_.empty()) static_orders_.resize(devices.size());
+  auto& order = static_orders_[device];
+  if (!order) order = std::make_unique<stream::SampleOrder>(parts->of(device), util::derive_seed(scenario.seed, "sample-order", device));
+  return *order;
+}
 
 void RunState::fail(const std::string& actor, std::exception_ptr error) {
   if (failure) return;  // the first failure is the cause; what follows from it is not

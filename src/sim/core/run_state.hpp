@@ -13,6 +13,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/mode.hpp"
+#include "learn/partition.hpp"
 #include "report/buffer_streams.hpp"
 #include "report/run_record.hpp"
 #include "scenario/scenario.hpp"
@@ -28,14 +29,14 @@ namespace edgetrain::sim {
 
 // What the fault injector and the servers need to know about a device right now.
 struct DeviceLiveness {
-  bool on = true;
-  bool pushing = false;            // a push is on the wire: a fault now makes it a failed push
-  int64_t held_samples = 0;        // own samples taken for the update in progress, not yet delivered
-  bool model_outstanding = false;  // sync rounds: a model was sent and no push has come back yet
+  int64_t held_samples = 0;  // own samples taken for the update in progress, not yet delivered
   // Sync rounds: a round went on without this device since this time (the end of the last round that
   // sent it a model, or the start); -1 while it is in every round. Read and reset by the device when
   // its next model comes (DeviceRecord::unselected_s).
   double left_out_since_s = -1;
+  bool on = true;
+  bool pushing = false;            // a push is on the wire: a fault now makes it a failed push
+  bool model_outstanding = false;  // sync rounds: a model was sent and no push has come back yet
 };
 
 class Inbox;
@@ -62,9 +63,10 @@ struct RunState {
   // Per device; null for a device without a stream. Owned here so run() can close the
   // accounting at the end (device actors are killed then).
   std::vector<std::unique_ptr<DeviceStream>> streams;
-  // Per device without a stream: the order in which it reads its static partition (null otherwise:
-  // the stream owns the order).
-  std::vector<std::unique_ptr<stream::SampleOrder>> static_orders;
+  // The order in which a device without a stream reads its static partition (the stream owns its
+  // own): made when the device takes its first batch, since most of a population's devices never do.
+  stream::SampleOrder& static_order(size_t device);
+  const learn::DeviceParts* parts = nullptr;  // each device's partition (setup_devices)
   // buffers.csv and buffers_fleet.csv, streamed to the results' temporary folder as the run goes.
   report::BufferStreams buffer_timeline;
   LinkLedger links;
@@ -152,6 +154,9 @@ struct RunState {
   // own samples it held were taken from the buffer but never trained. Its aggregator is told (unless
   // the caller tells it later: a poke yields to other actors).
   void count_failed(size_t device, bool was_pushing, bool tell_upstream = true);
+
+ private:
+  std::vector<std::unique_ptr<stream::SampleOrder>> static_orders_;  // per device; null until used
 };
 
 }  // namespace edgetrain::sim
