@@ -9,6 +9,7 @@ packages=(
   build-essential cmake pkg-config ccache
   libsimgrid-dev libtorch-dev nlohmann-json3-dev libboost-program-options-dev doctest-dev zlib1g-dev
   libpugixml-dev  # reads platform files before SimGrid does (src/platform)
+  libmimalloc-dev  # the process's malloc: SimGrid's per-transfer allocations run faster on it (CMakeLists.txt)
   libns3-dev  # the packet-level reference (src/packet: ns-3 TCP) for crosscheck and calibrate
   # LibTorch calls BLAS for every linear layer; Debian's default reference BLAS is about ten
   # times slower than OpenBLAS. The serial build keeps one thread (deterministic results).
