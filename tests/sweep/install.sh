@@ -85,7 +85,7 @@ check_installed "$tmp/prefix" prefix
 cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/deb" > cpack.out 2>&1 || { cat cpack.out; fail "cpack -G DEB"; }
 deb=$(ls deb/edgetrain_*.deb)
 depends=$(dpkg-deb -f "$deb" Depends)
-for p in libsimgrid3.32 libtorch1.13 libboost-program-options1.74.0 libpugixml1v5 libssl3; do
+for p in libsimgrid3.32 libtorch1.13 libboost-program-options1.74.0 libpugixml1v5 libmimalloc2.0 libssl3; do
   [[ "$depends" == *"$p "* ]] || fail "Depends lacks $p: $depends"
 done
 [[ "$(dpkg-deb -f "$deb" Recommends)" == *python3-matplotlib* ]] || fail "Recommends lacks python3-matplotlib"
