@@ -11,7 +11,9 @@ namespace edgetrain::sim {
 stream::SampleOrder& RunState::static_order(size_t device) {
   if (static_orders_.empty()) static_orders_.resize(devices.size());
   auto& order = static_orders_[device];
-  if (!order) order = std::make_unique<stream::SampleOrder>(parts->of(device), util::derive_seed(scenario.seed, "sample-order", device));
+  if (!order)
+    order = std::make_unique<stream::SampleOrder>(parts->of(device),
+                                                  util::derive_seed(scenario.seed, "sample-order", device));
   return *order;
 }
 
