@@ -133,11 +133,15 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   double weight_total = 0;
   const RoundClock clock(started, round_timeout, deadline);
   const double closes = clock.closes, until = clock.until;
-  // Wait for every expected update; a member whose update failed no longer owes one.
+  // Wait for every expected update; a member whose update failed no longer owes one. Within a round a
+  // member only stops owing (its update arrives or fails; models go out before the loop), so the scan
+  // resumes where it stopped: linear in the members over the round, not per update.
+  size_t first_owing = 0;
   auto owed = [&] {
-    for (size_t m = 0; m < n; ++m)
-      if (waits_for[m] && !arrived[m] && state_.live[members_[m]].model_outstanding) return true;
-    return false;
+    while (first_owing < n && !(waits_for[first_owing] && !arrived[first_owing] &&
+                                state_.live[members_[first_owing]].model_outstanding))
+      ++first_owing;
+    return first_owing < n;
   };
   auto any_outstanding = [&] {
     for (size_t device : members_)
