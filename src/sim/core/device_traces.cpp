@@ -168,8 +168,9 @@ DeviceTraces plan_device_traces(const scenario::Scenario& sc, const learn::Devic
 void apply_trace_bandwidths(const DeviceTraces& traces, const scenario::Scenario& sc,
                             const std::vector<sg4::Host*>& devices, sg4::Host* server) {
   std::map<const sg4::Link*, size_t> owner;
-  for (size_t i = 0; i < devices.size() && i < traces.bandwidth_bps.size(); ++i) {
-    if (!traces.bandwidth_bps[i]) continue;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const std::optional<double>& bandwidth_bps = trace_of(traces.bandwidth_bps, i);
+    if (!bandwidth_bps) continue;
     std::vector<sg4::Link*> up, down;
     double latency = 0;
     devices[i]->route_to(server, up, &latency);
@@ -185,7 +186,7 @@ void apply_trace_bandwidths(const DeviceTraces& traces, const scenario::Scenario
                             sc.devices[i].name + "\" share the access link " + link->get_name() +
                             "; a capacity trace sets each device's own access links");
       }
-      link->set_bandwidth(*traces.bandwidth_bps[i] / 8);  // SimGrid: bytes/s
+      link->set_bandwidth(*bandwidth_bps / 8);  // SimGrid: bytes/s
     }
   }
 }

@@ -33,6 +33,13 @@ struct DeviceTraces {
   std::vector<std::optional<double>> speed_flops, bandwidth_bps;
 };
 
+// Device `i`'s entry of one of DeviceTraces' vectors, the vector being empty when no device has one.
+template <class T>
+const std::optional<T>& trace_of(const std::vector<std::optional<T>>& per_device, size_t i) {
+  static const std::optional<T> none;
+  return i < per_device.size() ? per_device[i] : none;
+}
+
 // Reads the trace files and assigns their rows (scenario/trace_assign.hpp) by each device's training
 // samples (`parts`). Without traces.availability, a device whose host (or a population's record) carries
 // `availability_on_s` (a fleet class's availability trace, fleet/spec.hpp) follows it. Throws

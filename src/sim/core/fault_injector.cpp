@@ -11,6 +11,7 @@
 #include "sim/core/actor_guard.hpp"
 #include "sim/core/churn_cycles.hpp"
 #include "sim/core/device_actor.hpp"
+#include "sim/core/device_traces.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/platform.hpp"
 #include "stream/rate_profile.hpp"
@@ -222,7 +223,7 @@ std::vector<const scenario::DeviceFaultSpec*> device_faults(
       scenario.faults && !scenario.faults->devices.empty() ? "faults.devices" : "traces.availability";
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) out[i] = every;
-    if (i < traced.size() && traced[i]) out[i] = &*traced[i];  // the rules allow one of the two
+    if (const auto& plan = trace_of(traced, i)) out[i] = &*plan;  // the rules allow one of the two
     if (!out[i] || hosts.empty()) continue;  // a population's devices have no hosts of their own
     for (size_t j = 0; j < n; ++j) {
       if (j != i && hosts[j] == hosts[i]) {

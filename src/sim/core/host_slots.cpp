@@ -7,6 +7,7 @@
 #include "fleet/xml.hpp"
 #include "sim/core/actor_guard.hpp"
 #include "sim/core/device_actor.hpp"
+#include "sim/core/device_traces.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/run_state.hpp"
 
@@ -69,11 +70,11 @@ void HostSlots::place(RunState& state, size_t device, std::unique_ptr<Message> m
   state.courier(device).post(std::move(model));
   const fleet::DeviceValues v = fleet::device_values(population_.fleet, device);
   const double latency = xbt_parse_get_time("", 0, v.latency, "");
-  const bool traced = traced_ && device < traced_->size() && (*traced_)[device];
   // A capacity trace's bandwidth, as apply_trace_bandwidths sets a device's own links (bytes/s).
-  slot.up->set_bandwidth(traced ? *(*traced_)[device] / 8 : xbt_parse_get_bandwidth("", 0, v.up, ""));
+  const std::optional<double> traced = traced_ ? trace_of(*traced_, device) : std::nullopt;
+  slot.up->set_bandwidth(traced ? *traced / 8 : xbt_parse_get_bandwidth("", 0, v.up, ""));
   slot.up->set_latency(latency);
-  slot.down->set_bandwidth(traced ? *(*traced_)[device] / 8 : xbt_parse_get_bandwidth("", 0, v.down, ""));
+  slot.down->set_bandwidth(traced ? *traced / 8 : xbt_parse_get_bandwidth("", 0, v.down, ""));
   slot.down->set_latency(latency);
   sg4::Actor::create(
       state.scenario.devices[device].name, slot.host,

@@ -172,7 +172,7 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const learn::Dev
   const scenario::Scenario& sc = state.scenario;
   const size_t n = sc.devices.size();
   state.devices.resize(n);
-  state.parts = &parts;
+  state.read_parts(parts);
   state.ledgers.reserve(n);
   state.streams.reserve(n);
   state.device_hosts = hosts.devices;

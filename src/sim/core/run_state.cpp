@@ -8,11 +8,15 @@
 
 namespace edgetrain::sim {
 
+void RunState::read_parts(const learn::DeviceParts& parts) {
+  parts_ = &parts;
+  static_orders_.resize(devices.size());  // sized by setup_devices first
+}
+
 stream::SampleOrder& RunState::static_order(size_t device) {
-  if (static_orders_.empty()) static_orders_.resize(devices.size());
   auto& order = static_orders_[device];
   if (!order)
-    order = std::make_unique<stream::SampleOrder>(parts->of(device),
+    order = std::make_unique<stream::SampleOrder>(parts_->of(device),
                                                   util::derive_seed(scenario.seed, "sample-order", device));
   return *order;
 }

@@ -63,10 +63,11 @@ struct RunState {
   // Per device; null for a device without a stream. Owned here so run() can close the
   // accounting at the end (device actors are killed then).
   std::vector<std::unique_ptr<DeviceStream>> streams;
-  // The order in which a device without a stream reads its static partition (the stream owns its
-  // own): made when the device takes its first batch, since most of a population's devices never do.
+  // Each device's partition (setup_devices). The order in which a device without a stream reads it (a
+  // stream owns its own) is made when the device takes its first batch: most of a population's devices
+  // never do.
+  void read_parts(const learn::DeviceParts& parts);
   stream::SampleOrder& static_order(size_t device);
-  const learn::DeviceParts* parts = nullptr;  // each device's partition (setup_devices)
   // buffers.csv and buffers_fleet.csv, streamed to the results' temporary folder as the run goes.
   report::BufferStreams buffer_timeline;
   LinkLedger links;
@@ -156,6 +157,7 @@ struct RunState {
   void count_failed(size_t device, bool was_pushing, bool tell_upstream = true);
 
  private:
+  const learn::DeviceParts* parts_ = nullptr;
   std::vector<std::unique_ptr<stream::SampleOrder>> static_orders_;  // per device; null until used
 };
 

@@ -68,7 +68,7 @@ StepCharges::StepCharges(const scenario::Scenario& scenario, const backend::Mode
 double StepCharges::flops(size_t device, int64_t samples) const {
   const double model_flops = cost_->step_flops_per_sample * static_cast<double>(samples);
   // A traced speed: the FLOPs that last, on the host's own speed, as long as the step at the trace's.
-  if (const std::optional<double> traced = traced_speed(device))
+  if (const std::optional<double>& traced = trace_of(traced_speed_, device))
     return model_flops * host_speed_[device] / *traced;
   if (profiles_.empty()) return model_flops;
   const size_t p = profile_of_.empty() ? 0 : profile_of_[device];

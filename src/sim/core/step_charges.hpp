@@ -13,6 +13,7 @@
 #include "backend/learner.hpp"
 #include "compute/roofline.hpp"
 #include "scenario/scenario.hpp"
+#include "sim/core/device_traces.hpp"
 
 namespace simgrid::s4u {
 class Host;
@@ -36,7 +37,7 @@ class StepCharges {
 
   double flops(size_t device, int64_t samples) const;
   // The flop/s its steps are charged at: its trace's speed, else its host's.
-  double speed(size_t device) const { return traced_speed(device).value_or(host_speed_[device]); }
+  double speed(size_t device) const { return trace_of(traced_speed_, device).value_or(host_speed_[device]); }
   // The flop/s of one core of its host (a population's device: of the host it would have).
   double host_speed(size_t device) const { return host_speed_[device]; }
   // The profiles in use, in the order devices first use them; empty: FLOPs / host speed.
@@ -46,9 +47,6 @@ class StepCharges {
  private:
   const backend::ModelCost* cost_;
   std::vector<compute::Profile> profiles_;
-  std::optional<double> traced_speed(size_t device) const {
-    return device < traced_speed_.size() ? traced_speed_[device] : std::nullopt;
-  }
   std::vector<size_t> profile_of_;  // per device, into profiles_ (empty: every device has profile 0, or none)
   std::vector<double> host_speed_;  // per device: flop/s of one core
   std::vector<std::optional<double>> traced_speed_;  // per device (or empty): the capacity trace's flop/s
