@@ -3,8 +3,9 @@
 
 namespace edgetrain::cli {
 
-// Asks mimalloc for 2 MiB pages where the kernel grants them (transparent huge pages set to
-// "madvise" or "always"; elsewhere nothing changes), unless MIMALLOC_LARGE_OS_PAGES says otherwise.
-void use_large_pages();
+// Whether mimalloc asks for 2 MiB pages, where the kernel grants them (transparent huge pages set to
+// "madvise" or "always"; elsewhere nothing changes), for the memory it maps from then on.
+// MIMALLOC_LARGE_OS_PAGES, when set, wins.
+void use_large_pages(bool on);
 
 }  // namespace edgetrain::cli

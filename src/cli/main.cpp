@@ -113,7 +113,7 @@ int print_help() {
 
 int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
-  cli::use_large_pages();            // before the platform and the fleet are allocated
+  cli::use_large_pages(true);        // before a fleet or a population is read
   // Before any library picks its kernels (may execute the program again, its environment completed).
   if (const std::string wrong = cli::pin_kernels(argv); !wrong.empty()) return cli::fail(wrong);
   return dispatch({argv + 1, argv + argc});

@@ -67,8 +67,8 @@ PROFILES = {
               "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 100000, 1),
               "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)], "plain": (50, 2)},
 }
-# The wall-time goals of the scale runs (s); a run is stopped at twice its goal.
-SCALE_GOAL_S = {10000: 60, 100000: 300}
+# When a scale run is stopped (s): well above its goal, as the machine's load varies.
+SCALE_LIMIT_S = {10000: 120, 100000: 600}
 # Timing-only fleets declare a synthetic data set of one batch per device (Fashion-MNIST's 60,000 samples
 # leave devices of a 100,000-device fleet without any); timing-only runs take only its size.
 SCALE_DATA = ("--samples-per-device", "32")
@@ -198,7 +198,7 @@ class Bench:
                 self.timing_only = probe.returncode == 0 or "training.compute" not in probe.stderr
             row = {"devices": devices, "rounds": rounds}
             if self.timing_only:
-                limit = 2 * SCALE_GOAL_S.get(devices, 300)
+                limit = SCALE_LIMIT_S.get(devices, 600)
                 row["run"] = self.timed(self.edgetrain(scenario, rounds, sets=["training.compute=timing-only"]), limit)
                 if row["run"]["status"] == 0:  # the set-up cost, from a 1-round run (not after a stopped run)
                     row["one_round"] = self.timed(self.edgetrain(scenario, 1, sets=["training.compute=timing-only"]),
@@ -444,8 +444,8 @@ def section_scale(d):
     lines = ["## 4. Timing-only scale", "",
              "Generated fleets (`tools/bench/fleet_platform.py N`: FLAT `<cluster>` zones of 1,000 devices under a "
              "Full top zone, one WAN link per cluster into the server's shared ingress), sync MLP scenario run with "
-             "`--set training.compute=timing-only`. Goals: 10,000 devices x 100 rounds in < 60 s and < 2 GB; 100,000 "
-             "x 10 in < 5 min and < 8 GB. Single runs under `/usr/bin/time -v` (peak RSS). " + FLEET_NOTE, ""]
+             "`--set training.compute=timing-only`. Goals: 10,000 devices x 100 rounds in < 30 s and < 2 GB; 100,000 "
+             "x 10 in < 60 s and < 6 GB. Single runs under `/usr/bin/time -v` (peak RSS). " + FLEET_NOTE, ""]
     if d["timing_only"]:
         lines += ["| devices | rounds | wall | peak RSS | wall per round (marginal over a 1-round run) | set-up + 1 round |",
                   "|---|---|---|---|---|---|"]
@@ -462,7 +462,7 @@ def section_scale(d):
         summary = "; ".join(f"{r['devices']:,} x {r['rounds']} rounds "
                             + (f"{r['run']['wall_s']:.1f} s, {gb(r['run']['rss_bytes'])}" if r["run"]["status"] == 0
                                else f"not done ({r['run']['stderr']})")
-                            for r in d["rows"]) + " (goals 10,000 x 100 < 60 s, < 2 GB; 100,000 x 10 < 5 min, < 8 GB)"
+                            for r in d["rows"]) + " (goals 10,000 x 100 < 30 s, < 2 GB; 100,000 x 10 < 60 s, < 6 GB)"
     else:
         lines += ["This build has no timing-only mode (`training.compute` is not a scenario key yet): the generated "
                   "platforms and scenarios are checked with `edgetrain validate` (platform check, SimGrid load, routes, "

@@ -81,7 +81,7 @@ const std::vector<double>& held_out_sizes() {
 packet::Calibration calibrate_platform(const CalibrateOptions& options) {
   const platform::PlatformInfo info = platform::check_platform_file(options.platform);
   std::unique_ptr<sg4::Engine> engine =
-      keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, true, true); });
+      keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, kSmallStackKiB, true); });
   engine->load_platform(options.platform.string());
   engine->seal_platform();  // cluster zones build their routes when sealed
   NetworkCalibration hooks;

@@ -11,7 +11,7 @@ namespace edgetrain::sim {
 // network solver shares bandwidth correctly (3.32's default, Lazy, lets a link carry up to twice its
 // capacity: capacity_check.hpp), and configuration chatter is silenced.
 std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>& simgrid_args,
-                                                  const platform::PlatformInfo& info, bool small_stacks,
+                                                  const platform::PlatformInfo& info, int stack_kib,
                                                   bool guard_pages) {
   static std::vector<std::string> args;  // argv must outlive the engine
   args = {"edgetrain", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0", "--cfg=network/optim:Full",
@@ -19,7 +19,7 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>
           // The host energy plugin warns for every host without wattage and logs every figure at the
           // end: edgetrain writes the figures (energy_meter.hpp).
           "--log=host_energy.thres:error"};
-  if (small_stacks) args.push_back("--cfg=contexts/stack-size:" + std::to_string(kSmallStackKiB));
+  if (stack_kib > 0) args.push_back("--cfg=contexts/stack-size:" + std::to_string(stack_kib));
   if (!guard_pages) args.push_back("--cfg=contexts/guard-size:0");
   std::vector<EngineFlag> flags;
   for (const std::string& a : simgrid_args) flags.push_back({a, a});

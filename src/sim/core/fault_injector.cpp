@@ -2,9 +2,12 @@
 #include "sim/core/fault_injector.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <queue>
+#include <string_view>
+#include <unordered_map>
 #include <simgrid/s4u.hpp>
 
 #include "platform/bounds.hpp"
@@ -212,25 +215,38 @@ std::vector<const scenario::DeviceFaultSpec*> device_faults(
   const size_t n = scenario.devices.size();
   std::vector<const scenario::DeviceFaultSpec*> out(n, nullptr);
   const scenario::DeviceFaultSpec* every = nullptr;
-  if (scenario.faults) {
+  if (scenario.faults && !scenario.faults->devices.empty()) {
+    std::unordered_map<std::string_view, size_t> index;  // names are unique (scenario checks)
+    for (size_t i = 0; i < n; ++i) index.emplace(scenario.devices[i].name, i);
     for (const auto& entry : scenario.faults->devices) {
       if (entry.device == "*") every = &entry;
-      for (size_t i = 0; i < n; ++i)
-        if (scenario.devices[i].name == entry.device) out[i] = &entry;
+      if (const auto it = index.find(entry.device); it != index.end()) out[it->second] = &entry;
     }
   }
   const std::string key =
       scenario.faults && !scenario.faults->devices.empty() ? "faults.devices" : "traces.availability";
+  bool any = false;
   for (size_t i = 0; i < n; ++i) {
     if (!out[i]) out[i] = every;
     if (const auto& plan = trace_of(traced, i)) out[i] = &*plan;  // the rules allow one of the two
-    if (!out[i] || hosts.empty()) continue;  // a population's devices have no hosts of their own
-    for (size_t j = 0; j < n; ++j) {
-      if (j != i && hosts[j] == hosts[i]) {
-        throw PlatformError(key + ": device \"" + scenario.devices[i].name + "\" shares host \"" +
-                            hosts[i]->get_name() + "\" with device \"" + scenario.devices[j].name +
-                            "\"; a fault switches the whole host off, so give each device with faults its own host");
-      }
+    any = any || out[i];
+  }
+  if (!any || hosts.empty()) return out;  // a population's devices have no hosts of their own
+  // Each host's first two devices: a device with faults must have its host to itself, and the
+  // message names the first other device on it.
+  std::unordered_map<const sg4::Host*, std::array<size_t, 2>> first_two;
+  for (size_t i = 0; i < n; ++i) {
+    auto [it, added] = first_two.try_emplace(hosts[i], std::array<size_t, 2>{i, n});
+    if (!added && it->second[1] == n) it->second[1] = i;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!out[i]) continue;
+    const std::array<size_t, 2>& on_host = first_two.at(hosts[i]);
+    const size_t j = on_host[0] != i ? on_host[0] : on_host[1];
+    if (j != n) {
+      throw PlatformError(key + ": device \"" + scenario.devices[i].name + "\" shares host \"" +
+                          hosts[i]->get_name() + "\" with device \"" + scenario.devices[j].name +
+                          "\"; a fault switches the whole host off, so give each device with faults its own host");
     }
   }
   return out;

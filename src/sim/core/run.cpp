@@ -463,12 +463,13 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const learn::ModulePreload preload(!timing_only || scenario.model.name == "torchscript");
   const platform::PlatformInfo info = read_platform(scenario);
   // LibTorch runs inside actors only when one thread runs the steps (worker_pool.hpp).
-  const bool small_stacks = timing_only || options.threads > 1;
+  const int stack_kib = timing_only ? kTimingOnlyStackKiB : options.threads > 1 ? kSmallStackKiB : 0;
   // Two actors per device (per host slot of a population), and those the topology adds.
   const auto n = static_cast<double>(scenario.population ? scenario.population->slots() : scenario.devices.size());
   const double extra_actors = p.topology->extra_actors();
-  const bool guard_pages = !timing_only && 2 * n + extra_actors <= 2 * static_cast<double>(kGuardedDevices);
-  p.engine = keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, small_stacks, guard_pages); });
+  const auto guarded = static_cast<double>(timing_only ? kGuardedTimingOnlyDevices : kGuardedDevices);
+  const bool guard_pages = 2 * n + extra_actors <= 2 * guarded;
+  p.engine = keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, stack_kib, guard_pages); });
   init_energy_plugins(info);  // before the platform is loaded
   p.hosts = load_and_check_platform(*p.engine, scenario, info, *p.topology);
   if (scenario.population) p.slots = std::make_unique<HostSlots>(*p.engine, *scenario.population, p.hosts.server);
