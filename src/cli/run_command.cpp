@@ -12,7 +12,7 @@ int run_command(const std::vector<std::string>& words) {
   ScenarioArgs args;
   if (const std::optional<int> status = read_scenario_args("run", words, args)) return *status;
   return with_scenario(args, [](const scenario::Scenario& sc, const sim::RunOptions& options) {
-    if (!sc.training.timing_only()) use_large_pages(false);  // tensors, on 4 KiB pages (allocator_pages.cpp)
+    if (!sc.training.timing_only()) use_large_pages(false);  // tensors: committed as used (allocator_pages.cpp)
     return sim::run_scenario(sc, options);
   });
 }
