@@ -18,17 +18,17 @@ constexpr double kFloat = 4, kIndex = 8;  // fp32 values; int64 labels and sampl
 // RSS of the smallest scenario (LibTorch, SimGrid and the program's own code and heap), measured
 // with getrusage on Debian 12's packages: the floor of every run.
 constexpr double kRuntimeBytes = 200e6;
+// The process of a timing-only run: LibTorch is never loaded there.
+constexpr double kTimingRuntimeBytes = 45e6;
 // Timing-only runs, a host per device: what one device costs (records, ledger, stream, its actor's
-// and courier's stacks of 24 and 16 KiB, which SimGrid zeroes) and the process without LibTorch
-// (never loaded there). Fitted on tools/bench's scale fleets (1,000 to 100,000 devices): within 1%
-// of the peak.
-constexpr double kTimingDeviceBytes = 52e3, kTimingRuntimeBytes = 45e6;
+// and courier's stacks of 24 and 16 KiB, which SimGrid zeroes). Fitted on tools/bench's scale fleets
+// (1,000 to 100,000 devices): within 1% of the peak.
+constexpr double kTimingDeviceBytes = 52e3;
 // A population on host slots (population.hosts "slots"): per device its fleet record, run record, ledger,
 // partition entry and learner handle; per slot its host, links, courier and lane, and the actor of a
-// device placed there; and, timing-only, the process without LibTorch (never loaded there). Fitted on
-// tools/bench's population benchmark (100,000 to 10,000,000 devices, 3,900 slots, 1 to 100 rounds):
-// within 8% of the peak (mimalloc as the allocator).
-constexpr double kPopulationDeviceBytes = 0.72e3, kSlotBytes = 33e3, kPopulationRuntimeBytes = 30e6;
+// device placed there. Fitted on tools/bench's population benchmark (100,000 to 10,000,000 devices,
+// 3,900 slots, 1 to 100 rounds): within 8% of the peak (mimalloc as the allocator).
+constexpr double kPopulationDeviceBytes = 0.72e3, kSlotBytes = 33e3;
 // Values LibTorch keeps per activation value of a training step: the forward outputs the
 // backward pass needs, their gradients, and temporaries.
 constexpr double kTrainingActivationCopies = 3;
@@ -123,7 +123,7 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
     e.device_bytes = sc.population ? population_bytes(*sc.population) : devices * kTimingDeviceBytes;
     e.model_vectors = 0;
     e.model_bytes = 0;
-    e.runtime_bytes = sc.population ? kPopulationRuntimeBytes : kTimingRuntimeBytes;
+    e.runtime_bytes = kTimingRuntimeBytes;
     return e;
   }
   e.data_bytes += data.read_bytes;

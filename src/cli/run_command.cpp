@@ -1,7 +1,6 @@
 // `edgetrain run SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N]
 // [--quiet]`: simulates the scenario and writes its results folder (sim::run_scenario). Exit
 // status 3 when the run diverged, else as every command's (commands.hpp).
-#include "cli/allocator_pages.hpp"
 #include "cli/commands.hpp"
 #include "cli/scenario_command.hpp"
 #include "sim/core/run.hpp"
@@ -11,10 +10,7 @@ namespace edgetrain::cli {
 int run_command(const std::vector<std::string>& words) {
   ScenarioArgs args;
   if (const std::optional<int> status = read_scenario_args("run", words, args)) return *status;
-  return with_scenario(args, [](const scenario::Scenario& sc, const sim::RunOptions& options) {
-    if (!sc.training.timing_only()) use_large_pages(false);  // tensors: committed as used (allocator_pages.cpp)
-    return sim::run_scenario(sc, options);
-  });
+  return with_scenario(args, sim::run_scenario);
 }
 
 }  // namespace edgetrain::cli

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "cli/allocator_pages.hpp"
 #include "cli/commands.hpp"
 #include "scenario/load.hpp"
 #include "util/input_error.hpp"
@@ -104,6 +105,7 @@ int with_scenario(const ScenarioArgs& args,
     std::optional<uint64_t> seed;
     if (args.seed) seed = scenario::parse_seed_option(*args.seed);
     const scenario::Scenario sc = scenario::load_scenario(args.scenario_file, args.sets, seed);
+    use_large_pages(sc.training.timing_only());  // real training's tensors: committed as used
     sim::RunOptions options;
     options.quiet = args.quiet;
     options.simgrid_args = args.simgrid_args;

@@ -145,14 +145,14 @@ DeviceParts::DeviceParts(std::vector<std::vector<int64_t>> parts, size_t devices
   for (auto& part : parts) parts_.push_back(std::make_shared<const std::vector<int64_t>>(std::move(part)));
 }
 
-DeviceParts DeviceParts::sizes_of(const std::vector<std::vector<int64_t>>& parts, size_t devices) {
+DeviceParts DeviceParts::sizes_of(std::vector<std::vector<int64_t>> parts, size_t devices) {
   DeviceParts out;
   out.devices_ = devices;
   out.parts_.reserve(parts.size());
   std::map<size_t, std::shared_ptr<const std::vector<int64_t>>> by_size;
-  for (const auto& part : parts) {
+  for (auto& part : parts) {
     auto& shared = by_size[part.size()];
-    if (!shared) shared = std::make_shared<const std::vector<int64_t>>(part);
+    if (!shared) shared = std::make_shared<const std::vector<int64_t>>(std::move(part));
     out.parts_.push_back(shared);
   }
   return out;

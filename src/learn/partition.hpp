@@ -49,7 +49,7 @@ class DeviceParts {
   DeviceParts(std::vector<std::vector<int64_t>> parts, size_t devices);
   // For a consumer of the sizes only (timing-only runs read no sample): parts of one size share one
   // vector, so a million devices cost a pointer each, not a part each.
-  static DeviceParts sizes_of(const std::vector<std::vector<int64_t>>& parts, size_t devices);
+  static DeviceParts sizes_of(std::vector<std::vector<int64_t>> parts, size_t devices);
   const std::shared_ptr<const std::vector<int64_t>>& of(size_t device) const {
     return parts_[device % parts_.size()];
   }
