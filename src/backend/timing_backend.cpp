@@ -88,6 +88,10 @@ TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
   } else {
     uplink_bytes_ = timing_payload_bytes(compression.uplink, layers, "compression", declared_);
   }
+  // Devices that noise their decoded update after compression send it dense (update_privacy.hpp).
+  if (const auto& dp = scenario.privacy.dp; dp && dp->noise_on_devices() && !dp->noise_before_compression()) {
+    uplink_bytes_ = cost_.dense_bytes();
+  }
   if (compression.downlink) {
     downlink_delta_bytes_ = timing_payload_bytes(*compression.downlink, layers, "compression.downlink", declared_);
   }

@@ -8,6 +8,7 @@
 #include "backend/downlink.hpp"
 #include "backend/mode.hpp"
 #include "backend/staleness.hpp"
+#include "backend/update_privacy.hpp"
 #include "backend/uplink.hpp"
 #include "learn/sgd.hpp"
 #include "util/seed.hpp"
@@ -44,6 +45,7 @@ struct TorchBackend::Shared {
   }
   uint64_t uplink_seed(size_t device) const { return util::derive_seed(scenario.seed, "uplink", device); }
   uint64_t downlink_seed(size_t device) const { return util::derive_seed(scenario.seed, "downlink", device); }
+  uint64_t privacy_seed(size_t device) const { return util::derive_seed(scenario.seed, "dp-noise", device); }
   uint64_t delta_seed(size_t index) const { return util::derive_seed(scenario.seed, deltas->seed_name, index); }
   // The delta link's compressor, as an uplink without adaptive switching.
   scenario::CompressionSpec delta_compression() const {
@@ -76,12 +78,17 @@ class TorchDevice : public DeviceLearner {
  public:
   TorchDevice(TorchBackend::Shared& shared, size_t index)
       : shared_(shared),
+        index_(index),
         training_(shared.scenario.training),
         local_sgd_(shared.mode.local_sgd()),
         steps_per_update_(shared.mode.steps_per_update()),
         encoder_(shared.scenario.compression, shared.layers, shared.uplink_seed(index)) {
     if (const auto& down = shared.scenario.compression.downlink) {
       replica_.emplace(*down, shared.layers, shared.downlink_seed(index));
+    }
+    if (const auto& dp = shared.scenario.privacy.dp) {
+      privacy_.emplace(*dp, device_noise_stddev(shared.scenario), shared.privacy_seed(index));
+      if (privacy_->noises_decoded()) own_decoder_.emplace(shared.scenario.compression, shared.layers);
     }
   }
 
@@ -156,17 +163,28 @@ class TorchDevice : public DeviceLearner {
       const std::vector<float>& pulled = base();
       for (size_t k = 0; k < local_.size(); ++k) update[k] = pulled[k] - local_[k];
     }
-    pending_ = travelling(encoder_.encode(update, encoded_), shared_.uplink_charge, encoded_);
+    if (privacy_) privacy_->before_encoding(update, encoded_);
+    EncodedUpdate encoded = encoder_.encode(update, encoded_);
+    if (own_decoder_) {
+      // Noise after compression: what the server would decode, noised here, goes dense.
+      own_decoder_->decode_into(encoded.payload, encoded.compressed, shared_.uplink_seed(index_), encoded_, update);
+      privacy_->noise_decoded(update, encoded_);
+      encoded = encoder_.encode_dense(update, encoded_);
+    }
+    pending_ = travelling(std::move(encoded), shared_.uplink_charge, encoded_);
     ++encoded_;
     std::vector<float>().swap(local_);
   }
 
   TorchBackend::Shared& shared_;
+  size_t index_;
   const scenario::TrainingSpec& training_;
   bool local_sgd_;
   int64_t steps_per_update_;
   UplinkEncoder encoder_;
   std::optional<DownlinkReplica> replica_;  // the device's own copy under downlink compression
+  std::optional<DevicePrivacy> privacy_;     // privacy.dp: clipping and the device's noise
+  std::optional<UplinkDecoder> own_decoder_;  // privacy.dp noise after compression: its own encodings decoded
   int64_t encoded_ = 0;                     // updates encoded (the uplink's context)
   std::shared_ptr<const std::vector<float>> base_;
   std::vector<float> local_;  // local-sgd: the local model, only while an update is in progress
@@ -203,6 +221,7 @@ class TorchStore : public StoreOfEveryRole {
     if (const auto& down = shared.scenario.compression.downlink) {
       for (size_t device : config_.devices) downlinks_.emplace_back(*down, shared.layers, shared.downlink_seed(device));
     }
+    if (const auto& dp = shared.scenario.privacy.dp) privacy_.emplace(*dp, util::derive_seed(shared.scenario.seed, "dp-noise-sum"));
     if (config_.adopting) {
       delta_encoder_.emplace(shared.delta_compression(), shared.layers, shared.delta_seed(*config_.adopting));
     }
@@ -242,7 +261,12 @@ class TorchStore : public StoreOfEveryRole {
   }
 
   void accumulate(const UpdatePayload& update, size_t member, double weight) override {
-    const std::vector<float>& g = decode(update, member);
+    std::vector<float>& g = decode(update, member);
+    if (privacy_) {
+      privacy_->bound(g);
+      weight = 1.0;  // each update counts the same: one device moves the sum by at most the clip
+      accumulated_ += 1;
+    }
     if (config_.plain) {
       // In double: with one member, x - (w d) / w is x - d exactly, so the store takes its member's model.
       if (plain_sum_.empty()) plain_sum_.assign(g.size(), 0.0);
@@ -261,6 +285,11 @@ class TorchStore : public StoreOfEveryRole {
       std::fill(plain_sum_.begin(), plain_sum_.end(), 0.0);
       ++version_;
       return all_finite(x);
+    }
+    if (privacy_) {
+      privacy_->noise_sum(sum_, version_);
+      total_weight = static_cast<double>(accumulated_);
+      accumulated_ = 0;
     }
     const auto scale = static_cast<float>(1.0 / total_weight);
     for (float& v : sum_) v *= scale;
@@ -361,6 +390,8 @@ class TorchStore : public StoreOfEveryRole {
   std::vector<double> plain_sum_;                      // a delta store: the weighted sum of its members' deltas
   learn::Sgd sgd_;
   UplinkDecoder decoder_;
+  std::optional<AggregatePrivacy> privacy_;  // privacy.dp: updates bounded, weighted alike, the sum noised
+  int64_t accumulated_ = 0;                  // privacy.dp: updates in the round's sum
   StalenessRule rule_;
   std::vector<DownlinkEncoder> downlinks_;  // per member, when the downlink is compressed
   int64_t version_ = 0;                     // updates applied

@@ -52,6 +52,13 @@ EncodedUpdate UplinkEncoder::encode(std::span<const float> update, int64_t step)
   return out;
 }
 
+EncodedUpdate UplinkEncoder::encode_dense(std::span<const float> update, int64_t step) const {
+  EncodedUpdate out;
+  out.compressed = false;
+  out.payload = dense_->encode(update, compress::Context{seed_, step}).payload;
+  return out;
+}
+
 UplinkDecoder::UplinkDecoder(const scenario::CompressionSpec& spec, const std::vector<compress::Layer>& layers)
     : compressor_(compress::make_compressor(spec.uplink, layers)), dense_(dense_compressor(layers)) {}
 

@@ -27,6 +27,8 @@ class UplinkEncoder {
  public:
   UplinkEncoder(const scenario::CompressionSpec& spec, const std::vector<compress::Layer>& layers, uint64_t seed);
   EncodedUpdate encode(std::span<const float> update, int64_t step);
+  // Dense fp32, outside compression and its memory (what a device sends once it noised its decoded update).
+  EncodedUpdate encode_dense(std::span<const float> update, int64_t step) const;
   bool adaptive() const { return adaptive_.has_value(); }
 
  private:

@@ -157,6 +157,7 @@ struct StopSpec {
   std::optional<int64_t> rounds;
   std::optional<double> sim_time_s;
   std::optional<double> target_accuracy;
+  std::optional<double> epsilon;  // privacy.dp: no round that would take epsilon above this
 };
 
 // One direction's compressor: its settings as the compressors read them (the kinds in
@@ -248,6 +249,24 @@ struct SiteSpec {
   std::string host;
   std::vector<size_t> members;
 };
+// Client-level differential privacy (DP-FedAvg, docs/explanation/privacy.md): each update clipped to
+// L2 norm `clip`, Gaussian noise of standard deviation noise_multiplier x clip on a round's sum, added
+// where `placement` says and in the order with compression that `order` says.
+struct DpSpec {
+  std::string placement;  // central (the aggregator) | distributed (each device, a share) | local (each device, all)
+  double clip{};
+  double noise_multiplier{};
+  double delta{};
+  std::string order;     // clip_compress_noise | clip_noise_compress
+  std::string sampling;  // what the accountant assumes of random selection: fixed_size | poisson
+  bool noise_on_devices() const { return placement != "central"; }
+  bool noise_before_compression() const { return order == "clip_noise_compress"; }
+};
+
+struct PrivacySpec {
+  std::optional<DpSpec> dp;  // empty: no differential privacy
+};
+
 struct TopologySpec {
   std::string kind;  // flat | hierarchical | gossip
   bool hierarchical() const { return kind == "hierarchical"; }
@@ -309,6 +328,7 @@ struct Scenario {
   NetworkSpec network;
   CompressionSpec compression;
   TopologySpec topology;
+  PrivacySpec privacy;
   std::optional<FaultsSpec> faults;  // empty: no churn, no link faults
   std::optional<TracesSpec> traces;  // empty: the platform's speeds and links, always on
   nlohmann::json resolved;           // the whole scenario with defaults filled in (written as scenario.json)

@@ -11,6 +11,7 @@
 #include "scenario/keys/faults.hpp"
 #include "scenario/keys/model.hpp"
 #include "scenario/keys/population.hpp"
+#include "scenario/keys/privacy.hpp"
 #include "scenario/keys/report.hpp"
 #include "scenario/keys/run.hpp"
 #include "scenario/keys/selection.hpp"
@@ -51,6 +52,9 @@ constexpr std::string_view kRuleOrder[] = {
     "training.buffer_size",
     "training.injection",
     "population.hosts",
+    "privacy.dp",
+    "privacy.dp.order",
+    "stop.epsilon",
 };
 
 }  // namespace
@@ -62,7 +66,7 @@ std::vector<KeySpec> table_rows() {
   std::vector<KeySpec> table;
   for (const auto& part : {population_rows(), run_rows(), stream_rows(), device_rows(), device_stream_rows(),
                            compute_rows(), data_rows(), model_rows(), training_rows(), selection_rows(),
-                           compression_rows(), fault_rows(), trace_rows(), topology_rows(), report_rows()}) {
+                           compression_rows(), fault_rows(), trace_rows(), topology_rows(), report_rows(), privacy_rows()}) {
     table.insert(table.end(), part.begin(), part.end());
   }
   for (auto& k : table) {
@@ -75,7 +79,7 @@ std::vector<Rule> table_rules() {
   std::vector<Rule> all;
   for (const auto& part : {population_rules(), run_rules(), data_rules(), model_rules(), training_rules(),
                            selection_rules(), compression_rules(), fault_rules(), trace_rules(), topology_rules(),
-                           report_rules()}) {
+                           report_rules(), privacy_rules()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   std::vector<bool> taken(all.size(), false);
