@@ -200,7 +200,9 @@ std::vector<double> rdp_at_orders(double q, double z, const std::vector<double>&
     } else if (q == 1) {
       rdp.push_back(alpha / (2 * z * z));
     } else {
-      rdp.push_back(log_a(q, z, alpha) / (alpha - 1));
+      // RDP is never negative; where log A is of order q^2 (tiny q, large z) rounding can leave it a
+      // hair below 0, which the conversion must not see.
+      rdp.push_back(std::max(0.0, log_a(q, z, alpha) / (alpha - 1)));
     }
   }
   return rdp;

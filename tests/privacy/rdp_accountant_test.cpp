@@ -188,6 +188,10 @@ TEST_CASE("edge cases: no sampling, full sampling, no noise, no rounds") {
   }
 }
 
+TEST_CASE("RDP is never negative, even where rounding meets a value of order q^2") {
+  for (double rdp : rdp_poisson_gaussian(1e-12, 100, default_orders(Sampling::poisson))) CHECK(rdp >= 0);
+}
+
 TEST_CASE("a fixed-size sample of everyone is the plain Gaussian") {
   const std::vector<double> orders = default_orders(Sampling::fixed_size);
   const std::vector<double> plain = rdp_poisson_gaussian(1, 0.8, orders);
