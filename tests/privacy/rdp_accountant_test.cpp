@@ -136,6 +136,35 @@ TEST_CASE("DP-SGD epsilons match TF Privacy's compute_dp_sgd_privacy tests") {
   CHECK(test2.order == 1.25);
 }
 
+TEST_CASE("DP-SGD statements match TF Privacy's compute_dp_sgd_privacy_statement tests") {
+  // tensorflow/privacy, tensorflow_privacy/privacy/analysis/compute_dp_sgd_privacy_test.py (the version
+  // on dp_accounting). Its RDP accountant searches dp_accounting's DEFAULT_RDP_ORDERS; microbatching
+  // halves the noise multiplier; Poisson sampling runs ceil(epochs / q) steps.
+  std::vector<double> orders;
+  for (int tenths = 1; tenths < 100; ++tenths) orders.push_back(1 + tenths / 10.0);
+  for (int order = 11; order < 64; ++order) orders.push_back(order);
+  for (double order : {128., 256., 512., 1024.}) orders.push_back(order);
+  const auto epsilon = [&](double q, double noise_multiplier, double steps, double delta) {
+    return epsilon_from_rdp(orders, times(rdp_poisson_gaussian(q, noise_multiplier, orders), steps), delta).epsilon;
+  };
+
+  // test_compute_dp_sgd_example_privacy, 1.2 epochs, noise 0.7, delta 1e-5, no subsampling (2 steps of
+  // the plain Gaussian), 7 places: no_microbatching_no_subsampling_rdp 10.8602036 and
+  // microbatching_no_subsampling_rdp 26.2880374.
+  CHECK(std::abs(epsilon(1, 0.7, 2, 1e-5) - 10.8602036) < 5e-8);
+  CHECK(std::abs(epsilon(1, 0.35, 2, 1e-5) - 26.2880374) < 5e-8);
+  // Not matched: the same test's with_subsampling_rdp cases (q 1e-2, 120 steps), 3.2392676 and
+  // 22.6248601. Their optimum is at fractional orders (4.4, 1.7), where dp_accounting's newer series adds
+  // |C(alpha, i)| for every term instead of subtracting the negative ones as Opacus and TF Privacy do
+  // (and as here): an upper bound a little above ours (3.2391922 and 22.5970358 here).
+
+  // test_dp_sgd_privacy_statement_no_user_dp_with_rdp: 10,000 examples, batch 64, 5 epochs, noise 2.0
+  // with microbatching (so 1.0), delta 1e-6, printed to 3 decimals: 13.376 with each example once per
+  // epoch (5 plain Gaussian steps), 1.616 assuming Poisson sampling (q 0.0064, ceil(781.25) = 782 steps).
+  CHECK(std::abs(epsilon(1, 1.0, 5, 1e-6) - 13.376) <= 0.0005);
+  CHECK(std::abs(epsilon(64 / 10000.0, 1.0, 782, 1e-6) - 1.616) <= 0.0005);
+}
+
 TEST_CASE("the MNIST DP-SGD tutorial's epsilons match TF Privacy's README") {
   // tensorflow/privacy, tutorials/README.md, "Expected Output" of mnist_dpsgd_tutorial.py (batch 256,
   // noise 1.1, delta 1e-5): epsilon 1.03 after 1 epoch, 1.11 after 2, 3.01 after 60 (the DP-SGD
