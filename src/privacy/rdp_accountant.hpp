@@ -36,9 +36,10 @@ std::vector<double> rdp_poisson_gaussian(double q, double noise_multiplier, cons
 
 // Fixed size: the upper bound of Wang, Balle, Kasiviswanathan 2019, "Subsampled Rényi differential
 // privacy and analytical moments accountant", Theorem 27, as TF Privacy's
-// compute_rdp_sample_without_replacement: exact at integer orders up to 256, its cruder term bound
-// above 256. At a fractional order it returns the linear interpolation of (alpha - 1) epsilon(alpha)
-// between the two integers around alpha (their Corollary 10), again as TF Privacy, an upper bound.
+// compute_rdp_sample_without_replacement: the full bound (with forward differences) at integer orders
+// up to 256, TF Privacy's cruder one above. At a fractional order it returns the linear interpolation
+// of (alpha - 1) epsilon(alpha) between the two integers around alpha (their Corollary 10), again as
+// TF Privacy: an upper bound.
 std::vector<double> rdp_fixed_size_gaussian(double q, double noise_multiplier, const std::vector<double>& orders);
 
 // An (epsilon, delta) guarantee: epsilon at the delta asked for, and the order that gave it.
