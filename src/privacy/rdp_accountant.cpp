@@ -251,23 +251,36 @@ Epsilon epsilon_from_rdp(const std::vector<double>& orders, const std::vector<do
   return best;
 }
 
-RdpAccountant::RdpAccountant(double noise_multiplier, double sampling_rate, Sampling sampling)
-    : orders_(default_orders(sampling)),
-      rdp_of_one_step_(sampling == Sampling::poisson
-                           ? rdp_poisson_gaussian(sampling_rate, noise_multiplier, orders_)
-                           : rdp_fixed_size_gaussian(sampling_rate, noise_multiplier, orders_)) {}
+RdpAccountant::RdpAccountant(Sampling sampling)
+    : sampling_(sampling), orders_(default_orders(sampling)), composed_(orders_.size(), 0.0) {}
 
-void RdpAccountant::compose(int64_t rounds) {
+const std::vector<double>& RdpAccountant::one_step(double noise_multiplier, double sampling_rate) {
+  if (noise_multiplier != last_noise_ || sampling_rate != last_rate_) {
+    last_step_ = sampling_ == Sampling::poisson ? rdp_poisson_gaussian(sampling_rate, noise_multiplier, orders_)
+                                                : rdp_fixed_size_gaussian(sampling_rate, noise_multiplier, orders_);
+    last_noise_ = noise_multiplier;
+    last_rate_ = sampling_rate;
+  }
+  return last_step_;
+}
+
+void RdpAccountant::compose(double noise_multiplier, double sampling_rate, int64_t rounds) {
   if (rounds < 0) throw std::invalid_argument("RdpAccountant::compose: rounds must be >= 0");
+  if (rounds == 0) return;  // nothing composed, even where one step's RDP is infinite
+  const std::vector<double>& step = one_step(noise_multiplier, sampling_rate);
+  for (size_t k = 0; k < orders_.size(); ++k) composed_[k] += static_cast<double>(rounds) * step[k];
   rounds_ += rounds;
 }
 
-Epsilon RdpAccountant::epsilon(double delta) const {
-  // Before any round the RDP is 0 at every order, even where one step's is infinite.
-  std::vector<double> composed(orders_.size(), 0.0);
-  if (rounds_ > 0)
-    for (size_t k = 0; k < orders_.size(); ++k) composed[k] = static_cast<double>(rounds_) * rdp_of_one_step_[k];
-  return epsilon_from_rdp(orders_, composed, delta);
+Epsilon RdpAccountant::epsilon(double delta) const { return epsilon_from_rdp(orders_, composed_, delta); }
+
+Epsilon RdpAccountant::epsilon_after(double noise_multiplier, double sampling_rate, int64_t rounds, double delta) {
+  if (rounds < 0) throw std::invalid_argument("RdpAccountant::epsilon_after: rounds must be >= 0");
+  if (rounds == 0) return epsilon(delta);
+  const std::vector<double>& step = one_step(noise_multiplier, sampling_rate);
+  std::vector<double> ahead = composed_;
+  for (size_t k = 0; k < orders_.size(); ++k) ahead[k] += static_cast<double>(rounds) * step[k];
+  return epsilon_from_rdp(orders_, ahead, delta);
 }
 
 }  // namespace edgetrain::privacy

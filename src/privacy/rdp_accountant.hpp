@@ -55,24 +55,32 @@ struct Epsilon {
 // below 1.01, where the formula is unstable. The order is that of the first minimum.
 Epsilon epsilon_from_rdp(const std::vector<double>& orders, const std::vector<double>& rdp, double delta);
 
-// One subsampled Gaussian mechanism composed over rounds: RDP adds up, so the RDP of one step is
-// computed once, at construction, and epsilon() after every round costs one pass over the orders.
+// Subsampled Gaussian mechanisms composed over rounds: RDP adds up, so the accountant keeps the sum at
+// each order, and a round of a mechanism it saw last costs one pass over the orders (one step's RDP is
+// kept for the last (noise, rate) pair: rounds of one mechanism compute it once).
 class RdpAccountant {
  public:
-  RdpAccountant(double noise_multiplier, double sampling_rate, Sampling sampling);
+  explicit RdpAccountant(Sampling sampling);
 
-  // Adds `rounds` (>= 0) more steps of the mechanism.
-  void compose(int64_t rounds = 1);
+  // Adds `rounds` (>= 0) steps of the Gaussian mechanism with noise multiplier z at sampling rate q.
+  void compose(double noise_multiplier, double sampling_rate, int64_t rounds = 1);
   int64_t rounds() const { return rounds_; }
 
-  // epsilon at `delta` after the rounds so far: 0 before any round; +infinity when the noise multiplier
-  // is 0 (and the sampling rate above 0).
+  // epsilon at `delta` after the rounds so far: 0 before any round; +infinity when a round had noise
+  // multiplier 0 (and a sampling rate above 0).
   Epsilon epsilon(double delta) const;
+  // epsilon at `delta` were `rounds` more steps of (z, q) composed: a budget's look-ahead.
+  Epsilon epsilon_after(double noise_multiplier, double sampling_rate, int64_t rounds, double delta);
 
  private:
+  const std::vector<double>& one_step(double noise_multiplier, double sampling_rate);
+
+  Sampling sampling_;
   std::vector<double> orders_;
-  std::vector<double> rdp_of_one_step_;
+  std::vector<double> composed_;  // the RDP of the rounds so far, at each order
   int64_t rounds_ = 0;
+  double last_noise_ = -1, last_rate_ = -1;  // the mechanism of last_step_
+  std::vector<double> last_step_;
 };
 
 }  // namespace edgetrain::privacy

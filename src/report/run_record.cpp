@@ -53,6 +53,9 @@ std::string metrics_csv(const std::vector<EvalPoint>& points) {
   std::vector<std::string> columns{"sim_time_s", "round",      "test_accuracy",    "test_loss",
                                    "bytes_up",   "bytes_down", "devices_energy_j", "energy_j"};
   if (spread) columns.emplace_back("model_spread");
+  // Runs with differential privacy add the epsilon spent (privacy.dp).
+  const bool epsilon = std::any_of(points.begin(), points.end(), [](const EvalPoint& p) { return p.epsilon; });
+  if (epsilon) columns.emplace_back("epsilon");
   CsvTable t(columns);
   auto optional = [](const std::optional<double>& v) { return v ? format_number(*v) : std::string(); };
   for (const auto& p : points) {
@@ -66,6 +69,7 @@ std::string metrics_csv(const std::vector<EvalPoint>& points) {
                     .add(optional(p.devices_energy_j))
                     .add(optional(p.energy_j));
     if (spread) row.add(p.model_spread.value_or(std::numeric_limits<double>::quiet_NaN()));
+    if (epsilon) row.add(optional(p.epsilon));
   }
   return t.str();
 }
@@ -197,10 +201,14 @@ double utilization(const LinkRow& r, double over_s) {
 }
 
 std::string rounds_csv(const std::vector<RoundRow>& rows) {
-  CsvTable t({"round", "applied", "start_s", "end_s", "duration_s", "slowest_device", "selected", "updates", "missing",
-              "late", "bytes_up", "bytes_down"});
+  std::vector<std::string> columns{"round",    "applied", "start_s", "end_s", "duration_s", "slowest_device",
+                                   "selected", "updates", "missing", "late",  "bytes_up",   "bytes_down"};
+  // Runs with differential privacy add the epsilon spent once the round closed.
+  const bool dp = std::any_of(rows.begin(), rows.end(), [](const RoundRow& r) { return r.epsilon; });
+  if (dp) columns.emplace_back("epsilon");
+  CsvTable t(columns);
   for (const auto& r : rows) {
-    t.row()
+    auto& row = t.row()
         .add(r.round)
         .add(r.applied ? 1 : 0)
         .add(r.start_s)
@@ -213,6 +221,7 @@ std::string rounds_csv(const std::vector<RoundRow>& rows) {
         .add(r.late)
         .add(r.bytes_up)
         .add(r.bytes_down);
+    if (dp) row.add(r.epsilon ? format_number(*r.epsilon) : std::string());
   }
   return t.str();
 }

@@ -25,6 +25,7 @@ struct EvalPoint {
   // (devices, aggregators, links); unset when nothing in the group has a wattage.
   std::optional<double> devices_energy_j, energy_j;
   std::optional<double> model_spread;    // peers without a server: mean L2 distance of the devices' models to their average
+  std::optional<double> epsilon;         // privacy.dp: epsilon spent by the rounds evaluated
 };
 
 // Stream accounting of one device (absent for a device without a stream). Own-stream
@@ -105,6 +106,7 @@ struct RoundRow {
   int64_t selected = 0;        // devices picked for the round (training.selection)
   int64_t updates = 0, missing = 0, late = 0;
   int64_t bytes_up = 0, bytes_down = 0;
+  std::optional<double> epsilon;  // privacy.dp: epsilon spent once the round applied (unset: no DP)
 };
 
 // One row of buffers_fleet.csv: every device's stream buffer summed, at a regular interval.

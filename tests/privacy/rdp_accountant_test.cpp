@@ -180,8 +180,8 @@ TEST_CASE("the MNIST DP-SGD tutorial's epsilons match TF Privacy's README") {
 TEST_CASE("the accountant matches Opacus's RDP accountant") {
   // pytorch/opacus, opacus/tests/accountants_test.py, test_rdp_accountant: noise 1.5, sample rate 0.04,
   // int(90 / 0.04) = 2250 steps, delta 1e-5, DEFAULT_ALPHAS -> 7.32911117143 (7 places).
-  RdpAccountant accountant(1.5, 0.04, Sampling::poisson);
-  accountant.compose(2250);
+  RdpAccountant accountant(Sampling::poisson);
+  accountant.compose(1.5, 0.04, 2250);
   CHECK(std::abs(accountant.epsilon(1e-5).epsilon - 7.32911117143) < 5e-8);
 
   // pytorch/opacus, opacus/accountants/analysis/rdp.py, module docstring: (q, noise, steps) =
@@ -207,12 +207,13 @@ TEST_CASE("edge cases: no sampling, full sampling, no noise, no rounds") {
     const std::vector<double> full = rdp(1, 2);
     for (size_t k = 0; k < orders.size(); ++k) CHECK(full[k] == doctest::Approx(orders[k] / 8).epsilon(1e-15));
 
-    RdpAccountant unused(1.0, 0.01, sampling);
+    RdpAccountant unused(sampling);
     CHECK(unused.rounds() == 0);
     CHECK(unused.epsilon(1e-5).epsilon == 0);
-    RdpAccountant noiseless(0, 0.01, sampling);
+    RdpAccountant noiseless(sampling);
+    noiseless.compose(0, 0.01, 0);
     CHECK(noiseless.epsilon(1e-5).epsilon == 0);
-    noiseless.compose();
+    noiseless.compose(0, 0.01);
     CHECK(noiseless.epsilon(1e-5).epsilon == kInfinity);
   }
 }
@@ -221,23 +222,39 @@ TEST_CASE("RDP is never negative, even where rounding meets a value of order q^2
   for (double rdp : rdp_poisson_gaussian(1e-12, 100, default_orders(Sampling::poisson))) CHECK(rdp >= 0);
 }
 
+TEST_CASE("rounds of different mechanisms compose by adding their RDP") {
+  // Opacus's docstring example above, through the accountant: 10 rounds of (1e-5, 1.0), 4 of (1e-4, 3.0).
+  RdpAccountant accountant(Sampling::poisson);
+  accountant.compose(1.0, 1e-5, 10);
+  const Epsilon ahead = accountant.epsilon_after(3.0, 1e-4, 4, 1e-5);
+  accountant.compose(3.0, 1e-4, 4);
+  CHECK(accountant.rounds() == 14);
+  CHECK(accountant.epsilon(1e-5).epsilon == ahead.epsilon);
+  const std::vector<double> orders = default_orders(Sampling::poisson);
+  std::vector<double> rdp = times(rdp_poisson_gaussian(1e-5, 1.0, orders), 10);
+  const std::vector<double> second = times(rdp_poisson_gaussian(1e-4, 3.0, orders), 4);
+  for (size_t k = 0; k < rdp.size(); ++k) rdp[k] += second[k];
+  CHECK(accountant.epsilon(1e-5).epsilon == doctest::Approx(epsilon_from_rdp(orders, rdp, 1e-5).epsilon).epsilon(1e-12));
+}
+
 TEST_CASE("a fixed-size sample of everyone is the plain Gaussian") {
   const std::vector<double> orders = default_orders(Sampling::fixed_size);
   const std::vector<double> plain = rdp_poisson_gaussian(1, 0.8, orders);
   const std::vector<double> fixed = rdp_fixed_size_gaussian(1, 0.8, orders);
   for (size_t k = 0; k < orders.size(); ++k) CHECK(fixed[k] == plain[k]);
-  RdpAccountant everyone(0.8, 1, Sampling::fixed_size);
-  everyone.compose(3);
+  RdpAccountant everyone(Sampling::fixed_size);
+  everyone.compose(0.8, 1, 3);
   CHECK(everyone.epsilon(1e-5).epsilon ==
         epsilon_from_rdp(orders, times(rdp_poisson_gaussian(1, 0.8, orders), 3), 1e-5).epsilon);
 }
 
 TEST_CASE("more rounds cost more epsilon, more noise less") {
   for (Sampling sampling : {Sampling::poisson, Sampling::fixed_size}) {
-    RdpAccountant accountant(1.1, 0.01, sampling);
+    RdpAccountant accountant(sampling);
     double previous = 0;
     for (int round = 1; round <= 200; ++round) {
-      accountant.compose();
+      CHECK(accountant.epsilon_after(1.1, 0.01, 1, 1e-5).epsilon > previous);
+      accountant.compose(1.1, 0.01);
       const double epsilon = accountant.epsilon(1e-5).epsilon;
       CHECK(epsilon > previous);
       previous = epsilon;
@@ -246,8 +263,8 @@ TEST_CASE("more rounds cost more epsilon, more noise less") {
 
     double noisier = kInfinity;
     for (double z : {0.5, 0.8, 1.0, 1.5, 2.0, 4.0, 8.0}) {
-      RdpAccountant with_noise(z, 0.01, sampling);
-      with_noise.compose(1000);
+      RdpAccountant with_noise(sampling);
+      with_noise.compose(z, 0.01, 1000);
       const double epsilon = with_noise.epsilon(1e-5).epsilon;
       CHECK(epsilon < noisier);
       noisier = epsilon;
@@ -271,6 +288,6 @@ TEST_CASE("bad arguments are refused") {
   CHECK_THROWS_AS(rdp_fixed_size_gaussian(0.1, 1, {1}), std::invalid_argument);
   CHECK_THROWS_AS(epsilon_from_rdp({2, 3}, {0.1}, 1e-5), std::invalid_argument);
   CHECK_THROWS_AS(epsilon_from_rdp({2}, {0.1}, 0), std::invalid_argument);
-  RdpAccountant accountant(1, 0.1, Sampling::poisson);
-  CHECK_THROWS_AS(accountant.compose(-1), std::invalid_argument);
+  RdpAccountant accountant(Sampling::poisson);
+  CHECK_THROWS_AS(accountant.compose(1, 0.1, -1), std::invalid_argument);
 }

@@ -4,13 +4,14 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/observer.hpp"
+#include "sim/core/privacy_run.hpp"
 
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
 void SyncAggregator::operator()() {
-  while (!state_.should_stop(sg4::Engine::get_clock())) {
+  while (!state_.should_stop(sg4::Engine::get_clock()) && !epsilon_budget_spent(state_, rounds_.members())) {
     // Rounds are numbered as they close (empty ones too), so that each round draws its own selection.
     RoundResult r = rounds_.run(state_.rounds_done, static_cast<int64_t>(state_.rounds.size()));
     if (r.ended) {

@@ -169,6 +169,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     }
     const std::unique_ptr<UpdateMessage> update = expect<UpdateMessage>(std::move(next), me);
     state_.count_delivered(*update, inbox_.host());
+    if (state_.privacy) state_.privacy->update_received(update->device);  // local DP: each update a release
     const size_t m = position_.at(update->device);
     const double round_time_s = sg4::Engine::get_clock() - sent_at_[m];
     // An update computed on another model version is late. One from a member this round did not
@@ -211,10 +212,12 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
     result.finite = sum_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
     row.applied = true;
+    if (state_.privacy) state_.privacy->round_applied(static_cast<int64_t>(selected), static_cast<int64_t>(n), static_cast<int64_t>(present));
     for (size_t m = 0; m < n; ++m)
       if (arrived[m]) state_.devices[members_[m]].rounds_aggregated += 1;
     XBT_DEBUG("%s: round %ld applied", me.c_str(), static_cast<long>(round));
   }
+  if (state_.privacy) row.epsilon = state_.privacy->epsilon();
   row.end_s = sg4::Engine::get_clock();
   for (size_t m = 0; m < n; ++m)
     if (waits_for[m]) last_round_end_[m] = row.end_s;

@@ -51,6 +51,7 @@ class SyncRounds {
   // One round: its models carry `round` (an update of another round arrives late); `draw` numbers
   // the round's selection. Counts late, missing and empty rounds in the run's totals.
   RoundResult run(int64_t round, int64_t draw);
+  size_t members() const { return members_.size(); }
   // FLOPs charged per round: summing n updates, scaling, and the SGD update (5 per param).
   static double apply_flops(int64_t params, int64_t updates) {
     return static_cast<double>(params) * static_cast<double>(updates + 5);

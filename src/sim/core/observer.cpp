@@ -22,6 +22,7 @@ void Observer::evaluate_now(RunState& state, backend::ModelEvaluation& model, do
     point.devices_energy_j = energy.devices_j;
     point.energy_j = energy.total_j;
   }
+  if (state.privacy) point.epsilon = state.privacy->epsilon();
   state.evals.push_back(point);
   state.best_accuracy = std::max(state.best_accuracy, r.accuracy);
   const auto& target = state.scenario.stop.target_accuracy;

@@ -359,6 +359,7 @@ report::RunSummary summarize(RunState& state, const Topology& topology, double e
   summary.extra["topology"] = scenario.topology.kind;
   // What crossed into and out of the server, and the topology's own keys.
   topology.summarize(state, summary.extra);
+  if (nlohmann::json privacy = privacy_summary(state); !privacy.is_null()) summary.extra["privacy"] = std::move(privacy);
   const nlohmann::json staleness = report::staleness_summary(state.staleness);
   for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
   summary.extra["stale_drops"] = state.stale_drops;

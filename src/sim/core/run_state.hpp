@@ -22,6 +22,7 @@
 #include "sim/core/host_slots.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/link_ledger.hpp"
+#include "sim/core/privacy_run.hpp"
 #include "sim/core/stop_signal.hpp"
 #include "sim/core/time_ledger.hpp"
 
@@ -49,7 +50,8 @@ struct RunState {
         mode(s.training, s.devices.size()),
         backend(b),
         raw_sample_bytes(raw_sample_bytes),
-        buffer_timeline(s.report.buffer_every_s) {}
+        buffer_timeline(s.report.buffer_every_s),
+        privacy(make_epsilon_ledger(s)) {}
   const scenario::Scenario& scenario;
   const backend::Mode mode;
   backend::Backend& backend;
@@ -101,6 +103,9 @@ struct RunState {
   // Runs without such rows: when each round of the run ended (a version applied on arrival, or
   // whatever the topology's root counts as a round).
   std::vector<double> round_ends_s;
+
+  // privacy.dp: the epsilon spent so far (null without differential privacy).
+  std::unique_ptr<privacy::EpsilonLedger> privacy;
 
   // Set once: the first reason to stop wins. Empty while the run goes on.
   std::string status, status_reason;
