@@ -30,7 +30,7 @@ std::vector<KeySpec> privacy_rows() {
       number_key("privacy.dp.noise_multiplier",
                  "z: the Gaussian noise on a round's sum has standard deviation z x clip.")
           .above(0)
-          .at_most(1e6)
+          .at_most(100)  // beyond, the noise drowns any update, and the accountant's series grows with z
           .def(1.0)
           .fills(&Scenario::privacy, &PrivacySpec::dp, &DpSpec::noise_multiplier),
       number_key("privacy.dp.delta", "The delta of the (epsilon, delta) guarantee the accountant reports.")
