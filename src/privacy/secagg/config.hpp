@@ -45,11 +45,14 @@ void validate_settings(const Config& config);
 // of a secret (n, or k + 1 for SecAgg+), k in [1, n - 1] and not odd with n odd (no such regular graph).
 void validate(const Config& config, size_t participants);
 
-// Bell et al. (CCS 2020, section 3, theorem 3.6 and its discussion) show that k = O(log n) neighbours
-// with a threshold near half of them keep both privacy and correctness with overwhelming probability
-// against a bounded fraction of dropouts and corruptions. The constants here are this project's
-// reading, not the paper's table: k = 2*ceil(1.5*log2 n) (even, so a Harary graph exists for every n),
-// at most n - 1, and t = floor((k + 1) / 2) + 1, a strict majority of the closed neighbourhood.
+// A SecAgg+ degree and threshold for n clients. Bell et al. (CCS 2020) prove that a k-regular graph of
+// degree k = O(log n), with a threshold of about half a neighbourhood, keeps privacy and correctness
+// with overwhelming probability against a bounded fraction of corrupt clients and dropouts; their
+// abstract's concrete point is the semi-malicious setting, n = 10^4 with 5% corrupt and 5% dropouts:
+// each client talks to 3% of the others (about 300). This helper is an O(log n) stand-in for the
+// cheaper semi-honest setting, NOT the paper's table: k = 2*ceil(1.5*log2 n) (even, so a Harary graph
+// exists for every n), at most n - 1, and t = floor((k + 1) / 2) + 1, a strict majority of the closed
+// neighbourhood. Throws std::invalid_argument for n < 3.
 struct NeighbourChoice {
   uint32_t neighbours;
   uint32_t threshold;

@@ -102,8 +102,7 @@ PhaseResult SecAggServer::close(Phase phase) {
     case Phase::consistency: u4_ = live; break;
     case Phase::unmasking: u5_ = live; break;
   }
-  std::string failure = below_threshold(live);
-  if (failure.empty() && phase == Phase::unmasking) failure = unmask().value_or("");
+  const std::string failure = phase == Phase::unmasking ? unmask().value_or("") : below_threshold(live);
   if (!failure.empty()) {
     failed_ = true;
     result.failed = true;

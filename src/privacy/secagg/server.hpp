@@ -7,9 +7,10 @@
 // with the b_v it reconstructs, and the pairwise masks they share with clients that dropped after
 // ShareKeys with the s_v^SK it reconstructs.
 //
-// A phase fails the round when, after it, some live client has fewer than t live clients in its closed
-// neighbourhood (all of U for SecAgg): that client would abort, and its secrets could not be recovered.
-// Unmasking fails when a secret it needs has fewer than t shares, or shares that do not reconstruct it.
+// Phases 0 to 3 fail the round when, after them, some live client has fewer than t live clients in its
+// closed neighbourhood (all of U for SecAgg): that client would abort, and its secrets could not be
+// recovered. Unmasking fails when a secret it needs has fewer than t shares among those that came back
+// (the same rule seen from the secret's owner), or shares that do not reconstruct it.
 #pragma once
 
 #include <cstdint>

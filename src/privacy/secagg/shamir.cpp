@@ -1,6 +1,7 @@
 // See shamir.hpp.
 #include "privacy/secagg/shamir.hpp"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string>
