@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "privacy/secagg/digest.hpp"
 #include "privacy/secagg/graph.hpp"
 #include "secagg_round.hpp"
 
@@ -157,4 +158,29 @@ TEST_CASE("SecAgg+ at n = 100 costs the server O(n k), SecAgg O(n^2)") {
   CHECK(plain.client_work.at(ids[50]).key_agreements == 99 + 99);
   CHECK(plus.client_work.at(ids[50]).key_agreements <= 2 * choice.neighbours);
   CHECK(plus.client_work.at(ids[50]).shares_made == 2 * (choice.neighbours + 1));
+}
+
+TEST_CASE("a client aborts on a survivor list without it and on signatures over another list") {
+  const Config config = secagg_config(2, 4);
+  const auto ids = client_ids(3);
+  SecAggServer server(config, ids, 5);
+  std::map<uint32_t, SecAggClient> clients;
+  for (uint32_t id : ids) clients.emplace(id, SecAggClient(config, id, 5));
+  for (auto& [id, c] : clients) server.receive(Phase::advertise_keys, id, c.advertise());
+  auto next = server.close(Phase::advertise_keys).next;
+  for (auto& [id, c] : clients) server.receive(Phase::share_keys, id, c.share_keys(next.at(id)));
+  next = server.close(Phase::share_keys).next;
+  const std::vector<uint32_t> input(4, 1);
+  for (auto& [id, c] : clients) server.receive(Phase::masked_input, id, c.masked_input(next.at(id), input));
+  next = server.close(Phase::masked_input).next;
+  CHECK_THROWS_AS(clients.at(ids[0]).consistency(encode_survivors({ids[1], ids[2]})), ProtocolAbort);
+  // Client 1 signs the true U3; client 2 is shown a signature of client 0 over a list without client 1.
+  const Bytes signed_by_1 = clients.at(ids[1]).consistency(next.at(ids[1]));
+  clients.at(ids[2]).consistency(next.at(ids[2]));
+  const Bytes other_list = encode_survivors({ids[0], ids[2]});
+  // Client 0's signing key, derived as the client derives it (client.cpp).
+  const Signature forged = ed25519_sign(seed_key(5, "secagg signing key", ids[0]), other_list);
+  const Bytes signatures =
+      encode_peer_signatures({{ids[0], forged}, {ids[1], decode_signature(signed_by_1)}, {ids[2], Signature{}}});
+  CHECK_THROWS_AS(clients.at(ids[2]).unmask(signatures), ProtocolAbort);
 }

@@ -22,7 +22,7 @@ std::string client(uint32_t id) { return "client " + std::to_string(id); }
 }  // namespace
 
 SecAggServer::SecAggServer(const Config& config, std::vector<uint32_t> participants, uint64_t seed)
-    : config_(config), graph_(build_graph(config, participants, seed)) {
+    : config_(config), graph_(build_graph(config, participants, seed)), masked_sum_(config.vector_length, 0) {
   std::sort(participants.begin(), participants.end());
   asked_ = std::move(participants);
 }
@@ -73,7 +73,7 @@ void SecAggServer::receive(Phase phase, uint32_t from, const Bytes& message) {
       break;
     }
     case Phase::masked_input:
-      masked_[from] = decode_masked_input(message, config_.vector_length, config_.field_bits);
+      add_mod(masked_sum_, decode_masked_input(message, config_.vector_length, config_.field_bits), config_.field_bits);
       break;
     case Phase::consistency: signatures_[from] = decode_signature(message); break;
     case Phase::unmasking: {
@@ -177,8 +177,7 @@ std::optional<std::string> SecAggServer::unmask() {
       return std::nullopt;
     }
   };
-  std::vector<uint32_t> sum(config_.vector_length, 0);
-  for (uint32_t u : u3_) add_mod(sum, masked_.at(u), config_.field_bits);
+  std::vector<uint32_t> sum = std::move(masked_sum_);
   for (uint32_t v : u3_) {
     const auto self_seed = recover(v, "self-mask seed");
     if (!self_seed) return why;

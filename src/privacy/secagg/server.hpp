@@ -68,7 +68,7 @@ class SecAggServer {
   // What each phase brought, by client.
   std::map<uint32_t, Advert> adverts_;
   std::map<uint32_t, std::map<uint32_t, Bytes>> sealed_;  // sealed_[to][from]
-  std::map<uint32_t, std::vector<uint32_t>> masked_;
+  std::vector<uint32_t> masked_sum_;                      // y_u of U3 summed as they arrive: one vector, not n
   std::map<uint32_t, Signature> signatures_;
   std::map<uint32_t, std::vector<OwnedShare>> shares_;  // by holder
   std::vector<uint32_t> u1_, u2_, u3_, u4_, u5_;
