@@ -184,3 +184,26 @@ TEST_CASE("a client aborts on a survivor list without it and on signatures over 
       encode_peer_signatures({{ids[0], forged}, {ids[1], decode_signature(signed_by_1)}, {ids[2], Signature{}}});
   CHECK_THROWS_AS(clients.at(ids[2]).unmask(signatures), ProtocolAbort);
 }
+
+TEST_CASE("after Unmasking the round is over: the server refuses further phases") {
+  const Config config = secagg_config(2, 3);
+  const auto ids = client_ids(2);
+  SecAggServer server(config, ids, 6);
+  std::map<uint32_t, SecAggClient> clients;
+  for (uint32_t id : ids) clients.emplace(id, SecAggClient(config, id, 6));
+  const std::vector<uint32_t> input{1, 2, 3};
+  for (auto& [id, c] : clients) server.receive(Phase::advertise_keys, id, c.advertise());
+  auto next = server.close(Phase::advertise_keys).next;
+  for (auto& [id, c] : clients) server.receive(Phase::share_keys, id, c.share_keys(next.at(id)));
+  next = server.close(Phase::share_keys).next;
+  for (auto& [id, c] : clients) server.receive(Phase::masked_input, id, c.masked_input(next.at(id), input));
+  next = server.close(Phase::masked_input).next;
+  for (auto& [id, c] : clients) server.receive(Phase::consistency, id, c.consistency(next.at(id)));
+  next = server.close(Phase::consistency).next;
+  for (auto& [id, c] : clients) server.receive(Phase::unmasking, id, c.unmask(next.at(id)));
+  const auto last = server.close(Phase::unmasking);
+  CHECK_FALSE(last.failed);
+  CHECK(last.next.empty());
+  CHECK(server.sum() == std::vector<uint32_t>{2, 4, 6});
+  CHECK_THROWS_AS(server.close(Phase::unmasking), std::invalid_argument);
+}

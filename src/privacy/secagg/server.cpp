@@ -28,7 +28,7 @@ SecAggServer::SecAggServer(const Config& config, std::vector<uint32_t> participa
 }
 
 void SecAggServer::expect_open(Phase phase, const char* action) const {
-  if (failed_) throw std::invalid_argument(std::string("secagg server: ") + action + " after the round failed");
+  if (ended_) throw std::invalid_argument(std::string("secagg server: ") + action + " after the round ended");
   if (phase != open_)
     throw std::invalid_argument(std::string("secagg server: ") + action + " for " + phase_name(phase) + " while " +
                                 phase_name(open_) + " is open");
@@ -100,11 +100,11 @@ PhaseResult SecAggServer::close(Phase phase) {
     case Phase::share_keys: u2_ = live; break;
     case Phase::masked_input: u3_ = live; break;
     case Phase::consistency: u4_ = live; break;
-    case Phase::unmasking: u5_ = live; break;
+    case Phase::unmasking: break;
   }
   const std::string failure = phase == Phase::unmasking ? unmask().value_or("") : below_threshold(live);
+  ended_ = !failure.empty() || phase == Phase::unmasking;
   if (!failure.empty()) {
-    failed_ = true;
     result.failed = true;
     result.failure = std::string("secagg ") + phase_name(phase) + ": " + failure;
     return result;

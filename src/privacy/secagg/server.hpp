@@ -42,13 +42,12 @@ class SecAggServer {
   // A client's message of the open phase. Throws std::invalid_argument for another phase, a client not
   // asked in it, a second message from one client, or a malformed message.
   void receive(Phase phase, uint32_t from, const Bytes& message);
-  // Ends the open phase (in order, 0 to 4).
+  // Ends the open phase (in order, 0 to 4); the round ends with Unmasking or a failure.
   PhaseResult close(Phase phase);
 
   // The sum mod 2^b of U3's inputs, once Unmasking closed without failure.
   const std::optional<std::vector<uint32_t>>& sum() const { return sum_; }
   const Work& work() const { return work_; }
-  const Neighbours& graph() const { return graph_; }
 
  private:
   void expect_open(Phase phase, const char* action) const;
@@ -62,7 +61,7 @@ class SecAggServer {
   Config config_;
   Neighbours graph_;
   Phase open_ = Phase::advertise_keys;
-  bool failed_ = false;
+  bool ended_ = false;           // failed, or Unmasking closed
   std::vector<uint32_t> asked_;  // who the open phase's message went to, sorted
   std::set<uint32_t> answered_;  // who answered the open phase so far
   // What each phase brought, by client.
@@ -71,7 +70,7 @@ class SecAggServer {
   std::vector<uint32_t> masked_sum_;                      // y_u of U3 summed as they arrive: one vector, not n
   std::map<uint32_t, Signature> signatures_;
   std::map<uint32_t, std::vector<OwnedShare>> shares_;  // by holder
-  std::vector<uint32_t> u1_, u2_, u3_, u4_, u5_;
+  std::vector<uint32_t> u1_, u2_, u3_, u4_;             // U5 is who sent shares_
   Bytes survivors_message_;
   std::optional<std::vector<uint32_t>> sum_;
   Work work_;
