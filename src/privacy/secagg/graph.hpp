@@ -1,5 +1,5 @@
 // Who masks with whom and holds whose shares. SecAgg (Bonawitz et al. 2017): everyone with everyone.
-// SecAgg+ (Bell et al. 2020, section 3): a k-regular graph, here the Harary graph H_{k,n} laid on a
+// SecAgg+ (Bell et al. 2020): a k-regular graph, here the Harary graph H_{k,n} laid on a
 // seeded permutation of the participants: on the permuted cycle, each client is joined to the k/2
 // nearest on each side, and for odd k (n even) also to the one opposite. The seed is the round's,
 // known to the server, which tells each client its neighbours by the keys it forwards.

@@ -1,5 +1,5 @@
 // What one party of secure aggregation computed, counted so the simulator can charge it as compute time
-// (Bonawitz et al. 2017, section 7.1, and Bell et al. 2020, table 1, count the same operations).
+// (the operations in which Bonawitz et al. 2017 and Bell et al. 2020 state their costs).
 #pragma once
 
 #include <cstdint>
