@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,6 +68,9 @@ class DeviceLearner {
   virtual void abandon() = 0;
   // ScaDLES adaptive compression: updates sent compressed so far (-1: not adaptive).
   virtual int64_t compressed_updates() const = 0;
+  // Secure aggregation: the last update as the aggregator would have decoded it (after compression and
+  // the device's noise), which the protocol quantises and masks; empty for a learner that trains nothing.
+  virtual std::span<const float> secure_input() const { return {}; }
 };
 
 }  // namespace edgetrain::backend

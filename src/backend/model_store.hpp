@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -48,6 +49,8 @@ class RoundAggregation {
   // Applies the accumulated sum / total_weight with step size lr and starts a new sum. False
   // when the model (or a loss given) is no longer finite.
   virtual bool apply_accumulated(double lr, double total_weight) = 0;
+  // Adds the sum of `count` updates (secure aggregation: what the protocol unmasked), each of weight 1.
+  virtual void accumulate_sum(std::span<const double> sum, int64_t count) = 0;
 
  protected:
   ~RoundAggregation() = default;

@@ -88,8 +88,10 @@ class TorchDevice : public DeviceLearner {
     }
     if (const auto& dp = shared.scenario.privacy.dp) {
       privacy_.emplace(*dp, device_noise_stddev(shared.scenario), shared.privacy_seed(index));
-      if (privacy_->noises_decoded()) own_decoder_.emplace(shared.scenario.compression, shared.layers);
     }
+    // Noise after compression, and secure aggregation, need what the aggregator would decode.
+    secure_ = shared.scenario.privacy.secure_aggregation.has_value();
+    if ((privacy_ && privacy_->noises_decoded()) || secure_) own_decoder_.emplace(shared.scenario.compression, shared.layers);
   }
 
   void receive(const ModelPayload& model) override {
@@ -152,6 +154,7 @@ class TorchDevice : public DeviceLearner {
   }
 
   int64_t compressed_updates() const override { return encoder_.adaptive() ? compressed_updates_ : -1; }
+  std::span<const float> secure_input() const override { return secure_input_; }
 
  private:
   const std::vector<float>& base() const { return replica_ ? replica_->params() : *base_; }
@@ -166,10 +169,13 @@ class TorchDevice : public DeviceLearner {
     if (privacy_) privacy_->before_encoding(update, encoded_);
     EncodedUpdate encoded = encoder_.encode(update, encoded_);
     if (own_decoder_) {
-      // Noise after compression: what the server would decode, noised here, goes dense.
       own_decoder_->decode_into(encoded.payload, encoded.compressed, shared_.uplink_seed(index_), encoded_, update);
-      privacy_->noise_decoded(update, encoded_);
-      encoded = encoder_.encode_dense(update, encoded_);
+      if (privacy_ && privacy_->noises_decoded()) {
+        // Noise after compression: what the server would decode, noised here, goes dense.
+        privacy_->noise_decoded(update, encoded_);
+        encoded = encoder_.encode_dense(update, encoded_);
+      }
+      if (secure_) secure_input_ = update;  // masked and summed by the protocol instead of sent
     }
     pending_ = travelling(std::move(encoded), shared_.uplink_charge, encoded_);
     ++encoded_;
@@ -184,7 +190,9 @@ class TorchDevice : public DeviceLearner {
   UplinkEncoder encoder_;
   std::optional<DownlinkReplica> replica_;  // the device's own copy under downlink compression
   std::optional<DevicePrivacy> privacy_;     // privacy.dp: clipping and the device's noise
-  std::optional<UplinkDecoder> own_decoder_;  // privacy.dp noise after compression: its own encodings decoded
+  std::optional<UplinkDecoder> own_decoder_;  // noise after compression, secure aggregation: its encodings decoded
+  bool secure_ = false;                       // privacy.secure_aggregation
+  std::vector<float> secure_input_;           // secure aggregation: the last update, decoded
   int64_t encoded_ = 0;                     // updates encoded (the uplink's context)
   std::shared_ptr<const std::vector<float>> base_;
   std::vector<float> local_;  // local-sgd: the local model, only while an update is in progress
@@ -278,6 +286,12 @@ class TorchStore : public StoreOfEveryRole {
     for (size_t k = 0; k < g.size(); ++k) sum_[k] += w * g[k];
   }
 
+  void accumulate_sum(std::span<const double> sum, int64_t count) override {
+    if (sum_.empty()) sum_.assign(sum.size(), 0.0f);
+    for (size_t k = 0; k < sum.size(); ++k) sum_[k] += static_cast<float>(sum[k]);
+    accumulated_ += count;
+  }
+
   bool apply_accumulated(double lr, double total_weight) override {
     if (config_.plain) {
       std::vector<float>& x = writable();
@@ -289,8 +303,8 @@ class TorchStore : public StoreOfEveryRole {
     if (privacy_) {
       privacy_->noise_sum(sum_, version_);
       total_weight = static_cast<double>(accumulated_);
-      accumulated_ = 0;
     }
+    accumulated_ = 0;
     const auto scale = static_cast<float>(1.0 / total_weight);
     for (float& v : sum_) v *= scale;
     sgd_.step(writable(), sum_, lr);
@@ -391,7 +405,7 @@ class TorchStore : public StoreOfEveryRole {
   learn::Sgd sgd_;
   UplinkDecoder decoder_;
   std::optional<AggregatePrivacy> privacy_;  // privacy.dp: updates bounded, weighted alike, the sum noised
-  int64_t accumulated_ = 0;                  // privacy.dp: updates in the round's sum
+  int64_t accumulated_ = 0;                  // privacy.dp, secure aggregation: updates in the round's sum
   StalenessRule rule_;
   std::vector<DownlinkEncoder> downlinks_;  // per member, when the downlink is compressed
   int64_t version_ = 0;                     // updates applied

@@ -206,6 +206,15 @@ std::string rounds_csv(const std::vector<RoundRow>& rows) {
   // Runs with differential privacy add the epsilon spent once the round closed.
   const bool dp = std::any_of(rows.begin(), rows.end(), [](const RoundRow& r) { return r.epsilon; });
   if (dp) columns.emplace_back("epsilon");
+  // Runs with secure aggregation add each phase's time and bytes, and the phase that failed.
+  const bool secure = std::any_of(rows.begin(), rows.end(), [](const RoundRow& r) { return r.secure.has_value(); });
+  if (secure) {
+    for (const char* phase : kSecurePhases) {
+      columns.push_back(std::string("secagg_") + phase + "_s");
+      columns.push_back(std::string("secagg_") + phase + "_bytes");
+    }
+    columns.emplace_back("secagg_failed_phase");
+  }
   CsvTable t(columns);
   for (const auto& r : rows) {
     auto& row = t.row()
@@ -222,6 +231,12 @@ std::string rounds_csv(const std::vector<RoundRow>& rows) {
         .add(r.bytes_up)
         .add(r.bytes_down);
     if (dp) row.add(r.epsilon ? format_number(*r.epsilon) : std::string());
+    if (secure) {
+      const SecureRoundRecord none;  // a round that sent no model (empty cells would hide that it ran)
+      const SecureRoundRecord& s = r.secure ? *r.secure : none;
+      for (size_t p = 0; p < kSecurePhases.size(); ++p) row.add(s.seconds[p]).add(s.bytes[p]);
+      row.add(s.failed_phase);
+    }
   }
   return t.str();
 }

@@ -5,6 +5,7 @@
 // same scenario and seed give byte-identical files; wall time lives only in summary.json.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -95,6 +96,19 @@ struct LinkRow {
   std::string sharing = "shared";
 };
 
+// Secure aggregation's phases as rounds.csv and summary.json name them (Bonawitz et al.'s rounds 0 to 4).
+inline constexpr std::array<const char*, 5> kSecurePhases{"advertise", "share_keys", "masked_input", "consistency",
+                                                          "unmasking"};
+
+// Secure aggregation in one round: each phase's time (from the end of the one before; advertise from the
+// round's start, the masked inputs including training) and the protocol bytes it moved both ways,
+// headers included; the phase that failed, if one did (empty otherwise).
+struct SecureRoundRecord {
+  std::array<double, 5> seconds{};
+  std::array<int64_t, 5> bytes{};
+  std::string failed_phase;
+};
+
 // One row of rounds.csv (sync rounds): when the round's models went out and when it closed, the
 // device whose aggregated update arrived last, what was aggregated, missed or late, and the bytes
 // that crossed the network meanwhile.
@@ -107,6 +121,7 @@ struct RoundRow {
   int64_t updates = 0, missing = 0, late = 0;
   int64_t bytes_up = 0, bytes_down = 0;
   std::optional<double> epsilon;  // privacy.dp: epsilon spent once the round applied (unset: no DP)
+  std::optional<SecureRoundRecord> secure;  // privacy.secure_aggregation (unset: none)
 };
 
 // One row of buffers_fleet.csv: every device's stream buffer summed, at a regular interval.

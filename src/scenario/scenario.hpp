@@ -263,8 +263,21 @@ struct DpSpec {
   bool noise_before_compression() const { return order == "clip_noise_compress"; }
 };
 
+// Secure aggregation (docs/explanation/secure-aggregation.md): each round's updates quantised to
+// Z_{2^field_bits}, masked and summed by the protocol of Bonawitz et al. (secagg) or Bell et al. (secagg+).
+struct SecureAggregationSpec {
+  std::string kind;                  // secagg | secagg+
+  std::optional<int64_t> threshold;  // shares that recover a secret; empty: a majority (secagg+: of a neighbourhood)
+  std::optional<int64_t> neighbours;  // secagg+: the masking graph's degree; empty: O(log n)
+  int64_t field_bits{};
+  std::optional<double> range;            // values clipped to [-range, range]; empty: privacy.dp.clip, else 1
+  std::optional<double> phase_timeout_s;  // key and unmasking phases close then; empty: once every live client answered
+  bool plus() const { return kind == "secagg+"; }
+};
+
 struct PrivacySpec {
   std::optional<DpSpec> dp;  // empty: no differential privacy
+  std::optional<SecureAggregationSpec> secure_aggregation;  // empty: the aggregator sees every update
 };
 
 struct TopologySpec {

@@ -8,7 +8,9 @@ namespace edgetrain::scenario::keys {
 
 std::vector<KeySpec> privacy_rows() {
   return {
-      section_key("privacy", "Privacy mechanisms on the devices' updates: differential privacy (`dp`).")
+      section_key("privacy",
+                  "Privacy mechanisms on the devices' updates: differential privacy (`dp`) and secure aggregation "
+                  "(`secure_aggregation`).")
           .null_default("none: updates go as trained (and compressed)"),
       section_key("privacy.dp",
                   "Client-level differential privacy (DP-FedAvg, McMahan et al., ICLR 2018): each device clips its "
@@ -51,6 +53,52 @@ std::vector<KeySpec> privacy_rows() {
                "(Mironov et al. 2019, as Opacus and TensorFlow Privacy account), an approximation here.")
           .def("fixed_size")
           .fills(&Scenario::privacy, &PrivacySpec::dp, &DpSpec::sampling),
+      section_key("privacy.secure_aggregation",
+                  "Secure aggregation: each round, the selected devices quantise their updates to the field "
+                  "Z_{2^field_bits}, mask them and run the protocol of Bonawitz et al. (CCS 2017) through the "
+                  "simulated network, so that the aggregator learns only their sum.")
+          .null_default("none: the aggregator sees every update")
+          .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation),
+      enum_key("privacy.secure_aggregation.kind", {"secagg", "secagg+"},
+               "secagg = every participant masks with and shares its secrets among all others; secagg+ = only "
+               "with its neighbours on a k-regular graph (Bell et al., CCS 2020).")
+          .def("secagg")
+          .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation, &SecureAggregationSpec::kind),
+      integer_key("privacy.secure_aggregation.threshold",
+                  "t: the shares that recover a device's secrets; a round whose live clients fall below it fails. "
+                  "secagg: out of the round's participants; secagg+: out of a neighbourhood (the neighbours and "
+                  "the device itself).")
+          .at_least(2)
+          .limit(1e6, "a million devices")
+          .null_default("a strict majority: floor(n / 2) + 1 (secagg+: of the neighbourhood, k + 1)")
+          .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation, &SecureAggregationSpec::threshold),
+      integer_key("privacy.secure_aggregation.neighbours",
+                  "secagg+: k, each participant's neighbours on the masking graph (a Harary graph on a seeded "
+                  "permutation).")
+          .allowed_only_when(when("privacy.secure_aggregation.kind", {"secagg+"}))
+          .at_least(1)
+          .limit(1e6, "a million devices")
+          .null_default("2 ceil(1.5 log2 n), at most n - 1")
+          .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation, &SecureAggregationSpec::neighbours),
+      integer_key("privacy.secure_aggregation.field_bits",
+                  "b: updates are summed in Z_{2^b}; each value gets floor((2^b - 1) / 2n) levels per unit of range.")
+          .at_least(2)
+          .limit(32, "one field element per 32-bit word")
+          .def(32)
+          .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation, &SecureAggregationSpec::field_bits),
+      number_key("privacy.secure_aggregation.range",
+                 "Each coordinate of an update is clipped to [-range, range] before quantisation.")
+          .above(0)
+          .at_most(1e6)
+          .null_default("privacy.dp.clip with differential privacy, else 1")
+          .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation, &SecureAggregationSpec::range),
+      quantity_key("privacy.secure_aggregation.phase_timeout_s", Unit::Seconds,
+                   "The key phases (advertise, share), the consistency check and unmasking close this long after "
+                   "they open; the clients that have not answered then drop out of the round. The masked inputs "
+                   "follow training.round_timeout_s.")
+          .above(0)
+          .null_default("each phase waits for every live client")
+          .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation, &SecureAggregationSpec::phase_timeout_s),
       number_key("stop.epsilon",
                  "privacy.dp: stop before a round that would take epsilon (at privacy.dp.delta) above this budget.")
           .above(0)
@@ -95,6 +143,57 @@ std::vector<Rule> privacy_rules() {
            throw ScenarioError(
                "privacy.dp.order: clip_noise_compress is not defined with placement central: the aggregator adds "
                "the noise after decoding; use clip_compress_noise, or placement distributed or local");
+         }
+       }},
+      {"privacy.secure_aggregation",
+       "Synchronous rounds of the flat topology (mode sync, or local-sgd with aggregation sync), without "
+       "over-selection; the threshold at most the devices a round selects (secagg+: the neighbourhood).",
+       [](const nlohmann::json& r) {
+         const auto& privacy = r.at("privacy");
+         if (privacy.is_null() || privacy.at("secure_aggregation").is_null()) return;
+         const auto& sa = privacy.at("secure_aggregation");
+         const auto& t = r.at("training");
+         const std::string mode = t.at("mode").get<std::string>();
+         if (!(mode == "sync" || (mode == "local-sgd" && t.at("aggregation") == "sync"))) {
+           throw ScenarioError("privacy.secure_aggregation: needs synchronous rounds (training.mode sync, or local-sgd "
+                               "with aggregation sync): the protocol sums one round's updates, not mode " +
+                               mode + (mode == "local-sgd" ? " with aggregation async" : ""));
+         }
+         const std::string topology = r.at("topology").at("kind").get<std::string>();
+         if (topology != "flat") {
+           throw ScenarioError("privacy.secure_aggregation: needs topology.kind flat (one aggregator runs the "
+                               "protocol with the devices it selects), not " + topology);
+         }
+         const auto& selection = t.at("selection");
+         if (!selection.is_null() && selection.at("over_selection").get<double>() > 0) {
+           throw ScenarioError("privacy.secure_aggregation: not with training.selection.over_selection (the "
+                               "protocol's survivors decide whose updates count)");
+         }
+         // The devices a round selects, when the scenario lists them (a population's are drawn later).
+         int64_t per_round = r.at("devices").is_array() ? static_cast<int64_t>(r.at("devices").size()) : -1;
+         if (!selection.is_null() && selection.at("kind") != "all" && selection.contains("per_round") &&
+             !selection.at("per_round").is_null())
+           per_round = selection.at("per_round").get<int64_t>();
+         if (per_round >= 0 && per_round < 2) {
+           throw ScenarioError("privacy.secure_aggregation: a round must select at least 2 devices (the sum of one "
+                               "update is that update)");
+         }
+         const bool plus = sa.at("kind") == "secagg+";
+         if (plus && !sa.at("neighbours").is_null() && per_round >= 0 && sa.at("neighbours").get<int64_t>() >= per_round) {
+           throw ScenarioError("privacy.secure_aggregation.neighbours: " + sa.at("neighbours").dump() +
+                               " is not below the " + std::to_string(per_round) + " devices a round selects");
+         }
+         if (sa.at("threshold").is_null()) return;
+         const int64_t threshold = sa.at("threshold").get<int64_t>();
+         if (plus && !sa.at("neighbours").is_null() && threshold > sa.at("neighbours").get<int64_t>() + 1) {
+           throw ScenarioError("privacy.secure_aggregation.threshold: " + std::to_string(threshold) +
+                               " is above a neighbourhood of " + std::to_string(sa.at("neighbours").get<int64_t>() + 1) +
+                               " (neighbours + the device)");
+         }
+         if (!plus && per_round >= 0 && threshold > per_round) {
+           throw ScenarioError("privacy.secure_aggregation.threshold: " + std::to_string(threshold) +
+                               " is above the " + std::to_string(per_round) +
+                               " devices a round selects: no round could recover its sum");
          }
        }},
       {"stop.epsilon", "Needs privacy.dp.", [](const nlohmann::json& r) {

@@ -54,6 +54,7 @@ constexpr std::string_view kRuleOrder[] = {
     "population.hosts",
     "privacy.dp",
     "privacy.dp.order",
+    "privacy.secure_aggregation",
     "stop.epsilon",
 };
 

@@ -93,12 +93,27 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
       if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
       continue;
     }
+    waits_for[m] = true;
+  }
+  // Secure aggregation: the devices sent a model are the protocol's participants.
+  secure_.reset();
+  if (state_.scenario.privacy.secure_aggregation) {
+    std::vector<size_t> participants;
+    for (size_t m = 0; m < n; ++m)
+      if (waits_for[m]) participants.push_back(members_[m]);
+    secure_.emplace(state_, inbox_, round, participants, started);
+    if (!secure_->failure().empty()) std::fill(waits_for.begin(), waits_for.end(), false);  // no model goes out
+  }
+  for (size_t m = 0; m < n; ++m) {
+    if (!waits_for[m]) continue;
+    const size_t device = members_[m];
+    DeviceLiveness& live = state_.live[device];
     if (!models[m]) models[m] = fresh();
     ModelMessage& message = *models[m];
     message.model = source_.payload_for(m);
     message.bytes = message_bytes(message.model.bytes + message.injected_bytes);
+    if (secure_) message.secure = secure_->protocol();
     live.model_outstanding = true;
-    waits_for[m] = true;
     sent_at_[m] = started;
     if (state_.slots) {
       state_.slots->place(state_, device, std::move(models[m]));  // a population's device takes a host slot
@@ -151,9 +166,41 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   // With nobody to wait for (devices off, or busy with an earlier round), the round still
   // lasts until it closes, or without a timeout until a straggler of an earlier round delivers
   // or fails: late updates are received meanwhile, and time moves on.
+  // An update computed on another model version is late (with secure aggregation, also one from a device
+  // outside the round's masked-input phase).
+  auto count_late = [&](std::unique_ptr<UpdateMessage> update) {
+    state_.count_delivered(*update, inbox_.host());
+    if (state_.privacy) state_.privacy->update_received(update->device);  // local DP: each update a release
+    state_.late_pushes += 1;
+    state_.devices[update->device].late_pushes += 1;
+    row.late += 1;
+    const size_t m = position_.at(update->device);
+    selection_.delivered(m, sg4::Engine::get_clock() - sent_at_[m]);
+  };
+  // Secure aggregation: the key phases first; a round they fail goes no further.
+  bool secure_failed = secure_ && !secure_->failure().empty();
+  if (secure_failed) {
+    // Too few devices could take part: no model went out. The round lasts until it closes; without a
+    // timeout nothing would change at this instant, so the run ends here, saying why.
+    if (until >= 0) {
+      sg4::this_actor::sleep_until(until);
+      result.ended = deadline >= 0 && sg4::Engine::get_clock() >= deadline;
+    } else {
+      state_.stop("completed", secure_->failure() + " (round " + std::to_string(round) +
+                                   "; training.round_timeout_s lets the run wait for more devices)");
+    }
+  }
+  if (secure_ && !secure_failed && !secure_->key_phases(deadline, count_late)) {
+    if (secure_->ended()) {
+      result.ended = true;
+      return result;
+    }
+    secure_failed = true;
+  }
   bool heard = false;
   if (expected == 0 && closes < 0 && selection_.uses_availability() && !any_outstanding()) wait_for_data(until);
   auto waiting = [&] {
+    if (secure_failed) return false;
     if (expected > 0) return present < target && owed();
     return closes >= 0 || (!heard && any_outstanding());
   };
@@ -167,25 +214,27 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
       }
       continue;  // poked: a member failed; check again who still owes an update
     }
-    const std::unique_ptr<UpdateMessage> update = expect<UpdateMessage>(std::move(next), me);
+    std::unique_ptr<UpdateMessage> update = expect<UpdateMessage>(std::move(next), me);
+    // One from a member this round did not send to, computed on this version, is a straggler of an earlier
+    // round that closed empty: as fresh as any, it is aggregated (and counted in the round that selected it
+    // as not missing), unless the round's sum is a secure aggregation's.
+    if (update->round != round || (secure_ && !secure_->expects(update->device))) {
+      count_late(std::move(update));
+      continue;
+    }
     state_.count_delivered(*update, inbox_.host());
     if (state_.privacy) state_.privacy->update_received(update->device);  // local DP: each update a release
     const size_t m = position_.at(update->device);
     const double round_time_s = sg4::Engine::get_clock() - sent_at_[m];
-    // An update computed on another model version is late. One from a member this round did not
-    // send to, computed on this version, is a straggler of an earlier round that closed empty: as
-    // fresh as any, it is aggregated (and counted in the round that selected it as not missing).
-    if (update->round != round) {
-      state_.late_pushes += 1;
-      state_.devices[update->device].late_pushes += 1;
-      row.late += 1;
-      selection_.delivered(m, round_time_s);
-      continue;
-    }
     injection_.collect(*update);
     result.finite = result.finite && std::isfinite(update->loss);
-    const double w = mode_.weight(update->samples);
-    sum_.accumulate(update->update, m, w);
+    // Secure aggregation: the protocol sums the masked inputs, each of weight 1.
+    const double w = secure_ ? 1.0 : mode_.weight(update->samples);
+    if (secure_) {
+      secure_->masked(*update);
+    } else {
+      sum_.accumulate(update->update, m, w);
+    }
     weight_total += w;
     result.samples += static_cast<double>(update->samples);
     selection_.aggregated(m, update->samples, update->loss, round_time_s);
@@ -194,10 +243,18 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     if (!waits_for[m]) stragglers += 1;
     row.slowest_device = state_.devices[update->device].device;
   }
+  if (secure_ && !secure_failed && !result.ended && !secure_->closing_phases(deadline, count_late)) {
+    result.ended = secure_->ended();
+    secure_failed = !result.ended;
+  }
   if (result.ended) {
     // The round in flight is abandoned: its updates are not applied (missing, as those still out).
     state_.selections_missing += static_cast<int64_t>(present);
     return result;
+  }
+  if (secure_) {
+    row.secure = secure_->record();
+    if (secure_failed) state_.secure_rounds_failed += 1;
   }
   injection_.close_round();
   selection_.round_closed();
@@ -208,7 +265,8 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   row.missing = missing;
   if (present == 0) {
     state_.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
-  } else {
+  } else if (!secure_failed) {
+    if (secure_) sum_.accumulate_sum(secure_->protocol()->sum(), static_cast<int64_t>(present));
     sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
     result.finite = sum_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
     row.applied = true;

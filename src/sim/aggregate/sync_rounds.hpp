@@ -20,6 +20,7 @@
 #include "backend/model_store.hpp"
 #include "report/run_record.hpp"
 #include "sim/aggregate/injection.hpp"
+#include "sim/aggregate/secure_phases.hpp"
 #include "sim/aggregate/selection.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/run_state.hpp"
@@ -61,6 +62,8 @@ class SyncRounds {
   // Sends this round's model to the selected members that can take it; returns those it waits for
   // (member positions) and sets `selected`.
   std::vector<bool> send_models(int64_t round, int64_t draw, double started, size_t& selected);
+  // The round's protocol closed (secure aggregation): its sum applied like any round's, or the round failed.
+  bool secure_sum(RoundResult& result, size_t& present, double deadline);
   // Per member: on, not busy with an earlier round, and (streaming) a full batch at hand now.
   std::vector<bool> available(double now) const;
   // A round with nobody to wait for, no timeout and no straggler out (kinds available and oort:
@@ -79,6 +82,7 @@ class SyncRounds {
   RoundSelection selection_;
   std::vector<double> sent_at_;  // per member: when its last model was sent (its round time's start)
   std::vector<double> last_round_end_;  // per member: when the last round that sent it a model closed
+  std::optional<SecurePhases> secure_;   // secure aggregation: the round in progress's protocol
 };
 
 }  // namespace edgetrain::sim

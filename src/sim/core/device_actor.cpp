@@ -7,6 +7,7 @@
 #include <random>
 #include <simgrid/s4u.hpp>
 
+#include "sim/core/device_secure.hpp"
 #include "sim/core/step_charges.hpp"
 #include "sim/core/wire.hpp"
 #include "util/seed.hpp"
@@ -97,7 +98,10 @@ void DeviceActor::update_once(TimeLedger& ledger) {
     ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
   }
   ledger.open_wait();
-  const auto model = expect<ModelMessage>(state_.courier(index_).receive(), "device " + record.device);
+  std::unique_ptr<Message> next = state_.courier(index_).receive();
+  // A secure-aggregation message of a round this device left (an abort after a late answer) is stale.
+  while (dynamic_cast<SecureMessage*>(next.get())) next = state_.courier(index_).receive();
+  const auto model = expect<ModelMessage>(std::move(next), "device " + record.device);
   const double received = sg4::Engine::get_clock();
   // The transfer began when both ends were posted; before that the device was idle, out of the rounds
   // since the first round that went on without it.
@@ -112,6 +116,11 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   state_.bytes_down += model->bytes;
   state_.links.carried(model->from, sg4::this_actor::get_host(), model->bytes);
 
+  std::optional<DeviceSecureRound> secure;
+  if (model->secure) {
+    secure.emplace(state_, index_, upstream_, *model, ledger);
+    if (!secure->key_phases()) return;  // the round went on without it
+  }
   auto message = std::make_unique<UpdateMessage>();
   message->device = index_;
   message->round = model->round;
@@ -123,6 +132,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   message->bytes = message_bytes(message->update.bytes + shared_bytes);
   message->dense_bytes = message_bytes(state_.backend.cost().dense_bytes() + shared_bytes);
   message->shared_sample_bytes = shared_sample_bytes;
+  if (secure) secure->masked_input(*message);  // the masked input goes in place of the update
   record.samples_injected_sent += static_cast<int64_t>(message->shared.size());
   ledger.open(TimeLedger::Bucket::Comm);
   live.pushing = true;
@@ -132,6 +142,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
     upstream_.send(state_.lane(index_), std::move(message));
   }
   ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
+  if (secure) secure->closing_phases();
 }
 
 void DeviceActor::operator()() {
@@ -165,7 +176,8 @@ void DeviceActor::operator()() {
     return;
   }
   const scenario::TrainingSpec& training = state_.scenario.training;
-  // A restart after a fault: the update the device was computing when it went off is dropped.
+  // A restart after a fault: the update the device was computing when it went off is dropped (and its
+  // part in a secure-aggregation round: RunState::count_failed, when it went off).
   state_.backend.device(index_).abandon();
   if (state_.mode.applies_on_arrival() && training.start_jitter_s > 0 && state_.devices[index_].restarts == 0) {
     std::mt19937_64 rng(util::derive_seed(state_.scenario.seed, "start-jitter", index_));

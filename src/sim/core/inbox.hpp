@@ -25,6 +25,7 @@ namespace edgetrain::sim {
 // aggregators declares its arrival_rank beside it (send finds it by argument-dependent lookup).
 inline size_t arrival_rank(const UpdateMessage& m) { return 2 * m.device; }
 inline size_t arrival_rank(const PullRequest& m) { return 2 * m.device + 1; }
+inline size_t arrival_rank(const SecureMessage& m) { return 2 * m.device; }  // a device sends one at a time
 
 class Inbox {
  public:

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/learner.hpp"
+#include "backend/secure_round.hpp"
 
 namespace simgrid::s4u {
 class Host;
@@ -38,6 +39,8 @@ struct ModelMessage : Message {
   int64_t share_count = 0;
   std::vector<int64_t> injected;
   int64_t injected_bytes = 0;  // wire size of the injected samples (included in `bytes`)
+  // Secure aggregation: the round's protocol, which the device runs around its training.
+  std::shared_ptr<backend::SecureRound> secure;
 };
 
 // Device -> aggregator: one update (a gradient, or a model delta in mode local-sgd).
@@ -52,6 +55,19 @@ struct UpdateMessage : Message {
   int64_t dense_bytes = 0;          // what the same message would weigh with a dense fp32 update
   std::vector<int64_t> shared;      // dataset indices shared for injection (their bytes are included)
   int64_t shared_sample_bytes = 0;  // wire size of one shared sample
+  backend::ProtocolMessage masked;  // secure aggregation: the masked input sent in place of the update
+};
+
+// Secure aggregation (privacy.secure_aggregation), both ways: a phase's message between a device and
+// its aggregator. From the aggregator, `abort` ends the device's part in the round (it failed, or the
+// device's answer came too late).
+struct SecureMessage : Message {
+  const char* kind() const override { return "secure aggregation"; }
+  size_t device = 0;
+  int64_t round = 0;
+  backend::Phase phase = backend::Phase::advertise_keys;
+  backend::ProtocolMessage message;
+  bool abort = false;
 };
 
 // Device -> aggregator in asynchronous aggregation: asks for the current model (a bare header).

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "backend/secure_round.hpp"
+#include "report/run_record.hpp"
 #include "scenario/population.hpp"
 #include "sim/core/run_state.hpp"
 
@@ -46,18 +48,74 @@ bool epsilon_budget_spent(RunState& state, size_t members) {
   return true;
 }
 
+namespace {
+size_t planned_round(const scenario::Scenario& scenario) {
+  const size_t devices = scenario.devices.size();
+  return scenario::round_size(scenario.training.selection, devices).value_or(devices);
+}
+}  // namespace
+
+void check_secure_aggregation(const scenario::Scenario& scenario, int64_t params) {
+  if (scenario.privacy.secure_aggregation) (void)backend::secure_settings(scenario, planned_round(scenario), params);
+}
+
+std::string describe_privacy(const scenario::Scenario& scenario, int64_t params) {
+  std::string out;
+  if (const auto& dp = scenario.privacy.dp) {
+    out += "differential privacy: " + dp->placement + ", clip " + four_digits(dp->clip) + ", noise multiplier " +
+           four_digits(dp->noise_multiplier) + ", delta " + four_digits(dp->delta) + ", " + dp->order + "\n";
+  }
+  if (const auto& sa = scenario.privacy.secure_aggregation) {
+    const size_t n = planned_round(scenario);
+    const backend::SecureSettings s = backend::secure_settings(scenario, n, params);
+    out += "secure aggregation: " + sa->kind + " among " + std::to_string(n) + " devices a round, threshold " +
+           std::to_string(s.config.threshold) +
+           (sa->plus() ? ", " + std::to_string(s.config.neighbours) + " neighbours" : std::string()) + ", field 2^" +
+           std::to_string(s.config.field_bits) + ", range " + four_digits(s.fixed_point.range) + " (" +
+           four_digits(s.fixed_point.scale) + " levels per unit)\n";
+  }
+  return out;
+}
+
 nlohmann::json privacy_summary(const RunState& state) {
-  const auto& dp = state.scenario.privacy.dp;
-  if (!dp || !state.privacy) return nullptr;
-  return {{"epsilon", state.privacy->epsilon()},
-          {"delta", dp->delta},
-          {"dp",
-           {{"placement", dp->placement},
-            {"clip", dp->clip},
-            {"noise_multiplier", dp->noise_multiplier},
-            {"order", dp->order},
-            {"sampling", dp->sampling},
-            {"releases_accounted", state.privacy->releases()}}}};
+  const scenario::PrivacySpec& spec = state.scenario.privacy;
+  if (!spec.dp && !spec.secure_aggregation) return nullptr;
+  nlohmann::json out = nlohmann::json::object();
+  if (const auto& dp = spec.dp; dp && state.privacy) {
+    out["epsilon"] = state.privacy->epsilon();
+    out["delta"] = dp->delta;
+    out["dp"] = {{"placement", dp->placement},
+                 {"clip", dp->clip},
+                 {"noise_multiplier", dp->noise_multiplier},
+                 {"order", dp->order},
+                 {"sampling", dp->sampling},
+                 {"releases_accounted", state.privacy->releases()}};
+  }
+  if (const auto& sa = spec.secure_aggregation) {
+    // Bytes and time by phase over the rounds; the protocol's own time leaves out the masked-input
+    // phase, which holds the training (what a round without secure aggregation spends too).
+    nlohmann::json bytes = nlohmann::json::object(), seconds = nlohmann::json::object();
+    double protocol_s = 0;
+    for (size_t p = 0; p < report::kSecurePhases.size(); ++p) {
+      int64_t b = 0;
+      double s = 0;
+      for (const report::RoundRow& row : state.rounds) {
+        if (!row.secure) continue;
+        b += row.secure->bytes[p];
+        s += row.secure->seconds[p];
+      }
+      bytes[report::kSecurePhases[p]] = b;
+      seconds[report::kSecurePhases[p]] = s;
+      if (p != 2) protocol_s += s;
+    }
+    out["secure_aggregation"] = {{"kind", sa->kind},
+                                 {"field_bits", sa->field_bits},
+                                 {"bytes_by_phase", bytes},
+                                 {"seconds_by_phase", seconds},
+                                 {"protocol_s", protocol_s},
+                                 {"rounds_failed", state.secure_rounds_failed}};
+  }
+  return out;
 }
 
 }  // namespace edgetrain::sim

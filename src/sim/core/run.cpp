@@ -483,10 +483,11 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
       scenario, {.threads = options.threads,
                  .topology_memory = p.topology->memory(p.hosts),
                  .delta_link = p.topology->delta_link(),
-                 .once_allowed = [&p](const backend::ChargedModel& charged) {
+                 .once_allowed = [&p, &scenario](const backend::ChargedModel& charged) {
                    // What the topology builds (and checks) once the estimate allows it, before any output.
                    p.topology->build(p.hosts);
                    check_ns3_message_size(charged.cost);
+                   check_secure_aggregation(scenario, charged.cost.params);
                  }});
   p.traces = plan_device_traces(scenario, p.learning->parts, own_hosts);
   apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);
@@ -535,6 +536,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
          (available ? ", " + util::format_bytes(*available) + " available" : std::string(", available memory unknown")) +
          "\n";
   out += p.energy->describe() + "\n";
+  out += describe_privacy(scenario, p.learning->backend->cost().params);
   return out;
 }
 

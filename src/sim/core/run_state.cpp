@@ -59,6 +59,7 @@ void RunState::count_failed(size_t device, bool was_pushing, bool tell_upstream)
   l.pushing = false;
   l.held_samples = 0;
   l.model_outstanding = false;
+  l.in_secure_round = false;
   if (tell_upstream && upstream.at(device)) upstream[device]->poke();
 }
 

@@ -38,6 +38,7 @@ struct DeviceLiveness {
   bool on = true;
   bool pushing = false;            // a push is on the wire: a fault now makes it a failed push
   bool model_outstanding = false;  // sync rounds: a model was sent and no push has come back yet
+  bool in_secure_round = false;    // secure aggregation: a round's protocol counts on this device
 };
 
 class Inbox;
@@ -104,6 +105,8 @@ struct RunState {
   // whatever the topology's root counts as a round).
   std::vector<double> round_ends_s;
 
+  // Secure aggregation: the protocol of the round in progress (devices keep it while they take part).
+  std::shared_ptr<backend::SecureRound> secure_round;
   // privacy.dp: the epsilon spent so far (null without differential privacy).
   std::unique_ptr<privacy::EpsilonLedger> privacy;
 
@@ -143,6 +146,7 @@ struct RunState {
   int64_t failed_pushes = 0, late_pushes = 0;
   int64_t missing_updates = 0;  // sync rounds: devices whose update was not aggregated in a round
   int64_t empty_rounds = 0;     // sync rounds that closed with no update at all
+  int64_t secure_rounds_failed = 0;  // secure aggregation: rounds whose protocol fell below its threshold
   // Sync rounds' participation (summary.json): each time a device is selected it ends aggregated
   // (DeviceRecord::rounds_aggregated), late (late_pushes), failed (a fault while its model was out)
   // or missing (not sent, being off or busy with an earlier round; or still out when the run ended).

@@ -1,0 +1,91 @@
+// See device_secure.hpp.
+#include "sim/core/device_secure.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/core/wire.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace edgetrain::sim {
+
+DeviceSecureRound::DeviceSecureRound(RunState& state, size_t device, Inbox& upstream, const ModelMessage& model,
+                                     TimeLedger& ledger)
+    : state_(state), device_(device), upstream_(upstream), round_(model.round), protocol_(model.secure), ledger_(ledger) {}
+
+std::optional<backend::ProtocolMessage> DeviceSecureRound::await() {
+  ledger_.open_wait();
+  std::unique_ptr<SecureMessage> message =
+      expect<SecureMessage>(state_.courier(device_).receive(), "device " + state_.devices[device_].device);
+  const double received = sg4::Engine::get_clock();
+  ledger_.charge(TimeLedger::Bucket::Wait, received);
+  report::DeviceRecord& record = state_.devices[device_];
+  record.bytes_down += message->bytes;
+  state_.bytes_down += message->bytes;
+  state_.links.carried(message->from, sg4::this_actor::get_host(), message->bytes);
+  if (message->abort || message->round != round_) return std::nullopt;
+  return std::move(message->message);
+}
+
+void DeviceSecureRound::answer(backend::Phase phase, const backend::ProtocolMessage& from_server) {
+  double flops = 0;
+  auto message = std::make_unique<SecureMessage>();
+  message->device = device_;
+  message->round = round_;
+  message->phase = phase;
+  message->message = protocol_->answer(device_, phase, from_server, {}, flops);
+  message->bytes = message_bytes(message->message.bytes);
+  ledger_.open(TimeLedger::Bucket::Compute);
+  sg4::this_actor::execute(flops);
+  ledger_.charge(TimeLedger::Bucket::Compute, sg4::Engine::get_clock());
+  ledger_.open(TimeLedger::Bucket::Comm);
+  {
+    const LinkLedger::Transfer busy(state_.links, sg4::this_actor::get_host(), upstream_.host(), message->bytes);
+    upstream_.send(state_.lane(device_), std::move(message));
+  }
+  ledger_.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
+}
+
+void DeviceSecureRound::leave() {
+  DeviceLiveness& live = state_.live[device_];
+  live.in_secure_round = false;
+  live.model_outstanding = false;  // nothing more comes from it this round
+}
+
+bool DeviceSecureRound::key_phases() {
+  answer(backend::Phase::advertise_keys, {});
+  for (backend::Phase phase : {backend::Phase::share_keys, backend::Phase::masked_input}) {
+    std::optional<backend::ProtocolMessage> next = await();
+    if (!next) {
+      leave();
+      return false;
+    }
+    if (phase == backend::Phase::masked_input) {
+      from_server_ = std::move(*next);
+      return true;
+    }
+    answer(phase, *next);
+  }
+  return true;
+}
+
+void DeviceSecureRound::masked_input(UpdateMessage& message) {
+  double flops = 0;
+  message.masked = protocol_->answer(device_, backend::Phase::masked_input, from_server_,
+                                     state_.backend.device(device_).secure_input(), flops);
+  message.bytes = message_bytes(message.masked.bytes);
+  ledger_.open(TimeLedger::Bucket::Compute);
+  sg4::this_actor::execute(flops);
+  ledger_.charge(TimeLedger::Bucket::Compute, sg4::Engine::get_clock());
+}
+
+void DeviceSecureRound::closing_phases() {
+  for (backend::Phase phase : {backend::Phase::consistency, backend::Phase::unmasking}) {
+    std::optional<backend::ProtocolMessage> next = await();
+    if (!next) break;
+    answer(phase, *next);
+  }
+  state_.live[device_].in_secure_round = false;
+}
+
+}  // namespace edgetrain::sim
