@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -139,6 +140,27 @@ TEST_CASE(
   CHECK(a["privacy"]["epsilon"].get<double>() == doctest::Approx(expected.back()).epsilon(1e-12));
   CHECK(b["privacy"]["epsilon"].get<double>() == doctest::Approx(expected.back()).epsilon(1e-12));
   CHECK(at["privacy"]["epsilon"] == a["privacy"]["epsilon"]);
+}
+
+TEST_CASE("privacy: a distributed round that aggregates fewer updates carries less noise and costs more epsilon") {
+  // The round timeout closes each round before the slower dev-a's update arrives: one update of K = 2,
+  // whose noise on the sum is z x clip x sqrt(1/2).
+  const fs::path out = run_two_devices("dp-dist-short", "--set training.round_timeout_s=0.02 --set stop.rounds=4 " +
+                                                            dp("{\"placement\":\"distributed\"}"));
+  RdpAccountant accountant(Sampling::fixed_size);
+  std::vector<double> expected;
+  int short_rounds = 0;
+  for (const auto& row : read_csv(out / "rounds.csv")) {
+    if (row.at("applied") != "1") continue;
+    const double updates = num(row, "updates");
+    short_rounds += updates < 2;
+    accountant.compose(kZ * std::sqrt(updates / 2), 1.0);
+    expected.push_back(accountant.epsilon(kDelta).epsilon);
+  }
+  CHECK(short_rounds == 4);
+  check_epsilons(out, expected);
+  // Each such round costs what two full rounds do: the RDP of the Gaussian goes as 1 / z^2.
+  CHECK(expected.front() == doctest::Approx(epsilons(Sampling::fixed_size, kZ, 1.0, 2).back()).epsilon(1e-9));
 }
 
 TEST_CASE("privacy: local DP accounts each device's own updates, replace-one (noise z/2 to the accountant)") {
