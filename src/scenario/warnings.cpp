@@ -6,6 +6,7 @@
 #include <map>
 
 #include "scenario/keys/topology.hpp"
+#include "scenario/population.hpp"
 #include "util/format.hpp"
 #include "util/printable.hpp"
 
@@ -121,6 +122,40 @@ void lockstep(const Scenario& s, std::vector<std::string>& out) {
   }
 }
 
+// Distributed DP: each device adds only noise_multiplier x clip / sqrt(K), so that the K updates of a
+// round sum to the whole noise. Whoever sees a single update (the aggregator, unless secure aggregation
+// hides it: privacy.secure_aggregation, a later change) sees it with that share alone; the epsilon the run
+// reports is that of the sum. Nothing to say when a round aggregates one update (the share is the whole).
+void distributed_noise(const Scenario& s, std::vector<std::string>& out) {
+  const auto& dp = s.privacy.dp;
+  if (!dp || dp->placement != "distributed") return;
+  const size_t n = s.devices.size();
+  const size_t k = round_size(s.training.selection, n).value_or(n);
+  if (k <= 1) return;
+  const double share = dp->noise_multiplier * dp->clip / std::sqrt(static_cast<double>(k));
+  out.push_back(
+      "privacy.dp.placement: distributed: each device adds only its share of the noise, standard deviation "
+      "noise_multiplier x clip / sqrt(K) = " +
+      format_number(share) + " with K = " + std::to_string(k) +
+      " updates a round, so whoever sees a single update (the aggregator) sees it with that share alone; the "
+      "epsilon reported holds against whoever sees only the sum, i.e. with secure aggregation, which runs "
+      "do not apply yet (see docs/explanation/privacy.md), set placement to central to trust the "
+      "aggregator, or local for noise that protects each update on its own");
+}
+
+// delta is the chance the guarantee fails outright: at 1 / n, a mechanism that publishes one device's
+// data in full (each device with probability delta) meets it (Dwork and Roth 2014, section 2.3).
+void large_delta(const Scenario& s, std::vector<std::string>& out) {
+  const auto& dp = s.privacy.dp;
+  const auto n = static_cast<double>(s.devices.size());
+  if (!dp || dp->delta * n < 1) return;
+  out.push_back("privacy.dp.delta: " + format_number(dp->delta) + " is at least 1 / " + format_number(n) +
+                " (the devices): an (epsilon, delta) guarantee with delta >= 1 / n allows publishing a device's "
+                "update outright (each device with probability delta), whatever epsilon says (Dwork and Roth 2014, "
+                "2.3), set it well below 1 / n, e.g. " +
+                format_number(std::pow(10.0, std::floor(std::log10(0.1 / n)))));
+}
+
 }  // namespace
 
 std::vector<std::string> warnings(const Scenario& scenario) {
@@ -132,6 +167,8 @@ std::vector<std::string> warnings(const Scenario& scenario) {
   downlink_feedback(scenario, out);
   tight_staleness(scenario, out);
   lockstep(scenario, out);
+  distributed_noise(scenario, out);
+  large_delta(scenario, out);
   keys::topology_warnings(scenario, out);
   return out;
 }

@@ -161,7 +161,8 @@ TEST_CASE("schema: table is self-consistent") {
 TEST_CASE("schema: lookups") {
   CHECK(child_names("") == std::vector<std::string>{"population", "name", "seed", "platform", "network", "server", "stream",
                                                     "devices", "training", "dataset", "model", "compression", "faults",
-                                                    "traces", "topology", "eval", "stop", "report"});
+                                                    "traces", "topology", "eval", "stop", "report",
+                                                    "privacy"});
   CHECK(child_names("topology") ==
         std::vector<std::string>{"kind", "graph", "degree", "sites", "site_rounds", "cloud_aggregation", "site_compression"});
   CHECK(child_names("training") == std::vector<std::string>{"compute",           "compute_profile",

@@ -73,7 +73,8 @@ TEST_CASE("validate: defaults are filled in") {
   CHECK(!r["training"].contains("injection"));
   CHECK(r["report"] == json{{"buffer_every_s", 1.0}});
   CHECK(r["eval"]["every_s"] == 5.0);
-  CHECK(r["stop"] == json::parse(R"({"rounds": 3, "sim_time_s": null, "target_accuracy": null})"));
+  CHECK(r["stop"] ==
+        json::parse(R"({"rounds": 3, "sim_time_s": null, "target_accuracy": null, "epsilon": null})"));
   CHECK(r["topology"] == json{{"kind", "flat"}});  // the hierarchical keys do not apply
 }
 

@@ -157,3 +157,40 @@ TEST_CASE("warnings: a hierarchy that compresses the device hop but sends dense 
   s.compression.uplink.kind = "none";  // nothing compressed: nothing to warn about
   CHECK(about(warnings(s), "topology.site_compression").empty());
 }
+
+TEST_CASE("warnings: distributed DP noise protects the sum, not each update the aggregator sees") {
+  const std::vector<std::string> four = {"devices=[\"a\",\"b\",\"c\",\"d\"]"};
+  auto with = [&](std::vector<std::string> sets) {
+    sets.insert(sets.begin(), four.begin(), four.end());
+    return about(warnings_of(sets), "privacy.dp.placement");
+  };
+  // K = 4 devices a round: each adds 2 x 0.5 / sqrt(4) = 0.5.
+  CHECK(with({"privacy.dp={\"placement\":\"distributed\",\"noise_multiplier\":2,\"clip\":0.5}"}) ==
+        std::vector<std::string>{
+            "privacy.dp.placement: distributed: each device adds only its share of the noise, standard deviation "
+            "noise_multiplier x clip / sqrt(K) = 0.5 with K = 4 updates a round, so whoever sees a single update (the "
+            "aggregator) sees it with that share alone; the epsilon reported holds against whoever sees only the sum, "
+            "i.e. with secure aggregation, which runs do not apply yet (see docs/explanation/privacy.md), set "
+            "placement to central to trust the aggregator, or local for noise that protects each update on its own"});
+  // K from the selection: 1 of 4 a round adds the whole noise, nothing to say; 2 of 4 share it.
+  const std::string one = "training.selection={\"kind\":\"random\",\"per_round\":1}";
+  CHECK(with({"privacy.dp={\"placement\":\"distributed\"}", one}).empty());
+  const auto two = with({"privacy.dp={\"placement\":\"distributed\"}", "training.selection.kind=random",
+                         "training.selection.per_round=2"});
+  REQUIRE(two.size() == 1);
+  CHECK(two[0].find("= 0.7071067811865475 with K = 2 updates a round") != std::string::npos);
+  CHECK(with({"privacy.dp={\"placement\":\"central\"}"}).empty());
+  CHECK(with({"privacy.dp={\"placement\":\"local\"}"}).empty());
+  CHECK(with({}).empty());
+}
+
+TEST_CASE("warnings: a DP delta of at least 1 / the number of devices") {
+  // Two devices: 1 / n = 0.5.
+  CHECK(about(warnings_of({"privacy.dp={\"delta\":0.5}"}), "privacy.dp.delta") ==
+        std::vector<std::string>{
+            "privacy.dp.delta: 0.5 is at least 1 / 2 (the devices): an (epsilon, delta) guarantee with delta >= 1 / n "
+            "allows publishing a device's update outright (each device with probability delta), whatever epsilon "
+            "says (Dwork and Roth 2014, 2.3), set it well below 1 / n, e.g. 0.01"});
+  CHECK(about(warnings_of({"privacy.dp={\"delta\":0.49}"}), "privacy.dp.delta").empty());
+  CHECK(warnings_of({"privacy.dp={}"}).empty());  // 1e-5 with two devices; central: no warning at all
+}
