@@ -30,14 +30,20 @@ TEST_CASE("privacy: none by default; dp's defaults") {
   CHECK(!s.stop.epsilon);
 }
 
-TEST_CASE("privacy: devices that add noise add it before compression unless told otherwise") {
+TEST_CASE("privacy: local devices add their noise before compression, distributed ones after, unless told") {
   TempDir dir;
-  for (const char* placement : {"distributed", "local"}) {
-    const Scenario s = parse_in(dir, with_dp({{"placement", placement}}));
-    CHECK(s.privacy.dp->order == "clip_noise_compress");
-    CHECK(s.privacy.dp->noise_on_devices());
-    CHECK(s.privacy.dp->noise_before_compression());
-  }
+  const Scenario local = parse_in(dir, with_dp({{"placement", "local"}}));
+  CHECK(local.privacy.dp->order == "clip_noise_compress");
+  CHECK(local.privacy.dp->noise_on_devices());
+  CHECK(local.privacy.dp->noise_before_compression());
+  const Scenario distributed = parse_in(dir, with_dp({{"placement", "distributed"}}));
+  CHECK(distributed.privacy.dp->order == "clip_compress_noise");
+  CHECK(distributed.privacy.dp->noise_on_devices());
+  // Without compression, a distributed device may noise first: nothing drops its share.
+  CHECK(parse_in(dir, with_dp({{"placement", "distributed"}, {"order", "clip_noise_compress"}})).privacy.dp);
+  CHECK(parse_error(dir, with_dp({{"placement", "distributed"}, {"order", "clip_noise_compress"}}),
+                    {"compression.kind=topk"})
+            .starts_with("privacy.dp.order: clip_noise_compress with placement distributed and compression topk: "));
   const Scenario after = parse_in(dir, with_dp({{"placement", "local"}, {"order", "clip_compress_noise"}}));
   CHECK(!after.privacy.dp->noise_before_compression());
   const Scenario budget = parse_in(dir, with_dp(json::object()), {"stop.epsilon=2.5"});

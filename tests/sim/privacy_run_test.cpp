@@ -117,9 +117,9 @@ TEST_CASE("privacy: central DP with top-k costs no bytes or time; epsilon per ro
 }
 
 TEST_CASE(
-    "privacy: distributed noise after compression goes dense, before it keeps top-k's bytes; timing-only agrees") {
+    "privacy: device noise after compression goes dense, before it keeps top-k's bytes; timing-only agrees") {
   const std::string after = kTopk + dp("{\"placement\":\"distributed\",\"order\":\"clip_compress_noise\"}");
-  const std::string before = kTopk + dp("{\"placement\":\"distributed\",\"order\":\"clip_noise_compress\"}");
+  const std::string before = kTopk + dp("{\"placement\":\"local\",\"order\":\"clip_noise_compress\"}");
   const std::string timing_only = " --set training.compute=timing-only";
   const auto a = read_json(run_two_devices("dp-dist-after", after) / "summary.json");
   const auto b = read_json(run_two_devices("dp-dist-before", before) / "summary.json");
@@ -135,10 +135,12 @@ TEST_CASE(
     CHECK(at[key] == a[key]);
     CHECK(bt[key] == b[key]);
   }
-  // Every update aggregated: the sum carries the whole noise, accounted as central's.
+  // Every update aggregated: the distributed sum carries the whole noise, accounted as central's; local DP
+  // accounts each device's own updates, replace-one (z / 2).
   const std::vector<double> expected = epsilons(Sampling::fixed_size, kZ, 1.0, static_cast<int>(kRounds));
   CHECK(a["privacy"]["epsilon"].get<double>() == doctest::Approx(expected.back()).epsilon(1e-12));
-  CHECK(b["privacy"]["epsilon"].get<double>() == doctest::Approx(expected.back()).epsilon(1e-12));
+  const std::vector<double> local = epsilons(Sampling::fixed_size, kZ / 2, 1.0, static_cast<int>(kRounds));
+  CHECK(b["privacy"]["epsilon"].get<double>() == doctest::Approx(local.back()).epsilon(1e-12));
   CHECK(at["privacy"]["epsilon"] == a["privacy"]["epsilon"]);
 }
 

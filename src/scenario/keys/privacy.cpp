@@ -43,9 +43,10 @@ std::vector<KeySpec> privacy_rows() {
       enum_key("privacy.dp.order", {"clip_compress_noise", "clip_noise_compress"},
                "Order with compression: clip_compress_noise = the clipped update is compressed and the noise added "
                "to what is decoded (central: at the aggregator; on devices the noisy update then goes dense); "
-               "clip_noise_compress = devices add their noise before compressing (distributed, local only).")
-          .def_if(when("privacy.dp.placement", {"central"}), "clip_compress_noise")
-          .def("clip_noise_compress")
+               "clip_noise_compress = devices add their noise before compressing (local; distributed only "
+               "without compression, which would drop part of each device's share of the noise).")
+          .def_if(when("privacy.dp.placement", {"local"}), "clip_noise_compress")
+          .def("clip_compress_noise")
           .fills(&Scenario::privacy, &PrivacySpec::dp, &DpSpec::order),
       enum_key("privacy.dp.sampling", {"fixed_size", "poisson"},
                "What the accountant assumes of training.selection random: fixed_size = what it draws, K of N "
@@ -134,20 +135,30 @@ std::vector<Rule> privacy_rules() {
          }
        }},
       {"privacy.dp.order",
-       "clip_noise_compress needs the noise on the devices (placement distributed or local).",
+       "clip_noise_compress needs the noise on the devices (placement local, or distributed without compression).",
        [](const nlohmann::json& r) {
          const auto& privacy = r.at("privacy");
          if (privacy.is_null() || privacy.at("dp").is_null()) return;
          const auto& dp = privacy.at("dp");
-         if (dp.at("order") == "clip_noise_compress" && dp.at("placement") == "central") {
+         if (dp.at("order") != "clip_noise_compress") return;
+         if (dp.at("placement") == "central") {
            throw ScenarioError(
                "privacy.dp.order: clip_noise_compress is not defined with placement central: the aggregator adds "
-               "the noise after decoding; use clip_compress_noise, or placement distributed or local");
+               "the noise after decoding; use clip_compress_noise, or placement local");
+         }
+         const auto& compression = r.at("compression");
+         if (dp.at("placement") == "distributed" && !compression.is_null() && compression.at("kind") != "none") {
+           throw ScenarioError(
+               "privacy.dp.order: clip_noise_compress with placement distributed and compression " +
+               compression.at("kind").get<std::string>() +
+               ": each device's compressor would drop part of its share of the noise, so the sum would carry less "
+               "than noise_multiplier x clip; use clip_compress_noise (noisy updates go dense) or placement local");
          }
        }},
       {"privacy.secure_aggregation",
        "Synchronous rounds of the flat topology (mode sync, or local-sgd with aggregation sync), without "
-       "over-selection; the threshold at most the devices a round selects (secagg+: the neighbourhood).",
+       "over-selection, data injection or population host slots; the threshold at most the devices a round "
+       "selects (secagg+: the neighbourhood).",
        [](const nlohmann::json& r) {
          const auto& privacy = r.at("privacy");
          if (privacy.is_null() || privacy.at("secure_aggregation").is_null()) return;
@@ -163,6 +174,15 @@ std::vector<Rule> privacy_rules() {
          if (topology != "flat") {
            throw ScenarioError("privacy.secure_aggregation: needs topology.kind flat (one aggregator runs the "
                                "protocol with the devices it selects), not " + topology);
+         }
+         if (t.contains("injection") && !t.at("injection").is_null()) {
+           throw ScenarioError("privacy.secure_aggregation: not with training.injection (shared samples would travel "
+                               "beside the masked inputs, in the clear)");
+         }
+         const auto& population = r.at("population");
+         if (population.is_object() && population.at("hosts") == "slots") {
+           throw ScenarioError("privacy.secure_aggregation: not with population.hosts slots (a device holds its slot "
+                               "for one update; the protocol needs it for five phases): use population.hosts per-device");
          }
          const auto& selection = t.at("selection");
          if (!selection.is_null() && selection.at("over_selection").get<double>() > 0) {

@@ -42,9 +42,14 @@ bool epsilon_budget_spent(RunState& state, size_t members) {
   const auto picked = static_cast<int64_t>(scenario::most_picked(state.scenario.training.selection, members));
   const double next = state.privacy->epsilon_after_next(picked, static_cast<int64_t>(members));
   if (next <= *budget) return false;
-  state.stop("completed", "stop.epsilon reached: another round would take epsilon from " +
-                              four_digits(state.privacy->epsilon()) + " to " + four_digits(next) +
-                              ", above " + four_digits(*budget));
+  const double spent = state.privacy->epsilon();
+  // A distributed round that aggregated fewer updates than planned carried less noise than the look-ahead
+  // assumed, and may have spent past the budget already (docs/explanation/privacy.md).
+  state.stop("completed", spent > *budget ? "stop.epsilon reached: epsilon " + four_digits(spent) + " is above " +
+                                                four_digits(*budget) + " (a round aggregated fewer updates than planned)"
+                                          : "stop.epsilon reached: another round would take epsilon from " +
+                                                four_digits(spent) + " to " + four_digits(next) + ", above " +
+                                                four_digits(*budget));
   return true;
 }
 
