@@ -124,11 +124,11 @@ void lockstep(const Scenario& s, std::vector<std::string>& out) {
 
 // Distributed DP: each device adds only noise_multiplier x clip / sqrt(K), so that the K updates of a
 // round sum to the whole noise. Whoever sees a single update (the aggregator, unless secure aggregation
-// hides it: privacy.secure_aggregation, a later change) sees it with that share alone; the epsilon the run
-// reports is that of the sum. Nothing to say when a round aggregates one update (the share is the whole).
+// hides it: privacy.secure_aggregation) sees it with that share alone; the epsilon the run reports is that
+// of the sum. Nothing to say when a round aggregates one update (the share is the whole).
 void distributed_noise(const Scenario& s, std::vector<std::string>& out) {
   const auto& dp = s.privacy.dp;
-  if (!dp || dp->placement != "distributed") return;
+  if (!dp || dp->placement != "distributed" || s.privacy.secure_aggregation) return;
   const size_t n = s.devices.size();
   const size_t k = round_size(s.training.selection, n).value_or(n);
   if (k <= 1) return;
@@ -138,9 +138,8 @@ void distributed_noise(const Scenario& s, std::vector<std::string>& out) {
       "noise_multiplier x clip / sqrt(K) = " +
       format_number(share) + " with K = " + std::to_string(k) +
       " updates a round, so whoever sees a single update (the aggregator) sees it with that share alone; the "
-      "epsilon reported holds against whoever sees only the sum, i.e. with secure aggregation, which runs "
-      "do not apply yet (see docs/explanation/privacy.md), set placement to central to trust the "
-      "aggregator, or local for noise that protects each update on its own");
+      "epsilon reported holds against whoever sees only the sum: add privacy.secure_aggregation, set "
+      "placement to central to trust the aggregator, or local for noise that protects each update on its own");
 }
 
 // delta is the chance the guarantee fails outright: at 1 / n, a mechanism that publishes one device's

@@ -170,8 +170,8 @@ TEST_CASE("warnings: distributed DP noise protects the sum, not each update the 
             "privacy.dp.placement: distributed: each device adds only its share of the noise, standard deviation "
             "noise_multiplier x clip / sqrt(K) = 0.5 with K = 4 updates a round, so whoever sees a single update (the "
             "aggregator) sees it with that share alone; the epsilon reported holds against whoever sees only the sum, "
-            "i.e. with secure aggregation, which runs do not apply yet (see docs/explanation/privacy.md), set "
-            "placement to central to trust the aggregator, or local for noise that protects each update on its own"});
+            "add privacy.secure_aggregation, set placement to central to trust the aggregator, or local for noise "
+            "that protects each update on its own"});
   // K from the selection: 1 of 4 a round adds the whole noise, nothing to say; 2 of 4 share it.
   const std::string one = "training.selection={\"kind\":\"random\",\"per_round\":1}";
   CHECK(with({"privacy.dp={\"placement\":\"distributed\"}", one}).empty());
@@ -180,6 +180,8 @@ TEST_CASE("warnings: distributed DP noise protects the sum, not each update the 
   REQUIRE(two.size() == 1);
   CHECK(two[0].find("= 0.7071067811865475 with K = 2 updates a round") != std::string::npos);
   CHECK(with({"privacy.dp={\"placement\":\"central\"}"}).empty());
+  // Secure aggregation hides each update: the share is all anyone sees within the sum.
+  CHECK(with({"privacy.dp={\"placement\":\"distributed\"}", "privacy.secure_aggregation={\"kind\":\"secagg\"}"}).empty());
   CHECK(with({"privacy.dp={\"placement\":\"local\"}"}).empty());
   CHECK(with({}).empty());
 }
