@@ -169,7 +169,7 @@ TEST_CASE("warnings: distributed DP noise protects the sum, not each update the 
         std::vector<std::string>{
             "privacy.dp.placement: distributed: each device adds only its share of the noise, standard deviation "
             "noise_multiplier x clip / sqrt(K) = 0.5 with K = 4 updates a round, so whoever sees a single update (the "
-            "aggregator) sees it with that share alone; the epsilon reported holds against whoever sees only the sum, "
+            "aggregator) sees it with that share alone; the epsilon reported holds against whoever sees only the sum: "
             "add privacy.secure_aggregation, set placement to central to trust the aggregator, or local for noise "
             "that protects each update on its own"});
   // K from the selection: 1 of 4 a round adds the whole noise, nothing to say; 2 of 4 share it.
