@@ -156,8 +156,8 @@ std::vector<Rule> privacy_rules() {
          }
        }},
       {"privacy.secure_aggregation",
-       "Synchronous rounds of the flat topology (mode sync, or local-sgd with aggregation sync), without "
-       "over-selection, data injection or population host slots; the threshold at most the devices a round "
+       "Synchronous rounds (mode sync, or local-sgd with aggregation sync) with an aggregator (flat, or each "
+       "site of a hierarchical topology), without over-selection, data injection or population host slots; the threshold at most the devices a round "
        "selects (secagg+: the neighbourhood).",
        [](const nlohmann::json& r) {
          const auto& privacy = r.at("privacy");
@@ -171,9 +171,9 @@ std::vector<Rule> privacy_rules() {
                                mode + (mode == "local-sgd" ? " with aggregation async" : ""));
          }
          const std::string topology = r.at("topology").at("kind").get<std::string>();
-         if (topology != "flat") {
-           throw ScenarioError("privacy.secure_aggregation: needs topology.kind flat (one aggregator runs the "
-                               "protocol with the devices it selects), not " + topology);
+         if (topology == "gossip") {
+           throw ScenarioError("privacy.secure_aggregation: needs an aggregator (topology.kind flat, or "
+                               "hierarchical: each site runs the protocol with its devices), not gossip");
          }
          if (t.contains("injection") && !t.at("injection").is_null()) {
            throw ScenarioError("privacy.secure_aggregation: not with training.injection (shared samples would travel "

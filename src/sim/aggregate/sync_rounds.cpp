@@ -254,6 +254,10 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   }
   if (secure_) {
     row.secure = secure_->record();
+    for (size_t p = 0; p < row.secure->seconds.size(); ++p) {
+      state_.secure_totals.seconds[p] += row.secure->seconds[p];
+      state_.secure_totals.bytes[p] += row.secure->bytes[p];
+    }
     if (secure_failed) state_.secure_rounds_failed += 1;
   }
   injection_.close_round();

@@ -97,21 +97,15 @@ nlohmann::json privacy_summary(const RunState& state) {
                  {"releases_accounted", state.privacy->releases()}};
   }
   if (const auto& sa = spec.secure_aggregation) {
-    // Bytes and time by phase over the rounds; the protocol's own time leaves out the masked-input
-    // phase, which holds the training (what a round without secure aggregation spends too).
+    // Bytes and time by phase over every round (a hierarchical run's are its sites'); the protocol's own
+    // time leaves out the masked-input phase, which holds the training (what a round without secure
+    // aggregation spends too).
     nlohmann::json bytes = nlohmann::json::object(), seconds = nlohmann::json::object();
     double protocol_s = 0;
     for (size_t p = 0; p < report::kSecurePhases.size(); ++p) {
-      int64_t b = 0;
-      double s = 0;
-      for (const report::RoundRow& row : state.rounds) {
-        if (!row.secure) continue;
-        b += row.secure->bytes[p];
-        s += row.secure->seconds[p];
-      }
-      bytes[report::kSecurePhases[p]] = b;
-      seconds[report::kSecurePhases[p]] = s;
-      if (p != 2) protocol_s += s;
+      bytes[report::kSecurePhases[p]] = state.secure_totals.bytes[p];
+      seconds[report::kSecurePhases[p]] = state.secure_totals.seconds[p];
+      if (p != 2) protocol_s += state.secure_totals.seconds[p];
     }
     out["secure_aggregation"] = {{"kind", sa->kind},
                                  {"field_bits", sa->field_bits},

@@ -147,6 +147,7 @@ struct RunState {
   int64_t missing_updates = 0;  // sync rounds: devices whose update was not aggregated in a round
   int64_t empty_rounds = 0;     // sync rounds that closed with no update at all
   int64_t secure_rounds_failed = 0;  // secure aggregation: rounds whose protocol fell below its threshold
+  report::SecureRoundRecord secure_totals;  // secure aggregation: every round's phases (sites' rounds too)
   // Sync rounds' participation (summary.json): each time a device is selected it ends aggregated
   // (DeviceRecord::rounds_aggregated), late (late_pushes), failed (a fault while its model was out)
   // or missing (not sent, being off or busy with an earlier round; or still out when the run ended).
