@@ -108,6 +108,13 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     if (!waits_for[m]) continue;
     const size_t device = members_[m];
     DeviceLiveness& live = state_.live[device];
+    // Posting a model lets other actors run: a device may have gone off since it was counted in.
+    if (!live.on) {
+      waits_for[m] = false;
+      state_.selections_missing += 1;
+      if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
+      continue;
+    }
     if (!models[m]) models[m] = fresh();
     ModelMessage& message = *models[m];
     message.model = source_.payload_for(m);
