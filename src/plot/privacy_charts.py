@@ -65,9 +65,8 @@ def secagg_phases(run):
     ax, right = chart.figure.add_subplot(grid[0]), chart.figure.add_subplot(grid[1])
 
     for rows in groups:
-        first, last = index[rows[0]], index[rows[-1]]
-        x = (first + last) / 2 if first is not None and last is not None else rows[0]
-        width = 0.8 * ((last - first + 1) if size > 1 and first is not None and last is not None else 1)
+        first, last = index[rows[0]], index[rows[-1]]  # `round` is a required, finite column
+        x, width = (first + last) / 2, 0.8 * (last - first + 1)
         which = f"round {first:g}" if len(rows) == 1 else f"rounds {first:g} to {last:g} (mean per round)"
         mean = lambda values: sum(values[i] for i in rows) / len(rows)  # noqa: E731
         whole = mean(per_round)
