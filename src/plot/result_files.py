@@ -16,7 +16,8 @@ import stat
 MAX_BYTES = {"json": 16 << 20, "csv": 64 << 20}
 MAX_DEPTH = 64  # as for scenarios
 # The text columns of a run's CSV files; every other column holds numbers (or nothing).
-TEXT_COLUMNS = {"device", "host", "class", "bound", "link", "slowest_device", "sharing"}
+TEXT_COLUMNS = {"device", "host", "class", "bound", "link", "slowest_device", "sharing",
+                "secagg_failed_phase"}
 # The columns edgetrain always fills with a finite number, which the figures compute with.
 REQUIRED = {
     "metrics.csv": ("sim_time_s", "round", "bytes_up", "bytes_down"),
@@ -87,8 +88,10 @@ SHAPES = {
             "critical_path": {"link_bandwidth_bps": NUMBER, "rounds_slowest": NUMBER, "share_of_rounds": NUMBER},
         },
         "energy": {"energy_to_target_j": NUMBER},
+        "privacy": {"epsilon": NUMBER, "delta": NUMBER},
     },
-    "scenario.json": {"stop": {"target_accuracy": NUMBER}},
+    "scenario.json": {"stop": {"target_accuracy": NUMBER, "epsilon": NUMBER},
+                      "privacy": {"dp": {"delta": NUMBER}}},
     "sweep.json": {"varied": [str], "runs": [{"folder": str}]},
 }
 

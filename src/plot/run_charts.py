@@ -1,7 +1,8 @@
 """The figures of one run: accuracy against simulated time and against bytes, buffer occupancy over
 time, bytes per device and per link (the bottleneck in red), each device's time split, and, when
-the run wrote them, round durations, staleness, energy per device and accuracy against energy. Each function returns a Chart, or None when the
-run holds nothing to draw (then `missing` says why)."""
+the run wrote them, round durations, staleness, energy per device and accuracy against energy; with
+privacy mechanisms, the figures of privacy_charts.py (epsilon spent, secure aggregation's phases).
+Each function returns a Chart, or None when the run holds nothing to draw (then `missing` says why)."""
 
 import re
 from collections import defaultdict
@@ -9,6 +10,7 @@ from collections import defaultdict
 from matplotlib.ticker import MaxNLocator
 
 from charts import COLORS, HIGHLIGHT, Chart, byte_scale, fmt_bytes, fmt_seconds, pct, spread
+from privacy_charts import epsilon, secagg_phases
 
 MANY_DEVICES = 8  # above this, buffers show the fleet total and the top few
 TOP_DEVICES = 5
@@ -418,12 +420,14 @@ RUN_CHARTS = (
     (accuracy_time, "no evaluations in metrics.csv (a timing-only run)"),
     (accuracy_bytes, None),
     (accuracy_energy, None),
+    (epsilon, None),
     (time_split, "no devices.csv"),
     (energy_devices, None),
     (links, "no link carried bytes"),
     (devices_bytes, None),
     (buffers, "no device streams (buffers.csv is empty)"),
     (rounds, None),
+    (secagg_phases, None),
     (staleness, None),
 )
 
