@@ -101,8 +101,9 @@ inline constexpr std::array<const char*, 5> kSecurePhases{"advertise", "share_ke
                                                           "unmasking"};
 
 // Secure aggregation in one round: each phase's time (from the end of the one before; advertise from the
-// round's start, the masked inputs including training) and the protocol bytes it moved both ways,
-// headers included; the phase that failed, if one did (empty otherwise).
+// round's start, the masked inputs including training) and the protocol bytes it moved, headers
+// included: the devices' answers and what the aggregator sent on when it closed (adverts, shares,
+// survivors, signatures, aborts); the phase that failed, if one did (empty otherwise).
 struct SecureRoundRecord {
   std::array<double, 5> seconds{};
   std::array<int64_t, 5> bytes{};

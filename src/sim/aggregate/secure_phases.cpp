@@ -77,11 +77,13 @@ bool SecurePhases::close(Phase phase) {
       if (!answered_[device]) abort(device, phase);  // too late: the protocol went on without it
     if (phase != Phase::unmasking) {
       const Phase next = static_cast<Phase>(p + 1);
+      // What the aggregator sends on belongs to the phase it closes (Bonawitz et al.'s rounds: the
+      // adverts it broadcasts in round 0, the shares it forwards in round 1).
       for (auto& [device, message] : outcome.next) {
         auto out = std::make_unique<SecureMessage>();
         out->phase = next;
         out->message = std::move(message);
-        send(device, std::move(out), next);
+        send(device, std::move(out), phase);
       }
     }
   }

@@ -50,6 +50,7 @@ class SecurePhases {
   // `deadline`; then closes it, sends the next messages, and tells the rest to leave.
   bool collect(backend::Phase phase, double deadline, const LateUpdate& late);
   bool close(backend::Phase phase);
+  // Posts `message` to `device`, its bytes counted in `phase`.
   void send(size_t device, std::unique_ptr<SecureMessage> message, backend::Phase phase);
   void abort(size_t device, backend::Phase phase);
 
