@@ -28,18 +28,23 @@ PAGE = os.path.join(RESULTS, "README.md")
 FIGURES = os.path.join(RESULTS, "figures.json")
 DP = "scenarios/privacy/dp-fleet.json"
 SA = "scenarios/privacy/secagg-phones.json"
-NOISE = (0.5, 1, 2, 4)  # central noise multipliers of the accuracy table
+NOISE = (1, 2, 4, 8)  # central noise multipliers of the accuracy table
 SIZES = (10, 30, 100, 300, 1000)  # phones a round in the secure-aggregation table
 KINDS = ("none", "secagg", "secagg+")
 TIMING = ("--set", "training.compute=timing-only")
-ALL_LTE = tuple(a for c in ("flagship", "midrange", "budget")
-                for a in ("--set", f'platform.classes.{c}.links={{"4g":1}}'))
+# Every class on LTE alone (a share of null removes the fleet's other link classes).
+ALL_LTE = ("--set", 'platform.classes.flagship.links={"4g":1,"5g":null}',
+           "--set", 'platform.classes.midrange.links={"4g":1,"5g":null,"4g-edge":null}',
+           "--set", 'platform.classes.budget.links={"4g":1,"4g-edge":null}')
 TOPK = ("--set", "compression.kind=topk", "--set", "compression.ratio=0.01", "--set", "compression.error_feedback=true")
 
 
 def dp_args(z):
     """The --set arguments of one row of the accuracy table: no DP (z None) or central noise z."""
     return ("--set", "privacy.dp=null") if z is None else ("--set", f"privacy.dp.noise_multiplier={z:g}")
+
+
+ALL_ROUNDS = (*TIMING, *dp_args(1), "--set", "training.selection=null")
 
 
 def sa_args(n, kind, *extra):
@@ -73,7 +78,12 @@ def measure_training(binary):
             "command": command(DP, dp_args(z)), "rounds": s["rounds"], "sim_time_s": s["sim_time_s"],
             "final_test_accuracy": s["final_test_accuracy"], "best_test_accuracy": s["best_test_accuracy"],
             "epsilon": (s.get("privacy") or {}).get("epsilon"), "wall_time_s": s["wall_time_s"]}
-    return {"dp_fleet": rows}
+    # Every device every round (q = 1): timing-only, but 1,000 updates a round make it too slow for --check.
+    with tempfile.TemporaryDirectory(prefix="edgetrain-privacy-") as scratch:
+        s = CachedRuns(binary, scratch, "tools/privacy/report.py")(DP, *ALL_ROUNDS)["summary"]
+    every = {"command": command(DP, ALL_ROUNDS), "rounds": s["rounds"], "sim_time_s": s["sim_time_s"],
+             "epsilon": s["privacy"]["epsilon"], "wall_time_s": s["wall_time_s"]}
+    return {"dp_fleet": rows, "dp_all_devices": every}
 
 
 def timing(runs):
@@ -83,7 +93,6 @@ def timing(runs):
         t["dp"]["none" if z is None else f"{z:g}"] = runs(DP, *TIMING, *dp_args(z))["summary"]
     for z in NOISE:
         t["dp"][f"{z:g} poisson"] = runs(DP, *TIMING, *dp_args(z), "--set", "privacy.dp.sampling=poisson")["summary"]
-    t["dp"]["1 all"] = runs(DP, *TIMING, *dp_args(1), "--set", "training.selection=null")["summary"]
     for n in SIZES:
         for kind in KINDS:
             t["sa"][(n, kind)] = runs(SA, *sa_args(n, kind))
@@ -148,20 +157,21 @@ def dp_section(figures, t):
         out.append(f"| {'no DP' if k == 'none' else k} | {eps(e) if k != 'none' else 'infinite'} | "
                    f"{eps(pois.get('epsilon')) if k != 'none' else ''} | {r['final_test_accuracy']:.4f} | "
                    f"{r['best_test_accuracy']:.4f} | {dp[k]['sim_time_s']:,.2f} |")
-    every = dp["1 all"]
+    every = figures["dp_all_devices"]
     out += ["",
             f"The accuracies are those of the real runs, stored in `results/privacy/figures.json` by the full run "
             f"(their wall time there); every other figure of this table comes from timing-only runs of the same "
             f"scenarios (`--set training.compute=timing-only`), which `--check` reruns: the accountant and the "
             f"simulated time do not depend on the values trained. The Poisson column is "
-            f"`--set privacy.dp.sampling=poisson`; with `--set training.selection=null` (all 1,000 devices every "
-            f"round, q = 1) z = 1 spends epsilon {eps(every['privacy']['epsilon'])} over the same {every['rounds']} "
+            f"`--set privacy.dp.sampling=poisson`. With every device every round (q = 1, `{every['command']}`, "
+            f"timing-only; its figures are stored in `figures.json` too, its 1,000 updates a round being too slow "
+            f"for the test) z = 1 spends epsilon {eps(every['epsilon'])} over the same {every['rounds']} "
             f"rounds, in {every['sim_time_s']:,.2f} simulated seconds.", ""]
     z1 = dp["1"]["privacy"]["epsilon"]
     out += [f"What it shows: central noise costs no byte and no second (the simulated time is that of the run without "
             f"DP), only accuracy. Sampling amplifies privacy only under the analysis that allows it: accounted as "
             f"Poisson, 100 of 1,000 a round spends {eps(dp['1 poisson']['privacy']['epsilon'])} at z = 1 against "
-            f"{eps(every['privacy']['epsilon'])} with every device; accounted as what the selection draws (a "
+            f"{eps(every['epsilon'])} with every device; accounted as what the selection draws (a "
             f"fixed-size sample, where neighbouring fleets swap one device, sensitivity 2 x clip) it spends "
             f"{eps(z1)}: the accountant sees z/2 (see docs/explanation/privacy.md, The accountant).", ""]
     return out
@@ -232,7 +242,7 @@ def sa_section(t):
     return out
 
 
-def interplay_section(t):
+def interplay_section(figures, t):
     it, sa, dp = t["interplay"], t["sa"], t["dp"]
     n = 100
 
@@ -252,13 +262,16 @@ def interplay_section(t):
     out += [f"| {name} | {kb(up(s))} | {s['round_s']['mean']:,.2f} |" for name, s in rows]
     out += ["", f"Top-k shrinks the plain upload {up(none) / up(it[('none', 'topk')]):,.1f}x but not the masked one "
             f"({kb(up(it[('secagg', 'topk')]))} KB against {kb(up(sec))} KB dense): a masked vector is dense in the "
-            f"field, whatever the update's sparsity. A 16-bit field halves the masked input instead "
-            f"({kb(up(it[('secagg', '16')]))} KB), at the price of 2^15 / n levels per unit of range.", ""]
-    e_all, e_fixed, e_pois = (dp[k]["privacy"]["epsilon"] for k in ("1 all", "1", "1 poisson"))
+            f"field, whatever the update's sparsity (and the round under SecAgg is long for another reason: each "
+            f"phone expands and adds a mask of m elements for each of its {n - 1} peers). A 16-bit field halves "
+            f"the masked input instead ({kb(up(it[('secagg', '16')]))} KB up with the key phases), at the price "
+            f"of precision: floor((2^b - 1) / 2n) levels per unit of range, {(2 ** 16 - 1) // (2 * n):,} at "
+            f"b = 16 against {(2 ** 32 - 1) // (2 * n):,} at b = 32 for n = {n}.", ""]
+    e_fixed, e_pois = (dp[k]["privacy"]["epsilon"] for k in ("1", "1 poisson"))
     out += ["### Client sampling and epsilon", "",
             f"From the accuracy table's runs, z = 1 over {dp['1']['rounds']} rounds: 100 of 1,000 devices a round "
             f"spends epsilon {eps(e_pois)} accounted as Poisson sampling (q = 0.1) and {eps(e_fixed)} as the "
-            f"fixed-size sample it is; every device every round (q = 1) spends {eps(e_all)}.", ""]
+            f"fixed-size sample it is; every device every round (q = 1) spends {eps(figures['dp_all_devices']['epsilon'])}.", ""]
     out += ["### Energy", ""]
     rows = []
     for n2 in (100, 1000):
@@ -290,7 +303,7 @@ def render(figures, t):
            "docs/explanation/secure-aggregation.md.", ""]
     out += dp_section(figures, t)
     out += sa_section(t)
-    out += interplay_section(t)
+    out += interplay_section(figures, t)
     return "\n".join(out)
 
 

@@ -118,7 +118,8 @@ DISTRIBUTED = ("--set", 'privacy.dp={"placement":"distributed"}')
 
 
 def privacy(run):
-    rows = [("top-k 1%, no privacy", run("privacy")), ("+ secure aggregation", run("privacy", *SECAGG)),
+    rows = [("dense, no privacy", run("privacy", "--set", "compression.kind=none")),
+            ("top-k 1%, no privacy", run("privacy")), ("+ secure aggregation", run("privacy", *SECAGG)),
             ("+ secure aggregation, 16-bit field", run("privacy", *SECAGG16)),
             ("+ distributed DP (no secure aggregation)", run("privacy", *DISTRIBUTED))]
     lines = []
