@@ -68,10 +68,11 @@ def command(scenario, args):
 def measure_training(binary):
     """The real-training runs of the accuracy table, two at a time; their figures go to figures.json."""
     with tempfile.TemporaryDirectory(prefix="edgetrain-privacy-") as scratch:
-        runs = CachedRuns(binary, scratch, "tools/privacy/report.py")
-        zs = (None, *NOISE)
+        def one(i, z):  # a runner of its own per run: CachedRuns numbers its folders, one thread at a time
+            return z, CachedRuns(binary, os.path.join(scratch, str(i)), "tools/privacy/report.py")(DP, *dp_args(z))
+
         with ThreadPoolExecutor(max_workers=2) as pool:
-            done = list(pool.map(lambda z: (z, runs(DP, *dp_args(z))), zs))
+            done = list(pool.map(one, *zip(*enumerate((None, *NOISE)))))
     rows = {}
     for z, run in done:
         s = run["summary"]
