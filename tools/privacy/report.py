@@ -4,7 +4,7 @@
 round grows from 10 to 1,000 phones on LTE (scenarios/privacy/secagg-phones.json, timing-only), and how
 the two meet compression, client sampling and energy. Every figure on the page is measured here.
 
-  (no flag)   runs everything: the real-training runs (about 10 minutes on 2 cores), whose measured
+  (no flag)   runs everything: the real-training runs (about 6 minutes on 2 busy cores), whose measured
               figures go to results/privacy/figures.json, then the timing-only runs, and writes the page
   --render    reruns the timing-only runs and writes the page with the figures.json in the tree (no training)
   --check     rewrites nothing: reruns the timing-only runs (every epsilon, time and byte on the page),
@@ -198,7 +198,7 @@ def sa_section(t):
            "threshold, 32-bit field. For one n:", "",
            "```sh", command(SA, sa_args(1000, "secagg+")) + " --out /tmp/sa", "```", "",
            "| n | aggregation | KB per device per round (up + down) | MB per round (all devices) | "
-           "protocol (s per round) | round (s, mean) | key phases' bytes per device per round |",
+           "protocol (s per round) | round (s, mean) | beyond the plain update (KB per device per round) |",
            "|---|---|---|---|---|---|---|"]
     for n in SIZES:
         for kind in KINDS:
@@ -207,11 +207,10 @@ def sa_section(t):
             a = secagg(s)
             rounds = s["rounds"]
             prot = a.get("protocol_s")
-            keys = sum(v for k, v in (a.get("bytes_by_phase") or {}).items() if k != "masked_input")
             out.append(f"| {n:,} | {kind} | {kb(per_device_round(run))} | "
                        f"{mb((s['bytes_up'] + s['bytes_down']) / rounds)} | "
                        f"{'' if prot is None else f'{prot / rounds:,.2f}'} | {s['round_s']['mean']:,.2f} | "
-                       f"{'' if kind == 'none' else kb(keys / (n * rounds))} |")
+                       f"{'' if kind == 'none' else kb(per_device_round(run) - per_device_round(sa[(n, 'none')]))} |")
     out += ["", "What the papers give (n clients, m model coordinates):", "", *PAPERS, ""]
 
     def over(n, kind):
@@ -245,8 +244,8 @@ def sa_section(t):
     ks = ", ".join(f"{min(2 * math.ceil(1.5 * math.log2(n)), n - 1)} at n = {n:,}" for n in SIZES)
     out += ["", f"SecAgg+'s neighbours: k = {ks}; at n = 10 the graph is complete and SecAgg+ is SecAgg.", "",
             f"What it shows: at n = 1,000 a SecAgg client moves {kb(over(1000, 'secagg'))} KB a round beyond its "
-            f"update (the ShareKeys download alone is 5 + 132 n bytes, and the lists of the later phases grow with "
-            f"n too), against {kb(over(1000, 'secagg+'))} KB under SecAgg+, whose neighbourhood grows as log n: "
+            f"update (it receives a sealed share pair from each of its n - 1 peers, 132 bytes each with its ids, and the lists of the "
+            f"later phases grow with n too), against {kb(over(1000, 'secagg+'))} KB under SecAgg+, whose neighbourhood grows as log n: "
             f"the per-device overhead grows linearly under SecAgg (e near 1, the paper's O(n)) and about "
             f"logarithmically under SecAgg+. The update (m) dominates SecAgg+'s totals at every n, which grow as n; "
             f"SecAgg's grow faster once its key phases catch up with the update. Time grows more than bytes: a "
@@ -311,7 +310,7 @@ def interplay_section(figures, t):
 def render(figures, t):
     out = ["# Privacy: what differential privacy and secure aggregation cost", "",
            "Written by `tools/privacy/report.py`. The full run (`/usr/bin/python3 tools/privacy/report.py`, about "
-           "10 minutes on 2 cores) trains the accuracy table's models for real and stores their figures in "
+           "6 minutes on 2 busy cores) trains the accuracy table's models for real and stores their figures in "
            "`results/privacy/figures.json`, then runs everything else timing-only. The test `privacy/results` "
            "(`tools/privacy/report.py --check`) reruns the timing-only runs, renders this page again with the "
            "accuracies of `figures.json` and fails when it differs: every epsilon, byte and second here is "
