@@ -112,8 +112,27 @@ def site_uplink(run):
             "|---|---|---|---|\n" + "\n".join(rows))
 
 
+SECAGG = ("--set", 'privacy.secure_aggregation={"kind":"secagg"}')
+SECAGG16 = (*SECAGG, "--set", "privacy.secure_aggregation.field_bits=16")
+DISTRIBUTED = ("--set", 'privacy.dp={"placement":"distributed"}')
+
+
+def privacy(run):
+    rows = [("dense, no privacy", run("privacy", "--set", "compression.kind=none")),
+            ("top-k 1%, no privacy", run("privacy")), ("+ secure aggregation", run("privacy", *SECAGG)),
+            ("+ secure aggregation, 16-bit field", run("privacy", *SECAGG16)),
+            ("+ distributed DP (no secure aggregation)", run("privacy", *DISTRIBUTED))]
+    lines = []
+    for name, r in rows:
+        s = r["summary"]
+        pi = device(r, "pi-1")
+        lines.append(f"| {name} | {int(pi['bytes_up']) / s['rounds'] / 1e3:,.1f} | {per_round(s):.2f} |")
+    return ("| pi-1 (2 Mbit/s up) | KB up per round | round (s) |\n|---|---|---|\n" + "\n".join(lines))
+
+
 BLOCKS = {"stragglers": stragglers, "slow-stream": slow_stream, "overflow": overflow, "non-iid": non_iid,
-          "thin-uplink": thin_uplink, "site-uplink": site_uplink}
+          "thin-uplink": thin_uplink, "site-uplink": site_uplink,
+          "privacy": privacy}
 
 
 if __name__ == "__main__":
