@@ -255,9 +255,9 @@ TEST_CASE("secure aggregation: too few left for the threshold fails the round in
   for (const Case& c : {Case{"share_keys", ends[0] + 0.012}, Case{"consistency", ends[2] + 0.0105}}) {
     CAPTURE(c.phase);
     // Back 5 ms later, before the slow device closes the phase: the next round runs with all three.
-    const fs::path out =
-        run_three(std::string("secagg-fail-") + c.phase,
-                  secagg("{\"threshold\":3}") + off("fast-1", c.at, c.at + 0.005) + "--set stop.rounds=2");
+    const fs::path out = run_three(std::string("secagg-fail-") + c.phase,
+                                   secagg("{\"threshold\":3}") + off("fast-1", c.at, c.at + 0.005) +
+                                       "--set stop.rounds=2 --set training.round_timeout_s=1");
     const auto rows = read_csv(out / "rounds.csv");
     REQUIRE(rows.size() >= 2);
     CHECK(rows[0].at("applied") == "0");
