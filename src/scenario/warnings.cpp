@@ -155,6 +155,22 @@ void large_delta(const Scenario& s, std::vector<std::string>& out) {
                 format_number(std::pow(10.0, std::floor(std::log10(0.1 / n)))));
 }
 
+// Secure aggregation sums a dense vector of m field elements of field_bits bits each, one per parameter:
+// the devices' updates are compressed and decoded as ever (the compressor's error, and its bias without
+// error feedback, stay), then quantised to the field, so no uplink compressor shrinks the masked input.
+void secure_compression(const Scenario& s, std::vector<std::string>& out) {
+  const auto& sa = s.privacy.secure_aggregation;
+  const CompressorSpec& up = s.compression.uplink;
+  if (!sa || up.kind == "none") return;
+  out.push_back("compression.kind: " + up.kind +
+                " with privacy.secure_aggregation saves no uplink bytes: each device sends its update as the "
+                "masked input, a dense vector of one field element of field_bits (" +
+                std::to_string(sa->field_bits) +
+                ") bits per model parameter, whatever the compressor kept; its error (and bias) stay, its savings "
+                "do not (see docs/explanation/secure-aggregation.md), set compression.kind to none, and lower "
+                "privacy.secure_aggregation.field_bits to shrink the upload");
+}
+
 }  // namespace
 
 std::vector<std::string> warnings(const Scenario& scenario) {
@@ -168,6 +184,7 @@ std::vector<std::string> warnings(const Scenario& scenario) {
   lockstep(scenario, out);
   distributed_noise(scenario, out);
   large_delta(scenario, out);
+  secure_compression(scenario, out);
   keys::topology_warnings(scenario, out);
   return out;
 }

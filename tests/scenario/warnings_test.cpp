@@ -196,3 +196,28 @@ TEST_CASE("warnings: a DP delta of at least 1 / the number of devices") {
   CHECK(about(warnings_of({"privacy.dp={\"delta\":0.49}"}), "privacy.dp.delta").empty());
   CHECK(warnings_of({"privacy.dp={}"}).empty());  // 1e-5 with two devices; central: no warning at all
 }
+
+TEST_CASE("warnings: a compressor under secure aggregation keeps its error and saves no uplink bytes") {
+  const std::string secagg = "privacy.secure_aggregation={\"kind\":\"secagg\",\"field_bits\":16}";
+  auto with = [](const std::vector<std::string>& sets) { return about(warnings_of(sets), "compression.kind"); };
+  CHECK(with({secagg, "compression.kind=topk", "compression.ratio=0.01"}) ==
+        std::vector<std::string>{
+            "compression.kind: topk with privacy.secure_aggregation saves no uplink bytes: each device sends its "
+            "update as the masked input, a dense vector of one field element of field_bits (16) bits per model "
+            "parameter, whatever the compressor kept; its error (and bias) stay, its savings do not (see "
+            "docs/explanation/secure-aggregation.md), set compression.kind to none, and lower "
+            "privacy.secure_aggregation.field_bits to shrink the upload"});
+  // Every kind but none: a quantiser's values, too, go to the field as decoded floats.
+  for (const char* kind : {"fp16", "qsgd", "signsgd", "powersgd"}) {
+    CAPTURE(kind);
+    const auto w = with({"privacy.secure_aggregation={}", std::string("compression.kind=") + kind});
+    REQUIRE(w.size() == 1);
+    const std::string opening = std::string("compression.kind: ") + kind + " with privacy.secure_aggregation saves";
+    CHECK(w[0].rfind(opening + " no uplink bytes: ", 0) == 0);
+    CHECK(w[0].find("field_bits (32)") != std::string::npos);  // the default
+  }
+  // Without compression, or without secure aggregation: nothing; a compressed downlink is not concerned.
+  CHECK(warnings_of({secagg}).empty());
+  CHECK(with({"compression.kind=topk", "compression.ratio=0.01"}).empty());
+  CHECK(warnings_of({secagg, "compression.downlink={\"kind\":\"topk\",\"ratio\":0.1}"}).empty());
+}

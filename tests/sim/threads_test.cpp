@@ -1,7 +1,7 @@
 // --threads changes wall time only: the real steps of devices that overlap in simulated time run
 // on a pool of workers, and every output is byte-identical for 1, 2 and 4 workers, in every mode,
-// with streams, data injection, compression (both directions) and faults. Also: --threads is
-// validated, and the seam's typed messages refuse the wrong type.
+// with streams, data injection, compression (both directions), faults and secure aggregation. Also:
+// --threads is validated, and the seam's typed messages refuse the wrong type.
 #include <doctest/doctest.h>
 
 #include "cli_helpers.hpp"
@@ -13,7 +13,7 @@ namespace {
 
 // Runs tests/sim/data/eight-devices.json with `sets` at each thread count and compares the outputs.
 void check_thread_independence(const std::string& tag, const std::string& sets) {
-  const char* files[] = {"metrics.csv", "devices.csv", "staleness.csv", "buffers.csv", "links.csv"};
+  const char* files[] = {"metrics.csv", "devices.csv", "staleness.csv", "buffers.csv", "links.csv", "rounds.csv"};
   std::vector<fs::path> outs;
   for (int threads : {1, 2, 4}) {
     const fs::path out = fresh_dir(tag + "-t" + std::to_string(threads));
@@ -73,6 +73,15 @@ TEST_CASE("threads: async local-sgd with random-k under churn gives the same byt
       "--set training.mode=local-sgd --set training.aggregation=async --set training.local_steps=2 "
       "--set 'faults={\"devices\":[{\"device\":\"*\",\"mtbf_s\":0.1,\"mttr_s\":0.02}]}' "
       "--set compression.kind=randomk --set compression.ratio=0.1 --set stop.rounds=40");
+}
+
+TEST_CASE("threads: secure aggregation (secagg+) with churn and phase timeouts gives the same bytes") {
+  // Masks, shares and the unmasked sum come from seeds of (seed, round, device), never from a worker.
+  check_thread_independence(
+      "threads-secagg",
+      "--set 'privacy.secure_aggregation={\"kind\":\"secagg+\",\"neighbours\":4,\"phase_timeout_s\":4}' "
+      "--set 'faults={\"devices\":[{\"device\":\"*\",\"mtbf_s\":20,\"mttr_s\":4}]}' "
+      "--set training.round_timeout_s=20 --set stop.rounds=null --set stop.sim_time_s=45");
 }
 
 TEST_CASE("threads: --threads must be a whole number from 1 to 256") {

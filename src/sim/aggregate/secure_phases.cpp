@@ -75,7 +75,9 @@ bool SecurePhases::close(Phase phase) {
   } else {
     for (size_t device : asked_)
       if (!answered_[device]) abort(device, phase);  // too late: the protocol went on without it
-    if (phase != Phase::unmasking) {
+    if (phase == Phase::unmasking) {
+      for (size_t device : outcome.answered) state_.live[device].in_secure_round = false;  // their part is over
+    } else {
       const Phase next = static_cast<Phase>(p + 1);
       // What the aggregator sends on belongs to the phase it closes (Bonawitz et al.'s rounds: the
       // adverts it broadcasts in round 0, the shares it forwards in round 1).
@@ -97,9 +99,8 @@ bool SecurePhases::collect(Phase phase, double deadline, const LateUpdate& late)
   const double closes = timeout ? opened_ + *timeout : -1;
   const double until = closes < 0 ? deadline : (deadline < 0 ? closes : std::min(closes, deadline));
   auto owed = [&] {
-    return std::any_of(asked_.begin(), asked_.end(), [&](size_t d) {
-      return !answered_[d] && state_.live[d].on && state_.live[d].in_secure_round;
-    });
+    return std::any_of(asked_.begin(), asked_.end(),
+                       [&](size_t d) { return !answered_[d] && state_.live[d].on && state_.live[d].in_secure_round; });
   };
   while (owed()) {
     std::unique_ptr<Message> next = inbox_.next(until);
@@ -117,7 +118,8 @@ bool SecurePhases::collect(Phase phase, double deadline, const LateUpdate& late)
       late(expect<UpdateMessage>(std::move(next), "aggregator"));
       continue;
     }
-    const std::unique_ptr<SecureMessage> answer = expect<SecureMessage>(std::move(next), "aggregator on " + inbox_.host()->get_name());
+    const std::unique_ptr<SecureMessage> answer =
+        expect<SecureMessage>(std::move(next), "aggregator on " + inbox_.host()->get_name());
     state_.count_upload(answer->device, inbox_.host(), answer->bytes, answer->bytes);
     const bool asked = std::binary_search(asked_.begin(), asked_.end(), answer->device);
     if (answer->round != round_ || answer->phase != phase || !asked || answered_[answer->device]) continue;  // stale

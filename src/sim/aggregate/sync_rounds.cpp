@@ -160,8 +160,8 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   // resumes where it stopped: linear in the members over the round, not per update.
   size_t first_owing = 0;
   auto owed = [&] {
-    while (first_owing < n && !(waits_for[first_owing] && !arrived[first_owing] &&
-                                state_.live[members_[first_owing]].model_outstanding))
+    while (first_owing < n &&
+           !(waits_for[first_owing] && !arrived[first_owing] && state_.live[members_[first_owing]].model_outstanding))
       ++first_owing;
     return first_owing < n;
   };
@@ -220,6 +220,11 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
         break;  // the round closes with what arrived (or the run ends)
       }
       continue;  // poked: a member failed; check again who still owes an update
+    }
+    if (auto* stale = dynamic_cast<SecureMessage*>(next.get())) {
+      // Secure aggregation: a key-phase answer that came after its phase closed (the device was aborted).
+      state_.count_upload(stale->device, inbox_.host(), stale->bytes, stale->bytes);
+      continue;
     }
     std::unique_ptr<UpdateMessage> update = expect<UpdateMessage>(std::move(next), me);
     // One from a member this round did not send to, computed on this version, is a straggler of an earlier
@@ -281,7 +286,9 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
     result.finite = sum_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
     row.applied = true;
-    if (state_.privacy) state_.privacy->round_applied(static_cast<int64_t>(selected), static_cast<int64_t>(n), static_cast<int64_t>(present));
+    if (state_.privacy)
+      state_.privacy->round_applied(static_cast<int64_t>(selected), static_cast<int64_t>(n),
+                                    static_cast<int64_t>(present));
     for (size_t m = 0; m < n; ++m)
       if (arrived[m]) state_.devices[members_[m]].rounds_aggregated += 1;
     XBT_DEBUG("%s: round %ld applied", me.c_str(), static_cast<long>(round));

@@ -11,7 +11,12 @@ namespace edgetrain::sim {
 
 DeviceSecureRound::DeviceSecureRound(RunState& state, size_t device, Inbox& upstream, const ModelMessage& model,
                                      TimeLedger& ledger)
-    : state_(state), device_(device), upstream_(upstream), round_(model.round), protocol_(model.secure), ledger_(ledger) {}
+    : state_(state),
+      device_(device),
+      upstream_(upstream),
+      round_(model.round),
+      protocol_(model.secure),
+      ledger_(ledger) {}
 
 std::optional<backend::ProtocolMessage> DeviceSecureRound::await() {
   ledger_.open_wait();
@@ -23,7 +28,13 @@ std::optional<backend::ProtocolMessage> DeviceSecureRound::await() {
   record.bytes_down += message->bytes;
   state_.bytes_down += message->bytes;
   state_.links.carried(message->from, sg4::this_actor::get_host(), message->bytes);
-  if (message->abort || message->round != round_) return std::nullopt;
+  // An abort: the aggregator let this device go when it sent it (RunState's liveness cleared there), and may
+  // have opened its next round since, whose flags are not this round's to clear.
+  if (message->abort) return std::nullopt;
+  if (message->round != round_) {
+    leave();
+    return std::nullopt;
+  }
   return std::move(message->message);
 }
 
@@ -56,10 +67,7 @@ bool DeviceSecureRound::key_phases() {
   answer(backend::Phase::advertise_keys, {});
   for (backend::Phase phase : {backend::Phase::share_keys, backend::Phase::masked_input}) {
     std::optional<backend::ProtocolMessage> next = await();
-    if (!next) {
-      leave();
-      return false;
-    }
+    if (!next) return false;
     if (phase == backend::Phase::masked_input) {
       from_server_ = std::move(*next);
       return true;
@@ -82,10 +90,11 @@ void DeviceSecureRound::masked_input(UpdateMessage& message) {
 void DeviceSecureRound::closing_phases() {
   for (backend::Phase phase : {backend::Phase::consistency, backend::Phase::unmasking}) {
     std::optional<backend::ProtocolMessage> next = await();
-    if (!next) break;
+    if (!next) return;  // out of the round (see await)
     answer(phase, *next);
   }
-  state_.live[device_].in_secure_round = false;
+  // Done. The aggregator lets it go when it closes unmasking: cleared here, at the instant its answer lands,
+  // the aggregator would take it for gone before reading that answer (and close with fewer shares).
 }
 
 }  // namespace edgetrain::sim
