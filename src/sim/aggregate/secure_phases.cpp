@@ -19,16 +19,16 @@ namespace {
 size_t index_of(Phase phase) { return static_cast<size_t>(phase); }
 }  // namespace
 
-SecurePhases::SecurePhases(RunState& state, Inbox& inbox, int64_t round, std::vector<size_t> participants,
+SecurePhases::SecurePhases(RunState& state, Inbox& inbox, int64_t draw, std::vector<size_t> participants,
                            double started)
     : state_(state),
       inbox_(inbox),
-      round_(round),
+      draw_(draw),
       asked_(std::move(participants)),
       answered_(state.devices.size(), false),
       opened_(started) {
   std::sort(asked_.begin(), asked_.end());
-  const uint64_t seed = util::derive_seed(state.scenario.seed, "secure-aggregation", static_cast<uint64_t>(round));
+  const uint64_t seed = util::derive_seed(state.scenario.seed, "secure-aggregation", static_cast<uint64_t>(draw));
   try {
     protocol_ = std::make_shared<backend::SecureRound>(state.scenario, asked_, state.backend.cost().params, seed,
                                                        state.backend.trains());
@@ -43,7 +43,7 @@ SecurePhases::SecurePhases(RunState& state, Inbox& inbox, int64_t round, std::ve
 
 void SecurePhases::send(size_t device, std::unique_ptr<SecureMessage> message, Phase phase) {
   message->device = device;
-  message->round = round_;
+  message->round = draw_;
   message->from = inbox_.host();
   message->bytes = message_bytes(message->message.bytes);
   record_.bytes[index_of(phase)] += message->bytes;
@@ -122,7 +122,7 @@ bool SecurePhases::collect(Phase phase, double deadline, const LateUpdate& late)
         expect<SecureMessage>(std::move(next), "aggregator on " + inbox_.host()->get_name());
     state_.count_upload(answer->device, inbox_.host(), answer->bytes, answer->bytes);
     const bool asked = std::binary_search(asked_.begin(), asked_.end(), answer->device);
-    if (answer->round != round_ || answer->phase != phase || !asked || answered_[answer->device]) continue;  // stale
+    if (answer->round != draw_ || answer->phase != phase || !asked || answered_[answer->device]) continue;  // stale
     protocol_->receive(phase, answer->device, answer->message);
     answered_[answer->device] = true;
     record_.bytes[index_of(phase)] += answer->bytes;

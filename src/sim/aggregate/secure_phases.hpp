@@ -28,7 +28,8 @@ class SecurePhases {
   // An update of another round arriving meanwhile, for the round to count as late.
   using LateUpdate = std::function<void(std::unique_ptr<UpdateMessage>)>;
   // A round with fewer participants than the protocol needs fails at once (failure()).
-  SecurePhases(RunState& state, Inbox& inbox, int64_t round, std::vector<size_t> participants, double started);
+  // `draw`: the round's draw, unique to this run of the protocol (its seed and its messages' tag).
+  SecurePhases(RunState& state, Inbox& inbox, int64_t draw, std::vector<size_t> participants, double started);
   const std::shared_ptr<backend::SecureRound>& protocol() const { return protocol_; }
 
   // Advertise and share keys; false when the round failed or stop.sim_time_s came (ended()).
@@ -56,7 +57,7 @@ class SecurePhases {
 
   RunState& state_;
   Inbox& inbox_;
-  int64_t round_;
+  int64_t draw_;
   std::shared_ptr<backend::SecureRound> protocol_;
   std::vector<size_t> asked_;  // who the open phase's message went to
   std::vector<bool> answered_;  // by device index, in the open phase

@@ -101,7 +101,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     std::vector<size_t> participants;
     for (size_t m = 0; m < n; ++m)
       if (waits_for[m]) participants.push_back(members_[m]);
-    secure_.emplace(state_, inbox_, round, participants, started);
+    secure_.emplace(state_, inbox_, draw, participants, started);
     if (!secure_->failure().empty()) std::fill(waits_for.begin(), waits_for.end(), false);  // no model goes out
   }
   for (size_t m = 0; m < n; ++m) {
@@ -119,7 +119,10 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     ModelMessage& message = *models[m];
     message.model = source_.payload_for(m);
     message.bytes = message_bytes(message.model.bytes + message.injected_bytes);
-    if (secure_) message.secure = secure_->protocol();
+    if (secure_) {
+      message.secure = secure_->protocol();
+      message.secure_draw = draw;
+    }
     live.model_outstanding = true;
     sent_at_[m] = started;
     if (state_.slots) {

@@ -14,7 +14,7 @@ DeviceSecureRound::DeviceSecureRound(RunState& state, size_t device, Inbox& upst
     : state_(state),
       device_(device),
       upstream_(upstream),
-      round_(model.round),
+      draw_(model.secure_draw),
       protocol_(model.secure),
       ledger_(ledger) {}
 
@@ -31,7 +31,7 @@ std::optional<backend::ProtocolMessage> DeviceSecureRound::await() {
   // An abort: the aggregator let this device go when it sent it (RunState's liveness cleared there), and may
   // have opened its next round since, whose flags are not this round's to clear.
   if (message->abort) return std::nullopt;
-  if (message->round != round_) {
+  if (message->round != draw_) {
     leave();
     return std::nullopt;
   }
@@ -42,7 +42,7 @@ void DeviceSecureRound::answer(backend::Phase phase, const backend::ProtocolMess
   double flops = 0;
   auto message = std::make_unique<SecureMessage>();
   message->device = device_;
-  message->round = round_;
+  message->round = draw_;
   message->phase = phase;
   message->message = protocol_->answer(device_, phase, from_server, {}, flops);
   message->bytes = message_bytes(message->message.bytes);

@@ -35,7 +35,7 @@ class DeviceSecureRound {
   RunState& state_;
   size_t device_;
   Inbox& upstream_;
-  int64_t round_;
+  int64_t draw_;
   std::shared_ptr<backend::SecureRound> protocol_;
   TimeLedger& ledger_;
   backend::ProtocolMessage from_server_;  // the last message the aggregator sent

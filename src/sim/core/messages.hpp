@@ -39,8 +39,10 @@ struct ModelMessage : Message {
   int64_t share_count = 0;
   std::vector<int64_t> injected;
   int64_t injected_bytes = 0;  // wire size of the injected samples (included in `bytes`)
-  // Secure aggregation: the round's protocol, which the device runs around its training.
+  // Secure aggregation: the round's protocol, which the device runs around its training, and its draw (a
+  // round that failed is run again on the same model version, with new keys and masks).
   std::shared_ptr<backend::SecureRound> secure;
+  int64_t secure_draw = 0;
 };
 
 // Device -> aggregator: one update (a gradient, or a model delta in mode local-sgd).
@@ -64,7 +66,7 @@ struct UpdateMessage : Message {
 struct SecureMessage : Message {
   const char* kind() const override { return "secure aggregation"; }
   size_t device = 0;
-  int64_t round = 0;
+  int64_t round = 0;  // the protocol's draw (ModelMessage::secure_draw)
   backend::Phase phase = backend::Phase::advertise_keys;
   backend::ProtocolMessage message;
   bool abort = false;
