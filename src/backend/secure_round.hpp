@@ -68,10 +68,8 @@ class SecureRound {
   // Ends the phase: who answered, the next messages or the failure.
   PhaseOutcome close(Phase phase);
 
-  // Once unmasking closed: the updates summed (U3), and in real runs their decoded sum.
-  size_t summed() const { return sets_[2].size(); }
+  // Once unmasking closed, in real runs: the decoded sum of U3's updates.
   const std::vector<double>& sum() const { return sum_; }
-  const privacy::secagg::Config& config() const { return settings_.config; }
 
  private:
   std::vector<uint32_t> live_neighbours(uint32_t u, const std::vector<uint32_t>& set) const;
