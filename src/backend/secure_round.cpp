@@ -87,10 +87,7 @@ SecureRound::SecureRound(const scenario::Scenario& scenario, std::vector<size_t>
 SecureRound::~SecureRound() = default;
 
 std::vector<uint32_t> SecureRound::live_neighbours(uint32_t u, const std::vector<uint32_t>& set) const {
-  const auto& neighbours = graph_.at(u);
-  std::vector<uint32_t> out;
-  std::set_intersection(neighbours.begin(), neighbours.end(), set.begin(), set.end(), std::back_inserter(out));
-  return out;
+  return sa::live_neighbours(graph_, u, set);
 }
 
 // The formulas of privacy/secagg/sizes.hpp for what `u` sends in `phase` (the sets closed before it).
@@ -157,13 +154,10 @@ void SecureRound::receive(Phase phase, size_t device, const ProtocolMessage& mes
 
 std::string SecureRound::below_threshold(const std::vector<uint32_t>& live) const {
   if (live.empty()) return "no client answered";
-  for (uint32_t u : live) {
-    const size_t closed = live_neighbours(u, live).size() + 1;
-    if (closed < settings_.config.threshold)
-      return "device " + std::to_string(u) + " has " + std::to_string(closed) +
-             " live devices in its neighbourhood, threshold " + std::to_string(settings_.config.threshold);
-  }
-  return {};
+  const std::optional<sa::Shortfall> short_of = sa::first_below_threshold(graph_, live, settings_.config.threshold);
+  if (!short_of) return {};
+  return "device " + std::to_string(short_of->client) + " has " + std::to_string(short_of->live) +
+         " live devices in its neighbourhood, threshold " + std::to_string(settings_.config.threshold);
 }
 
 // Unmasking needs t shares of each U3 device's self-mask seed and of each mask key of a device that

@@ -15,8 +15,7 @@ double device_noise_stddev(const scenario::Scenario& scenario) {
   const double whole = dp.noise_multiplier * dp.clip;
   if (dp.placement == "central") return 0.0;
   if (dp.placement == "local") return whole;
-  const size_t devices = scenario.devices.size();
-  const size_t per_round = scenario::round_size(scenario.training.selection, devices).value_or(devices);
+  const size_t per_round = scenario::planned_round_size(scenario.training.selection, scenario.devices.size());
   return whole / std::sqrt(static_cast<double>(per_round));
 }
 

@@ -26,6 +26,10 @@ std::optional<size_t> round_size(const SelectionSpec& selection, size_t members)
   return std::nullopt;  // every available device
 }
 
+size_t planned_round_size(const SelectionSpec& selection, size_t members) {
+  return round_size(selection, members).value_or(members);
+}
+
 size_t most_picked(const SelectionSpec& selection, size_t members) {
   const std::optional<size_t> k = round_size(selection, members);
   if (!k) return members;

@@ -13,6 +13,8 @@ namespace edgetrain::scenario {
 // members, at least 1); empty when every member (all) or every available one takes part. Throws
 // ScenarioError when per_round exceeds the members.
 std::optional<size_t> round_size(const SelectionSpec& selection, size_t members);
+// The updates a round plans to aggregate: K, or every member when there is no K.
+size_t planned_round_size(const SelectionSpec& selection, size_t members);
 // The most devices one round picks: ceil(K (1 + over_selection)) at most the members, or every member.
 size_t most_picked(const SelectionSpec& selection, size_t members);
 

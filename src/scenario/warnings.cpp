@@ -130,7 +130,7 @@ void distributed_noise(const Scenario& s, std::vector<std::string>& out) {
   const auto& dp = s.privacy.dp;
   if (!dp || dp->placement != "distributed" || s.privacy.secure_aggregation) return;
   const size_t n = s.devices.size();
-  const size_t k = round_size(s.training.selection, n).value_or(n);
+  const size_t k = planned_round_size(s.training.selection, n);
   if (k <= 1) return;
   const double share = dp->noise_multiplier * dp->clip / std::sqrt(static_cast<double>(k));
   out.push_back(

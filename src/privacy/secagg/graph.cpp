@@ -2,6 +2,7 @@
 #include "privacy/secagg/graph.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "util/seed.hpp"
@@ -41,6 +42,22 @@ Neighbours build_graph(const Config& config, std::span<const uint32_t> participa
     std::sort(list.begin(), list.end());
   }
   return graph;
+}
+
+std::vector<uint32_t> live_neighbours(const Neighbours& graph, uint32_t u, const std::vector<uint32_t>& set) {
+  const auto& neighbours = graph.at(u);
+  std::vector<uint32_t> out;
+  std::set_intersection(neighbours.begin(), neighbours.end(), set.begin(), set.end(), std::back_inserter(out));
+  return out;
+}
+
+std::optional<Shortfall> first_below_threshold(const Neighbours& graph, const std::vector<uint32_t>& live,
+                                               uint32_t threshold) {
+  for (uint32_t u : live) {
+    const size_t closed = live_neighbours(graph, u, live).size() + 1;
+    if (closed < threshold) return Shortfall{u, closed};
+  }
+  return std::nullopt;
 }
 
 }  // namespace edgetrain::privacy::secagg

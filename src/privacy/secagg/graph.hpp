@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -19,5 +20,17 @@ using Neighbours = std::map<uint32_t, std::vector<uint32_t>>;
 
 // Throws std::invalid_argument on repeated participants or a config that validate() rejects.
 Neighbours build_graph(const Config& config, std::span<const uint32_t> participants, uint64_t seed);
+
+// u's neighbours that are in `set` (sorted), itself excluded.
+std::vector<uint32_t> live_neighbours(const Neighbours& graph, uint32_t u, const std::vector<uint32_t>& set);
+
+// The first client of `live` (sorted) whose closed neighbourhood keeps fewer than `threshold` live
+// clients, and how many it keeps: the client that would abort, whose secrets could not be recovered.
+struct Shortfall {
+  uint32_t client;
+  size_t live;
+};
+std::optional<Shortfall> first_below_threshold(const Neighbours& graph, const std::vector<uint32_t>& live,
+                                               uint32_t threshold);
 
 }  // namespace edgetrain::privacy::secagg

@@ -35,21 +35,15 @@ void SecAggServer::expect_open(Phase phase, const char* action) const {
 }
 
 std::vector<uint32_t> SecAggServer::live_neighbours(uint32_t u, const std::vector<uint32_t>& set) const {
-  const auto& neighbours = graph_.at(u);
-  std::vector<uint32_t> out;
-  std::set_intersection(neighbours.begin(), neighbours.end(), set.begin(), set.end(), std::back_inserter(out));
-  return out;
+  return secagg::live_neighbours(graph_, u, set);
 }
 
 std::string SecAggServer::below_threshold(const std::vector<uint32_t>& live) const {
   if (live.empty()) return "no client answered";
-  for (uint32_t u : live) {
-    const size_t closed = live_neighbours(u, live).size() + 1;
-    if (closed < config_.threshold)
-      return client(u) + " has " + std::to_string(closed) + " live clients in its neighbourhood, threshold " +
-             std::to_string(config_.threshold);
-  }
-  return {};
+  const std::optional<Shortfall> short_of = first_below_threshold(graph_, live, config_.threshold);
+  if (!short_of) return {};
+  return client(short_of->client) + " has " + std::to_string(short_of->live) +
+         " live clients in its neighbourhood, threshold " + std::to_string(config_.threshold);
 }
 
 void SecAggServer::receive(Phase phase, uint32_t from, const Bytes& message) {

@@ -108,6 +108,18 @@ std::vector<KeySpec> privacy_rows() {
   };
 }
 
+namespace {
+
+// Both mechanisms act on one synchronous round's updates: mode sync, or local-sgd with aggregation sync.
+void need_sync_rounds(const nlohmann::json& training, const std::string& at, const std::string& why) {
+  const std::string mode = training.at("mode").get<std::string>();
+  if (mode == "sync" || (mode == "local-sgd" && training.at("aggregation") == "sync")) return;
+  throw ScenarioError(at + ": needs synchronous rounds (training.mode sync, or local-sgd with aggregation sync)" + why +
+                      ", not mode " + mode + (mode == "local-sgd" ? " with aggregation async" : ""));
+}
+
+}  // namespace
+
 std::vector<Rule> privacy_rules() {
   return {
       {"privacy.dp",
@@ -117,12 +129,7 @@ std::vector<Rule> privacy_rules() {
          const auto& privacy = r.at("privacy");
          if (privacy.is_null() || privacy.at("dp").is_null()) return;
          const auto& t = r.at("training");
-         const std::string mode = t.at("mode").get<std::string>();
-         if (!(mode == "sync" || (mode == "local-sgd" && t.at("aggregation") == "sync"))) {
-           throw ScenarioError("privacy.dp: needs synchronous rounds (training.mode sync, or local-sgd with "
-                               "aggregation sync), not mode " +
-                               mode + (mode == "local-sgd" ? " with aggregation async" : ""));
-         }
+         need_sync_rounds(t, "privacy.dp", "");
          if (r.at("topology").at("kind") != "flat") {
            throw ScenarioError("privacy.dp: needs topology.kind flat (one aggregator adds and accounts the noise), not " +
                                r.at("topology").at("kind").get<std::string>());
@@ -164,12 +171,7 @@ std::vector<Rule> privacy_rules() {
          if (privacy.is_null() || privacy.at("secure_aggregation").is_null()) return;
          const auto& sa = privacy.at("secure_aggregation");
          const auto& t = r.at("training");
-         const std::string mode = t.at("mode").get<std::string>();
-         if (!(mode == "sync" || (mode == "local-sgd" && t.at("aggregation") == "sync"))) {
-           throw ScenarioError("privacy.secure_aggregation: needs synchronous rounds (training.mode sync, or local-sgd "
-                               "with aggregation sync): the protocol sums one round's updates, not mode " +
-                               mode + (mode == "local-sgd" ? " with aggregation async" : ""));
-         }
+         need_sync_rounds(t, "privacy.secure_aggregation", ": the protocol sums one round's updates");
          const std::string topology = r.at("topology").at("kind").get<std::string>();
          if (topology == "gossip") {
            throw ScenarioError("privacy.secure_aggregation: needs an aggregator (topology.kind flat, or "

@@ -24,7 +24,7 @@ std::unique_ptr<privacy::EpsilonLedger> make_epsilon_ledger(const scenario::Scen
   const auto& selection = scenario.training.selection;
   settings.uniform_selection = selection.kind == "all" || selection.kind == "random";
   const size_t devices = scenario.devices.size();
-  settings.planned_per_round = static_cast<int64_t>(scenario::round_size(selection, devices).value_or(devices));
+  settings.planned_per_round = static_cast<int64_t>(scenario::planned_round_size(selection, devices));
   return std::make_unique<privacy::EpsilonLedger>(settings, devices);
 }
 
@@ -55,8 +55,7 @@ bool epsilon_budget_spent(RunState& state, size_t members) {
 
 namespace {
 size_t planned_round(const scenario::Scenario& scenario) {
-  const size_t devices = scenario.devices.size();
-  return scenario::round_size(scenario.training.selection, devices).value_or(devices);
+  return scenario::planned_round_size(scenario.training.selection, scenario.devices.size());
 }
 }  // namespace
 
