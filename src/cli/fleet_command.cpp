@@ -37,13 +37,6 @@ po::options_description options() {
   return o;
 }
 
-// PLATFORM.xml -> PLATFORM.devices.csv
-fs::path device_list_path(const fs::path& platform) {
-  fs::path p = platform;
-  p.replace_extension(".devices.csv");
-  return p;
-}
-
 int fail(const std::string& message) {
   std::fprintf(stderr, "edgetrain fleet: %s\n", util::printable(message).c_str());
   return 2;
@@ -75,11 +68,7 @@ int fleet_command(const std::vector<std::string>& args) {
     if (vm.count("seed")) seed_option = scenario::parse_seed_option(vm["seed"].as<std::string>());
     const std::string description = vm["description"].as<std::string>();
     const fleet::FleetSpec spec = fleet::load_fleet_file(description);
-    if (spec.devices > fleet::kMaxHostDevices) {
-      return fail(description + ": " + std::to_string(spec.devices) + " devices; a platform with a host per device " +
-                  "holds at most " + std::to_string(fleet::kMaxHostDevices) +
-                  " (a scenario keeps more as records: population.hosts \"slots\")");
-    }
+    fleet::check_host_per_device(spec, description);
     const uint64_t seed = seed_option.value_or(spec.seed);
     const fs::path out = vm["out"].as<std::string>();
     if (out.filename().empty() || fs::is_directory(out)) {
@@ -89,7 +78,7 @@ int fleet_command(const std::vector<std::string>& args) {
     // platform either. A platform written through a device or FIFO (-o /dev/stdout) has no
     // "beside": no device list then, and the messages go to stderr.
     const bool stream = report::check_output(out, out.string(), {description}).write_through;
-    const fs::path devices = device_list_path(out);
+    const fs::path devices = fleet::device_list_path(out);
     if (!stream) report::check_output(devices, devices.string(), {description, out});
     const fleet::Fleet drawn = fleet::draw_fleet(spec, seed);
     report::write_output(out, fleet::platform_xml(drawn), out.string(), {description});

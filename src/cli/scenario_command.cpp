@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <fcntl.h>
 #include <thread>
 
 #include "cli/allocator_pages.hpp"
@@ -33,6 +34,29 @@ size_t parse_count(const std::string& option, const std::string& text) {
   return static_cast<size_t>(value);
 }
 
+namespace {
+
+// --progress-fd: a descriptor this process has open for writing (3 and up: 0-2 are the standard ones).
+int parse_descriptor(const std::string& text) {
+  size_t used = 0;
+  int fd = -1;
+  try {
+    fd = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || fd < 3) {
+    throw po::error("--progress-fd: expected an open file descriptor (3 or more), got \"" + util::printable(text) + "\"");
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY) {
+    throw po::error("--progress-fd: " + text + " is not a descriptor open for writing");
+  }
+  return fd;
+}
+
+}  // namespace
+
 int fail(const std::string& message, int status) {
   std::fprintf(stderr, "edgetrain: %s\n", message.c_str());
   return status;
@@ -53,7 +77,10 @@ po::options_description scenario_options() {
       "override a scenario key by its dotted path, e.g. --set training.lr=0.1 (repeatable)")(
       "threads,j", po::value<std::string>(),
       "workers that run the real training steps (default: the number of cores; results do not depend on it)")(
-      "quiet,q", "no progress line on a terminal, only warnings and the summary");
+      "quiet,q", "no progress line on a terminal, only warnings and the summary")(
+      "progress-fd", po::value<std::string>(),
+      "also write the progress as JSON lines to this open file descriptor (for programs that drive edgetrain, "
+      "such as its Python module)");
   return o;
 }
 
@@ -76,6 +103,7 @@ bool parse(const std::string& command, const std::vector<std::string>& words, Sc
   if (vm.count("seed")) out.seed = vm["seed"].as<std::string>();
   if (vm.count("set")) out.sets = vm["set"].as<std::vector<std::string>>();
   out.quiet = vm.count("quiet") > 0;
+  if (vm.count("progress-fd")) out.progress_fd = parse_descriptor(vm["progress-fd"].as<std::string>());
   if (!help && command != "schema" && out.scenario_file.empty()) {
     throw po::error("missing SCENARIO.json for \"" + command + "\"");
   }
@@ -108,6 +136,7 @@ int with_scenario(const ScenarioArgs& args,
     use_large_pages(sc.training.timing_only());  // real training's tensors: committed as used
     sim::RunOptions options;
     options.quiet = args.quiet;
+    options.progress_fd = args.progress_fd;
     options.simgrid_args = args.simgrid_args;
     options.threads = args.threads;
     options.out_dir =

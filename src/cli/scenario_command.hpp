@@ -40,6 +40,7 @@ struct ScenarioArgs {
   std::optional<std::string> seed;  // checked like the scenario's seed key (parse_seed_option)
   size_t threads = 1;               // --threads, else the machine's cores
   bool quiet = false;
+  int progress_fd = -1;
 };
 
 // Reads the words after `command` (run, validate or schema) into `out`. Returns the status to end

@@ -547,6 +547,13 @@ FleetSpec parse_fleet(const json& description, const std::string& where, const s
   return spec;
 }
 
+void check_host_per_device(const FleetSpec& spec, const std::string& shown) {
+  if (spec.devices <= kMaxHostDevices) return;
+  throw FleetError(shown + ": " + std::to_string(spec.devices) + " devices; a platform with a host per device " +
+                   "holds at most " + std::to_string(kMaxHostDevices) +
+                   " (a scenario keeps more as records: population.hosts \"slots\")");
+}
+
 FleetSpec load_fleet_file(const std::filesystem::path& file) {
   const std::string shown = file.string();
   const std::string content = util::read_input_as<FleetError>(file, util::kFleetInput);

@@ -34,4 +34,8 @@ FleetSpec parse_fleet(const nlohmann::json& description, const std::string& wher
 // twice is an error) and parses it. Messages start with the file name.
 FleetSpec load_fleet_file(const std::filesystem::path& file);
 
+// A fleet written out as a platform file (a host per device) holds at most kMaxHostDevices:
+// FleetError naming `shown` (the description) otherwise.
+void check_host_per_device(const FleetSpec& spec, const std::string& shown);
+
 }  // namespace edgetrain::fleet

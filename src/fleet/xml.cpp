@@ -247,6 +247,12 @@ DeviceValues device_values(const Fleet& fleet, size_t device) {
           with_prefix(d.bandwidth_bps > 0 ? d.bandwidth_bps : l.down_bps, "bps"), number(l.latency_s) + "s"};
 }
 
+std::filesystem::path device_list_path(const std::filesystem::path& platform) {
+  std::filesystem::path p = platform;
+  p.replace_extension(".devices.csv");
+  return p;
+}
+
 std::string device_list_csv(const Fleet& fleet) {
   const FleetSpec& spec = *fleet.spec;
   std::string out = "host,class,site,link_class,speed_flops,cores,up_bps,down_bps,latency_s\n";

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@ std::string device_speed(const Fleet& fleet, size_t device);  // device_values' 
 // NAME.devices.csv: one row per device, in platform order:
 // host,class,site,link_class,speed_flops,cores,up_bps,down_bps,latency_s
 std::string device_list_csv(const Fleet& fleet);
+// Where the device list of the platform file `platform` goes: beside it, as PLATFORM.devices.csv.
+std::filesystem::path device_list_path(const std::filesystem::path& platform);
 std::string device_list_csv(const FleetSpec& spec, uint64_t seed);
 
 // A few lines for the command's output: devices per class, per site group and per link class.

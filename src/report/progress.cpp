@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace edgetrain::report {
 
@@ -89,17 +90,37 @@ std::string Progress::line(const ProgressPoint& point, const ProgressLimits& lim
   return out;
 }
 
-Progress::Progress(bool enabled, const ProgressLimits& limits)
-    : enabled_(enabled), limits_(limits), start_(Clock::now()) {}
+std::string Progress::json_line(const ProgressPoint& point, const ProgressLimits& limits, double wall_s) {
+  auto or_null = [](const auto& value) { return value ? nlohmann::json(*value) : nlohmann::json(nullptr); };
+  return nlohmann::json{{"sim_time_s", point.sim_time_s},
+                        {"updates", point.updates},
+                        {"pushes", limits.pushes},
+                        {"rounds", or_null(limits.rounds)},
+                        {"sim_time_limit_s", or_null(limits.sim_time_s)},
+                        {"test_accuracy", or_null(point.test_accuracy)},
+                        {"wall_s", wall_s},
+                        {"left_s", or_null(time_left_s(point, limits, wall_s))}}
+      .dump();
+}
+
+Progress::Progress(bool enabled, const ProgressLimits& limits, int json_fd)
+    : enabled_(enabled), json_fd_(json_fd), limits_(limits), start_(Clock::now()) {}
 
 Progress::~Progress() { clear(); }
 
 void Progress::update(const ProgressPoint& point) {
-  if (!enabled_) return;
+  if (!enabled()) return;
   const Clock::time_point now = Clock::now();
-  if (shown_ > 0 && now - last_ < std::chrono::milliseconds(1000 / kRedrawsPerSecond)) return;
+  if (last_ != Clock::time_point{} && now - last_ < std::chrono::milliseconds(1000 / kRedrawsPerSecond)) return;
   last_ = now;
-  std::string text = line(point, limits_, std::chrono::duration<double>(now - start_).count());
+  const double wall_s = std::chrono::duration<double>(now - start_).count();
+  if (json_fd_ >= 0) {
+    // Best effort: a line the reader cannot take is dropped, the run goes on.
+    const std::string text = json_line(point, limits_, wall_s) + "\n";
+    [[maybe_unused]] const ssize_t written = ::write(json_fd_, text.data(), text.size());
+  }
+  if (!enabled_) return;
+  std::string text = line(point, limits_, wall_s);
   // Never wider than the terminal: a wrapped line could not be rewritten in place.
   const size_t columns = terminal_columns();
   if (columns > 1 && text.size() >= columns) text.resize(columns - 1);

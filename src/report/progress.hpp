@@ -35,13 +35,17 @@ class Progress {
   static constexpr int kRedrawsPerSecond = 4;
   // The time left is estimated once this fraction of a stop condition is done ("?" before).
   static constexpr double kMinDoneForEstimate = 0.01;
-  // `enabled`: draw at all (stderr is a terminal, no --quiet). Wall time counts from construction.
-  Progress(bool enabled, const ProgressLimits& limits);
+  // `enabled`: draw at all (stderr is a terminal, no --quiet). `json_fd` >= 0: also write each
+  // update, at the same rate, as one JSON line to that file descriptor (--progress-fd, for programs
+  // that drive edgetrain): {"sim_time_s", "updates", "pushes", "rounds", "sim_time_limit_s",
+  // "test_accuracy", "wall_s", "left_s"}, null where the line shows "-" or "?". Wall time counts
+  // from construction.
+  Progress(bool enabled, const ProgressLimits& limits, int json_fd = -1);
   ~Progress();  // clears the line
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
-  bool enabled() const { return enabled_; }
+  bool enabled() const { return enabled_ || json_fd_ >= 0; }
   // Redraws the line with `point` unless it was drawn less than 1 / kRedrawsPerSecond s ago.
   void update(const ProgressPoint& point);
   // Erases the line, leaving the cursor at the start of an empty line (before the summary).
@@ -53,9 +57,12 @@ class Progress {
   // stop condition nearest to its end. Empty when no condition bounds the run or less than
   // kMinDoneForEstimate of it is done.
   static std::optional<double> time_left_s(const ProgressPoint& point, const ProgressLimits& limits, double wall_s);
+  // The JSON line (without its newline) of `point` after `wall_s` seconds.
+  static std::string json_line(const ProgressPoint& point, const ProgressLimits& limits, double wall_s);
 
  private:
   bool enabled_;
+  int json_fd_;
   ProgressLimits limits_;
   std::chrono::steady_clock::time_point start_, last_{};
   size_t shown_ = 0;  // characters of the line on the terminal now

@@ -260,8 +260,10 @@ uint64_t parse_seed_option(const std::string& text, const std::string& option) {
 
 Scenario load_scenario(const fs::path& file, const std::vector<std::string>& set_overrides,
                        std::optional<uint64_t> seed_override) {
-  const std::string shown = file.string();
-  std::string content = util::read_input_as<ScenarioError>(file, util::kScenarioInput);
+  // "-": the document comes on standard input and stands for no file (parse_scenario's empty path).
+  const bool piped = file == kStandardInput;
+  const std::string shown = piped ? "standard input" : file.string();
+  std::string content = util::read_input_as<ScenarioError>(piped ? fs::path("/dev/stdin") : file, util::kScenarioInput);
   if (const auto issue = find_json_text_issue(content, /*comments=*/true)) {
     throw ScenarioError(issue_text(*issue, [&](const TextPosition& p) {
       return shown + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
@@ -277,7 +279,7 @@ Scenario load_scenario(const fs::path& file, const std::vector<std::string>& set
   } catch (const json::exception& e) {
     throw ScenarioError(shown + ": malformed JSON: " + std::string(e.what()));
   }
-  return parse_scenario(std::move(doc), file, set_overrides, seed_override);
+  return parse_scenario(std::move(doc), piped ? fs::path() : file, set_overrides, seed_override);
 }
 
 

@@ -15,7 +15,12 @@
 
 namespace edgetrain::scenario {
 
-// Reads `file` (JSON; // and /* */ comments allowed), then parse_scenario().
+// The file name that stands for standard input ("edgetrain run -", the Python module's dicts).
+inline constexpr const char* kStandardInput = "-";
+
+// Reads `file` (JSON; // and /* */ comments allowed), then parse_scenario(). `file` "-" reads the
+// document from standard input, as parse_scenario's document of no file (relative paths from the
+// current directory, default name "scenario").
 Scenario load_scenario(const std::filesystem::path& file, const std::vector<std::string>& set_overrides = {},
                        std::optional<uint64_t> seed_override = std::nullopt);
 

@@ -567,7 +567,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
                                       .evaluates = p.learning->backend->trains(),
                                       .rounds = scenario.stop.rounds,
                                       .sim_time_s = scenario.stop.sim_time_s};
-  report::Progress progress(!options.quiet && report::stderr_is_terminal(), limits);
+  report::Progress progress(!options.quiet && report::stderr_is_terminal(), limits, options.progress_fd);
   if (progress.enabled()) {
     sg4::Engine::on_time_advance_cb([&progress, &state](double) {
       const auto accuracy = state.evals.empty() ? std::nullopt : std::optional(state.evals.back().test_accuracy);

@@ -17,6 +17,7 @@ namespace edgetrain::sim {
 struct RunOptions {
   std::filesystem::path out_dir;
   bool quiet = false;
+  int progress_fd = -1;  // >= 0: the progress as JSON lines to this descriptor (report/progress.hpp)
   std::vector<std::string> simgrid_args;  // --cfg=... and --log=... passed through to SimGrid
   size_t threads = 1;                     // --threads: workers that run the real steps
   // out_dir is the default (no --out): warn when it holds the results of a different scenario

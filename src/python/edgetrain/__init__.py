@@ -1,0 +1,20 @@
+"""edgetrain from Python: the same engine as the ``edgetrain`` command, results as pandas DataFrames.
+
+    import edgetrain
+    run = edgetrain.run("scenarios/quickstart.json", set={"stop.rounds": 20})
+    run.metrics.plot(x="sim_time_s", y="test_accuracy")
+
+Functions: run, load, validate, resolve, sweep, fleet, compare, schema. Errors: InputError (a
+ValueError whose message is the command line's one line), EngineError, Interrupted (a
+KeyboardInterrupt). Each run is a child ``edgetrain run`` process, so two runs in one interpreter
+give exactly the command line's results, and runs can go in parallel (sweep(..., jobs=N)).
+docs/how-to/python.md has the whole guide.
+"""
+from ._api import Fleet, Validation, compare, fleet, resolve, run, schema, sweep, validate
+from ._engine import engine_path
+from ._errors import EngineError, InputError, Interrupted
+from ._results import Run, load
+
+__all__ = ["run", "load", "validate", "resolve", "sweep", "fleet", "compare", "schema", "engine_path", "Run",
+           "Validation", "Fleet", "InputError", "EngineError", "Interrupted"]
+__version__ = "0.1.0"

@@ -1,0 +1,224 @@
+"""The functions of the edgetrain package: run, validate, sweep, fleet, compare and schema.
+
+Runs, validations and sweeps execute in a child ``edgetrain`` process (_engine.py); resolving
+scenarios, the schema, fleets and comparisons run in process (the _core extension)."""
+import json
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import _core, _engine, _progress
+from ._errors import EngineError, InputError, Interrupted
+from ._results import Run
+
+
+def _set_words(set):
+    """--set words from a dict {"training.lr": 0.1} (values as JSON) or a list of "key=value"."""
+    if set is None:
+        return []
+    if isinstance(set, dict):
+        return ["%s=%s" % (k, json.dumps(v)) for k, v in set.items()]
+    if isinstance(set, str):
+        return [set]
+    return [str(s) for s in set]
+
+
+def _source(scenario):
+    """The scenario's file argument and the text for stdin: a path, or a dict sent as "-"."""
+    if isinstance(scenario, dict):
+        return "-", json.dumps(scenario)
+    if isinstance(scenario, (str, Path)):
+        return str(scenario), None
+    raise InputError("scenario: expected a path or a dict, got %s" % type(scenario).__name__)
+
+
+def _scenario_args(scenario, set, seed):
+    file, text = _source(scenario)
+    words = [file]
+    for s in _set_words(set):
+        words += ["--set", s]
+    if seed is not None:
+        words += ["--seed", str(seed)]
+    return file, text, words
+
+
+def resolve(scenario, set=None, seed=None):
+    """The resolved scenario (every default filled in, paths absolute) as a dict, in process.
+
+    ``scenario`` is a path or a dict (relative paths in a dict are from the current directory, and
+    its default name is "scenario"); ``set`` overrides keys ({"training.lr": 0.1} or a list of
+    "key=value"); ``seed`` overrides the seed. Raises InputError with the command line's message.
+    It does not load the platform into the simulator or read the data: ``validate`` does."""
+    file, text = _source(scenario)
+    seed_text = None if seed is None else str(seed)
+    resolved = _core.resolve(None if text is not None else file, text, _set_words(set), seed_text)
+    return json.loads(resolved)
+
+
+def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progress=None):
+    """Simulates a scenario and returns its ``Run`` (summary, scenario and the CSV files as DataFrames).
+
+    scenario: a scenario file's path, or a dict (relative paths from the current directory).
+    out:      the results folder; None is the command line's default, results/<scenario name>.
+    set:      key overrides, {"training.lr": 0.1} or ["training.lr=0.1"] (as --set).
+    threads:  workers for the real training steps (results do not depend on it; default: the cores).
+    quiet:    False prints what the command line prints (start line, warnings, summary) as it comes.
+    seed:     overrides the scenario's seed.
+    progress: True for a progress bar (tqdm), or a callable given each progress record (a dict:
+              sim_time_s, updates, rounds, sim_time_limit_s, test_accuracy, wall_s, left_s).
+
+    The run is an ``edgetrain run`` child process: its files are byte for byte the command line's.
+    Raises InputError for a refused scenario, and edgetrain.Interrupted (a KeyboardInterrupt, with
+    the interrupted ``Run`` as ``.run``) on Ctrl-C once the run has written its results. A run
+    that diverged is returned (status "diverged"), as the command line writes it."""
+    file, text, words = _scenario_args(scenario, set, seed)
+    if out is None:  # the command line's default folder, found from the scenario's name
+        folder = Path("results") / resolve(scenario, set, seed)["name"]
+    else:
+        folder = Path(out)
+        words += ["--out", str(out)]
+    if threads is not None:
+        words += ["--threads", str(threads)]
+    if quiet:
+        words.append("--quiet")
+    report = _progress.reporter(progress)
+    try:
+        done = _engine.execute(["run"] + words, stdin_text=text, progress=report, echo=not quiet)
+    finally:
+        if hasattr(report, "close"):
+            report.close()
+    if done.interrupted:
+        raise Interrupted(Run(folder, done.stdout + done.stderr) if (folder / "summary.json").exists() else None)
+    done.check()
+    return Run(folder, done.stdout + done.stderr)
+
+
+@dataclass
+class Validation:
+    """What ``validate`` found: the resolved scenario, the description ``edgetrain validate``
+    prints (platform, devices, data, model, fidelity) and its warnings."""
+
+    scenario: dict
+    description: str
+    warnings: list
+
+
+def validate(scenario, set=None, seed=None):
+    """Checks a scenario as a run would (its platform loaded into the simulator, its data and model
+    read) without simulating: returns a ``Validation``; raises InputError naming the key at fault."""
+    _, text, words = _scenario_args(scenario, set, seed)
+    done = _engine.execute(["validate"] + words, stdin_text=text).check()
+    if done.interrupted:
+        raise Interrupted()
+    lines = done.stderr.splitlines()
+    found = [line[len("edgetrain: warning: "):] for line in lines if line.startswith("edgetrain: warning: ")]
+    return Validation(resolve(scenario, set, seed), done.stdout, found)
+
+
+def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
+    """Runs a sweep and returns its table (sweep.csv) as a DataFrame, one row per run.
+
+    spec: a sweep file's path, or a dict {"base": scenario path or dict, "grid": {key: [values]},
+          "runs": [{key: value}, ...]} (relative paths from the current directory).
+    out:  the sweep's folder; None is the command line's default (results/<sweep file name>, or
+          results/sweep for a dict). A sweep run again resumes: finished runs are kept.
+    jobs: runs at a time, each its own process. threads: training threads of each run.
+    The frame's ``attrs["folder"]`` is the sweep's folder; each run's folder is in its "folder"
+    column (``edgetrain.load`` reads it). Raises InputError naming the bad run or key, and
+    edgetrain.Interrupted on Ctrl-C (run it again to resume)."""
+    import pandas
+
+    with tempfile.TemporaryDirectory(prefix="edgetrain-sweep-") as scratch:
+        if isinstance(spec, dict):
+            spec = _sweep_file(spec, Path(scratch))
+            folder = Path(out) if out is not None else Path("results") / "sweep"
+        else:
+            folder = Path(out) if out is not None else Path("results") / Path(spec).stem
+        words = ["sweep", str(spec), "--jobs", str(jobs), "--out", str(folder)]
+        if threads is not None:
+            words += ["--threads", str(threads)]
+        done = _engine.execute(words, echo=not quiet)
+    if done.interrupted:
+        raise Interrupted()
+    if done.status == 1:
+        if not (folder / "sweep.csv").exists():
+            raise EngineError("edgetrain sweep failed: %s" % done.stderr.strip())
+        warnings.warn("edgetrain sweep: some runs failed (see the status column): " + done.stderr.strip())
+    else:
+        done.check()
+    table = pandas.read_csv(folder / "sweep.csv")
+    table.attrs["folder"] = str(folder)
+    return table
+
+
+def _sweep_file(spec, scratch):
+    """A dict sweep written as a file: its base made absolute, or resolved when it is a dict."""
+    spec = dict(spec)
+    base = spec.get("base")
+    if isinstance(base, dict):
+        base_file = scratch / "base.json"
+        base_file.write_text(json.dumps(resolve(base)))
+        spec["base"] = str(base_file)
+    elif isinstance(base, (str, Path)):
+        spec["base"] = str(Path(base).resolve())
+    path = scratch / "sweep.json"
+    path.write_text(json.dumps(spec))
+    return path
+
+
+@dataclass
+class Fleet:
+    """A platform drawn from a fleet description: ``xml`` (the SimGrid platform), ``devices`` (the
+    device list as a DataFrame: name, class, site, speed, ...), ``text`` (the draw in words) and
+    ``path`` (where it was written, or None)."""
+
+    xml: str
+    devices: object
+    text: str
+    path: object
+
+
+def fleet(description, out=None, seed=None):
+    """Draws a platform from a fleet description (a path or a dict), as ``edgetrain fleet``.
+
+    out: the platform file to write (its device list goes beside it as PLATFORM.devices.csv);
+         None writes nothing. seed: the seed of the draws (default: the description's, else 1).
+    Raises InputError naming the key at fault."""
+    import io
+
+    import pandas
+
+    file, text = (None, json.dumps(description)) if isinstance(description, dict) else (str(description), None)
+    drawn = _core.fleet(file, text, None if seed is None else str(seed), None if out is None else str(out))
+    devices = pandas.read_csv(io.StringIO(drawn["devices_csv"]))
+    return Fleet(drawn["xml"], devices, drawn["text"], Path(out) if out is not None else None)
+
+
+def compare(*runs):
+    """Runs side by side, as ``edgetrain compare``: a DataFrame with a row per run (its folder)
+    holding status, rounds, times, bytes and accuracies, and its "speedup" against the first.
+    ``attrs["speedup_basis"]`` says what the speed-up compares (time_to_target_s or sim_time_s),
+    ``attrs["differences"]`` the keys in which their resolved scenarios differ, by dotted path.
+    Each run is a ``Run`` or a results folder; at least two."""
+    import pandas
+
+    folders = [str(r.folder) if isinstance(r, Run) else str(r) for r in runs]
+    c = json.loads(_core.compare(folders))
+    if len(folders) < 2:
+        raise InputError("compare: expected at least two runs")
+    table = pandas.DataFrame(c["figures"], index=c["runs"])
+    table["speedup"] = c["speedup"]["values"]
+    table.attrs["speedup_basis"] = c["speedup"]["basis"]
+    table.attrs["differences"] = c["differences"]
+    return table
+
+
+def schema(markdown=False):
+    """The scenario keys as a DataFrame (key, type, default, range, description), one row per key,
+    in the order the scenario is validated; ``markdown=True`` gives ``edgetrain schema``'s table."""
+    if markdown:
+        return _core.schema_markdown()
+    import pandas
+
+    return pandas.DataFrame(_core.schema_keys())

@@ -1,0 +1,152 @@
+"""Running the edgetrain engine in a child process.
+
+SimGrid 3.32 keeps global state across engines in one process, and the command line pins its
+kernels before anything else, so every run (and every sweep) is a child ``edgetrain`` process: the
+one of this build (``build/edgetrain`` beside ``build/python``) or the installed one
+(``PREFIX/bin/edgetrain`` for ``PREFIX/lib/python3*/dist-packages``). ``EDGETRAIN_ENGINE`` names
+another. The child gets its own session, so a terminal's Ctrl-C reaches Python alone, which passes
+one SIGINT on: the run ends with its results written, as the command line's does.
+"""
+import json
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from ._errors import EngineError, InputError
+
+_HERE = Path(__file__).resolve().parent
+
+
+def engine_path():
+    """The edgetrain executable the package runs."""
+    named = os.environ.get("EDGETRAIN_ENGINE")
+    candidates = [Path(named)] if named else [_HERE.parent.parent / "edgetrain", _HERE.parents[3] / "bin" / "edgetrain"]
+    for c in candidates:
+        if c.is_file() and os.access(c, os.X_OK):
+            return str(c)
+    raise EngineError("cannot find the edgetrain executable (looked at " + ", ".join(map(str, candidates)) +
+                      "; set EDGETRAIN_ENGINE to its path)")
+
+
+_PREFIX = re.compile(r"^edgetrain(?: [a-z-]+)?: ")
+
+
+def error_line(stderr):
+    """The command line's one line for bad input: its first message that is not a warning."""
+    for line in stderr.splitlines():
+        if _PREFIX.match(line) and not line.startswith("edgetrain: warning: "):
+            return _PREFIX.sub("", line, count=1)
+    return stderr.strip() or "refused (no message)"
+
+
+class Completed:
+    """What a child process did: its exit status, output, and whether Python interrupted it."""
+
+    def __init__(self, status, stdout, stderr, interrupted):
+        self.status, self.stdout, self.stderr, self.interrupted = status, stdout, stderr, interrupted
+
+    def check(self):
+        """Raises InputError for exit status 2, EngineError for 1; returns self otherwise."""
+        if self.status == 2:
+            raise InputError(error_line(self.stderr))
+        if self.status not in (0, 3, 130):
+            raise EngineError("edgetrain failed (exit status %d): %s" % (self.status, self.stderr.strip()))
+        return self
+
+
+def execute(args, stdin_text=None, progress=None, echo=False):
+    """Runs ``edgetrain ARGS`` to its end and returns a Completed.
+
+    ``stdin_text`` goes to its standard input. ``progress`` (a callable) gets each progress record
+    (a dict, see --progress-fd). ``echo`` copies its output to sys.stdout and sys.stderr as it comes.
+    A KeyboardInterrupt while it runs sends it SIGINT (once per interrupt) and waits for it to write
+    its results; the Completed then says ``interrupted``."""
+    args = [engine_path()] + list(args)
+    read_end = write_end = None
+    if progress is not None:
+        read_end, write_end = os.pipe()
+        args += ["--progress-fd", str(write_end)]
+    proc = subprocess.Popen(args, stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            pass_fds=(write_end,) if write_end is not None else (), start_new_session=True)
+    if write_end is not None:
+        os.close(write_end)  # the child holds it: end of file when the child ends
+    streams = _Streams(proc, stdin_text, read_end, progress, echo)
+    interrupted = False
+    while True:
+        try:
+            streams.drain()
+            break
+        except KeyboardInterrupt:
+            interrupted = True
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)  # a second one ends the child at once, as on a terminal
+    status = proc.wait()
+    return Completed(status, streams.text("stdout"), streams.text("stderr"), interrupted)
+
+
+class _Streams:
+    """The child's pipes, read (and its input written) without blocking until all are closed."""
+
+    def __init__(self, proc, stdin_text, progress_fd, progress, echo):
+        self.selector = selectors.DefaultSelector()
+        self.chunks = {"stdout": [], "stderr": []}
+        self.progress, self.echo, self.pending = progress, echo, b""
+        self.stdin = memoryview((stdin_text or "").encode()) if stdin_text is not None else None
+        self.selector.register(proc.stdout, selectors.EVENT_READ, "stdout")
+        self.selector.register(proc.stderr, selectors.EVENT_READ, "stderr")
+        if progress_fd is not None:
+            self.selector.register(progress_fd, selectors.EVENT_READ, "progress")
+        if self.stdin is not None:
+            os.set_blocking(proc.stdin.fileno(), False)
+            self.selector.register(proc.stdin, selectors.EVENT_WRITE, "stdin")
+
+    def drain(self):
+        while self.selector.get_map():
+            for key, _ in self.selector.select(timeout=0.2):
+                getattr(self, "_" + key.data)(key.fileobj)
+
+    def _close(self, fileobj):
+        self.selector.unregister(fileobj)
+        os.close(fileobj) if isinstance(fileobj, int) else fileobj.close()
+
+    def _stdin(self, pipe):
+        try:
+            sent = os.write(pipe.fileno(), self.stdin[:65536])
+        except BrokenPipeError:  # the child stopped reading (it refused its arguments first)
+            sent = len(self.stdin)
+        self.stdin = self.stdin[sent:]
+        if not self.stdin:
+            self._close(pipe)
+
+    def _read(self, pipe, name, sink):
+        data = os.read(pipe.fileno(), 65536)
+        if not data:
+            self._close(pipe)
+            return
+        self.chunks[name].append(data)
+        if self.echo:
+            sink.write(data.decode(errors="replace"))
+            sink.flush()
+
+    def _stdout(self, pipe):
+        self._read(pipe, "stdout", sys.stdout)
+
+    def _stderr(self, pipe):
+        self._read(pipe, "stderr", sys.stderr)
+
+    def _progress(self, fd):
+        data = os.read(fd, 65536)
+        if not data:
+            self._close(fd)
+            return
+        *lines, self.pending = (self.pending + data).split(b"\n")
+        for line in lines:
+            self.progress(json.loads(line))
+
+    def text(self, name):
+        return b"".join(self.chunks[name]).decode(errors="replace")
