@@ -38,6 +38,9 @@ packages=(
   # The docs site (mkdocs.yml): the build turns docs/ into HTML, which the package installs, and the
   # docs/site test builds it with --strict (no broken link or anchor, every page in the nav).
   mkdocs
+  # The Python module (src/python): pybind11 against Debian's python3, results as pandas DataFrames, a
+  # progress bar (tqdm); the suite executes the notebooks (notebooks/) with nbconvert and ipykernel.
+  pybind11-dev python3-dev python3-pandas python3-tqdm jupyter-nbconvert python3-ipykernel
 )
 missing=()
 for p in "${packages[@]}"; do

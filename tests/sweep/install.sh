@@ -4,7 +4,7 @@
 # the installed quickstart (which finds its platform through ../platforms) runs timing-only, and the
 # installed binary runs a sweep of it; the reference is there (README and every page of docs/, the HTML
 # site when the build has mkdocs, the Debian copyright file, a man page that `man -l` reads, --help naming
-# them). Usage: install.sh EDGETRAIN BUILD_DIR
+# them), and the Python module runs the installed binary. Usage: install.sh EDGETRAIN BUILD_DIR
 set -euo pipefail
 build=$(realpath "$2")
 skip() { echo "SKIP: $*"; exit 77; }
@@ -68,6 +68,17 @@ check_installed() {
   "$bin" run "$share/scenarios/quickstart.json" --set stop.rounds=1 --set stop.target_accuracy=null \
     --set eval.test_samples=100 --out "$tmp/$tag-real" --quiet > "$tag-real.out" 2>&1 ||
     { cat "$tag-real.out"; fail "$tag: the installed quickstart did not train a round"; }
+  # The Python module, where Debian's python3 looks under this prefix, runs the installed binary.
+  local package
+  package=$(ls -d "$1"/lib/python3*/dist-packages/edgetrain 2>/dev/null | head -1)
+  [ -f "$package/__init__.py" ] && ls "$package"/_core.*.so >/dev/null 2>&1 || fail "$tag: the Python module is not installed"
+  PYTHONPATH=$(dirname "$package") /usr/bin/python3 - "$bin" "$share/scenarios/quickstart.json" "$tmp/$tag-py" \
+    > "$tag-py.out" 2>&1 <<'PY' || { cat "$tag-py.out"; fail "$tag: the installed Python module did not run"; }
+import os, sys, edgetrain
+assert os.path.samefile(edgetrain.engine_path(), sys.argv[1]), edgetrain.engine_path()
+run = edgetrain.run(sys.argv[2], out=sys.argv[3], set={"training.compute": "timing-only", "stop.target_accuracy": None, "stop.rounds": 3})
+assert run.status == "completed" and len(run.rounds) == 3, run
+PY
   cat > "$tag-sweep.json" <<JSON
 {"base": "$share/scenarios/quickstart.json", "grid": {"seed": [1, 2]},
  "runs": [{"training.compute": "timing-only", "stop.target_accuracy": null, "stop.rounds": 3}]}
@@ -88,7 +99,9 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for p in libsimgrid3.32 libtorch1.13 libboost-program-options1.74.0 libpugixml1v5 libmimalloc2.0 libssl3; do
   [[ "$depends" == *"$p "* ]] || fail "Depends lacks $p: $depends"
 done
-[[ "$(dpkg-deb -f "$deb" Recommends)" == *python3-matplotlib* ]] || fail "Recommends lacks python3-matplotlib"
+for p in python3-matplotlib python3-pandas; do
+  [[ "$(dpkg-deb -f "$deb" Recommends)" == *$p* ]] || fail "Recommends lacks $p"
+done
 dpkg -x "$deb" root
 check_installed "$tmp/root/usr" deb
 echo "install: ok ($(basename "$deb"): Depends: $depends; HTML docs: $html)"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import _core, _engine, _progress
-from ._errors import EngineError, InputError, Interrupted
+from ._errors import EngineError, InputError, interrupted
 from ._results import Run
 
 
@@ -69,8 +69,8 @@ def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progr
               sim_time_s, updates, rounds, sim_time_limit_s, test_accuracy, wall_s, left_s).
 
     The run is an ``edgetrain run`` child process: its files are byte for byte the command line's.
-    Raises InputError for a refused scenario, and edgetrain.Interrupted (a KeyboardInterrupt, with
-    the interrupted ``Run`` as ``.run``) on Ctrl-C once the run has written its results. A run
+    Raises InputError for a refused scenario, and KeyboardInterrupt on Ctrl-C once the run has
+    written its results (its ``run`` attribute is the interrupted ``Run``). A run
     that diverged is returned (status "diverged"), as the command line writes it."""
     file, text, words = _scenario_args(scenario, set, seed)
     if out is None:  # the command line's default folder, found from the scenario's name
@@ -89,7 +89,7 @@ def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progr
         if hasattr(report, "close"):
             report.close()
     if done.interrupted:
-        raise Interrupted(Run(folder, done.stdout + done.stderr) if (folder / "summary.json").exists() else None)
+        raise interrupted(Run(folder, done.stdout + done.stderr) if (folder / "summary.json").exists() else None)
     done.check()
     return Run(folder, done.stdout + done.stderr)
 
@@ -110,7 +110,7 @@ def validate(scenario, set=None, seed=None):
     _, text, words = _scenario_args(scenario, set, seed)
     done = _engine.execute(["validate"] + words, stdin_text=text).check()
     if done.interrupted:
-        raise Interrupted()
+        raise interrupted()
     lines = done.stderr.splitlines()
     found = [line[len("edgetrain: warning: "):] for line in lines if line.startswith("edgetrain: warning: ")]
     return Validation(resolve(scenario, set, seed), done.stdout, found)
@@ -126,7 +126,7 @@ def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
     jobs: runs at a time, each its own process. threads: training threads of each run.
     The frame's ``attrs["folder"]`` is the sweep's folder; each run's folder is in its "folder"
     column (``edgetrain.load`` reads it). Raises InputError naming the bad run or key, and
-    edgetrain.Interrupted on Ctrl-C (run it again to resume)."""
+    KeyboardInterrupt on Ctrl-C (run it again to resume)."""
     import pandas
 
     with tempfile.TemporaryDirectory(prefix="edgetrain-sweep-") as scratch:
@@ -140,7 +140,7 @@ def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
             words += ["--threads", str(threads)]
         done = _engine.execute(words, echo=not quiet)
     if done.interrupted:
-        raise Interrupted()
+        raise interrupted()
     if done.status == 1:
         if not (folder / "sweep.csv").exists():
             raise EngineError("edgetrain sweep failed: %s" % done.stderr.strip())

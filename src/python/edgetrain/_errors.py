@@ -12,12 +12,12 @@ class EngineError(RuntimeError):
     """The edgetrain engine failed for a reason other than its input (exit status 1)."""
 
 
-class Interrupted(KeyboardInterrupt):
-    """A run or sweep stopped by Ctrl-C (or a notebook's interrupt).
+def interrupted(run=None):
+    """The KeyboardInterrupt raised when Ctrl-C (or a notebook's interrupt) stopped a run or a sweep.
 
-    It is a KeyboardInterrupt; ``run`` holds what the run wrote before it stopped (its status is
-    "interrupted"), or None for a sweep or a run stopped before it wrote anything."""
-
-    def __init__(self, run=None):
-        super().__init__("interrupted: the results written so far are in " + (str(run.folder) if run else "no folder"))
-        self.run = run
+    A plain KeyboardInterrupt, so that the interpreter and Jupyter treat it as their own; its
+    ``run`` attribute holds what the run wrote before it stopped (status "interrupted"), or None
+    for a sweep or a run stopped before it wrote anything."""
+    e = KeyboardInterrupt("interrupted: the results written so far are in " + (str(run.folder) if run else "no folder"))
+    e.run = run
+    return e

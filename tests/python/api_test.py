@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+"""The Python module against the command line (ctest: python/api): a run from Python writes the
+files `edgetrain run` writes, byte for byte (summary.json's wall time aside), from a path and from a
+dict; load() of a CLI folder; bad input raises InputError naming the key; two runs in one
+interpreter; a sweep with jobs=2; fleet, compare, schema and validate; SIGINT to a child interpreter
+during a run ends it promptly with its results written. Usage: api_test.py BUILD_DIR."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import unittest
+from pathlib import Path
+
+BUILD = Path(sys.argv.pop(1)).resolve()
+SOURCE = Path(__file__).resolve().parents[2]
+ENGINE = BUILD / "edgetrain"
+sys.path.insert(0, str(BUILD / "python"))
+import edgetrain  # noqa: E402
+
+QUICKSTART = SOURCE / "scenarios" / "quickstart.json"
+SHORT = {"stop.rounds": 4, "eval.test_samples": 500}  # real training, a few seconds
+TIMING = {"stop.rounds": 30, "training.compute": "timing-only", "stop.target_accuracy": None}
+
+
+def set_words(overrides):
+    words = []
+    for key, value in overrides.items():
+        words += ["--set", "%s=%s" % (key, json.dumps(value))]
+    return words
+
+
+def cli_run(scenario, out, overrides, *extra):
+    done = subprocess.run([str(ENGINE), "run", str(scenario), "--out", str(out), "--quiet", *set_words(overrides),
+                           *extra], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def files_of(folder):
+    """Every file of a results folder, summary.json without its wall time (which no two runs share)."""
+    out = {}
+    for path in sorted(Path(folder).iterdir()):
+        data = path.read_bytes()
+        if path.name == "summary.json":
+            summary = json.loads(data)
+            summary.pop("wall_time_s")
+            data = json.dumps(summary, sort_keys=True).encode()
+        out[path.name] = data
+    return out
+
+
+class Case(unittest.TestCase):
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="edgetrain-py-"))
+        self.addCleanup(subprocess.run, ["rm", "-rf", str(self.dir)])
+
+    def assertSameFiles(self, a, b):
+        fa, fb = files_of(a), files_of(b)
+        self.assertEqual(sorted(fa), sorted(fb))
+        for name in fa:
+            self.assertEqual(fa[name], fb[name], "%s differs between %s and %s" % (name, a, b))
+
+
+class SameAsCommandLine(Case):
+    def test_real_training_from_a_path_and_from_a_dict(self):
+        cli = cli_run(QUICKSTART, self.dir / "cli", SHORT)
+        run = edgetrain.run(QUICKSTART, out=self.dir / "py", set=SHORT, threads=1)
+        self.assertEqual(run.status, "completed")
+        self.assertSameFiles(cli, run.folder)
+        # A dict stands for no file: its relative paths are from the current directory.
+        doc = json.loads(QUICKSTART.read_text())
+        doc["platform"] = str(SOURCE / "platforms" / "quickstart.xml")
+        from_dict = edgetrain.run(doc, out=self.dir / "dict", set=SHORT)
+        self.assertSameFiles(cli, from_dict.folder)
+        self.assertEqual(len(run.rounds), 4)
+        self.assertEqual(run.scenario["name"], "quickstart")
+
+    def test_two_runs_in_one_interpreter(self):
+        # SimGrid in one process would carry the first engine's clock into the second.
+        first = edgetrain.run(QUICKSTART, out=self.dir / "one", set=TIMING)
+        second = edgetrain.run(QUICKSTART, out=self.dir / "two", set=TIMING)
+        cli = cli_run(QUICKSTART, self.dir / "cli", TIMING)
+        self.assertSameFiles(cli, first.folder)
+        self.assertSameFiles(cli, second.folder)
+        self.assertEqual(first.rounds["start_s"].iloc[0], 0.0)
+        self.assertEqual(second.rounds["start_s"].iloc[0], 0.0)
+
+    def test_load_of_a_command_line_folder(self):
+        cli = cli_run(QUICKSTART, self.dir / "cli", TIMING)
+        run = edgetrain.load(cli)
+        self.assertEqual(run.summary, json.loads((cli / "summary.json").read_text()))
+        self.assertEqual(run.scenario, json.loads((cli / "scenario.json").read_text()))
+        import pandas
+
+        for name in ("metrics", "devices", "links", "rounds", "buffers", "staleness"):
+            pandas.testing.assert_frame_equal(getattr(run, name), pandas.read_csv(cli / (name + ".csv")))
+        self.assertEqual(len(run.rounds), 30)
+        with self.assertRaises(edgetrain.InputError):
+            edgetrain.load(self.dir / "nothing")
+
+    def test_progress_records(self):
+        seen = []
+        edgetrain.run(QUICKSTART, out=self.dir / "p", set=TIMING, progress=seen.append)
+        self.assertTrue(seen)
+        self.assertEqual(seen[0]["rounds"], 30)
+        self.assertTrue(all(r["updates"] <= 30 for r in seen))
+
+
+class BadInput(Case):
+    def test_a_bad_key_names_itself(self):
+        doc = json.loads(QUICKSTART.read_text())
+        doc["platform"] = str(SOURCE / "platforms" / "quickstart.xml")
+        for scenario in (QUICKSTART, doc):
+            with self.assertRaises(edgetrain.InputError) as caught:
+                edgetrain.run(scenario, out=self.dir / "x", set={"training.lr": -1})
+            self.assertIsInstance(caught.exception, ValueError)
+            self.assertTrue(str(caught.exception).startswith("training.lr: "), str(caught.exception))
+        self.assertFalse((self.dir / "x").exists())
+
+    def test_refused_by_the_engine_not_by_the_resolver(self):
+        # The server host is checked against the platform only when it is loaded: the child's line.
+        with self.assertRaises(edgetrain.InputError) as caught:
+            edgetrain.run(QUICKSTART, out=self.dir / "x", set={"server": "nowhere"})
+        self.assertIn("nowhere", str(caught.exception))
+        self.assertNotIn("\n", str(caught.exception))
+        with self.assertRaises(edgetrain.InputError) as caught:
+            edgetrain.validate(QUICKSTART, set={"server": "nowhere"})
+        self.assertIn("nowhere", str(caught.exception))
+
+    def test_other_entry_points(self):
+        cases = [
+            lambda: edgetrain.run(self.dir / "missing.json"),
+            lambda: edgetrain.run({"name": "x"}, out=self.dir / "x"),
+            lambda: edgetrain.run(QUICKSTART, seed=-1, out=self.dir / "x"),
+            lambda: edgetrain.resolve(QUICKSTART, set=["training.mode=nonsense"]),
+            lambda: edgetrain.fleet({"devices": 0}),
+            lambda: edgetrain.sweep({"base": str(QUICKSTART), "grid": {"training.lr": []}}, out=self.dir / "s"),
+            lambda: edgetrain.compare(self.dir, self.dir / "other"),
+        ]
+        for case in cases:
+            with self.assertRaises(edgetrain.InputError):
+                case()
+        with self.assertRaises(edgetrain.InputError) as caught:
+            edgetrain.run({"name": "x"}, out=self.dir / "x")
+        self.assertIn("platform", str(caught.exception))
+
+
+class OtherFunctions(Case):
+    def test_sweep_with_two_jobs(self):
+        spec = {"base": str(QUICKSTART), "grid": {"training.batch_size": [16, 64], "stop.rounds": [5, 10]}}
+        fixed = {"training.compute": "timing-only", "stop.target_accuracy": None}
+        spec["runs"] = [fixed]
+        table = edgetrain.sweep(spec, out=self.dir / "sweep", jobs=2)
+        self.assertEqual(len(table), 4)
+        self.assertEqual(list(table["status"]), ["completed"] * 4)
+        # Each run's folder holds what `edgetrain run` writes for its overrides.
+        first = table.iloc[0]
+        cli = cli_run(QUICKSTART, self.dir / "cli", {"training.batch_size": 16, "stop.rounds": 5, **fixed})
+        folder = Path(table.attrs["folder"]) / first["folder"]
+        self.assertEqual(edgetrain.load(folder).summary["sim_time_s"], edgetrain.load(cli).summary["sim_time_s"])
+
+    def test_fleet_as_the_command_line_draws_it(self):
+        description = SOURCE / "platforms" / "fleets" / "teaching-shop.json"
+        drawn = edgetrain.fleet(description, out=self.dir / "py.xml", seed=3)
+        done = subprocess.run([str(ENGINE), "fleet", str(description), "-o", str(self.dir / "cli.xml"), "--seed", "3"],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual((self.dir / "py.xml").read_bytes(), (self.dir / "cli.xml").read_bytes())
+        self.assertEqual((self.dir / "py.devices.csv").read_bytes(), (self.dir / "cli.devices.csv").read_bytes())
+        self.assertEqual(drawn.xml, (self.dir / "cli.xml").read_text())
+        self.assertEqual(len(drawn.devices), len((self.dir / "cli.devices.csv").read_text().splitlines()) - 1)
+
+    def test_compare_schema_validate(self):
+        a = edgetrain.run(QUICKSTART, out=self.dir / "a", set=TIMING)
+        b = edgetrain.run(QUICKSTART, out=self.dir / "b", set={**TIMING, "training.batch_size": 64})
+        table = edgetrain.compare(a, b)
+        self.assertEqual(list(table.index), [str(a.folder), str(b.folder)])
+        self.assertEqual(table["speedup"].iloc[0], 1.0)
+        self.assertIn("training.batch_size", table.attrs["differences"])
+        keys = edgetrain.schema()
+        self.assertIn("training.lr", set(keys["key"]))
+        self.assertEqual(edgetrain.schema(markdown=True), subprocess.run([str(ENGINE), "schema"], capture_output=True,
+                                                                          text=True).stdout)
+        checked = edgetrain.validate(QUICKSTART)
+        self.assertIn("scenario is valid", checked.description)
+        self.assertEqual(checked.scenario["name"], "quickstart")
+
+    def test_help_and_stub(self):
+        for name in edgetrain.__all__:
+            self.assertTrue(getattr(edgetrain, name).__doc__, name)
+        stub = (BUILD / "python" / "edgetrain" / "__init__.pyi").read_text()
+        for name in edgetrain.__all__:
+            self.assertRegex(stub, r"(def|class) %s\b" % name)
+
+
+class Interrupt(Case):
+    def test_sigint_in_a_child_interpreter(self):
+        # A whole quickstart takes far longer than the wait below: the run must stop on the signal.
+        script = textwrap.dedent("""
+            import sys
+            sys.path.insert(0, %r)
+            import edgetrain
+            def started(record):
+                print("started", flush=True)
+            try:
+                edgetrain.run(%r, out=%r, threads=1, progress=started)
+            except KeyboardInterrupt as e:
+                print("interrupted", e.run.status, flush=True)
+                raise
+        """ % (str(BUILD / "python"), str(QUICKSTART), str(self.dir / "run")))
+        child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+        self.assertEqual(child.stdout.readline().strip(), "started")
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+        took = time.monotonic() - sent
+        self.assertIn("interrupted interrupted", out)
+        self.assertIn("KeyboardInterrupt: interrupted: the results written so far are in", err)
+        self.assertEqual(child.returncode, -signal.SIGINT)  # the interpreter's end on a KeyboardInterrupt
+        summary = json.loads((self.dir / "run" / "summary.json").read_text())
+        self.assertEqual(summary["status"], "interrupted")
+        self.assertLess(took, 20, "the run took %.1f s to stop" % took)
+        # No engine left behind.
+        left = subprocess.run(["pgrep", "-f", str(self.dir / "run")], capture_output=True, text=True).stdout
+        self.assertEqual(left, "")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
