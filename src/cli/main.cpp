@@ -2,7 +2,12 @@
 // line to the command it names, through one table (each command is a file of its own, see
 // commands.hpp). The usage is made from the table. Exit status: 0 success, 2 bad input (one clear
 // message naming what is wrong), 3 the run diverged, 1 an internal failure, 130 interrupted.
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -62,6 +67,18 @@ constexpr const char* kDocs =
     "PREFIX/share/doc/edgetrain (cmake --install); the scenarios, platforms, sweeps and plotting scripts\n"
     "in /usr/share/edgetrain or PREFIX/share/edgetrain.\n";
 
+// EDGETRAIN_PARENT=PID (set by the Python module, which starts each run in a session of its own):
+// when that process dies, this one gets SIGTERM and ends as on any signal, its results written,
+// rather than run on unwatched. Kept across the kernels' re-execution.
+void stop_with_parent() {
+  const char* named = std::getenv("EDGETRAIN_PARENT");
+  if (!named || !*named) return;
+  const std::string parent = named;
+  ::unsetenv("EDGETRAIN_PARENT");  // not for this process's own children (a sweep's runs)
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (std::to_string(::getppid()) != parent) std::raise(SIGTERM);  // it died before the line above
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "edgetrain: %s\n%s", message.c_str(), cli::usage().c_str());
   return 2;
@@ -113,6 +130,7 @@ int print_help() {
 
 int main(int argc, char** argv) {
   sim::install_interrupt_handler();  // first thing: a signal during set-up still ends the run cleanly
+  stop_with_parent();
   cli::use_large_pages(true);        // before a fleet or a population is read
   // Before any library picks its kernels (may execute the program again, its environment completed).
   if (const std::string wrong = cli::pin_kernels(argv); !wrong.empty()) return cli::fail(wrong);

@@ -3,7 +3,8 @@
 files `edgetrain run` writes, byte for byte (summary.json's wall time aside), from a path and from a
 dict; load() of a CLI folder; bad input raises InputError naming the key; two runs in one
 interpreter; a sweep with jobs=2; fleet, compare, schema and validate; SIGINT to a child interpreter
-during a run ends it promptly with its results written. Usage: api_test.py BUILD_DIR."""
+or a notebook kernel during a run ends it promptly with its results written, and a killed
+interpreter leaves no engine running. Usage: api_test.py BUILD_DIR."""
 import json
 import os
 import signal
@@ -228,6 +229,61 @@ class Interrupt(Case):
         # No engine left behind.
         left = subprocess.run(["pgrep", "-f", str(self.dir / "run")], capture_output=True, text=True).stdout
         self.assertEqual(left, "")
+
+    def test_the_engine_ends_with_its_interpreter(self):
+        # A killed interpreter (a notebook kernel restarted) leaves no engine running unwatched: the
+        # engine gets SIGTERM and ends as on any signal, its results written.
+        script = textwrap.dedent("""
+            import sys
+            sys.path.insert(0, %r)
+            import edgetrain
+            edgetrain.run(%r, out=%r, threads=1, progress=lambda record: print("started", flush=True))
+        """ % (str(BUILD / "python"), str(QUICKSTART), str(self.dir / "run")))
+        child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+        self.assertEqual(child.stdout.readline().strip(), "started")
+        child.kill()
+        child.wait()
+        child.stdout.close()
+        summary = self.dir / "run" / "summary.json"
+        deadline = time.monotonic() + 20
+        while not summary.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)  # written by rename: whole once it exists
+        self.assertEqual(json.loads(summary.read_text())["status"], "interrupted")
+
+    def test_interrupting_a_notebook_kernel(self):
+        from jupyter_client.manager import start_new_kernel
+
+        # (ipykernel's debugger warns about frozen modules on every start unless told not to check.)
+        env = dict(os.environ, PYTHONPATH=str(BUILD / "python"), PYDEVD_DISABLE_FILE_VALIDATION="1")
+        km, kc = start_new_kernel(kernel_name="python3", env=env, startup_timeout=60)
+        self.addCleanup(km.shutdown_kernel, now=True)
+        self.addCleanup(kc.stop_channels)
+        code = "import edgetrain\nrun = edgetrain.run(%r, out=%r, threads=1, progress=lambda r: print('started'))" % (
+            str(QUICKSTART), str(self.dir / "run"))
+        msg_id = kc.execute(code)
+        while True:  # the cell's output, until the run reports progress
+            msg = kc.get_iopub_msg(timeout=60)
+            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+                if "started" in msg["content"]["text"]:
+                    break
+        km.interrupt_kernel()
+        reply = kc.get_shell_msg(timeout=60)
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "KeyboardInterrupt")
+        self.assertEqual(json.loads((self.dir / "run" / "summary.json").read_text())["status"], "interrupted")
+        # The kernel lives on, and the interrupted run is at hand.
+        msg_id = kc.execute("import sys; print(sys.last_value.run.status)")
+        output = ""
+        while True:
+            msg = kc.get_iopub_msg(timeout=60)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "stream":
+                output += msg["content"]["text"]
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                break
+        self.assertEqual(output.strip(), "interrupted")
 
 
 if __name__ == "__main__":

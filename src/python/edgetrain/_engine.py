@@ -5,7 +5,8 @@ kernels before anything else, so every run (and every sweep) is a child ``edgetr
 one of this build (``build/edgetrain`` beside ``build/python``) or the installed one
 (``PREFIX/bin/edgetrain`` for ``PREFIX/lib/python3*/dist-packages``). ``EDGETRAIN_ENGINE`` names
 another. The child gets its own session, so a terminal's Ctrl-C reaches Python alone, which passes
-one SIGINT on: the run ends with its results written, as the command line's does.
+one SIGINT on: the run ends with its results written, as the command line's does. If Python dies
+(a notebook kernel restarted), the child gets SIGTERM (EDGETRAIN_PARENT) and ends the same way.
 """
 import json
 import os
@@ -70,7 +71,8 @@ def execute(args, stdin_text=None, progress=None, echo=False):
     if progress is not None:
         read_end, write_end = os.pipe()
         args += ["--progress-fd", str(write_end)]
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
+    env = dict(os.environ, EDGETRAIN_PARENT=str(os.getpid()))  # the child ends if this process dies
+    proc = subprocess.Popen(args, env=env, stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             pass_fds=(write_end,) if write_end is not None else (), start_new_session=True)
     if write_end is not None:
