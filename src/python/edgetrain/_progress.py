@@ -20,7 +20,7 @@ def _measure(record):
     else simulated seconds."""
     if record.get("rounds"):
         return record["updates"], record["rounds"], "push" if record.get("pushes") else "round"
-    return record["sim_time_s"], record.get("sim_time_limit_s"), "sim s"
+    return round(record["sim_time_s"], 1), record.get("sim_time_limit_s"), "sim s"
 
 
 class _Bar:
