@@ -204,9 +204,9 @@ def compare(*runs):
     import pandas
 
     folders = [str(r.folder) if isinstance(r, Run) else str(r) for r in runs]
-    c = json.loads(_core.compare(folders))
     if len(folders) < 2:
         raise InputError("compare: expected at least two runs")
+    c = json.loads(_core.compare(folders))
     table = pandas.DataFrame(c["figures"], index=c["runs"])
     table["speedup"] = c["speedup"]["values"]
     table.attrs["speedup_basis"] = c["speedup"]["basis"]
