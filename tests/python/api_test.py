@@ -164,6 +164,18 @@ class OtherFunctions(Case):
         folder = Path(table.attrs["folder"]) / first["folder"]
         self.assertEqual(edgetrain.load(folder).summary["sim_time_s"], edgetrain.load(cli).summary["sim_time_s"])
 
+    def test_sweep_of_a_dict_base(self):
+        # The base as given, not resolved: its device selector still matches the fleet each run draws.
+        shop = SOURCE / "scenarios" / "teaching" / "site-uplink.json"
+        doc = json.loads(shop.read_text())
+        doc["platform"] = str((shop.parent / doc["platform"]).resolve())
+        grid = {"platform.classes.camera.count": [2, 5]}
+        from_dict = edgetrain.sweep({"base": doc, "grid": grid}, out=self.dir / "dict")
+        from_file = edgetrain.sweep({"base": str(shop), "grid": grid}, out=self.dir / "file")
+        self.assertEqual(list(from_dict["sim_time_s"]), list(from_file["sim_time_s"]))
+        self.assertEqual(list(from_dict["status"]), ["completed"] * 2)
+        self.assertEqual(list(Path(".").glob(".edgetrain-sweep-base-*")), [])  # the scratch file is gone
+
     def test_fleet_as_the_command_line_draws_it(self):
         description = SOURCE / "platforms" / "fleets" / "teaching-shop.json"
         drawn = edgetrain.fleet(description, out=self.dir / "py.xml", seed=3)
@@ -261,7 +273,8 @@ class Interrupt(Case):
         self.addCleanup(kc.stop_channels)
         code = "import edgetrain\nrun = edgetrain.run(%r, out=%r, threads=1, progress=lambda r: print('started'))" % (
             str(QUICKSTART), str(self.dir / "run"))
-        msg_id = kc.execute(code)
+        # (stop_on_error=False: else the kernel aborts the request that follows the interrupted one.)
+        msg_id = kc.execute(code, stop_on_error=False)
         while True:  # the cell's output, until the run reports progress
             msg = kc.get_iopub_msg(timeout=60)
             if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
@@ -281,6 +294,8 @@ class Interrupt(Case):
                 continue
             if msg["msg_type"] == "stream":
                 output += msg["content"]["text"]
+            if msg["msg_type"] == "error":
+                output += "\n".join(msg["content"]["traceback"])
             if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
                 break
         self.assertEqual(output.strip(), "interrupted")

@@ -2,6 +2,7 @@
 
 Runs, validations and sweeps execute in a child ``edgetrain`` process (_engine.py); resolving
 scenarios, the schema, fleets and comparisons run in process (the _core extension)."""
+import contextlib
 import json
 import tempfile
 import warnings
@@ -129,9 +130,9 @@ def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
     KeyboardInterrupt on Ctrl-C (run it again to resume)."""
     import pandas
 
-    with tempfile.TemporaryDirectory(prefix="edgetrain-sweep-") as scratch:
+    with contextlib.ExitStack() as scratch:
         if isinstance(spec, dict):
-            spec = _sweep_file(spec, Path(scratch))
+            spec = _sweep_file(spec, scratch)
             folder = Path(out) if out is not None else Path("results") / "sweep"
         else:
             folder = Path(out) if out is not None else Path("results") / Path(spec).stem
@@ -153,16 +154,25 @@ def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
 
 
 def _sweep_file(spec, scratch):
-    """A dict sweep written as a file: its base made absolute, or resolved when it is a dict."""
+    """A dict sweep written as a file (removed when `scratch`, an ExitStack, closes), its base path made
+    absolute. A dict base is written as it is, not resolved (a sweep's overrides must meet the keys
+    as given: a resolved default would stay when a varied key changes it), into the current directory,
+    so that its relative paths mean what they mean in a dict, named "scenario" unless it says."""
     spec = dict(spec)
     base = spec.get("base")
     if isinstance(base, dict):
-        base_file = scratch / "base.json"
-        base_file.write_text(json.dumps(resolve(base)))
-        spec["base"] = str(base_file)
+        try:
+            handle = tempfile.NamedTemporaryFile("w", dir=".", prefix=".edgetrain-sweep-base-", suffix=".json")
+        except OSError as e:
+            raise InputError("base: a dict base is written to the current directory, which refuses it (%s); "
+                             "write the scenario to a file and give its path" % e.strerror) from None
+        handle = scratch.enter_context(handle)
+        json.dump({"name": "scenario", **base}, handle)
+        handle.flush()
+        spec["base"] = str(Path(handle.name).resolve())
     elif isinstance(base, (str, Path)):
         spec["base"] = str(Path(base).resolve())
-    path = scratch / "sweep.json"
+    path = Path(scratch.enter_context(tempfile.TemporaryDirectory(prefix="edgetrain-sweep-"))) / "sweep.json"
     path.write_text(json.dumps(spec))
     return path
 
@@ -182,14 +192,16 @@ class Fleet:
 def fleet(description, out=None, seed=None):
     """Draws a platform from a fleet description (a path or a dict), as ``edgetrain fleet``.
 
-    out: the platform file to write (its device list goes beside it as PLATFORM.devices.csv);
-         None writes nothing. seed: the seed of the draws (default: the description's, else 1).
+    out: the platform file to write (its device list goes beside it as PLATFORM.devices.csv; missing
+         folders are made); None writes nothing. seed: the seed of the draws (default: the description's, else 1).
     Raises InputError naming the key at fault."""
     import io
 
     import pandas
 
     file, text = (None, json.dumps(description)) if isinstance(description, dict) else (str(description), None)
+    if out is not None:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)  # as run and sweep make their folders
     drawn = _core.fleet(file, text, None if seed is None else str(seed), None if out is None else str(out))
     devices = pandas.read_csv(io.StringIO(drawn["devices_csv"]))
     return Fleet(drawn["xml"], devices, drawn["text"], Path(out) if out is not None else None)
