@@ -25,7 +25,7 @@ timing_only=(--set training.compute=timing-only --set stop.target_accuracy=null 
 check_installed() {
   local bin=$1/bin/edgetrain share=$1/share/edgetrain tag=$2
   [ -x "$bin" ] || fail "$tag: no bin/edgetrain"
-  for f in platforms/quickstart.xml scenarios/quickstart.json scenarios/adacomp plot; do
+  for f in platforms/quickstart.xml scenarios/quickstart.json scenarios/adacomp plot notebooks/stragglers.ipynb; do
     [ -e "$share/$f" ] || fail "$tag: share/edgetrain/$f not installed"
   done
   # The reference an installed user has: README and docs, copyright, the man page, --help naming them.
