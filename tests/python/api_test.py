@@ -5,6 +5,7 @@ dict; load() of a CLI folder; bad input raises InputError naming the key; two ru
 interpreter; a sweep with jobs=2; fleet, compare, schema and validate; SIGINT to a child interpreter
 or a notebook kernel during a run ends it promptly with its results written, and a killed
 interpreter leaves no engine running. Usage: api_test.py BUILD_DIR."""
+import ast
 import json
 import os
 import signal
@@ -148,6 +149,21 @@ class BadInput(Case):
         with self.assertRaises(edgetrain.InputError) as caught:
             edgetrain.run({"name": "x"}, out=self.dir / "x")
         self.assertIn("platform", str(caught.exception))
+        with self.assertRaises(edgetrain.InputError) as caught:
+            edgetrain.run(QUICKSTART, set={"training.lr": object()})
+        self.assertTrue(str(caught.exception).startswith("training.lr: not a JSON value (a Python object)"))
+        with self.assertRaises(edgetrain.InputError) as caught:
+            edgetrain.run(QUICKSTART, set={"training.lr": float("nan")})
+        self.assertTrue(str(caught.exception).startswith("training.lr: "))
+
+    def test_values_from_a_data_frame(self):
+        # numpy's scalars, as a sweep table's cells are, pass as the numbers they hold.
+        import numpy
+
+        run = edgetrain.run(QUICKSTART, out=self.dir / "np", set={**TIMING, "stop.rounds": numpy.int64(5),
+                                                                "training.lr": numpy.float64(0.1)})
+        self.assertEqual(run.scenario["stop"]["rounds"], 5)
+        self.assertEqual(run.scenario["training"]["lr"], 0.1)
 
 
 class OtherFunctions(Case):
@@ -206,6 +222,7 @@ class OtherFunctions(Case):
         for name in edgetrain.__all__:
             self.assertTrue(getattr(edgetrain, name).__doc__, name)
         stub = (BUILD / "python" / "edgetrain" / "__init__.pyi").read_text()
+        ast.parse(stub)  # valid Python
         for name in edgetrain.__all__:
             self.assertRegex(stub, r"(def|class) %s\b" % name)
 

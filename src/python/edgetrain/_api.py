@@ -14,12 +14,29 @@ from ._errors import EngineError, InputError, interrupted
 from ._results import Run
 
 
+def _plain(value):
+    """What json.dumps cannot write itself: numpy scalars and arrays (values taken from a DataFrame),
+    paths; anything else is refused."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError("not a JSON value (a Python %s)" % type(value).__name__)
+
+
+def _json(value, what):
+    try:
+        return json.dumps(value, default=_plain, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise InputError("%s: %s" % (what, e)) from None
+
+
 def _set_words(set):
     """--set words from a dict {"training.lr": 0.1} (values as JSON) or a list of "key=value"."""
     if set is None:
         return []
     if isinstance(set, dict):
-        return ["%s=%s" % (k, json.dumps(v)) for k, v in set.items()]
+        return ["%s=%s" % (k, _json(v, k)) for k, v in set.items()]
     if isinstance(set, str):
         return [set]
     return [str(s) for s in set]
@@ -28,7 +45,7 @@ def _set_words(set):
 def _source(scenario):
     """The scenario's file argument and the text for stdin: a path, or a dict sent as "-"."""
     if isinstance(scenario, dict):
-        return "-", json.dumps(scenario)
+        return "-", _json(scenario, "scenario")
     if isinstance(scenario, (str, Path)):
         return str(scenario), None
     raise InputError("scenario: expected a path or a dict, got %s" % type(scenario).__name__)
@@ -167,13 +184,13 @@ def _sweep_file(spec, scratch):
             raise InputError("base: a dict base is written to the current directory, which refuses it (%s); "
                              "write the scenario to a file and give its path" % e.strerror) from None
         handle = scratch.enter_context(handle)
-        json.dump({"name": "scenario", **base}, handle)
+        handle.write(_json({"name": "scenario", **base}, "base"))
         handle.flush()
         spec["base"] = str(Path(handle.name).resolve())
     elif isinstance(base, (str, Path)):
         spec["base"] = str(Path(base).resolve())
     path = Path(scratch.enter_context(tempfile.TemporaryDirectory(prefix="edgetrain-sweep-"))) / "sweep.json"
-    path.write_text(json.dumps(spec))
+    path.write_text(_json(spec, "sweep"))
     return path
 
 
@@ -199,7 +216,7 @@ def fleet(description, out=None, seed=None):
 
     import pandas
 
-    file, text = (None, json.dumps(description)) if isinstance(description, dict) else (str(description), None)
+    file, text = (None, _json(description, "fleet")) if isinstance(description, dict) else (str(description), None)
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)  # as run and sweep make their folders
     drawn = _core.fleet(file, text, None if seed is None else str(seed), None if out is None else str(out))
