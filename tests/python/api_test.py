@@ -142,6 +142,10 @@ class BadInput(Case):
             lambda: edgetrain.fleet({"devices": 0}),
             lambda: edgetrain.sweep({"base": str(QUICKSTART), "grid": {"training.lr": []}}, out=self.dir / "s"),
             lambda: edgetrain.compare(self.dir, self.dir / "other"),
+            lambda: edgetrain.run(QUICKSTART, out=""),
+            lambda: edgetrain.run(QUICKSTART, out=self.dir / "x", threads=0),
+            lambda: edgetrain.sweep(str(QUICKSTART), out=self.dir / "s", jobs="2"),
+            lambda: edgetrain.fleet([1]),
         ]
         for case in cases:
             with self.assertRaises(edgetrain.InputError):

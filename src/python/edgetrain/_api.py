@@ -4,6 +4,7 @@ Runs, validations and sweeps execute in a child ``edgetrain`` process (_engine.p
 scenarios, the schema, fleets and comparisons run in process (the _core extension)."""
 import contextlib
 import json
+import operator
 import tempfile
 import warnings
 from dataclasses import dataclass
@@ -51,13 +52,42 @@ def _source(scenario):
     raise InputError("scenario: expected a path or a dict, got %s" % type(scenario).__name__)
 
 
+def _count(value, what, most=256):
+    """A whole number from 1 to `most` (threads, jobs), checked here so that the message names the
+    argument, not the command line's option."""
+    try:
+        n = operator.index(value)
+    except TypeError:
+        n = None
+    if n is None or not 1 <= n <= most:
+        raise InputError("%s: expected a whole number from 1 to %d, got %r" % (what, most, value))
+    return str(n)
+
+
+def _seed(seed):
+    try:
+        n = operator.index(seed)
+    except TypeError:
+        n = -1
+    if n < 0:
+        raise InputError("seed: expected a non-negative integer, got %r" % (seed,))
+    return str(n)
+
+
+def _out(out):
+    """`out` as a Path; an empty one is refused (it would name the current directory)."""
+    if str(out) == "":
+        raise InputError("out: an empty path")
+    return Path(out)
+
+
 def _scenario_args(scenario, set, seed):
     file, text = _source(scenario)
     words = [file]
     for s in _set_words(set):
         words += ["--set", s]
     if seed is not None:
-        words += ["--seed", str(seed)]
+        words += ["--seed", _seed(seed)]
     return file, text, words
 
 
@@ -69,7 +99,7 @@ def resolve(scenario, set=None, seed=None):
     "key=value"); ``seed`` overrides the seed. Raises InputError with the command line's message.
     It does not load the platform into the simulator or read the data: ``validate`` does."""
     file, text = _source(scenario)
-    seed_text = None if seed is None else str(seed)
+    seed_text = None if seed is None else _seed(seed)
     resolved = _core.resolve(None if text is not None else file, text, _set_words(set), seed_text)
     return json.loads(resolved)
 
@@ -94,10 +124,10 @@ def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progr
     if out is None:  # the command line's default folder, found from the scenario's name
         folder = Path("results") / resolve(scenario, set, seed)["name"]
     else:
-        folder = Path(out)
-        words += ["--out", str(out)]
+        folder = _out(out)
+        words += ["--out", str(folder)]
     if threads is not None:
-        words += ["--threads", str(threads)]
+        words += ["--threads", _count(threads, "threads")]
     if quiet:
         words.append("--quiet")
     report = _progress.reporter(progress)
@@ -150,12 +180,12 @@ def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
     with contextlib.ExitStack() as scratch:
         if isinstance(spec, dict):
             spec = _sweep_file(spec, scratch)
-            folder = Path(out) if out is not None else Path("results") / "sweep"
+            folder = _out(out) if out is not None else Path("results") / "sweep"
         else:
-            folder = Path(out) if out is not None else Path("results") / Path(spec).stem
-        words = ["sweep", str(spec), "--jobs", str(jobs), "--out", str(folder)]
+            folder = _out(out) if out is not None else Path("results") / Path(spec).stem
+        words = ["sweep", str(spec), "--jobs", _count(jobs, "jobs"), "--out", str(folder)]
         if threads is not None:
-            words += ["--threads", str(threads)]
+            words += ["--threads", _count(threads, "threads")]
         done = _engine.execute(words, echo=not quiet)
     if done.interrupted:
         raise interrupted()
@@ -216,12 +246,18 @@ def fleet(description, out=None, seed=None):
 
     import pandas
 
-    file, text = (None, _json(description, "fleet")) if isinstance(description, dict) else (str(description), None)
+    if isinstance(description, dict):
+        file, text = None, _json(description, "fleet")
+    elif isinstance(description, (str, Path)):
+        file, text = str(description), None
+    else:
+        raise InputError("fleet: expected a path or a dict, got %s" % type(description).__name__)
     if out is not None:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)  # as run and sweep make their folders
-    drawn = _core.fleet(file, text, None if seed is None else str(seed), None if out is None else str(out))
+        out = _out(out)
+        out.parent.mkdir(parents=True, exist_ok=True)  # as run and sweep make their folders
+    drawn = _core.fleet(file, text, None if seed is None else _seed(seed), None if out is None else str(out))
     devices = pandas.read_csv(io.StringIO(drawn["devices_csv"]))
-    return Fleet(drawn["xml"], devices, drawn["text"], Path(out) if out is not None else None)
+    return Fleet(drawn["xml"], devices, drawn["text"], out)
 
 
 def compare(*runs):
