@@ -8,6 +8,7 @@ another. The child gets its own session, so a terminal's Ctrl-C reaches Python a
 one SIGINT on: the run ends with its results written, as the command line's does. If Python dies
 (a notebook kernel restarted), the child gets SIGTERM (EDGETRAIN_PARENT) and ends the same way.
 """
+import codecs
 import json
 import os
 import re
@@ -97,6 +98,8 @@ class _Streams:
     def __init__(self, proc, stdin_text, progress_fd, progress, echo):
         self.selector = selectors.DefaultSelector()
         self.chunks = {"stdout": [], "stderr": []}
+        # Echoed as it comes: a character split between two reads is written whole with the second.
+        self.decoders = {name: codecs.getincrementaldecoder("utf-8")(errors="replace") for name in self.chunks}
         self.progress, self.echo, self.pending = progress, echo, b""
         self.stdin = memoryview((stdin_text or "").encode()) if stdin_text is not None else None
         self.selector.register(proc.stdout, selectors.EVENT_READ, "stdout")
@@ -132,7 +135,7 @@ class _Streams:
             return
         self.chunks[name].append(data)
         if self.echo:
-            sink.write(data.decode(errors="replace"))
+            sink.write(self.decoders[name].decode(data))
             sink.flush()
 
     def _stdout(self, pipe):
