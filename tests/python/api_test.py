@@ -263,6 +263,31 @@ class Interrupt(Case):
         left = subprocess.run(["pgrep", "-f", str(self.dir / "run")], capture_output=True, text=True).stdout
         self.assertEqual(left, "")
 
+    def test_an_interrupt_before_the_run_started(self):
+        # The engine waits on a FIFO nobody writes; the folder holds an earlier run, which is not
+        # the interrupted one: the KeyboardInterrupt carries no run.
+        cli_run(QUICKSTART, self.dir / "run", TIMING)
+        fifo = self.dir / "scenario.json"
+        os.mkfifo(fifo)
+        script = textwrap.dedent("""
+            import sys
+            sys.path.insert(0, %r)
+            import edgetrain
+            try:
+                edgetrain.run(%r, out=%r)
+            except KeyboardInterrupt as e:
+                print("run", e.run, flush=True)
+        """ % (str(BUILD / "python"), str(fifo), str(self.dir / "run")))
+        child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30  # until the engine waits on the FIFO
+        while subprocess.run(["pgrep", "-f", "edgetrain run %s" % fifo], capture_output=True).returncode != 0:
+            self.assertLess(time.monotonic(), deadline, "the engine did not start")
+            time.sleep(0.05)
+        time.sleep(0.3)
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=30)
+        self.assertEqual(out.strip(), "run None")
+
     def test_the_engine_ends_with_its_interpreter(self):
         # A killed interpreter (a notebook kernel restarted) leaves no engine running unwatched: the
         # engine gets SIGTERM and ends as on any signal, its results written.

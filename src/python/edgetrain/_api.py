@@ -82,13 +82,14 @@ def _out(out):
 
 
 def _scenario_args(scenario, set, seed):
+    """The text for stdin (a dict's) and the words after the command: scenario, --set, --seed."""
     file, text = _source(scenario)
     words = [file]
     for s in _set_words(set):
         words += ["--set", s]
     if seed is not None:
         words += ["--seed", _seed(seed)]
-    return file, text, words
+    return text, words
 
 
 def resolve(scenario, set=None, seed=None):
@@ -120,7 +121,7 @@ def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progr
     Raises InputError for a refused scenario, and KeyboardInterrupt on Ctrl-C once the run has
     written its results (its ``run`` attribute is the interrupted ``Run``). A run
     that diverged is returned (status "diverged"), as the command line writes it."""
-    file, text, words = _scenario_args(scenario, set, seed)
+    text, words = _scenario_args(scenario, set, seed)
     if out is None:  # the command line's default folder, found from the scenario's name
         folder = Path("results") / resolve(scenario, set, seed)["name"]
     else:
@@ -136,10 +137,18 @@ def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progr
     finally:
         if hasattr(report, "close"):
             report.close()
+    # A signal during set-up leaves the folder as it was (perhaps an earlier run's): no Run then.
+    wrote = _NOTHING_WRITTEN not in done.stderr
     if done.interrupted:
-        raise interrupted(Run(folder, done.stdout + done.stderr) if (folder / "summary.json").exists() else None)
+        raise interrupted(Run(folder, done.stdout + done.stderr) if wrote else None)
     done.check()
+    if not wrote:
+        raise EngineError("edgetrain run: " + _engine.error_line(done.stderr))
     return Run(folder, done.stdout + done.stderr)
+
+
+# What the command line says when a signal stopped it before the simulation started.
+_NOTHING_WRITTEN = "(nothing was simulated or written)"
 
 
 @dataclass
@@ -155,7 +164,7 @@ class Validation:
 def validate(scenario, set=None, seed=None):
     """Checks a scenario as a run would (its platform loaded into the simulator, its data and model
     read) without simulating: returns a ``Validation``; raises InputError naming the key at fault."""
-    _, text, words = _scenario_args(scenario, set, seed)
+    text, words = _scenario_args(scenario, set, seed)
     done = _engine.execute(["validate"] + words, stdin_text=text).check()
     if done.interrupted:
         raise interrupted()
@@ -177,6 +186,8 @@ def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
     KeyboardInterrupt on Ctrl-C (run it again to resume)."""
     import pandas
 
+    if not isinstance(spec, (dict, str, Path)):
+        raise InputError("sweep: expected a sweep file's path or a dict, got %s" % type(spec).__name__)
     with contextlib.ExitStack() as scratch:
         if isinstance(spec, dict):
             spec = _sweep_file(spec, scratch)
