@@ -104,6 +104,14 @@ class SameAsCommandLine(Case):
         with self.assertRaises(edgetrain.InputError):
             edgetrain.load(self.dir / "nothing")
 
+    def test_a_failing_progress_callback_ends_the_run(self):
+        def fails(record):
+            raise ZeroDivisionError("in the callback")
+
+        with self.assertRaises(ZeroDivisionError):
+            edgetrain.run(QUICKSTART, out=self.dir / "p", threads=1, progress=fails)
+        self.assertEqual(edgetrain.load(self.dir / "p").status, "interrupted")
+
     def test_progress_records(self):
         seen = []
         edgetrain.run(QUICKSTART, out=self.dir / "p", set=TIMING, progress=seen.append)

@@ -39,8 +39,9 @@ auto guarded(Work&& work) -> decltype(work()) {
     throw;
   } catch (const std::exception& e) {
     if (!dynamic_cast<const util::InputError*>(&e)) throw std::runtime_error(std::string("internal error: ") + e.what());
-    static const py::object input_error = py::module_::import("edgetrain._errors").attr("InputError");
-    PyErr_SetString(input_error.ptr(), e.what());
+    // Kept for the process's life (never destroyed: its destructor would run after the interpreter's end).
+    static const py::object* input_error = new py::object(py::module_::import("edgetrain._errors").attr("InputError"));
+    PyErr_SetString(input_error->ptr(), e.what());
     throw py::error_already_set();
   }
 }

@@ -88,6 +88,11 @@ def execute(args, stdin_text=None, progress=None, echo=False):
             interrupted = True
             if proc.poll() is None:
                 proc.send_signal(signal.SIGINT)  # a second one ends the child at once, as on a terminal
+        except BaseException:  # the progress callback failed: the run ends (results written), then the error
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+            proc.communicate()
+            raise
     status = proc.wait()
     return Completed(status, streams.text("stdout"), streams.text("stderr"), interrupted)
 
