@@ -1,10 +1,13 @@
 // See progress.hpp.
 #include "report/progress.hpp"
 
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -103,6 +106,22 @@ std::string Progress::json_line(const ProgressPoint& point, const ProgressLimits
       .dump();
 }
 
+bool Progress::write_json(const std::string& text) const {
+  // A reader that went away must not end the run (SIGPIPE's default): the signal is held back around
+  // the write and the one it raised is taken, and the lines stop. Any other failure drops the line.
+  sigset_t pipe{}, before{};
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, &before);
+  const bool gone = ::write(json_fd_, text.data(), text.size()) < 0 && errno == EPIPE;
+  if (gone) {
+    const timespec now{};
+    sigtimedwait(&pipe, nullptr, &now);
+  }
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  return !gone;
+}
+
 Progress::Progress(bool enabled, const ProgressLimits& limits, int json_fd)
     : enabled_(enabled), json_fd_(json_fd), limits_(limits), start_(Clock::now()) {}
 
@@ -114,11 +133,7 @@ void Progress::update(const ProgressPoint& point) {
   if (last_ != Clock::time_point{} && now - last_ < std::chrono::milliseconds(1000 / kRedrawsPerSecond)) return;
   last_ = now;
   const double wall_s = std::chrono::duration<double>(now - start_).count();
-  if (json_fd_ >= 0) {
-    // Best effort: a line the reader cannot take is dropped, the run goes on.
-    const std::string text = json_line(point, limits_, wall_s) + "\n";
-    [[maybe_unused]] const ssize_t written = ::write(json_fd_, text.data(), text.size());
-  }
+  if (json_fd_ >= 0 && !write_json(json_line(point, limits_, wall_s) + "\n")) json_fd_ = -1;
   if (!enabled_) return;
   std::string text = line(point, limits_, wall_s);
   // Never wider than the terminal: a wrapped line could not be rewritten in place.

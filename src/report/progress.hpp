@@ -61,6 +61,9 @@ class Progress {
   static std::string json_line(const ProgressPoint& point, const ProgressLimits& limits, double wall_s);
 
  private:
+  // Writes a JSON line to json_fd_; false when its reader is gone.
+  bool write_json(const std::string& text) const;
+
   bool enabled_;
   int json_fd_;
   ProgressLimits limits_;

@@ -112,6 +112,17 @@ class SameAsCommandLine(Case):
             edgetrain.run(QUICKSTART, out=self.dir / "p", threads=1, progress=fails)
         self.assertEqual(edgetrain.load(self.dir / "p").status, "interrupted")
 
+    def test_a_progress_reader_that_goes_away(self):
+        # --progress-fd to a pipe nobody reads: the run ends as it would, not on SIGPIPE.
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        words = [str(ENGINE), "run", str(QUICKSTART), "--out", str(self.dir / "gone"), "--quiet", *set_words(TIMING),
+                 "--progress-fd", str(write_end)]
+        done = subprocess.run(words, pass_fds=(write_end,), capture_output=True, text=True)
+        os.close(write_end)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(edgetrain.load(self.dir / "gone").status, "completed")
+
     def test_progress_records(self):
         seen = []
         edgetrain.run(QUICKSTART, out=self.dir / "p", set=TIMING, progress=seen.append)
