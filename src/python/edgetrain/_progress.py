@@ -9,9 +9,14 @@ def reporter(progress):
     if callable(progress):
         return progress
     try:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
     except ImportError:
         return _Line()
+    try:  # a notebook's widget when ipywidgets is there (python3-ipywidgets); tqdm.auto warns otherwise
+        import ipywidgets  # noqa: F401
+        from tqdm.auto import tqdm
+    except ImportError:
+        pass
     return _Bar(tqdm)
 
 
