@@ -1,6 +1,7 @@
-"""Shared helpers of the results scripts (tools/*/report.py, tools/readme/examples.py): load a run
-folder written by `edgetrain run`, run a list of scenarios two at a time, and write the pages and the
-paragraphs of the README and docs/ whose figures come from those runs."""
+"""Shared helpers of the results scripts (tools/*/report.py, tools/readme/examples.py,
+tools/notebooks/answers.py): load a run folder written by `edgetrain run`, run a list of scenarios two at a
+time, and write the pages and the paragraphs of the README, docs/ and the notebooks' Markdown cells whose
+figures come from those runs."""
 import csv
 import difflib
 import json
@@ -139,23 +140,42 @@ def write_text(path, text):
 
 README = os.path.join(ROOT, "README.md")
 DOCS = os.path.join(ROOT, "docs")
+NOTEBOOKS = os.path.join(ROOT, "notebooks")
 
 
 def pages():
-    """The pages that may hold figure blocks: README.md and every Markdown page under docs/."""
+    """The pages that may hold figure blocks: README.md, every Markdown page under docs/ and the notebooks
+    of notebooks/ (a block there lives in one Markdown cell)."""
     found = [README]
     for folder, subfolders, names in os.walk(DOCS):
         subfolders.sort()
         found += [os.path.join(folder, n) for n in sorted(names) if n.endswith(".md")]
+    if os.path.isdir(NOTEBOOKS):
+        found += [os.path.join(NOTEBOOKS, n) for n in sorted(os.listdir(NOTEBOOKS)) if n.endswith(".ipynb")]
     return found
 
 
+def _filled(para):
+    """One paragraph filled to the pages' width; a numbered or bulleted list (the paragraph's first line
+    starts with "1. " or "- ") fills each item on its own, its lines indented under the item's text, and no
+    line of an item starting with what would read as a list marker ("8. ", "- ")."""
+    fill = lambda text, indent="": textwrap.fill(text, 105, subsequent_indent=indent, break_long_words=False,
+                                                 break_on_hyphens=False)
+    item = re.compile(r"^(?:[0-9]+\.|-) ", re.M)
+    if not item.match(para):
+        return fill(para)
+    starts = [m.start() for m in item.finditer(para)] + [len(para)]
+    glued = lambda text: re.sub(r" (?=(?:[0-9]+[.)]|[-+*]) )", "\0", text)  # a marker-like word kept on its line
+    return "\n".join(fill(glued(para[a:b]), " " * len(item.match(para, a).group(0))).replace("\0", " ")
+                     for a, b in zip(starts, starts[1:]))
+
+
 def wrapped(text):
-    """Prose paragraphs filled to the pages' width; fenced code and tables stay as they are."""
+    """Prose paragraphs filled to the pages' width (list items each with its hanging indent); fenced code
+    and tables stay as they are."""
     parts = re.split(r"(```.*?```)", text, flags=re.S)
     return "".join(p if p.startswith("```") else "\n\n".join(
-        textwrap.fill(para, 105, break_long_words=False, break_on_hyphens=False)
-        if para.strip() and not para.lstrip().startswith("|") else para  # tables stay as they are
+        _filled(para) if para.strip() and not para.lstrip().startswith("|") else para  # tables stay as they are
         for para in p.split("\n\n")) for p in parts)
 
 
@@ -163,26 +183,55 @@ def block_markers(name):
     return f"<!-- figures:{name} -->\n", f"<!-- /figures:{name} -->"
 
 
+def _notebook_cell(notebook, begin):
+    """The Markdown cell of a notebook (its JSON, loaded) whose source holds `begin`, or None."""
+    return next((cell for cell in notebook["cells"]
+                 if cell["cell_type"] == "markdown" and begin in "".join(cell["source"])), None)
+
+
+def _page_text(path, begin):
+    """The text a block is looked for in: a Markdown page's, or the source of the notebook cell holding
+    `begin` ("" when none does)."""
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    if not path.endswith(".ipynb"):
+        return page
+    cell = _notebook_cell(json.loads(page), begin)
+    return "".join(cell["source"]) if cell else ""
+
+
+def _write_page_text(path, begin, text):
+    """Writes back what _page_text read: the page, or the notebook with only that cell's source changed
+    (the notebooks' own JSON layout kept: indent 1, UTF-8 as is, a final newline; a rewrite that changes no
+    figure changes no byte)."""
+    if not path.endswith(".ipynb"):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    with open(path, encoding="utf-8") as f:
+        notebook = json.load(f)
+    _notebook_cell(notebook, begin)["source"] = text.splitlines(keepends=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+
+
 def block_pages(name):
     """The pages holding block `name` (a block may be quoted on several pages: the quickstart's summary
     is on the README and in the quickstart tutorial); none is an error naming where it was looked for."""
     begin, end = block_markers(name)
-    found = []
-    for path in pages():
-        with open(path) as f:
-            if begin in f.read():
-                found.append(path)
+    found = [path for path in pages() if begin in _page_text(path, begin)]
     if not found:
-        raise SystemExit(f"no page holds the block {begin.strip()} ... {end} (looked in README.md and docs/)")
+        raise SystemExit(f"no page holds the block {begin.strip()} ... {end} (looked in README.md, docs/ and "
+                         f"notebooks/)")
     return found
 
 
 def page_block(name, page_path, text=None):
     """The block `name` of one page (between `<!-- figures:name -->` and `<!-- /figures:name -->`, each on
-    its own line): returns its current text, or replaces it with `text` (its prose refilled)."""
+    its own line; in a notebook, within one Markdown cell): returns its current text, or replaces it with
+    `text` (its prose refilled)."""
     begin, end = block_markers(name)
-    with open(page_path) as f:
-        page = f.read()
+    page = _page_text(page_path, begin)
     start = page.find(begin)
     stop = page.find(end, start)
     if start < 0 or stop < 0:
@@ -190,8 +239,7 @@ def page_block(name, page_path, text=None):
     start += len(begin)
     if text is None:
         return page[start:stop]
-    with open(page_path, "w") as f:
-        f.write(page[:start] + wrapped(text).rstrip("\n") + "\n" + page[stop:])
+    _write_page_text(page_path, begin, page[:start] + wrapped(text).rstrip("\n") + "\n" + page[stop:])
     print(f"report: wrote the {name} figures of {os.path.relpath(page_path, ROOT)}")
     return text
 
@@ -204,11 +252,12 @@ def figure_block(name, text):
     return text
 
 
-def figures_main(argv, blocks, make_runner, script, comparable=lambda text: text):
+def figures_main(argv, blocks, make_runner, script, comparable=lambda text: text, prefix=""):
     """The command line of the scripts that write figure blocks (tools/readme/examples.py,
-    tools/teaching/report.py): [--check] [--binary PATH] [NAME...]. Each block function takes the
-    runner make_runner(binary, scratch folder) and returns the block's text, its training figures
-    marked (tools/tolerance.py). The block is found on whichever pages hold it (README.md, docs/).
+    tools/teaching/report.py, tools/notebooks/answers.py): [--check] [--binary PATH] [NAME...]. Each block
+    function takes the runner make_runner(binary, scratch folder) and returns the block's text, its training
+    figures marked (tools/tolerance.py). NAME's block is `prefix`NAME, found on whichever pages hold it
+    (README.md, docs/, notebooks/).
     Without --check the blocks are rewritten; with it nothing is, and the exit status is 1 (with a
     diff) when a block no longer matches what the code gives (compared through `comparable`, marked
     figures within their tolerance)."""
@@ -223,8 +272,9 @@ def figures_main(argv, blocks, make_runner, script, comparable=lambda text: text
     stale = 0
     with tempfile.TemporaryDirectory(prefix="edgetrain-figures-") as scratch:
         run = make_runner(binary, scratch)
-        for name in names:
-            marked = blocks[name](run)
+        for short in names:
+            marked = blocks[short](run)
+            name = prefix + short
             text = wrapped(plain(marked)) + "\n"
             for page_path in block_pages(name):
                 if not check:
