@@ -136,6 +136,16 @@ TEST_CASE("a client aborts on a forged advert") {
   CHECK_THROWS_AS(a.share_keys(list), ProtocolAbort);
 }
 
+TEST_CASE("SecAgg+'s default neighbourhood holds every other client up to 13 per round, with SecAgg's threshold") {
+  // docs/explanation/secure-aggregation.md: "up to 13 devices a round SecAgg+ is SecAgg".
+  for (uint32_t n = 3; n <= 13; ++n) {
+    CAPTURE(n);
+    CHECK(bell_neighbours(n).neighbours == n - 1);
+    CHECK(bell_neighbours(n).threshold == n / 2 + 1);  // SecAgg's strict majority
+  }
+  CHECK(bell_neighbours(14).neighbours < 13);
+}
+
 TEST_CASE("SecAgg+ at n = 100 costs the server O(n k), SecAgg O(n^2)") {
   const uint32_t n = 100, m = 8;
   const auto choice = bell_neighbours(n);

@@ -570,10 +570,12 @@ def privacy(run):
     topk = run(PRIVACY)
     secagg, plus = run(PRIVACY, *SECAGG), run(PRIVACY, *sets('privacy.secure_aggregation={"kind":"secagg+"}'))
     identical = same(secagg, plus) and protocol(secagg)["seconds_by_phase"] == protocol(plus)["seconds_by_phase"]
+    # The largest round whose SecAgg+ neighbourhood (the default's formula) holds every other device.
+    everyone = max(n for n in range(3, 64) if 2 * math.ceil(1.5 * math.log2(n)) >= n - 1)
     q1 = (either(identical, "Nothing: the runs are identical", "The runs differ")
           + f" (about {round_s(plus):.2f} s per round, about {pi_kb(plus):.0f} KB up per Pi per round, the same "
-          "time per phase). SecAgg+ gives each device a neighbourhood of about 2⌈1.5 log2 n⌉ devices, at most "
-          "n − 1; with up to 11 devices in a round that is everyone, so SecAgg+ is SecAgg.")
+          "time per phase). SecAgg+ gives each device a neighbourhood of 2⌈1.5 log2 n⌉ devices, at most "
+          f"n − 1; with up to {everyone} devices in a round that is everyone, so SecAgg+ is SecAgg.")
 
     dense = run(PRIVACY, *SECAGG, *sets("compression.kind=none"))
     warned = any("saves no uplink bytes" in w for w in secagg["summary"]["warnings"])
