@@ -15,6 +15,7 @@ import tempfile
 import textwrap
 import time
 import unittest
+import unittest.mock
 from pathlib import Path
 
 BUILD = Path(sys.argv.pop(1)).resolve()
@@ -332,8 +333,11 @@ class Interrupt(Case):
         from jupyter_client.manager import start_new_kernel
 
         # (ipykernel's debugger warns about frozen modules on every start unless told not to check.)
-        env = dict(os.environ, PYTHONPATH=str(BUILD / "python"), PYDEVD_DISABLE_FILE_VALIDATION="1")
-        km, kc = start_new_kernel(kernel_name="python3", env=env, startup_timeout=60)
+        env = dict(os.environ, PYTHONPATH=str(BUILD / "python"), PYDEVD_DISABLE_FILE_VALIDATION="1",
+                   IPYTHONDIR=str(self.dir / "ipython"), JUPYTER_RUNTIME_DIR=str(self.dir / "runtime"))
+        # The connection file is written from here: in the scratch folder too (a CI home may be read-only).
+        with unittest.mock.patch.dict(os.environ, JUPYTER_RUNTIME_DIR=str(self.dir / "runtime")):
+            km, kc = start_new_kernel(kernel_name="python3", env=env, startup_timeout=60)
         self.addCleanup(km.shutdown_kernel, now=True)
         self.addCleanup(kc.stop_channels)
         code = "import edgetrain\nrun = edgetrain.run(%r, out=%r, threads=1, progress=lambda r: print('started'))" % (

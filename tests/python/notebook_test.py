@@ -36,8 +36,10 @@ if problems:
     sys.exit("FAIL: %s: %s" % (notebook.name, "; ".join(problems)))
 
 with tempfile.TemporaryDirectory(prefix="edgetrain-notebook-") as scratch:
+    # Jupyter's, IPython's and matplotlib's own files in the scratch folder too: a CI home may be read-only.
     env = dict(os.environ, PYTHONPATH=str(build / "python"), EDGETRAIN_NOTEBOOK_RESULTS=str(Path(scratch) / "results"),
-               PYDEVD_DISABLE_FILE_VALIDATION="1", MPLBACKEND="Agg")
+               PYDEVD_DISABLE_FILE_VALIDATION="1", MPLBACKEND="Agg", JUPYTER_RUNTIME_DIR=str(Path(scratch) / "runtime"),
+               IPYTHONDIR=str(Path(scratch) / "ipython"), MPLCONFIGDIR=str(Path(scratch) / "matplotlib"))
     done = subprocess.run(["jupyter-nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.timeout=120",
                            "--output-dir", scratch, str(notebook)], env=env, capture_output=True, text=True)
     if done.returncode != 0:
