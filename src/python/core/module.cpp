@@ -89,21 +89,22 @@ py::dict draw_fleet(const std::optional<std::string>& file, const std::optional<
     fleet::check_host_per_device(spec, shown);
     std::vector<fs::path> inputs;
     if (file) inputs.push_back(*file);
-    if (out) {
+    const fs::path devices = out ? fleet::device_list_path(*out) : fs::path();
+    if (out) {  // both checked before the draw, as `edgetrain fleet` does
       report::check_output(*out, *out, inputs);
-      report::check_output(fleet::device_list_path(*out), fleet::device_list_path(*out).string(), inputs);
+      report::check_output(devices, devices.string(), inputs);
     }
     const fleet::Fleet drawn = fleet::draw_fleet(spec, seed_option.value_or(spec.seed));
-    py::dict result;
-    result["xml"] = fleet::platform_xml(drawn);
-    result["devices_csv"] = fleet::device_list_csv(drawn);
-    result["text"] = fleet::describe_fleet(drawn);
+    const std::string xml = fleet::platform_xml(drawn), devices_csv = fleet::device_list_csv(drawn);
     if (out) {
-      report::write_output(*out, result["xml"].cast<std::string>(), *out, inputs);
+      report::write_output(*out, xml, *out, inputs);
       inputs.push_back(*out);
-      const fs::path devices = fleet::device_list_path(*out);
-      report::write_output(devices, result["devices_csv"].cast<std::string>(), devices.string(), inputs);
+      report::write_output(devices, devices_csv, devices.string(), inputs);
     }
+    py::dict result;
+    result["xml"] = xml;
+    result["devices_csv"] = devices_csv;
+    result["text"] = fleet::describe_fleet(drawn);
     return result;
   });
 }

@@ -122,11 +122,8 @@ def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progr
     written its results (its ``run`` attribute is the interrupted ``Run``). A run
     that diverged is returned (status "diverged"), as the command line writes it."""
     text, words = _scenario_args(scenario, set, seed)
-    if out is None:  # the command line's default folder, found from the scenario's name
-        folder = Path("results") / resolve(scenario, set, seed)["name"]
-    else:
-        folder = _out(out)
-        words += ["--out", str(folder)]
+    if out is not None:  # else the command line's default folder, which its summary names
+        words += ["--out", str(_out(out))]
     if threads is not None:
         words += ["--threads", _count(threads, "threads")]
     if quiet:
@@ -137,18 +134,14 @@ def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progr
     finally:
         if hasattr(report, "close"):
             report.close()
-    # A signal during set-up leaves the folder as it was (perhaps an earlier run's): no Run then.
-    wrote = _NOTHING_WRITTEN not in done.stderr
+    # None when a signal came during set-up: the folder stays as it was (perhaps an earlier run's).
+    folder = _engine.results_folder(done.stdout)
     if done.interrupted:
-        raise interrupted(Run(folder, done.stdout + done.stderr) if wrote else None)
+        raise interrupted(Run(folder, done.stdout + done.stderr) if folder else None)
     done.check()
-    if not wrote:
+    if folder is None:
         raise EngineError("edgetrain run: " + _engine.error_line(done.stderr))
     return Run(folder, done.stdout + done.stderr)
-
-
-# What the command line says when a signal stopped it before the simulation started.
-_NOTHING_WRITTEN = "(nothing was simulated or written)"
 
 
 @dataclass

@@ -45,6 +45,15 @@ def error_line(stderr):
     return stderr.strip() or "refused (no message)"
 
 
+def results_folder(stdout):
+    """The folder a run wrote, as the last line of its summary names it ("results: FOLDER"), or None
+    when it wrote none (a signal before the simulation started)."""
+    for line in reversed(stdout.splitlines()):
+        if line.startswith("results: "):
+            return line[len("results: "):]
+    return None
+
+
 class Completed:
     """What a child process did: its exit status, output, and whether Python interrupted it."""
 
@@ -107,18 +116,20 @@ class _Streams:
         self.decoders = {name: codecs.getincrementaldecoder("utf-8")(errors="replace") for name in self.chunks}
         self.progress, self.echo, self.pending = progress, echo, b""
         self.stdin = memoryview((stdin_text or "").encode()) if stdin_text is not None else None
-        self.selector.register(proc.stdout, selectors.EVENT_READ, "stdout")
-        self.selector.register(proc.stderr, selectors.EVENT_READ, "stderr")
+        # Each pipe with what to do when it is ready.
+        self.selector.register(proc.stdout, selectors.EVENT_READ, lambda pipe: self._read(pipe, "stdout", sys.stdout))
+        self.selector.register(proc.stderr, selectors.EVENT_READ, lambda pipe: self._read(pipe, "stderr", sys.stderr))
         if progress_fd is not None:
-            self.selector.register(progress_fd, selectors.EVENT_READ, "progress")
+            self.selector.register(progress_fd, selectors.EVENT_READ, self._progress)
         if self.stdin is not None:
             os.set_blocking(proc.stdin.fileno(), False)
-            self.selector.register(proc.stdin, selectors.EVENT_WRITE, "stdin")
+            self.selector.register(proc.stdin, selectors.EVENT_WRITE, self._stdin)
 
     def drain(self):
+        # A signal ends the wait: Python runs its handler (Ctrl-C's KeyboardInterrupt) at once.
         while self.selector.get_map():
-            for key, _ in self.selector.select(timeout=0.2):
-                getattr(self, "_" + key.data)(key.fileobj)
+            for key, _ in self.selector.select():
+                key.data(key.fileobj)
 
     def _close(self, fileobj):
         self.selector.unregister(fileobj)
@@ -142,12 +153,6 @@ class _Streams:
         if self.echo:
             sink.write(self.decoders[name].decode(data))
             sink.flush()
-
-    def _stdout(self, pipe):
-        self._read(pipe, "stdout", sys.stdout)
-
-    def _stderr(self, pipe):
-        self._read(pipe, "stderr", sys.stderr)
 
     def _progress(self, fd):
         data = os.read(fd, 65536)

@@ -1,4 +1,5 @@
 """Live progress of a run: the engine's records (``--progress-fd``) to a callback or a bar."""
+import sys
 
 
 def reporter(progress):
@@ -48,13 +49,9 @@ class _Bar:
 
 class _Line:
     def __call__(self, record):
-        import sys
-
         done, total, unit = _measure(record)
         sys.stderr.write("\r%s %s/%s" % (unit, done, total if total else "?"))
         sys.stderr.flush()
 
     def close(self):
-        import sys
-
         sys.stderr.write("\n")
