@@ -35,6 +35,16 @@ def load_run(folder):
     return run
 
 
+def device(run, name):
+    """The devices.csv row of device `name` of a loaded run."""
+    return next(d for d in run["devices"] if d["device"] == name)
+
+
+def link(run, name):
+    """The links.csv row of link `name` of a loaded run."""
+    return next(row for row in run["links"] if row["link"] == name)
+
+
 def load_runs(runs_dir):
     runs = {}
     if os.path.isdir(runs_dir):

@@ -20,7 +20,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import ROOT, CachedRuns, figures_main, first_at_accuracy  # noqa: E402
+from results_lib import CachedRuns, ROOT, device, figures_main, first_at_accuracy, link  # noqa: E402
 from tolerance import acc, below, steered  # noqa: E402
 
 
@@ -45,14 +45,6 @@ TOPK = sets("compression.kind=topk", "compression.ratio=0.01", "compression.erro
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
          10: "ten"}
 TIMES = {2: "twice", 3: "three times", 4: "four times", 5: "five times"}
-
-
-def device(run, name):
-    return next(d for d in run["devices"] if d["device"] == name)
-
-
-def link(run, name):
-    return next(row for row in run["links"] if row["link"] == name)
 
 
 def num(row, key):

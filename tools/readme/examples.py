@@ -13,7 +13,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import CachedRuns, figures_main  # noqa: E402
+from results_lib import CachedRuns, figures_main, link  # noqa: E402
 from tolerance import acc, below, steered  # noqa: E402
 
 QUICKSTART = "scenarios/quickstart.json"
@@ -61,10 +61,6 @@ def share(run, prefix, column):
     """The smallest share of the run's simulated time that the devices named prefix* spent in `column`."""
     total = run["summary"]["sim_time_s"]
     return min(float(d[column]) for d in devices_of(run, prefix)) / total
-
-
-def link(run, name):
-    return next(row for row in run["links"] if row["link"] == name)
 
 
 def quickstart(run):

@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from results_lib import CachedRuns, figures_main  # noqa: E402
+from results_lib import CachedRuns, device, figures_main  # noqa: E402
 from tolerance import acc, steered  # noqa: E402
 
 
@@ -22,10 +22,6 @@ def runner(binary, scratch):
 
 def pct(x):
     return f"{100 * x:.0f}%"
-
-
-def device(run, name):
-    return next(d for d in run["devices"] if d["device"] == name)
 
 
 def reached(summary):
