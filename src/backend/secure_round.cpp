@@ -220,8 +220,7 @@ PhaseOutcome SecureRound::close(Phase phase) {
   } else if (out.failure.empty() && phase != Phase::unmasking) {
     for (uint32_t u : live) out.next.emplace_back(u, ProtocolMessage{next_bytes(u, phase), {}});
   }
-  if (!out.failure.empty()) {
-    out.failed = true;
+  if (out.failed()) {
     out.failure = std::string("secure aggregation ") + sa::phase_name(phase) + ": " + out.failure;
     out.next.clear();
   }

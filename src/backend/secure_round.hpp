@@ -36,8 +36,8 @@ struct ProtocolMessage {
 };
 
 struct PhaseOutcome {
-  bool failed = false;
-  std::string failure;          // why, when failed
+  std::string failure;          // why the round failed in this phase; empty: it goes on
+  bool failed() const { return !failure.empty(); }
   std::vector<size_t> answered;  // the devices that answered, sorted
   std::vector<std::pair<size_t, ProtocolMessage>> next;  // the next phase's message to each of them
   double server_flops = 0;       // what the aggregator computed closing the phase (unmasking)

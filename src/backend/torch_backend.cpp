@@ -11,6 +11,7 @@
 #include "backend/update_privacy.hpp"
 #include "backend/uplink.hpp"
 #include "learn/sgd.hpp"
+#include "scenario/population.hpp"
 #include "util/seed.hpp"
 
 namespace edgetrain::backend {
@@ -87,7 +88,7 @@ class TorchDevice : public DeviceLearner {
       replica_.emplace(*down, shared.layers, shared.downlink_seed(index));
     }
     if (const auto& dp = shared.scenario.privacy.dp) {
-      privacy_.emplace(*dp, device_noise_stddev(shared.scenario), shared.privacy_seed(index));
+      privacy_.emplace(*dp, scenario::device_noise_stddev(shared.scenario), shared.privacy_seed(index));
     }
     // Noise after compression, and secure aggregation, need what the aggregator would decode.
     secure_ = shared.scenario.privacy.secure_aggregation.has_value();

@@ -1,23 +1,11 @@
 // See update_privacy.hpp.
 #include "backend/update_privacy.hpp"
 
-#include <cmath>
-
 #include "privacy/clip.hpp"
 #include "privacy/gaussian_noise.hpp"
-#include "scenario/population.hpp"
 #include "util/seed.hpp"
 
 namespace edgetrain::backend {
-
-double device_noise_stddev(const scenario::Scenario& scenario) {
-  const scenario::DpSpec& dp = *scenario.privacy.dp;
-  const double whole = dp.noise_multiplier * dp.clip;
-  if (dp.placement == "central") return 0.0;
-  if (dp.placement == "local") return whole;
-  const size_t per_round = scenario::planned_round_size(scenario.training.selection, scenario.devices.size());
-  return whole / std::sqrt(static_cast<double>(per_round));
-}
 
 DevicePrivacy::DevicePrivacy(const scenario::DpSpec& dp, double noise_stddev, uint64_t seed)
     : clip_(dp.clip),

@@ -12,11 +12,6 @@
 
 namespace edgetrain::backend {
 
-// The standard deviation of the noise one device adds: 0 with central DP, noise_multiplier x clip /
-// sqrt(K) with distributed DP (K: the updates a round aggregates, so that their sum carries the whole
-// noise), noise_multiplier x clip with local DP.
-double device_noise_stddev(const scenario::Scenario& scenario);
-
 class DevicePrivacy {
  public:
   DevicePrivacy(const scenario::DpSpec& dp, double noise_stddev, uint64_t seed);

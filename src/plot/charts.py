@@ -85,6 +85,11 @@ def _metadata(fmt):
     return {"Software": "edgetrain"}
 
 
+def target_accuracy(run):
+    """The run's stop.target_accuracy, or None (a line on the accuracy charts)."""
+    return (run.scenario.get("stop") or {}).get("target_accuracy")
+
+
 def spread(count, limit=MAX_TIPS, keep=()):
     """At most `limit` indices of 0..count-1, evenly spread, always with the first, the last and `keep`."""
     if count <= limit:

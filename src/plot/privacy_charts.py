@@ -7,7 +7,7 @@ import math
 
 from matplotlib.ticker import MaxNLocator
 
-from charts import COLORS, HIGHLIGHT, Chart, byte_scale, fmt_bytes, fmt_seconds, pct, spread
+from charts import COLORS, HIGHLIGHT, Chart, byte_scale, fmt_bytes, fmt_seconds, pct, spread, target_accuracy
 
 # rounds.csv's phase names (Bonawitz et al.'s rounds 0 to 4), as the figure names them, and their colours.
 PHASES = (
@@ -174,7 +174,7 @@ def epsilon(run):
             e, a, when = accuracy[i]
             (marker,) = right.plot([e], [a], "o", ms=3, color=COLORS[0])
             chart.tip(marker, f"{when:g} s: accuracy {a:.4f} at epsilon {e:.4g}")
-        target = (run.scenario.get("stop") or {}).get("target_accuracy")
+        target = target_accuracy(run)
         if target is not None:
             right.axhline(target, ls="--", color="grey", lw=1)
         right.set_xlabel(f"epsilon{at}")

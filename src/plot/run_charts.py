@@ -9,18 +9,13 @@ from collections import defaultdict
 
 from matplotlib.ticker import MaxNLocator
 
-from charts import COLORS, HIGHLIGHT, Chart, byte_scale, fmt_bytes, fmt_seconds, pct, spread
+from charts import COLORS, HIGHLIGHT, Chart, byte_scale, fmt_bytes, fmt_seconds, pct, spread, target_accuracy
 from privacy_charts import epsilon, secagg_phases
 
 MANY_DEVICES = 8  # above this, buffers show the fleet total and the top few
 TOP_DEVICES = 5
 MAX_BARS = 20  # devices or links shown one by one
 SPLIT_PER_DEVICE = 24  # above this, time splits are grouped by device class
-
-
-def _target(run):
-    stop = run.scenario.get("stop") or {}
-    return stop.get("target_accuracy")
 
 
 def _accuracy(run, key, xlabel, x_of):
@@ -42,7 +37,7 @@ def _accuracy(run, key, xlabel, x_of):
         shown_loss = "not finite" if loss[i] is None else f"{loss[i]:.4g}"  # a diverged run's NaN
         chart.tip(marker, f"{t[i]:g} s, round {rounds[i]:g}: accuracy {acc[i]:.4f}, loss {shown_loss}, "
                           f"{unit(i)} on the wire")
-    target = _target(run)
+    target = target_accuracy(run)
     if target is not None:
         ax.axhline(target, ls="--", color="grey", lw=1)
         ax.annotate(f"target {target:g}", (0.01, target), xycoords=("axes fraction", "data"), va="bottom", color="grey")

@@ -30,6 +30,14 @@ size_t planned_round_size(const SelectionSpec& selection, size_t members) {
   return round_size(selection, members).value_or(members);
 }
 
+double device_noise_stddev(const Scenario& scenario) {
+  const DpSpec& dp = *scenario.privacy.dp;
+  const double whole = dp.noise_multiplier * dp.clip;
+  if (dp.placement == "central") return 0.0;
+  if (dp.placement == "local") return whole;
+  return whole / std::sqrt(static_cast<double>(planned_round_size(scenario.training.selection, scenario.devices.size())));
+}
+
 size_t most_picked(const SelectionSpec& selection, size_t members) {
   const std::optional<size_t> k = round_size(selection, members);
   if (!k) return members;

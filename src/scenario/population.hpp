@@ -15,6 +15,10 @@ namespace edgetrain::scenario {
 std::optional<size_t> round_size(const SelectionSpec& selection, size_t members);
 // The updates a round plans to aggregate: K, or every member when there is no K.
 size_t planned_round_size(const SelectionSpec& selection, size_t members);
+// privacy.dp (set): the standard deviation of the noise one device adds: 0 with central DP,
+// noise_multiplier x clip / sqrt(K) with distributed DP (K: the planned round size, so that the sum of a
+// round carries the whole noise), noise_multiplier x clip with local DP.
+double device_noise_stddev(const Scenario& scenario);
 // The most devices one round picks: ceil(K (1 + over_selection)) at most the members, or every member.
 size_t most_picked(const SelectionSpec& selection, size_t members);
 

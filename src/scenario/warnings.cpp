@@ -132,7 +132,7 @@ void distributed_noise(const Scenario& s, std::vector<std::string>& out) {
   const size_t n = s.devices.size();
   const size_t k = planned_round_size(s.training.selection, n);
   if (k <= 1) return;
-  const double share = dp->noise_multiplier * dp->clip / std::sqrt(static_cast<double>(k));
+  const double share = device_noise_stddev(s);
   out.push_back(
       "privacy.dp.placement: distributed: each device adds only its share of the noise, standard deviation "
       "noise_multiplier x clip / sqrt(K) = " +

@@ -62,8 +62,6 @@ class SyncRounds {
   // Sends this round's model to the selected members that can take it; returns those it waits for
   // (member positions) and sets `selected`.
   std::vector<bool> send_models(int64_t round, int64_t draw, double started, size_t& selected);
-  // The round's protocol closed (secure aggregation): its sum applied like any round's, or the round failed.
-  bool secure_sum(RoundResult& result, size_t& present, double deadline);
   // Per member: on, not busy with an earlier round, and (streaming) a full batch at hand now.
   std::vector<bool> available(double now) const;
   // A round with nobody to wait for, no timeout and no straggler out (kinds available and oort:

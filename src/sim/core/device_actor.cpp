@@ -112,9 +112,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   }
   ledger.charge(TimeLedger::Bucket::Wait, posted);
   ledger.charge(TimeLedger::Bucket::Comm, received);
-  record.bytes_down += model->bytes;
-  state_.bytes_down += model->bytes;
-  state_.links.carried(model->from, sg4::this_actor::get_host(), model->bytes);
+  state_.count_download(index_, model->from, sg4::this_actor::get_host(), model->bytes);
 
   std::optional<DeviceSecureRound> secure;
   if (model->secure) {

@@ -24,10 +24,7 @@ std::optional<backend::ProtocolMessage> DeviceSecureRound::await() {
       expect<SecureMessage>(state_.courier(device_).receive(), "device " + state_.devices[device_].device);
   const double received = sg4::Engine::get_clock();
   ledger_.charge(TimeLedger::Bucket::Wait, received);
-  report::DeviceRecord& record = state_.devices[device_];
-  record.bytes_down += message->bytes;
-  state_.bytes_down += message->bytes;
-  state_.links.carried(message->from, sg4::this_actor::get_host(), message->bytes);
+  state_.count_download(device_, message->from, sg4::this_actor::get_host(), message->bytes);
   // An abort: the aggregator let this device go when it sent it (RunState's liveness cleared there), and may
   // have opened its next round since, whose flags are not this round's to clear.
   if (message->abort) return std::nullopt;

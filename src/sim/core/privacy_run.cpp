@@ -104,7 +104,7 @@ nlohmann::json privacy_summary(const RunState& state) {
     for (size_t p = 0; p < report::kSecurePhases.size(); ++p) {
       bytes[report::kSecurePhases[p]] = state.secure_totals.bytes[p];
       seconds[report::kSecurePhases[p]] = state.secure_totals.seconds[p];
-      if (p != 2) protocol_s += state.secure_totals.seconds[p];
+      if (p != static_cast<size_t>(backend::Phase::masked_input)) protocol_s += state.secure_totals.seconds[p];
     }
     out["secure_aggregation"] = {{"kind", sa->kind},
                                  {"field_bits", sa->field_bits},

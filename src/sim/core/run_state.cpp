@@ -36,6 +36,13 @@ void RunState::count_upload(size_t device, const simgrid::s4u::Host* to, int64_t
   links.carried(device_hosts[device], to, bytes);
 }
 
+void RunState::count_download(size_t device, const simgrid::s4u::Host* from, const simgrid::s4u::Host* at,
+                              int64_t bytes) {
+  devices[device].bytes_down += bytes;
+  bytes_down += bytes;
+  links.carried(from, at, bytes);
+}
+
 void RunState::count_delivered(const UpdateMessage& push, const simgrid::s4u::Host* to) {
   count_upload(push.device, to, push.bytes, push.dense_bytes);
   report::DeviceRecord& record = devices[push.device];

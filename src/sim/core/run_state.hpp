@@ -105,8 +105,6 @@ struct RunState {
   // whatever the topology's root counts as a round).
   std::vector<double> round_ends_s;
 
-  // Secure aggregation: the protocol of the round in progress (devices keep it while they take part).
-  std::shared_ptr<backend::SecureRound> secure_round;
   // privacy.dp: the epsilon spent so far (null without differential privacy).
   std::unique_ptr<privacy::EpsilonLedger> privacy;
 
@@ -159,6 +157,9 @@ struct RunState {
   // device's record (with what dense fp32 would have cost), the fleet total and every link of
   // the route to `to` (the receiving aggregator's host).
   void count_upload(size_t device, const simgrid::s4u::Host* to, int64_t bytes, int64_t dense_bytes);
+  // A message of `bytes` delivered to `device` on host `at`, sent from `from`: its bytes down, the
+  // fleet total and every link of the route.
+  void count_download(size_t device, const simgrid::s4u::Host* from, const simgrid::s4u::Host* at, int64_t bytes);
   // A delivered update: its upload, the device's steps and samples, and its liveness flags.
   void count_delivered(const struct UpdateMessage& push, const simgrid::s4u::Host* to);
   // An update lost to a fault (device off, link down): counted as failed, never as sent; the
