@@ -340,8 +340,10 @@ class Interrupt(Case):
             km, kc = start_new_kernel(kernel_name="python3", env=env, startup_timeout=60)
         self.addCleanup(km.shutdown_kernel, now=True)
         self.addCleanup(kc.stop_channels)
-        code = "import edgetrain\nrun = edgetrain.run(%r, out=%r, threads=1, progress=lambda r: print('started'))" % (
-            str(QUICKSTART), str(self.dir / "run"))
+        # No target and 300 rounds: the run lasts long enough for the interrupt to find it going, however
+        # late a loaded machine delivers the kernel's first output.
+        code = ("import edgetrain\nrun = edgetrain.run(%r, out=%r, threads=1, progress=lambda r: print('started'), "
+                "set={'stop.target_accuracy': None, 'stop.rounds': 300})" % (str(QUICKSTART), str(self.dir / "run")))
         # (stop_on_error=False: else the kernel aborts the request that follows the interrupted one.)
         msg_id = kc.execute(code, stop_on_error=False)
         while True:  # the cell's output, until the run reports progress

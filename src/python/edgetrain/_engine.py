@@ -126,9 +126,11 @@ class _Streams:
             self.selector.register(proc.stdin, selectors.EVENT_WRITE, self._stdin)
 
     def drain(self):
-        # A signal ends the wait: Python runs its handler (Ctrl-C's KeyboardInterrupt) at once.
+        # Woken at least every 0.2 s: in a process with other threads (a notebook kernel) a signal may be
+        # taken by one of them, and Python raises Ctrl-C's KeyboardInterrupt in this one only once it
+        # runs Python code again, which a wait on quiet pipes would put off.
         while self.selector.get_map():
-            for key, _ in self.selector.select():
+            for key, _ in self.selector.select(timeout=0.2):
                 key.data(key.fileobj)
 
     def _close(self, fileobj):
