@@ -49,6 +49,9 @@ struct MemoryEstimate {
   double topology_bytes = 0;    // the topology's other bytes (TopologyMemory)
   std::string topology_what;
   bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
+  // A timing-only fleet description with a host per device whose rounds pick a few of them: what the
+  // same run would need with population.hosts slots (records, and host slots for a round's picks); 0: none.
+  double with_slots_bytes = 0;
   double total() const {
     return model_bytes + data_bytes + device_bytes + activation_bytes + runtime_bytes + topology_bytes;
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <stdexcept>
 
@@ -11,10 +12,30 @@
 #include "privacy/secagg/server.hpp"
 #include "privacy/secagg/sizes.hpp"
 #include "scenario/error.hpp"
+#include "scenario/population.hpp"
 
 namespace edgetrain::backend {
 
 namespace sa = privacy::secagg;
+
+double secure_input_range(const scenario::Scenario& scenario) {
+  const std::optional<double>& set = scenario.privacy.secure_aggregation->range;
+  const auto& dp = scenario.privacy.dp;
+  if (!dp) return set.value_or(kRangeWithoutDp);
+  const double noise = scenario::device_noise_stddev(scenario);
+  const double needed = dp->clip + kNoiseSpread * noise;
+  if (!set) return needed;
+  if (noise > 0 && *set < needed) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "privacy.secure_aggregation.range: %.4g would cut the noise the devices add (standard deviation "
+                  "%.4g each), so the sum would carry less than the accountant charges; at least %.4g (the clip %.4g "
+                  "plus 7 standard deviations), or leave it unset",
+                  *set, noise, needed, dp->clip);
+    throw scenario::ScenarioError(text);
+  }
+  return *set;
+}
 
 SecureSettings secure_settings(const scenario::Scenario& scenario, size_t participants, int64_t vector_length) {
   const scenario::SecureAggregationSpec& spec = *scenario.privacy.secure_aggregation;
@@ -52,7 +73,7 @@ SecureSettings secure_settings(const scenario::Scenario& scenario, size_t partic
                                   ": no round could recover its sum");
   }
   out.fixed_point.bits = c.field_bits;
-  out.fixed_point.range = spec.range.value_or(scenario.privacy.dp ? scenario.privacy.dp->clip : 1.0);
+  out.fixed_point.range = secure_input_range(scenario);
   if (2 * static_cast<double>(n) > std::ldexp(1.0, static_cast<int>(c.field_bits)) - 1) {
     throw scenario::ScenarioError(at + ".field_bits: " + std::to_string(c.field_bits) + " bits leave no level for the sum "
                                   "of " + std::to_string(n) + " updates (needs 2n < 2^b)");
@@ -134,7 +155,11 @@ ProtocolMessage SecureRound::answer(size_t device, Phase phase, const ProtocolMe
     case Phase::masked_input: {
       // A diverged update (NaN) is sent as zeros: the loss it reports ends the run anyway.
       std::vector<float> finite(input.begin(), input.end());
-      for (float& x : finite) x = std::isfinite(x) ? x : 0.0f;
+      const double range = settings_.fixed_point.range;
+      for (float& x : finite) {
+        x = std::isfinite(x) ? x : 0.0f;
+        clipped_ += std::abs(x) > range ? 1 : 0;
+      }
       out.payload = client.masked_input(from_server.payload, sa::quantise(finite, settings_.fixed_point));
       break;
     }

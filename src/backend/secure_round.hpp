@@ -46,6 +46,16 @@ struct PhaseOutcome {
 // The protocol's settings for a round of `participants` devices (threshold and SecAgg+ degree resolved,
 // the fixed point's scale the largest whose sum fits). An input error naming the key when the scenario's
 // settings cannot hold that many participants.
+// The range [-range, range] the devices' inputs are clipped to (privacy.secure_aggregation.range, or
+// what the input must carry): with DP, the clip plus kNoiseSpread standard deviations of a device's
+// noise (privacy.dp placement distributed or local), so that a coordinate is cut with probability
+// below 2.6e-12 (erfc(7 / sqrt 2)); without DP, kRangeWithoutDp. An input error naming the key when a
+// range set by the scenario is below the clip and the noise's spread: it would cut the noise the
+// accountant charges (docs/explanation/secure-aggregation.md, "The range").
+inline constexpr double kNoiseSpread = 7;
+inline constexpr double kRangeWithoutDp = 10;
+double secure_input_range(const scenario::Scenario& scenario);
+
 struct SecureSettings {
   privacy::secagg::Config config;
   privacy::secagg::FixedPoint fixed_point;
@@ -70,6 +80,8 @@ class SecureRound {
 
   // Once unmasking closed, in real runs: the decoded sum of U3's updates.
   const std::vector<double>& sum() const { return sum_; }
+  // Input values the devices' quantisation cut to [-range, range] so far (real runs).
+  int64_t clipped_coordinates() const { return clipped_; }
 
  private:
   std::vector<uint32_t> live_neighbours(uint32_t u, const std::vector<uint32_t>& set) const;
@@ -88,6 +100,7 @@ class SecureRound {
   std::vector<uint32_t> answered_;                // in the open phase, in arrival order
   std::array<std::vector<uint32_t>, 5> sets_;     // U1 ... U5, sorted
   std::vector<double> sum_;
+  int64_t clipped_ = 0;
 };
 
 }  // namespace edgetrain::backend

@@ -60,7 +60,7 @@ int compare_command(const std::vector<std::string>& args) {
   try {
     std::vector<report::RunRecord> runs;
     for (const std::string& f : folders) runs.push_back(report::load_run_record(f));
-    const report::Comparison c = report::compare_runs(runs, scenario::schema_default);
+    const report::Comparison c = report::compare_runs(runs, scenario::schema_default, scenario::null_is_off);
     if (format == "json") {
       std::cout << report::to_json(c).dump(2) << "\n";
     } else {

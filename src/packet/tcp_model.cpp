@@ -27,11 +27,13 @@ double TcpModel::lone_transfer_s(double bytes, double one_way_s, double bottlene
 TcpModel fit_tcp_model(const std::vector<LonePoint>& points, const TcpModel& start) {
   TcpModel best = start;
   double best_error = INFINITY;
-  for (double growth = 1.20; growth <= 2.0 + 1e-9; growth += 0.01) {
-    for (double efficiency = 0.5; efficiency <= 1.0 + 1e-9; efficiency += 0.002) {
+  // Grid points as integer steps divided once: a sum of 0.002 steps drifts past 1 (1.0000000000000004),
+  // which a calibration file must not hold (read_calibration bounds efficiency to [0.01, 1]).
+  for (int g = 120; g <= 200; ++g) {
+    for (int e = 250; e <= 500; ++e) {
       TcpModel m = start;
-      m.growth = growth;
-      m.efficiency = efficiency;
+      m.growth = g / 100.0;
+      m.efficiency = e / 500.0;
       double worst = 0;
       for (const LonePoint& p : points)
         worst = std::max(worst, std::fabs(m.lone_transfer_s(p.bytes, p.one_way_s, p.bottleneck_Bps) / p.packet_s - 1));

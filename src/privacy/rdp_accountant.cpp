@@ -217,16 +217,12 @@ double epsilon_at_order(double alpha, double rdp, double delta) {
 
 }  // namespace
 
-std::vector<double> default_orders(Sampling sampling) {
+std::vector<double> default_orders(Sampling) {
   std::vector<double> orders;
-  if (sampling == Sampling::poisson) {
-    for (int tenths = 1; tenths < 100; ++tenths) orders.push_back(1 + tenths / 10.0);
-    for (int order = 12; order < 64; ++order) orders.push_back(order);
-  } else {
-    for (int order = 2; order <= 64; ++order) orders.push_back(order);
-    orders.push_back(128);
-    orders.push_back(256);
-  }
+  for (int tenths = 1; tenths < 100; ++tenths) orders.push_back(1 + tenths / 10.0);
+  for (int order = 12; order <= 64; ++order) orders.push_back(order);
+  orders.push_back(128);
+  orders.push_back(256);
   return orders;
 }
 

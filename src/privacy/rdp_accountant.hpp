@@ -17,11 +17,12 @@ enum class Sampling {
   fixed_size,  // a uniform sample of fixed size q*n without replacement (replace-one neighbours)
 };
 
-// The Rényi orders searched for the best epsilon. Poisson: Opacus's RDPAccountant.DEFAULT_ALPHAS
-// (1.1, 1.2, ..., 10.9, then 12, ..., 63), 151 orders, so that epsilons compare with Opacus's; like
-// Opacus's, they cannot show an epsilon below about 0.103 at delta = 1e-5 once the RDP is above 0
-// (the term log(1/delta) / 62 of order 63). Fixed size: the bound is for integer orders only, so the
-// integers 2..64 and then 128 and 256, 65 orders.
+// The Rényi orders searched for the best epsilon, the same for both samplings: Opacus's
+// RDPAccountant.DEFAULT_ALPHAS (1.1, 1.2, ..., 10.9, then 12, ..., 63), so that an epsilon is never
+// looser than Opacus's for the same mechanism, then 64, 128 and 256 (TF Privacy's integer orders), 154
+// orders. A fixed-size sample's bound is for integer orders; between two integers it is interpolated
+// (an upper bound, see rdp_fixed_size_gaussian). Like Opacus's, they cannot show an epsilon below about
+// 0.045 at delta = 1e-5 once the RDP is above 0 (the term log(1/delta) / 255 of order 256).
 std::vector<double> default_orders(Sampling sampling);
 
 // RDP epsilon(alpha) of ONE step at each order (each > 1; +infinity allowed), for sampling rate q in

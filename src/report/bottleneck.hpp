@@ -12,8 +12,8 @@
 namespace edgetrain::report {
 
 // What sets the pace of sync rounds: the device class whose devices were most often last to deliver,
-// its device most often last, and the busiest link of that device's route to the aggregator (the
-// highest mean utilisation; the simulator resolves the route). Empty device: not a sync mode. With
+// its device most often last, and the link of that device's route to the aggregator that ran closest
+// to its capacity while busy (utilisation when busy; the simulator resolves the route). Empty device: not a sync mode. With
 // client selection a device takes part in few rounds, so the class says more than any one device.
 struct CriticalPath {
   std::string device;

@@ -193,7 +193,7 @@ std::map<std::string, nlohmann::json> flatten(const nlohmann::json& document) {
   return out;
 }
 
-Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& default_of) {
+Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& default_of, const IsSwitch& is_switch) {
   Comparison c;
   for (const RunRecord& r : runs) c.folders.push_back(r.folder);
   for (const Wanted& w : kFigures) {
@@ -232,14 +232,64 @@ Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& def
     const auto next = keys.lower_bound(key + ".");
     return next != keys.end() && next->rfind(key + ".", 0) == 0;
   };
+  // Switches (sections whose null is off): each run's state, on or off, for every one the keys reach.
+  std::map<std::string, std::vector<bool>> switches;
+  if (is_switch) {
+    for (const std::string& key : keys) {
+      for (size_t dot = key.find('.'); ; dot = key.find('.', dot + 1)) {
+        const std::string section = key.substr(0, dot);
+        if (!switches.count(section) && is_switch(section)) {
+          std::vector<bool>& on = switches[section];
+          for (const auto& f : flat) {  // on: given as a leaf ({}) or with keys below it
+            const auto leaf = f.find(section);
+            const auto below = f.lower_bound(section + ".");
+            on.push_back((leaf != f.end() && !leaf->second.is_null()) ||
+                         (below != f.end() && below->first.rfind(section + ".", 0) == 0));
+          }
+        }
+        if (dot == std::string::npos) break;
+      }
+    }
+  }
+  // The switch a key lies under (the innermost), or none.
+  auto switch_of = [&](const std::string& key) -> const std::vector<bool>* {
+    const std::vector<bool>* found = nullptr;
+    for (size_t dot = key.find('.'); dot != std::string::npos; dot = key.find('.', dot + 1)) {
+      const auto it = switches.find(key.substr(0, dot));
+      if (it != switches.end()) found = &it->second;
+    }
+    return found;
+  };
   // Keys that differ, grouped by their pattern (list indices as `*`): a change every device shares is
   // one row `devices.*.stream.rate`, not one per device.
   std::map<std::string, std::vector<Comparison::Difference>> by_pattern;
   std::vector<std::string> patterns;  // in the order of their first key
+  auto add = [&](Comparison::Difference d) {
+    const std::string pattern = index_pattern(d.key);
+    if (!by_pattern.count(pattern)) patterns.push_back(pattern);
+    by_pattern[pattern].push_back(std::move(d));
+  };
+  for (const auto& entry : switches) {  // no structured binding: clang 14 cannot capture one in a lambda
+    const std::vector<bool>& on = entry.second;
+    if (std::all_of(on.begin(), on.end(), [&](bool s) { return s == on.front(); })) continue;
+    Comparison::Difference d{entry.first, {}, {}};
+    for (bool s : on) {
+      d.values.emplace_back(s ? "on" : "off");
+      d.defaulted.push_back(false);
+    }
+    add(std::move(d));
+  }
   for (const std::string& key : keys) {
+    if (switches.count(key)) continue;  // a row of its own above, where the runs differ
+    const std::vector<bool>* under = switch_of(key);
     Comparison::Difference d{key, {}, {}};
     bool null_section = false;
     for (size_t i = 0; i < flat.size(); ++i) {
+      if (under && !(*under)[i]) {  // the mechanism is off in this run: its keys do not apply
+        d.values.emplace_back();
+        d.defaulted.push_back(false);
+        continue;
+      }
       const auto it = flat[i].find(key);
       std::optional<nlohmann::json> value;
       if (it != flat[i].end()) {
@@ -252,10 +302,12 @@ Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& def
       d.values.push_back(std::move(value));
     }
     if (null_section && default_of) continue;
-    if (std::none_of(d.values.begin(), d.values.end(), [&](const auto& v) { return v != d.values.front(); })) continue;
-    const std::string pattern = index_pattern(key);
-    if (!by_pattern.count(pattern)) patterns.push_back(pattern);
-    by_pattern[pattern].push_back(std::move(d));
+    // Compared among the runs where the key applies (its switch on).
+    std::vector<const std::optional<nlohmann::json>*> applying;
+    for (size_t i = 0; i < d.values.size(); ++i)
+      if (!under || (*under)[i]) applying.push_back(&d.values[i]);
+    if (std::none_of(applying.begin(), applying.end(), [&](const auto* v) { return *v != *applying.front(); })) continue;
+    add(std::move(d));
   }
   for (const std::string& pattern : patterns) {
     auto& members = by_pattern[pattern];

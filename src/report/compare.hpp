@@ -64,11 +64,18 @@ struct Comparison {
 // The command passes scenario::schema_default (this module knows no schema).
 using DefaultOf = std::function<std::optional<nlohmann::json>(const std::string& key, const nlohmann::json& scenario)>;
 
+// Whether a section (dotted path) is one whose null turns a mechanism off (`privacy.dp`): the command
+// passes scenario::null_is_off.
+using IsSwitch = std::function<bool(const std::string& section)>;
+
 // The comparison of `runs` (at least one), in their order; the first is the reference. With
 // `default_of`, a key one run lacks is compared by its default there, so only keys that differ once
 // defaults are applied are listed; a section left null (`"compression": null`) counts as its keys'
-// defaults.
-Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& default_of = {});
+// defaults, except a switch (`is_switch`): a run with it null (or under a null section) has it "off",
+// one that gives it "on", and where runs differ so, the section is a row of its own; its keys are
+// compared among the runs where it is on.
+Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& default_of = {},
+                        const IsSwitch& is_switch = {});
 
 // A table for the terminal; at most `max_differences` differing keys unless 0 (all).
 std::string format_text(const Comparison& c, size_t max_differences);

@@ -179,14 +179,28 @@ std::string summary_text(const RunSummary& s, const std::string& out_dir) {
                  bytes("site_to_cloud") + ", cloud -> site " + bytes("cloud_to_site") + ", site -> device " +
                  bytes("site_to_device") + "\n";
   }
+  // privacy.dp: the epsilon the run spent (summary.json's privacy.epsilon; infinite is written null).
+  std::string privacy_line;
+  const auto privacy = s.extra.find("privacy");
+  if (privacy != s.extra.end() && privacy->is_object() && privacy->contains("epsilon")) {
+    const nlohmann::json& epsilon = privacy->at("epsilon");
+    char value[32] = "infinite";
+    if (epsilon.is_number()) std::snprintf(value, sizeof value, "%.4g", epsilon.get<double>());
+    char line[160];
+    const auto releases = privacy->at("dp").at("releases_accounted").get<int64_t>();
+    std::snprintf(line, sizeof line, "privacy: epsilon %s at delta %.3g (%s DP, %ld release%s accounted)\n", value,
+                  privacy->at("delta").get<double>(), privacy->at("dp").at("placement").get<std::string>().c_str(),
+                  static_cast<long>(releases), releases == 1 ? "" : "s");
+    privacy_line = line;
+  }
   char buf[1024];
   std::snprintf(buf, sizeof buf,
                 "status: %s (%s)\nrounds: %ld   simulated time: %.2f s   wall time: %.1f s\n%s%s\n"
-                "bytes up: %s   bytes down: %s   model parameters: %ld\n%sresults: %s\n",
+                "bytes up: %s   bytes down: %s   model parameters: %ld\n%s%sresults: %s\n",
                 s.status.c_str(), s.status_reason.c_str(), static_cast<long>(s.rounds), s.sim_time_s, s.wall_time_s,
                 round_line.c_str(), accuracy, human_bytes(static_cast<double>(s.bytes_up)).c_str(),
                 human_bytes(static_cast<double>(s.bytes_down)).c_str(), static_cast<long>(s.model_params),
-                level_line.c_str(), out_dir.c_str());
+                level_line.c_str(), privacy_line.c_str(), out_dir.c_str());
   return buf;
 }
 

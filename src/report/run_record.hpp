@@ -107,6 +107,7 @@ inline constexpr std::array<const char*, 5> kSecurePhases{"advertise", "share_ke
 struct SecureRoundRecord {
   std::array<double, 5> seconds{};
   std::array<int64_t, 5> bytes{};
+  int64_t clipped_coordinates = 0;  // input values cut to [-range, range] (real runs; timing-only: 0)
   std::string failed_phase;
 };
 

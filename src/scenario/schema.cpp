@@ -35,6 +35,11 @@ KeySpec& KeySpec::null_default(std::string means) {
   defaults.push_back({std::nullopt, DefaultRule::Kind::Null, nullptr, {}});
   return *this;
 }
+KeySpec& KeySpec::off_when_null(std::string means) {
+  null_default(std::move(means));
+  null_is_off = true;
+  return *this;
+}
 KeySpec& KeySpec::or_null(std::string means) {
   nullable = true;
   null_means = std::move(means);

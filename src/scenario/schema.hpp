@@ -142,6 +142,9 @@ struct KeySpec {
   std::optional<size_t> list_size;        // IntList: exact length
   bool nullable = false;                  // null is accepted; a given null counts as not given
   std::string null_means = "no limit";    // nullable: what null stands for, for documentation
+  // Section: null turns a mechanism off, and the section given (even with only default keys) turns it
+  // on, so a null section is not its keys' defaults (privacy.dp); `edgetrain compare` tells them apart.
+  bool null_is_off = false;
   bool wide_unsigned = false;             // Integer: may go up to 2^64-1 (seeds); else int64
   bool whole = false;                     // Quantity: a whole number of the base unit (stored as integer)
   std::optional<Condition> exists_when;   // Path: must exist only when this holds (else only resolved)
@@ -175,6 +178,7 @@ struct KeySpec {
   KeySpec& no_limit();                       // nullable, default null (no limit)
   KeySpec& null_default(std::string means);  // nullable, default null meaning `means`
   KeySpec& or_null(std::string means);       // nullable (null = not given), no default added
+  KeySpec& off_when_null(std::string means);  // null_default, and `null_is_off`
   KeySpec& required_unless(std::string sibling);
   KeySpec& takes_precedence_over(std::string sibling);
   KeySpec& whole_number();

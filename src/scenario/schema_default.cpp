@@ -103,4 +103,10 @@ std::optional<json> schema_default(const std::string& path, const json& resolved
   return std::nullopt;
 }
 
+bool null_is_off(const std::string& path) {
+  std::vector<std::string> indices;
+  const KeySpec* key = find_key(schema_path(path, indices));
+  return key && key->null_is_off;
+}
+
 }  // namespace edgetrain::scenario

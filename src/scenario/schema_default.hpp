@@ -15,4 +15,8 @@ namespace edgetrain::scenario {
 // in the schema or has no default (required keys, the scenario file's name).
 std::optional<nlohmann::json> schema_default(const std::string& dotted_path, const nlohmann::json& resolved);
 
+// Whether the section at `dotted_path` ("privacy.dp") is one whose null turns a mechanism off: given
+// with only its defaults it is on, so it does not equal null (KeySpec::null_is_off).
+bool null_is_off(const std::string& dotted_path);
+
 }  // namespace edgetrain::scenario

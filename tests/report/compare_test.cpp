@@ -254,3 +254,37 @@ TEST_CASE("compare: real runs that differ in one key list that key alone") {
   CHECK(topk.out.find("Scenario keys that differ (1):\n") != std::string::npos);
   CHECK(topk.out.find("compression.kind  \"none\" (default)  \"topk\"\n") != std::string::npos);
 }
+
+TEST_CASE("compare: a mechanism on at its defaults differs from one left off (privacy.dp, secure aggregation)") {
+  const fs::path dir = fs::temp_directory_path() / ("edgetrain-compare-switch-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  const std::string quick = std::string(EDGETRAIN_SOURCE_DIR) + "/scenarios/quickstart.json";
+  const std::string timing =
+      " --quiet --set training.compute=timing-only --set stop.target_accuracy=null --set stop.rounds=2";
+  const std::pair<std::string, std::string> runs[] = {
+      {"plain", ""},
+      {"dp", " --set 'privacy.dp={}'"},
+      {"secure", " --set 'privacy.secure_aggregation={}'"},
+      {"dp2", " --set 'privacy.dp={\"noise_multiplier\":2}'"},
+  };
+  for (const auto& [name, sets] : runs) {
+    const std::string cmd =
+        std::string(EDGETRAIN_BINARY) + " run " + quick + " --out " + (dir / name).string() + timing + sets + " >/dev/null";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+  }
+  const Output dp = run_compare((dir / "plain").string() + " " + (dir / "dp").string());
+  REQUIRE(dp.status == 0);
+  CHECK(dp.out.find("privacy.dp  \"off\"  \"on\"\n") != std::string::npos);
+  CHECK(dp.out.find("Scenario keys that differ (1):") != std::string::npos);
+  const Output secure = run_compare((dir / "plain").string() + " " + (dir / "secure").string());
+  REQUIRE(secure.status == 0);
+  CHECK(secure.out.find("privacy.secure_aggregation  \"off\"  \"on\"\n") != std::string::npos);
+  // Among runs where DP is on, its keys compare as before; the run without it is not a difference there.
+  const Output three =
+      run_compare((dir / "plain").string() + " " + (dir / "dp").string() + " " + (dir / "dp2").string());
+  REQUIRE(three.status == 0);
+  CHECK(three.out.find("Scenario keys that differ (2):") != std::string::npos);
+  CHECK(three.out.find("\nprivacy.dp                   \"off\"     \"on\"  \"on\"\n") != std::string::npos);
+  CHECK(three.out.find("\nprivacy.dp.noise_multiplier  (absent)  1.0   2.0\n") != std::string::npos);
+  fs::remove_all(dir);
+}

@@ -103,3 +103,26 @@ TEST_CASE("time to target: sync rounds near the target are evaluated as they end
   // Every evaluation but the first happened at a round end: none waited for eval.every_s.
   CHECK(read_csv(out / "metrics.csv").size() == static_cast<size_t>(summary["rounds"].get<int64_t>()) + 1);
 }
+
+TEST_CASE("under client selection the critical link is the slowest device's saturated uplink, not a busier shared one") {
+  // tests/sim/data/selected8.xml: 4 of 8 devices a round through one shared ingress; d1's own uplink is
+  // five times thinner than the others'. d1 is the slowest of every round it takes part in.
+  const fs::path out = run_ok("eight-devices.json",
+                              "--set platform=selected8.xml --set 'training.selection={\"kind\":\"random\",\"per_round\":4}' "
+                              "--set stop.rounds=40 --set training.compute=timing-only",
+                              "critical-selected");
+  const auto s = read_json(out / "summary.json");
+  const auto& critical = s["bottleneck"]["critical_path"];
+  REQUIRE(critical["device"] == "d1");
+  CHECK(critical["rounds_slowest"] == critical["rounds_taken_part"]);
+  std::map<std::string, nlohmann::json> links;
+  for (const auto& l : s["bottleneck"]["links"]) links[l["link"].get<std::string>()] = l;
+  // The ingress has the larger mean (busy every round), d1-up runs near its capacity while busy.
+  REQUIRE(links.count("ingress"));
+  REQUIRE(links.count("d1-up"));
+  CHECK(links["ingress"]["mean_utilization"].get<double>() > links["d1-up"]["mean_utilization"].get<double>());
+  CHECK(links["d1-up"]["utilization_when_busy"].get<double>() > 0.95);
+  CHECK(links["ingress"]["utilization_when_busy"].get<double>() < 0.8);
+  CHECK(critical["link"] == "d1-up");
+  CHECK(critical["link_bandwidth_bps"] == 320000.0);
+}

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <vector>
 
 #include "privacy/rdp_accountant.hpp"
@@ -176,19 +177,32 @@ TEST_CASE("privacy: local DP accounts each device's own updates, replace-one (no
         central["privacy"]["epsilon"].get<double>());
 }
 
-TEST_CASE("privacy: one device of two per round: a fixed-size sample is replace-one, Poisson add-or-remove") {
+TEST_CASE("privacy: one device of two per round: a fixed-size sample is replace-one") {
   const std::string one_of_two = "--set 'training.selection={\"kind\":\"random\",\"per_round\":1}' ";
   const fs::path fixed = run_two_devices("dp-fixed-size", one_of_two + dp("{\"noise_multiplier\":1}"));
   const auto s = read_json(fixed / "summary.json");
   CHECK(s["rounds"] == kRounds);
   for (const auto& row : read_csv(fixed / "rounds.csv")) CHECK(row.at("selected") == "1");
   check_epsilons(fixed, epsilons(Sampling::fixed_size, kZ / 2, 0.5, static_cast<int>(kRounds)));
-  const fs::path poisson =
-      run_two_devices("dp-poisson", one_of_two + dp("{\"noise_multiplier\":1,\"sampling\":\"poisson\"}"));
-  CHECK(read_json(poisson / "summary.json")["privacy"]["dp"]["sampling"] == "poisson");
-  check_epsilons(poisson, epsilons(Sampling::poisson, kZ, 0.5, static_cast<int>(kRounds)));
-  // The sampling key changes only the accountant: the same devices trained on the same noise.
-  CHECK(slurp(fixed / "devices.csv") == slurp(poisson / "devices.csv"));
+}
+
+TEST_CASE("privacy: sampling poisson draws each device with probability K/N and accounts add-or-remove") {
+  // 1,000 devices, K = 100: rounds of varying size (an empty one has chance 0.9^1000).
+  const fs::path out = fresh_dir("dp-poisson");
+  const Result r = run_cli("run " + (kSource / "scenarios/privacy/dp-fleet.json").string() + " --quiet --out " +
+                               out.string() +
+                               " --set training.compute=timing-only --set stop.rounds=4"
+                               " --set privacy.dp.sampling=poisson",
+                           "dp-poisson");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::set<std::string> sizes;
+  for (const auto& row : read_csv(out / "rounds.csv")) {
+    sizes.insert(row.at("selected"));
+    CHECK(row.at("updates") == row.at("selected"));  // no cap: every update drawn is aggregated
+  }
+  CHECK(sizes.size() > 1);
+  check_epsilons(out, epsilons(Sampling::poisson, kZ, 0.1, 4));
 }
 
 TEST_CASE("privacy: stop.epsilon ends the run before the round that would exceed the budget") {

@@ -340,3 +340,31 @@ TEST_CASE("secure aggregation: scenarios it cannot run exit 2 with one line nami
     CHECK(r.err.rfind(std::string("edgetrain: ") + keys[i], 0) == 0);
   }
 }
+
+TEST_CASE("secure aggregation without DP trains as the plain run: nothing clipped, the same curve") {
+  const fs::path plain = run_ok("eight-devices.json", "", "secagg-plain");
+  const fs::path secure = run_ok("eight-devices.json", secagg("{}"), "secagg-no-dp");
+  const auto s = read_json(secure / "summary.json");
+  CHECK(s["privacy"]["secure_aggregation"]["clipped_coordinates"] == 0);
+  CHECK(s["privacy"]["secure_aggregation"]["range"] == 10.0);
+  // The protocol's phases take simulated time, so evaluations fall elsewhere: compare the final model
+  // (evaluated as the last round ends). Only the fixed point's rounding (a step of 10 / 2^28 per
+  // coordinate) separates the two.
+  const auto a = read_csv(plain / "metrics.csv").back(), b = read_csv(secure / "metrics.csv").back();
+  CHECK(num(b, "round") == num(a, "round"));
+  CHECK(num(b, "test_loss") == doctest::Approx(num(a, "test_loss")).epsilon(1e-5));
+  CHECK(std::fabs(num(b, "test_accuracy") - num(a, "test_accuracy")) <= 1.0 / 400);
+}
+
+TEST_CASE("secure aggregation counts and warns about every coordinate its range cut") {
+  const fs::path out = fresh_dir("secagg-cut");
+  const Result r = run_cli("run " + (kData / "eight-devices.json").string() + " --quiet --out " + out.string() + " " +
+                               secagg("{\"range\":0.001}") + "--set stop.rounds=2",
+                           "secagg-cut");
+  REQUIRE(r.status == 0);
+  const auto s = read_json(out / "summary.json");
+  const int64_t clipped = s["privacy"]["secure_aggregation"]["clipped_coordinates"].get<int64_t>();
+  CHECK(clipped > 0);
+  CHECK(r.err.find("secure aggregation cut " + std::to_string(clipped) + " coordinates") != std::string::npos);
+  CHECK(s["warnings"].dump().find("secure aggregation cut") != std::string::npos);
+}

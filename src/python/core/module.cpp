@@ -113,7 +113,7 @@ std::string compare(const std::vector<std::string>& folders) {
   return guarded([&] {
     std::vector<report::RunRecord> runs;
     for (const std::string& f : folders) runs.push_back(report::load_run_record(f));
-    return report::to_json(report::compare_runs(runs, scenario::schema_default)).dump();
+    return report::to_json(report::compare_runs(runs, scenario::schema_default, scenario::null_is_off)).dump();
   });
 }
 

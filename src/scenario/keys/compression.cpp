@@ -155,7 +155,7 @@ std::vector<KeySpec> compression_rows() {
                   "||Top_k(g)|| | / ||g||, smooths it (EWMA with weight `smoothing` on the past), and sends "
                   "top-k compressed when the smoothed gap <= `delta`, dense otherwise.")
           .allowed_only_when(when("compression.kind", {"topk"}))
-          .null_default("always compressed")
+          .off_when_null("always compressed")
           .fills(&Scenario::compression, &CompressionSpec::adaptive),
       number_key("compression.adaptive.delta", "Largest smoothed norm gap at which the device sends compressed.")
           .at_least(0)
@@ -170,7 +170,7 @@ std::vector<KeySpec> compression_rows() {
                   "Downlink compression (server -> device): the server sends each device the compressed delta "
                   "between the current model and that device's copy. Same keys, defaults and rules as the uplink "
                   "`compression.*` (no `adaptive`).")
-          .null_default("the dense fp32 model every round")
+          .off_when_null("the dense fp32 model every round")
           .fills(&Scenario::compression, &CompressionSpec::downlink),
   };
   std::vector<KeySpec> downlink = compressor_copy_rows("compression.downlink");

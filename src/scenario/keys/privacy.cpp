@@ -16,7 +16,7 @@ std::vector<KeySpec> privacy_rows() {
                   "Client-level differential privacy (DP-FedAvg, McMahan et al., ICLR 2018): each device clips its "
                   "update to L2 norm `clip`; Gaussian noise of standard deviation noise_multiplier x clip is added to "
                   "a round's sum; a Renyi-DP accountant gives epsilon after every round.")
-          .null_default("no differential privacy")
+          .off_when_null("no differential privacy")
           .fills(&Scenario::privacy, &PrivacySpec::dp),
       enum_key("privacy.dp.placement", {"central", "distributed", "local"},
                "Who adds the noise: central = the aggregator, to the sum of the decoded, clipped updates; "
@@ -49,16 +49,18 @@ std::vector<KeySpec> privacy_rows() {
           .def("clip_compress_noise")
           .fills(&Scenario::privacy, &PrivacySpec::dp, &DpSpec::order),
       enum_key("privacy.dp.sampling", {"fixed_size", "poisson"},
-               "What the accountant assumes of training.selection random: fixed_size = what it draws, K of N "
-               "without replacement (Wang et al., AISTATS 2019); poisson = each device in with probability K/N "
-               "(Mironov et al. 2019, as Opacus and TensorFlow Privacy account), an approximation here.")
+               "How training.selection random draws a round, and so what the accountant assumes: fixed_size = "
+               "K of N without replacement (Wang et al., AISTATS 2019); poisson = each device in independently "
+               "with probability K/N, so a round's size varies (Mironov et al. 2019, as Opacus and TensorFlow "
+               "Privacy draw and account). Not with secure aggregation or population host slots, which need a "
+               "round's size in advance.")
           .def("fixed_size")
           .fills(&Scenario::privacy, &PrivacySpec::dp, &DpSpec::sampling),
       section_key("privacy.secure_aggregation",
                   "Secure aggregation: each round, the selected devices quantise their updates to the field "
                   "Z_{2^field_bits}, mask them and run the protocol of Bonawitz et al. (CCS 2017) through the "
                   "simulated network, so that the aggregator learns only their sum.")
-          .null_default("none: the aggregator sees every update")
+          .off_when_null("none: the aggregator sees every update")
           .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation),
       enum_key("privacy.secure_aggregation.kind", {"secagg", "secagg+"},
                "secagg = every participant masks with and shares its secrets among all others; secagg+ = only "
@@ -88,10 +90,13 @@ std::vector<KeySpec> privacy_rows() {
           .def(32)
           .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation, &SecureAggregationSpec::field_bits),
       number_key("privacy.secure_aggregation.range",
-                 "Each coordinate of an update is clipped to [-range, range] before quantisation.")
+                 "Each coordinate of a device's input (its update, with its noise under DP) is clipped to [-range, "
+                 "range] before quantisation; every coordinate clipped is counted (summary.json) and warned about. "
+                 "With noise on the devices, a range below the clip plus 7 of its standard deviations is refused.")
           .above(0)
           .at_most(1e6)
-          .null_default("privacy.dp.clip with differential privacy, else 1")
+          .null_default("what the input must carry: with DP, the clip plus 7 standard deviations of a device's noise "
+                        "(a coordinate cut with probability below 2.6e-12); without DP, 10")
           .fills(&Scenario::privacy, &PrivacySpec::secure_aggregation, &SecureAggregationSpec::range),
       quantity_key("privacy.secure_aggregation.phase_timeout_s", Unit::Seconds,
                    "The key phases (advertise, share), the consistency check and unmasking close this long after "
@@ -139,6 +144,20 @@ std::vector<Rule> privacy_rules() {
            throw ScenarioError(
                "privacy.dp: not with training.selection.kind oort, which picks devices by their losses (data the "
                "accountant does not cover); use random");
+         }
+         if (privacy.at("dp").at("sampling") != "poisson") return;
+         if (privacy.at("dp").at("placement") == "distributed") {
+           throw ScenarioError("privacy.dp.sampling: poisson draws a round of varying size, and distributed noise is "
+                               "shared among a known number of devices; use fixed_size, or placement central");
+         }
+         if (!privacy.at("secure_aggregation").is_null()) {
+           throw ScenarioError("privacy.dp.sampling: poisson draws a round of varying size, and secure aggregation "
+                               "sets its protocol up for a known one; use fixed_size");
+         }
+         const auto& population = r.at("population");
+         if (population.is_object() && population.at("hosts") == "slots") {
+           throw ScenarioError("privacy.dp.sampling: poisson draws a round of varying size, which population host "
+                               "slots cannot hold; use fixed_size, or population.hosts per-device");
          }
        }},
       {"privacy.dp.order",

@@ -149,6 +149,12 @@ void SecurePhases::masked(const UpdateMessage& update) {
   record_.bytes[index_of(Phase::masked_input)] += update.bytes;
 }
 
+report::SecureRoundRecord SecurePhases::record() const {
+  report::SecureRoundRecord out = record_;
+  out.clipped_coordinates = protocol_->clipped_coordinates();
+  return out;
+}
+
 bool SecurePhases::closing_phases(double deadline, const LateUpdate& late) {
   return close(Phase::masked_input) && collect(Phase::consistency, deadline, late) &&
          collect(Phase::unmasking, deadline, late);

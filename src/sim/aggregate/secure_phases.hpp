@@ -44,7 +44,7 @@ class SecurePhases {
   const std::string& failure() const { return failure_; }
 
   // The phases' record for rounds.csv (failed: the phase that failed).
-  const report::SecureRoundRecord& record() const { return record_; }
+  report::SecureRoundRecord record() const;
 
  private:
   // Waits for the answers of `phase` (those asked that are still in it) until all came, its timeout or

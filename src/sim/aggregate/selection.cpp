@@ -24,7 +24,7 @@ void sample_front(std::vector<size_t>& pool, size_t count, uint64_t& state) {
 
 }  // namespace
 
-RoundSelection::RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members)
+RoundSelection::RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members, bool poisson)
     : seed_(seed), members_(members), exploration_(spec.exploration) {
   kind_ = spec.kind == "random"      ? Kind::Random
           : spec.kind == "available" ? Kind::Available
@@ -34,6 +34,7 @@ RoundSelection::RoundSelection(const scenario::SelectionSpec& spec, uint64_t see
   if (kind_ == Kind::All) return;
   per_round_ = scenario::round_size(spec, members);
   if (per_round_) picks_ = scenario::most_picked(spec, members);
+  poisson_ = poisson && kind_ == Kind::Random && per_round_;
 }
 
 std::vector<bool> RoundSelection::pick(int64_t round, const std::vector<bool>& available) {
@@ -45,6 +46,15 @@ std::vector<bool> RoundSelection::pick(int64_t round, const std::vector<bool>& a
   size_t count = pool.size();
   if (per_round_) count = std::min(pool.size(), picks_);
   uint64_t state = util::derive_seed(seed_, "selection", static_cast<uint64_t>(round));
+  if (poisson_) {
+    // Each member in with probability picks / members: one 53-bit uniform per member, in member order.
+    const double q = static_cast<double>(picks_) / static_cast<double>(members_);
+    for (size_t m : pool) {
+      state = util::mix64(state);
+      chosen[m] = static_cast<double>(state >> 11) * 0x1.0p-53 < q;
+    }
+    return chosen;
+  }
   if (kind_ != Kind::Oort) {
     sample_front(pool, count, state);
     for (size_t i = 0; i < count; ++i) chosen[pool[i]] = true;

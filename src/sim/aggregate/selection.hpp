@@ -4,7 +4,9 @@
 // `oort` picks among the available ones by Oort's utility (oort.hpp), an `exploration` share of
 // the picks going to never-picked members. Draws come from the round's own seeded stream (seed,
 // "selection", round), so a round's draw does not depend on the thread count. Over-selection picks
-// ceil(K (1 + over_selection)) members where K is the updates a round aggregates.
+// ceil(K (1 + over_selection)) members where K is the updates a round aggregates. Under privacy.dp with
+// sampling poisson, `random` draws each member independently with probability picks/members (the draw
+// the Poisson accountant assumes), and a round then aggregates whatever number it drew (no cap).
 #pragma once
 
 #include <algorithm>
@@ -21,14 +23,16 @@ namespace edgetrain::sim {
 class RoundSelection {
  public:
   // Throws scenario::ScenarioError when per_round exceeds the members.
-  RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members);
+  RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members, bool poisson = false);
   // Whether pick() looks at who is available (kinds available and oort).
   bool uses_availability() const { return kind_ == Kind::Available || kind_ == Kind::Oort; }
   // Per member position: selected in round `round` (counted from 0). `available` (per member) is
   // read only when uses_availability().
   std::vector<bool> pick(int64_t round, const std::vector<bool>& available);
   // The updates a round aggregates at most when `selected` members were picked (K, or all of them).
-  size_t aggregates(size_t selected) const { return per_round_ ? std::min(*per_round_, selected) : selected; }
+  size_t aggregates(size_t selected) const {
+    return per_round_ && !poisson_only() ? std::min(*per_round_, selected) : selected;
+  }
   // Oort's feedback (ignored by the other kinds): an update came back (in time or late) or was
   // aggregated, `round_time_s` after its model was sent; a round closed.
   void delivered(size_t member, double round_time_s);
@@ -37,7 +41,10 @@ class RoundSelection {
 
  private:
   enum class Kind { All, Random, Available, Oort };
+  // A Poisson draw without over-selection aggregates every update it drew.
+  bool poisson_only() const { return poisson_ && picks_ == *per_round_; }
   Kind kind_;
+  bool poisson_ = false;  // random: each member with probability picks_ / members_
   uint64_t seed_;
   size_t members_;
   std::optional<size_t> per_round_;  // K; empty: every member (all) or every available one

@@ -26,7 +26,8 @@ SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> member
       sum_(backend::role<backend::RoundAggregation>(store)),
       mode_(state.scenario.training, members_.size()),
       injection_(state),
-      selection_(state.scenario.training.selection, selection_seed, members_.size()),
+      selection_(state.scenario.training.selection, selection_seed, members_.size(),
+                 state.scenario.privacy.dp && state.scenario.privacy.dp->sampling == "poisson"),
       sent_at_(members_.size(), 0.0),
       last_round_end_(members_.size(), 0.0) {}
 
@@ -273,6 +274,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
       state_.secure_totals.seconds[p] += row.secure->seconds[p];
       state_.secure_totals.bytes[p] += row.secure->bytes[p];
     }
+    state_.secure_totals.clipped_coordinates += row.secure->clipped_coordinates;
     if (secure_failed) state_.secure_rounds_failed += 1;
   }
   injection_.close_round();

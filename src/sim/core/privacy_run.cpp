@@ -1,15 +1,23 @@
 // See privacy_run.hpp.
 #include "sim/core/privacy_run.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "backend/secure_round.hpp"
 #include "report/run_record.hpp"
+#include "scenario/error.hpp"
 #include "scenario/population.hpp"
 #include "sim/core/run_state.hpp"
 
 namespace edgetrain::sim {
+
+namespace {
+// A Poisson round's chance of drawing no one, at most this share of delta (a million rounds of it add
+// at most delta to the guarantee's).
+constexpr double kEmptyRoundShare = 1e-6;
+}  // namespace
 
 std::unique_ptr<privacy::EpsilonLedger> make_epsilon_ledger(const scenario::Scenario& scenario) {
   const auto& dp = scenario.privacy.dp;
@@ -20,11 +28,32 @@ std::unique_ptr<privacy::EpsilonLedger> make_epsilon_ledger(const scenario::Scen
                                                         : privacy::Placement::local;
   settings.noise_multiplier = dp->noise_multiplier;
   settings.delta = dp->delta;
-  settings.sampling = dp->sampling == "poisson" ? privacy::Sampling::poisson : privacy::Sampling::fixed_size;
   const auto& selection = scenario.training.selection;
   settings.uniform_selection = selection.kind == "all" || selection.kind == "random";
   const size_t devices = scenario.devices.size();
   settings.planned_per_round = static_cast<int64_t>(scenario::planned_round_size(selection, devices));
+  settings.planned_picks = static_cast<int64_t>(scenario::most_picked(selection, devices));
+  // A round caps its updates at K wherever K is set, except under a Poisson draw without over-selection
+  // (RoundSelection: it aggregates whatever it drew).
+  const bool poisson_draw = selection.kind == "random" && dp->sampling == "poisson";
+  settings.sampling = poisson_draw ? privacy::Sampling::poisson : privacy::Sampling::fixed_size;
+  settings.capped_round = scenario::round_size(selection, devices).has_value() &&
+                          !(poisson_draw && selection.over_selection == 0);
+  if (poisson_draw) {
+    // A round that draws no one applies nothing, which the Poisson mechanism (noise on every round's
+    // sum) does not allow for: refused unless its chance is negligible next to delta.
+    const double q = static_cast<double>(settings.planned_picks) / static_cast<double>(devices);
+    const double empty = std::pow(1 - q, static_cast<double>(devices));
+    if (empty > kEmptyRoundShare * dp->delta) {
+      char text[320];
+      std::snprintf(text, sizeof text,
+                    "privacy.dp.sampling: poisson draws no one in a round with probability %.3g (each of %zu devices "
+                    "with probability %.3g), above %g x delta: such a round would release nothing the accountant "
+                    "covers; select more devices a round, or use fixed_size",
+                    empty, devices, q, kEmptyRoundShare);
+      throw scenario::ScenarioError(text);
+    }
+  }
   return std::make_unique<privacy::EpsilonLedger>(settings, devices);
 }
 
@@ -59,7 +88,8 @@ size_t planned_round(const scenario::Scenario& scenario) {
 }
 }  // namespace
 
-void check_secure_aggregation(const scenario::Scenario& scenario, int64_t params) {
+void check_privacy(const scenario::Scenario& scenario, int64_t params) {
+  (void)make_epsilon_ledger(scenario);
   if (scenario.privacy.secure_aggregation) (void)backend::secure_settings(scenario, planned_round(scenario), params);
 }
 
@@ -79,6 +109,14 @@ std::string describe_privacy(const scenario::Scenario& scenario, int64_t params)
            four_digits(s.fixed_point.scale) + " levels per unit)\n";
   }
   return out;
+}
+
+std::optional<std::string> secure_clipping_warning(const RunState& state) {
+  const int64_t clipped = state.secure_totals.clipped_coordinates;
+  if (!state.scenario.privacy.secure_aggregation || clipped == 0) return std::nullopt;
+  return "secure aggregation cut " + std::to_string(clipped) + " coordinate" + (clipped == 1 ? "" : "s") +
+         " of the devices' inputs to +-" + four_digits(backend::secure_input_range(state.scenario)) +
+         " (privacy.secure_aggregation.range): the aggregated sum is not the sum of the updates; raise the range";
 }
 
 nlohmann::json privacy_summary(const RunState& state) {
@@ -111,7 +149,9 @@ nlohmann::json privacy_summary(const RunState& state) {
                                  {"bytes_by_phase", bytes},
                                  {"seconds_by_phase", seconds},
                                  {"protocol_s", protocol_s},
-                                 {"rounds_failed", state.secure_rounds_failed}};
+                                 {"rounds_failed", state.secure_rounds_failed},
+                                 {"range", backend::secure_input_range(state.scenario)},
+                                 {"clipped_coordinates", state.secure_totals.clipped_coordinates}};
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "privacy/epsilon_ledger.hpp"
@@ -22,13 +23,18 @@ std::unique_ptr<privacy::EpsilonLedger> make_epsilon_ledger(const scenario::Scen
 // (the run is then stopped, saying so).
 bool epsilon_budget_spent(RunState& state, size_t members);
 
-// Secure aggregation's settings for the rounds the scenario plans (K devices each): an input error naming
-// the key when they cannot hold; and the lines `validate` prints for the privacy mechanisms.
-void check_secure_aggregation(const scenario::Scenario& scenario, int64_t params);
+// The accountant's settings (a Poisson draw's chance of an empty round) and secure aggregation's for the
+// rounds the scenario plans (K devices each): an input error naming the key when they cannot hold; and
+// the lines `validate` prints for the privacy mechanisms.
+void check_privacy(const scenario::Scenario& scenario, int64_t params);
 std::string describe_privacy(const scenario::Scenario& scenario, int64_t params);
 
 // summary.json's `privacy`: DP's settings, epsilon at delta and the releases accounted; secure
 // aggregation's settings, bytes and time by phase and the rounds that failed; null without either.
 nlohmann::json privacy_summary(const RunState& state);
+
+// The warning of a run whose secure aggregation clipped input values (summary.json's
+// privacy.secure_aggregation.clipped_coordinates); none when nothing was clipped.
+std::optional<std::string> secure_clipping_warning(const RunState& state);
 
 }  // namespace edgetrain::sim

@@ -33,6 +33,7 @@
 #include "sim/core/network_calibration.hpp"
 #include "sim/core/observer.hpp"
 #include "sim/core/platform.hpp"
+#include "sim/core/privacy_run.hpp"
 #include "sim/core/run_warnings.hpp"
 #include "sim/core/simgrid_flags.hpp"
 #include "sim/core/step_charges.hpp"
@@ -144,10 +145,13 @@ std::string describe_classes(const std::vector<report::DeviceRecord>& devices,
   return out;
 }
 
-// The critical link of a round's slowest device: the busiest link of its route to the aggregator
-// (the highest mean utilisation; ties: the first on the route).
+// The critical link of a round's slowest device: the link of its route to the aggregator that ran
+// closest to its capacity while it carried traffic (utilisation when busy; ties: the first on the
+// route). Not the mean over the run: under client selection a device's own access link carries
+// traffic only in the rounds it takes part in, where it may be saturated, while a shared link busy in
+// every round has the larger mean.
 void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* device, const sg4::Host* server,
-                           const std::vector<report::LinkRow>& rows, double end) {
+                           const std::vector<report::LinkRow>& rows) {
   std::vector<sg4::Link*> route;
   double latency = 0;
   device->route_to(server, route, &latency);
@@ -155,7 +159,7 @@ void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* devi
   for (const auto* l : route) {
     const auto row =
         std::find_if(rows.begin(), rows.end(), [&](const report::LinkRow& r) { return r.link == l->get_name(); });
-    const double u = row == rows.end() ? 0.0 : report::utilization(*row, end);
+    const double u = row == rows.end() ? 0.0 : report::utilization(*row, row->busy_s);
     if (u > busiest) {
       busiest = u;
       critical.link = l->get_name();
@@ -487,7 +491,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                    // What the topology builds (and checks) once the estimate allows it, before any output.
                    p.topology->build(p.hosts);
                    check_ns3_message_size(charged.cost);
-                   check_secure_aggregation(scenario, charged.cost.params);
+                   check_privacy(scenario, charged.cost.params);
                  }});
   p.traces = plan_device_traces(scenario, p.learning->parts, own_hosts);
   apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);
@@ -621,14 +625,16 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     const auto it = std::find_if(state.devices.begin(), state.devices.end(),
                                  [&](const report::DeviceRecord& d) { return d.device == critical.device; });
     const auto device = static_cast<size_t>(it - state.devices.begin());
-    resolve_critical_link(critical, state.device_hosts[device], state.upstream[device]->host(), links, end);
+    resolve_critical_link(critical, state.device_hosts[device], state.upstream[device]->host(), links);
   }
   summary.extra["fidelity"] = fidelity_of(p, scenario);
   summary.extra["bottleneck"] = report::bottleneck_json(state.devices, links, state.rounds, critical, end);
   const CapacityCheck capacity = check_capacity(state.links, links);
   summary.extra["capacity"] = capacity.summary;
-  print_warnings(capacity.warnings);
-  warnings.insert(warnings.end(), capacity.warnings.begin(), capacity.warnings.end());
+  std::vector<std::string> late = capacity.warnings;
+  if (auto clipped = secure_clipping_warning(state)) late.push_back(*clipped);
+  print_warnings(late);
+  warnings.insert(warnings.end(), late.begin(), late.end());
   summary.extra["warnings"] = warnings;
   state.buffer_timeline.close(end);  // its files are complete before summary.json is written
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

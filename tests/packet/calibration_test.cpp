@@ -1,0 +1,67 @@
+// A calibration file reads back as it was written (issue: a fit at the edge of its grid wrote an
+// efficiency of 1.0000000000000004, which every run then refused).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "packet/calibration.hpp"
+#include "packet/tcp_model.hpp"
+
+using namespace edgetrain::packet;
+
+namespace {
+
+// Points a path of the given shape would measure, were TCP exactly `truth`.
+std::vector<LonePoint> points_of(const TcpModel& truth, double one_way_s, double bottleneck_Bps) {
+  std::vector<LonePoint> points;
+  for (double bytes : {1e4, 1e5, 4e5, 1e6, 4e6, 2e7})
+    points.push_back({bytes, one_way_s, bottleneck_Bps, truth.lone_transfer_s(bytes, one_way_s, bottleneck_Bps)});
+  return points;
+}
+
+Calibration read_back(const Calibration& c) {
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("edgetrain-calibration-" + std::to_string(getpid()) + ".json");
+  std::ofstream(file) << calibration_text(c);
+  Calibration back = read_calibration(file);
+  std::filesystem::remove(file);
+  return back;
+}
+
+}  // namespace
+
+TEST_CASE("a fit at the grid's edges stays inside the bounds a calibration file is read with") {
+  // A 150 ms path with no header overhead: the best efficiency is the grid's last point, 1.
+  TcpModel truth;
+  truth.efficiency = 1;
+  truth.growth = 2;
+  const TcpModel fit = fit_tcp_model(points_of(truth, 0.075, 10e6 / 8), TcpModel{});
+  CHECK(fit.efficiency <= 1);
+  CHECK(fit.efficiency == 1);
+  CHECK(fit.growth == 2);
+  Calibration c;
+  c.platform = "platform.xml";
+  c.fingerprint = "f";
+  c.model = fit;
+  c.classes.push_back({{{10e6 / 8, 0.05}, {20e6 / 8, 0.025}}, "a -> b", {1e4, 1e6}, {1.1, 0.95}});
+  const Calibration back = read_back(c);
+  CHECK(back.model.efficiency == fit.efficiency);
+  CHECK(back.model.growth == fit.growth);
+  CHECK(calibration_text(back) == calibration_text(c));
+}
+
+TEST_CASE("every grid point of the fit reads back from a calibration file") {
+  for (double growth : {1.2, 1.37, 2.0})
+    for (double efficiency : {0.5, 0.734, 0.998, 1.0}) {
+      TcpModel truth;
+      truth.efficiency = efficiency;
+      truth.growth = growth;
+      Calibration c;
+      c.platform = "p";
+      c.fingerprint = "f";
+      c.model = fit_tcp_model(points_of(truth, 0.02, 1e6), TcpModel{});
+      CHECK(read_back(c).model.efficiency == c.model.efficiency);
+    }
+}
