@@ -1,7 +1,9 @@
 // See kernels.hpp. The names are those Debian 12's libraries accept: ATen 1.13 reads
 // ATEN_CPU_CAPABILITY (default, avx2, avx512) at its first dispatch and does not check the CPU;
 // OpenBLAS 0.3.21 (DYNAMIC_ARCH) reads OPENBLAS_CORETYPE at load and silently ignores a name it does
-// not know; oneDNN 2.6 reads DNNL_MAX_CPU_ISA at its first primitive (a ceiling: never above the CPU).
+// not know; oneDNN 2.6 reads ONEDNN_MAX_CPU_ISA, else DNNL_MAX_CPU_ISA, at its first primitive (a
+// ceiling: never above the CPU). OpenBLAS and oneDNN come with the LibTorch module, which the process
+// loads after main: a setting made here reaches them (blas_core() is null until then).
 #include "cli/kernels.hpp"
 
 #include <dlfcn.h>
@@ -51,6 +53,7 @@ std::string pin_kernels(char** argv) {
   if (!pin->has()) return std::string("EDGETRAIN_KERNELS=") + asked + ": this CPU lacks " + pin->needs;
   setenv("ATEN_CPU_CAPABILITY", pin->aten, 1);
   setenv("DNNL_MAX_CPU_ISA", pin->dnnl, 1);
+  setenv("ONEDNN_MAX_CPU_ISA", pin->dnnl, 1);  // read before DNNL_'s: one left in the environment would win
   const char* set = std::getenv("OPENBLAS_CORETYPE");
   if (set && strcasecmp(set, pin->blas) != 0) {
     std::fprintf(stderr,
@@ -59,9 +62,12 @@ std::string pin_kernels(char** argv) {
                  asked, set);
     return "";
   }
-  const char* core = blas_core();
-  if (set || !core || strcasecmp(core, pin->blas) == 0) return "";
+  if (set) return "";
   setenv("OPENBLAS_CORETYPE", pin->blas, 1);
+  // OpenBLAS reads it once, when it is loaded: mostly later, with the LibTorch module (dlopen); if some
+  // library brought it in before main with other kernels, the process starts again with it set.
+  const char* core = blas_core();
+  if (!core || strcasecmp(core, pin->blas) == 0) return "";
   execv("/proc/self/exe", argv);  // returns only on failure
   return std::string("EDGETRAIN_KERNELS=") + asked + ": cannot restart with OPENBLAS_CORETYPE=" + pin->blas +
          " (" + std::strerror(errno) + ")";

@@ -149,7 +149,7 @@ def dp_section(figures, t):
            "```sh",
            *(real[k]["command"] + f" --out /tmp/dp-{k}" for k in real),
            "```", "",
-           "| noise multiplier z | epsilon, 100 of 1,000 (fixed-size sample) | epsilon if accounted as Poisson (q = 0.1) "
+           "| noise multiplier z | epsilon, 100 of 1,000 (fixed-size sample) | epsilon, Poisson draw (q = 0.1) "
            "| final test accuracy | best test accuracy | simulated time (s) |",
            "|---|---|---|---|---|---|"]
     for k in real:
@@ -165,16 +165,17 @@ def dp_section(figures, t):
             f"(their wall time there); every other figure of this table comes from timing-only runs of the same "
             f"scenarios (`--set training.compute=timing-only`), which `--check` reruns: the accountant and the "
             f"simulated time do not depend on the values trained. The Poisson column is "
-            f"`--set privacy.dp.sampling=poisson`. With every device every round (q = 1, `{every['command']}`, "
+            f"`--set privacy.dp.sampling=poisson`: each device in a round with probability 0.1, drawn so and "
+            f"accounted so (a round of varying size). With every device every round (q = 1, `{every['command']}`, "
             f"timing-only; its figures are stored in `figures.json` too, its 1,000 updates a round being too slow "
             f"for the test) z = 1 spends epsilon {eps(every['epsilon'])} over the same {every['rounds']} "
             f"rounds, in {every['sim_time_s']:,.2f} simulated seconds.", ""]
     z1 = dp["1"]["privacy"]["epsilon"]
     out += [f"What it shows: central noise costs no byte and no second (the simulated time is that of the run without "
-            f"DP), only accuracy. Sampling amplifies privacy only under the analysis that allows it: accounted as "
-            f"Poisson, 100 of 1,000 a round spends {eps(dp['1 poisson']['privacy']['epsilon'])} at z = 1 against "
-            f"{eps(every['epsilon'])} with every device; accounted as what the selection draws (a "
-            f"fixed-size sample, where neighbouring fleets swap one device, sensitivity 2 x clip) it spends "
+            f"DP), only accuracy. Sampling amplifies privacy only under the analysis that allows it: drawn as "
+            f"Poisson, 100 of 1,000 a round on average spends {eps(dp['1 poisson']['privacy']['epsilon'])} at z = 1 against "
+            f"{eps(every['epsilon'])} with every device; drawn as exactly 100 (a fixed-size sample, where a device "
+            f"added can displace one that would have counted, sensitivity 2 x clip) it spends "
             f"{eps(z1)}: the accountant sees z/2 (see docs/explanation/privacy.md, The accountant).", ""]
     return out
 
@@ -286,8 +287,8 @@ def interplay_section(figures, t):
     e_fixed, e_pois = (dp[k]["privacy"]["epsilon"] for k in ("1", "1 poisson"))
     out += ["### Client sampling and epsilon", "",
             f"From the accuracy table's runs, z = 1 over {dp['1']['rounds']} rounds: 100 of 1,000 devices a round "
-            f"spends epsilon {eps(e_pois)} accounted as Poisson sampling (q = 0.1) and {eps(e_fixed)} as the "
-            f"fixed-size sample it is; every device every round (q = 1) spends {eps(figures['dp_all_devices']['epsilon'])}.", ""]
+            f"spends epsilon {eps(e_pois)} drawn as Poisson sampling (q = 0.1) and {eps(e_fixed)} drawn as a "
+            f"fixed-size sample; every device every round (q = 1) spends {eps(figures['dp_all_devices']['epsilon'])}.", ""]
     out += ["### Energy", ""]
     rows = []
     for n2 in (100, 1000):
