@@ -6,6 +6,7 @@
 
 #include "input/error.hpp"
 #include "input/text.hpp"
+#include "util/printable.hpp"
 
 namespace edgetrain::input {
 namespace {
@@ -200,6 +201,22 @@ std::string issue_text(const JsonTextIssue& issue, const std::function<std::stri
   std::string out = where(issue.at) + ": " + issue.message;
   if (issue.first) out += " (first at " + where(*issue.first) + ")";
   return out;
+}
+
+nlohmann::json parse_json_file(std::string_view text, const std::string& shown, bool comments) {
+  if (const auto issue = find_json_text_issue(text, comments)) {
+    throw Error(issue_text(*issue, [&](const TextPosition& p) {
+      return shown + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+    }));
+  }
+  try {
+    return nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/true, comments);
+  } catch (const nlohmann::json::exception& e) {
+    const std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, ..."
+    const size_t tag = what.find("] ");
+    throw Error(shown + ": not valid JSON (" + util::printable(tag == std::string::npos ? what : what.substr(tag + 2)) +
+                ")");
+  }
 }
 
 void check_json_depth(const nlohmann::json& doc, const std::string& at) {

@@ -37,4 +37,20 @@ std::string issue_text(const JsonTextIssue& issue, const std::function<std::stri
 // than kMaxJsonDepth (checked without recursing past that depth).
 void check_json_depth(const nlohmann::json& doc, const std::string& at);
 
+// A JSON file a module reads (a calibration, a compute profile, LEAF's data, a run's results): the
+// text pass above, then nlohmann's parser; an input error "<shown>:LINE:COLUMN: <what>" or
+// "<shown>: not valid JSON (<parser's words>)" otherwise. The one way to parse such a file: a
+// document nested 100,000 deep would otherwise exhaust the stack where it is destroyed.
+nlohmann::json parse_json_file(std::string_view text, const std::string& shown, bool comments = false);
+
+// The same, rethrowing as the caller's module error (its message unchanged).
+template <class E>
+nlohmann::json parse_json_file_as(std::string_view text, const std::string& shown, bool comments = false) {
+  try {
+    return parse_json_file(text, shown, comments);
+  } catch (const std::runtime_error& e) {
+    throw E(e.what());
+  }
+}
+
 }  // namespace edgetrain::input

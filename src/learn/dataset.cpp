@@ -14,9 +14,16 @@
 #include <random>
 #include <utility>
 
+#include "util/read_input.hpp"
 #include "util/seed.hpp"
 
 namespace edgetrain::learn {
+
+const std::filesystem::path& regular_data_file(const std::filesystem::path& file) {
+  util::check_regular_input_as<DataError>(file, util::kDataFileInput);
+  return file;
+}
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -36,7 +43,8 @@ fs::path find_idx(const fs::path& dir, const std::string& stem) {
 // An open IDX file (gzread also reads uncompressed files as they are) and its checked header.
 class IdxReader {
  public:
-  IdxReader(const fs::path& path, uint32_t expected_magic) : path_(path), file_(gzopen(path.c_str(), "rb"), gzclose) {
+  IdxReader(const fs::path& path, uint32_t expected_magic)
+      : path_(path), file_(gzopen(regular_data_file(path).c_str(), "rb"), gzclose) {
     if (!file_) throw DataError("dataset: cannot open " + path.string());
     const uint32_t magic = read_be32();
     if (magic != expected_magic) {

@@ -21,6 +21,14 @@ class DataError : public std::runtime_error, public util::InputError {
   using std::runtime_error::runtime_error;
 };
 
+// `file`, once checked to be a regular file of at most util::kDataFileInput's bound (DataError naming it
+// otherwise): a FIFO or a device would block the reader's open() or never end its read.
+const std::filesystem::path& regular_data_file(const std::filesystem::path& file);
+
+// The most classes a data set has (dataset.classes' bound): a label read from a file lies in
+// 0 .. kMaxClasses - 1, so that inferring the classes from the largest label stays within the key's range.
+inline constexpr int64_t kMaxClasses = 1000;
+
 struct Dataset {
   int64_t channels = 1, height = 28, width = 28;
   int64_t classes = 10;

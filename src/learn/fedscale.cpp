@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <map>
 
 #include "learn/image_file.hpp"
+#include "util/printable.hpp"
+#include "util/read_input.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::learn {
 namespace {
@@ -47,31 +49,47 @@ struct Mapping {
   std::vector<int64_t> user_samples;
 };
 
+// A mapping lists one row per sample: 3,000,000 rows are about 200 MB.
+constexpr util::InputRule kMappingInput{"the FedScale mapping", 1024 * util::kMiB, false,
+                                        "FedScale's mapping is a CSV file on disk"};
+
+// The next line of `text` from `at` (without its newline); false at the end.
+bool next_line(const std::string& text, size_t& at, std::string& line) {
+  if (at >= text.size()) return false;
+  const size_t end = std::min(text.find('\n', at), text.size());
+  line.assign(text, at, end - at);
+  at = end + 1;
+  return true;
+}
+
 Mapping read_mapping(const fs::path& dir, const std::string& split, int64_t limit) {
   Mapping m;
   m.csv = dir / "client_data_mapping" / (split + ".csv");
-  std::ifstream in(m.csv);
-  if (!in)
-    throw DataError("dataset: " + m.csv.string() + " not found (FedScale's client_data_mapping/" + split + ".csv)");
+  const std::string shown = util::printable(m.csv.string());
+  if (!fs::exists(m.csv))
+    throw DataError("dataset: " + shown + " not found (FedScale's client_data_mapping/" + split + ".csv)");
+  const std::string text = util::read_input_as<DataError>(m.csv, kMappingInput);
+  size_t at = 0;
   std::string line;
-  if (!std::getline(in, line)) throw DataError("dataset: " + m.csv.string() + " is empty");
+  if (!next_line(text, at, line)) throw DataError("dataset: " + shown + " is empty");
   const auto header = csv_fields(line);
   std::array<size_t, 3> col{};  // client_id, sample_path, label_id
   const std::array<const char*, 3> names{"client_id", "sample_path", "label_id"};
   for (size_t k = 0; k < names.size(); ++k) {
     const auto it = std::find(header.begin(), header.end(), names[k]);
     if (it == header.end()) {
-      throw DataError("dataset: " + m.csv.string() + " has no column " + names[k] +
+      throw DataError("dataset: " + shown + " has no column " + names[k] +
                       " (expected client_id,sample_path,label_name,label_id)");
     }
     col[k] = static_cast<size_t>(it - header.begin());
   }
   std::map<std::string, int64_t> clients;
-  for (int64_t row = 2; std::getline(in, line); ++row) {
+  for (int64_t row = 2; next_line(text, at, line); ++row) {
+    if (row % 65536 == 0) util::throw_if_stopped("reading " + shown);  // millions of rows: Ctrl-C answers
     if (line.empty() || line == "\r") continue;
     if (limit > 0 && static_cast<int64_t>(m.files.size()) >= limit) break;
     const auto f = csv_fields(line);
-    const auto where = [&] { return "dataset: " + m.csv.string() + " line " + std::to_string(row); };
+    const auto where = [&] { return "dataset: " + shown + " line " + std::to_string(row); };
     if (f.size() != header.size()) {
       throw DataError(where() + " has " + std::to_string(f.size()) + " fields, the header " +
                       std::to_string(header.size()));
@@ -85,7 +103,10 @@ Mapping read_mapping(const fs::path& dir, const std::string& split, int64_t limi
       used = 0;
     }
     if (label.empty() || used != label.size())
-      throw DataError(where() + " has label_id \"" + label + "\": not an integer");
+      throw DataError(where() + " has label_id \"" + util::printable(label) + "\": not an integer");
+    // The labels index the classes, which dataset.classes allows up to kMaxClasses.
+    if (value < 0 || value >= kMaxClasses)
+      throw DataError(where() + " has label_id " + label + ": labels are 0 to " + std::to_string(kMaxClasses - 1));
     const auto [it, added] = clients.emplace(f[col[0]], static_cast<int64_t>(clients.size()));
     if (added) m.user_samples.push_back(0);
     ++m.user_samples[static_cast<size_t>(it->second)];
@@ -93,7 +114,7 @@ Mapping read_mapping(const fs::path& dir, const std::string& split, int64_t limi
     m.labels.push_back(value);
     m.users.push_back(it->second);
   }
-  if (m.files.empty()) throw DataError("dataset: " + m.csv.string() + " lists no sample");
+  if (m.files.empty()) throw DataError("dataset: " + shown + " lists no sample");
   return m;
 }
 
@@ -108,7 +129,8 @@ int64_t top_label(const Mapping& a, const Mapping& b) {
 // The sample file `f`, which `m`'s CSV names: refused with both names when it is missing.
 const fs::path& existing(const fs::path& f, const Mapping& m) {
   if (!fs::is_regular_file(f))
-    throw DataError("dataset: " + f.string() + " (named by " + m.csv.string() + ") not found");
+    throw DataError("dataset: " + util::printable(f.string()) + " (named by " + util::printable(m.csv.string()) +
+                    ") not found");
   return f;
 }
 

@@ -35,6 +35,9 @@ std::vector<std::string> class_names(const fs::path& dir) {
   if (names.size() < 2)
     throw DataError("dataset: " + train.string() + " holds " + std::to_string(names.size()) +
                     " class folders; at least 2 are needed");
+  if (names.size() > static_cast<size_t>(kMaxClasses))
+    throw DataError("dataset: " + train.string() + " holds " + std::to_string(names.size()) +
+                    " class folders; at most " + std::to_string(kMaxClasses) + " are read (dataset.classes' bound)");
   return names;
 }
 

@@ -8,6 +8,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "util/format.hpp"
+#include "util/printable.hpp"
+
 namespace edgetrain::learn {
 namespace {
 
@@ -15,6 +18,9 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 constexpr int64_t kLetters = 80;  // LEAF's alphabet for text (kAlphabet): x characters and y are its indices
+// The most samples one split declares (num_samples, and their sum): 2^40, a thousand times LEAF's
+// largest set, small enough that sums of counts never overflow int64.
+constexpr double kMaxUserSamples = 1099511627776.0;
 
 // The JSON files of `dir`/`split`, sorted by name.
 std::vector<fs::path> json_files(const fs::path& dir, const std::string& split) {
@@ -90,7 +96,7 @@ class Reader : public nlohmann::json_sax<json> {
   bool end_object() override {
     if (in_user()) {
       if (x_count_ != y_count_) {
-        throw error("user " + key_at(1) + " has " + std::to_string(x_count_) + " x but " + std::to_string(y_count_) +
+        throw error("user " + util::printable(key_at(1)) + " has " + std::to_string(x_count_) + " x but " + std::to_string(y_count_) +
                     " y");
       }
       counted_[user_] += x_count_;
@@ -101,7 +107,7 @@ class Reader : public nlohmann::json_sax<json> {
   bool start_array(std::size_t) override {
     stack_.push_back({true, ""});
     if (in_sample()) {
-      if (s_.text == 1) throw error("user " + key_at(1) + ": a sample of x is a list, the first sample a string");
+      if (s_.text == 1) throw error("user " + util::printable(key_at(1)) + ": a sample of x is a list, the first sample a string");
       s_.text = 0;
       sample_values_ = 0;
     }
@@ -130,8 +136,11 @@ class Reader : public nlohmann::json_sax<json> {
       const int64_t u = s_.user(users_[i]);
       s_.user_samples[static_cast<size_t>(u)] += num_samples_[i];
       s_.declared_total += num_samples_[i];
+      if (s_.declared_total > kMaxUserSamples)
+        throw error("declares " + std::to_string(s_.declared_total) + " samples in all: at most " +
+                    util::format_number(kMaxUserSamples) + " are read");
       if (complete && counted_[u] != num_samples_[i]) {
-        throw error("user " + users_[i] + " has " + std::to_string(counted_[u]) + " samples but num_samples says " +
+        throw error("user " + util::printable(users_[i]) + " has " + std::to_string(counted_[u]) + " samples but num_samples says " +
                     std::to_string(num_samples_[i]));
       }
     }
@@ -180,11 +189,11 @@ class Reader : public nlohmann::json_sax<json> {
     return static_cast<int64_t>(i);
   }
   DataError not_a_letter(const std::string& text) const {
-    return error("user " + key_at(1) + ": \"" + text.substr(0, 20) +
+    return error("user " + util::printable(key_at(1)) + ": \"" + text.substr(0, 20) +
                  "\" is not one character of LEAF's 80-letter alphabet (ALL_LETTERS)");
   }
   bool text_sample(const std::string& v) {
-    if (s_.text == 0) throw error("user " + key_at(1) + ": a sample of x is a string, the first sample a list");
+    if (s_.text == 0) throw error("user " + util::printable(key_at(1)) + ": a sample of x is a string, the first sample a list");
     s_.text = 1;
     sample_values_ = 0;
     for (char c : v) {
@@ -197,7 +206,7 @@ class Reader : public nlohmann::json_sax<json> {
   bool end_sample() {
     if (s_.length < 0) s_.length = sample_values_;
     if (sample_values_ != s_.length || sample_values_ == 0) {
-      throw error("user " + key_at(1) + " sample " + std::to_string(x_count_) + " has " +
+      throw error("user " + util::printable(key_at(1)) + " sample " + std::to_string(x_count_) + " has " +
                   std::to_string(sample_values_) + " values, the first sample " + std::to_string(s_.length));
     }
     ++x_count_;
@@ -217,13 +226,19 @@ class Reader : public nlohmann::json_sax<json> {
   }
   bool number(double v, bool integral) {
     if (at({"num_samples"}, 1)) {
-      if (!integral || v < 0) throw error("has num_samples " + std::to_string(v) + ": not a count");
+      // A count a double holds exactly, and within what sums of counts can hold (no int64 overflow).
+      if (!integral || v < 0 || v > kMaxUserSamples)
+        throw error("has num_samples " + util::format_number(v) + ": not a count of at most " +
+                    util::format_number(kMaxUserSamples));
       num_samples_.push_back(static_cast<int64_t>(v));
     } else if (in_sample()) {
       ++sample_values_;
       if (s_.keep_values && !s_.values_full()) s_.values.push_back(static_cast<float>(v));
     } else if (in_labels()) {
-      if (!integral) throw error("user " + key_at(1) + " has label " + std::to_string(v) + ": labels must be integers");
+      if (!integral) throw error("user " + util::printable(key_at(1)) + " has label " + util::format_number(v) + ": labels must be integers");
+      if (v < 0 || v >= static_cast<double>(kMaxClasses))
+        throw error("user " + util::printable(key_at(1)) + " has label " + util::format_number(v) + ": labels are 0 to " +
+                    std::to_string(kMaxClasses - 1));
       label(static_cast<int64_t>(v));
     } else if (stack_.size() == 4 && key_at(2) == "x") {
       return value_error("a number");
@@ -232,11 +247,11 @@ class Reader : public nlohmann::json_sax<json> {
   }
   bool value_error(const std::string& what) {
     if (stack_.size() >= 4 && key_at(0) == "user_data" && key_at(2) == "x") {
-      throw error("user " + key_at(1) + ": a sample of x is " + what +
+      throw error("user " + util::printable(key_at(1)) + ": a sample of x is " + what +
                   "; x must be lists of numbers or strings of characters (LEAF's Sent140 is not built)");
     }
     if (stack_.size() >= 4 && key_at(0) == "user_data" && key_at(2) == "y") {
-      throw error("user " + key_at(1) + ": a label is " + what + "; labels must be integers");
+      throw error("user " + util::printable(key_at(1)) + ": a label is " + what + "; labels must be integers");
     }
     return true;  // elsewhere: ignored (LEAF files carry "hierarchies" and other extras)
   }
@@ -251,7 +266,7 @@ class Reader : public nlohmann::json_sax<json> {
 };
 
 void read_file(Split& split, const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
+  std::ifstream in(regular_data_file(file), std::ios::binary);
   if (!in) throw DataError("dataset: cannot open " + file.string());
   Reader reader(split, file);
   const bool complete = json::sax_parse(in, &reader);

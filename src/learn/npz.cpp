@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "learn/zip.hpp"
+#include "util/printable.hpp"
 
 namespace edgetrain::learn {
 namespace {
@@ -16,6 +17,10 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "npz arrays are read as little-endian");
 
 constexpr int64_t kMaxSampleValues = int64_t{1} << 24;  // as dataset.shape: 64 MiB of fp32 per sample
+// Samples of one array at most (a thousand times any public data set). With 2^24 values of 8 bytes a
+// sample, an array's bytes can still pass 2^64: byte counts are computed in 128 bits.
+constexpr int64_t kMaxSamples = int64_t{1} << 40;
+using Bytes128 = unsigned __int128;
 
 // One array's header, checked: its dtype, its shape, and what one sample (the first axis) holds.
 struct NpyHeader {
@@ -82,6 +87,15 @@ NpyHeader parse_header(const std::string& dict, const std::string& where) {
   for (int64_t d : h.shape) {
     if (d == 0) throw h.error("has shape " + h.shape_text() + ": a dimension is 0");
   }
+  // Checked here, one dimension at a time, so that no product of dimensions can overflow later:
+  // (1, 2^32, 2^32) would wrap to 0 values per sample.
+  int64_t values = 1;
+  for (size_t i = 1; i < h.shape.size(); ++i) {
+    if (h.shape[i] > kMaxSampleValues / values)
+      throw h.error("has shape " + h.shape_text() + ": more than 2^24 values per sample");
+    values *= h.shape[i];
+  }
+  if (h.count() > kMaxSamples) throw h.error("has shape " + h.shape_text() + ": more than 2^40 samples");
   return h;
 }
 
@@ -117,8 +131,10 @@ NpyArray read_array(ZipArchive& zip, const std::string& name, bool header_only, 
       a.header = parse_header(head.substr(8 + len_bytes, len), where);
       have_header = true;
       if (header_only) return false;
-      const uint64_t item = static_cast<uint64_t>(a.header.item_values()) * static_cast<uint64_t>(a.header.bytes);
-      keep_bytes = static_cast<uint64_t>(std::min(keep, a.header.count())) * item;
+      const Bytes128 item = static_cast<Bytes128>(a.header.item_values()) * static_cast<Bytes128>(a.header.bytes);
+      const Bytes128 kept = static_cast<Bytes128>(std::min(keep, a.header.count())) * item;
+      keep_bytes = kept > std::numeric_limits<uint64_t>::max() ? std::numeric_limits<uint64_t>::max()
+                                                                : static_cast<uint64_t>(kept);
       p = head.data() + header_end;
       n = head.size() - header_end;
     }
@@ -134,12 +150,15 @@ NpyArray read_array(ZipArchive& zip, const std::string& name, bool header_only, 
     throw a.header.error("has shape " + a.header.shape_text() + ": more than 2^24 values per sample");
   }
   if (header_only) return a;
-  const uint64_t claimed = static_cast<uint64_t>(a.header.count()) * static_cast<uint64_t>(a.header.item_values()) *
-                           static_cast<uint64_t>(a.header.bytes);
-  if (total != claimed) {
+  const Bytes128 claimed = static_cast<Bytes128>(a.header.count()) * static_cast<Bytes128>(a.header.item_values()) *
+                           static_cast<Bytes128>(a.header.bytes);
+  if (static_cast<Bytes128>(total) != claimed) {
+    const std::string claimed_text = claimed > std::numeric_limits<uint64_t>::max()
+                                         ? std::string("more than 2^64")
+                                         : std::to_string(static_cast<uint64_t>(claimed));
     throw a.header.error("holds " + std::to_string(total) + " bytes of data, but its header (" + a.header.shape_text() +
-                         " " + a.header.dtype() + ") claims " + std::to_string(claimed) +
-                         (total < claimed ? " (truncated array)" : ""));
+                         " " + a.header.dtype() + ") claims " + claimed_text +
+                         (static_cast<Bytes128>(total) < claimed ? " (truncated array)" : ""));
   }
   return a;
 }
@@ -294,6 +313,10 @@ DatasetShape npz_dataset_shape(const NpzSpec& spec) {
       const NpyArray a = read_array(zip, *y, false, std::numeric_limits<int64_t>::max());
       for (int64_t l : labels(a, kept(a.header.count(), limit))) top = std::max(top, l);
     }
+    // The classes the largest label implies, within dataset.classes' range.
+    if (top >= kMaxClasses)
+      throw DataError("dataset: " + util::printable(spec.file.string()) + " has label " + std::to_string(top) +
+                      ": labels are 0 to " + std::to_string(kMaxClasses - 1));
     shape.classes = top + 1;
   }
   shape.value_bytes = h[0].bytes;

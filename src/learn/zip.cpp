@@ -26,7 +26,7 @@ uint64_t le(const unsigned char* p, int bytes) {
 
 }  // namespace
 
-ZipArchive::ZipArchive(const std::filesystem::path& path) : path_(path), in_(path, std::ios::binary) {
+ZipArchive::ZipArchive(const std::filesystem::path& path) : path_(path), in_(regular_data_file(path), std::ios::binary) {
   auto bad = [&](const std::string& what) { return DataError("dataset: " + path_.string() + " " + what); };
   if (!in_) throw DataError("dataset: cannot open " + path_.string());
   const uint64_t size = std::filesystem::file_size(path_);

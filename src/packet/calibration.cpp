@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "input/json_text.hpp"
 #include "util/read_input.hpp"
 
 namespace edgetrain::packet {
@@ -23,6 +24,25 @@ double ratio_at(const RouteClass& c, double bytes) {
   const size_t lo = hi - 1;
   const double f = std::log(bytes / c.sizes[lo]) / std::log(c.sizes[hi] / c.sizes[lo]);
   return c.ratios[lo] + f * (c.ratios[hi] - c.ratios[lo]);
+}
+
+// What runs read of a calibration's report (its fidelity band, calibrate's summary): the summary's
+// three largest errors, flow and calibrated, and the concurrent rounds as a list.
+void check_report(const nlohmann::json& report, const std::string& where) {
+  const std::string what = where + "\"report\" must hold what calibrate measured: ";
+  if (!report.is_object()) throw CalibrationError(what + "an object");
+  if (!report.contains("concurrent") || !report.at("concurrent").is_array())
+    throw CalibrationError(what + "\"concurrent\", a list");
+  if (!report.contains("summary") || !report.at("summary").is_object())
+    throw CalibrationError(what + "\"summary\", an object");
+  for (const char* key : {"single_fitted_max_abs_error", "single_held_out_max_abs_error", "round_max_abs_error"}) {
+    const nlohmann::json& s = report.at("summary");
+    const bool ok = s.contains(key) && s.at(key).is_object() && s.at(key).contains("flow") &&
+                    s.at(key).contains("calibrated") && s.at(key).at("flow").is_number() &&
+                    s.at(key).at("calibrated").is_number() && std::isfinite(s.at(key).at("flow").get<double>()) &&
+                    std::isfinite(s.at(key).at("calibrated").get<double>());
+    if (!ok) throw CalibrationError(what + "summary." + key + " with numbers \"flow\" and \"calibrated\"");
+  }
 }
 
 }  // namespace
@@ -67,12 +87,8 @@ std::string calibration_text(const Calibration& c) {
 Calibration read_calibration(const std::filesystem::path& file) {
   const std::string where = file.string() + ": ";
   const std::string text = util::read_input_as<CalibrationError>(file, kCalibrationInput);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    throw CalibrationError(where + "not JSON (a calibration is written by edgetrain calibrate)");
-  }
+  // Nesting and duplicate keys refused before nlohmann parses (a 100,000-deep report crashed it).
+  const nlohmann::json j = input::parse_json_file_as<CalibrationError>(text, file.string());
   if (!j.is_object() || j.value("format", std::string()) != kFormat)
     throw CalibrationError(where + "not an edgetrain calibration (no \"format\": \"" + kFormat + "\")");
   const auto number = [&](const nlohmann::json& v, const std::string& what, double low, double high) {
@@ -102,7 +118,8 @@ Calibration read_calibration(const std::filesystem::path& file) {
                                "\" needs links and as many ratios as sizes, sizes ascending");
       c.classes.push_back(std::move(r));
     }
-    c.report = j.value("report", nlohmann::json::object());
+    c.report = j.at("report");
+    check_report(c.report, where);
   } catch (const nlohmann::json::exception& e) {
     throw CalibrationError(where + "malformed (" + std::string(e.what()).substr(std::string(e.what()).find(']') + 2) +
                            ")");

@@ -16,8 +16,14 @@ struct Timing {
   double seconds() const { return end_s - start_s; }
 };
 
+// What packet-level TCP can carry within its timeouts and retries: a link of at least 10 kbit/s (a
+// full segment in 1.2 s) and at most 10 s of latency (a geostationary hop is 0.25 s).
+inline constexpr double kMinReplayBandwidth_Bps = 10e3 / 8;
+inline constexpr double kMaxReplayLatency_s = 10;
+
 // One entry per transfer of `workload`, in its order. Throws MappingError when the platform
-// cannot be mapped (ns3_network.hpp), util::Interrupted when a signal comes during the replay.
+// cannot be mapped (ns3_network.hpp) or a link is outside the bounds above, util::Interrupted when a
+// signal comes during the replay.
 // ns-3 keeps global state: call it from one thread; each call builds and destroys its own network.
 std::vector<Timing> replay(const Workload& workload, const TcpSettings& tcp = {});
 

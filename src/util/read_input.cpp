@@ -39,6 +39,26 @@ class Fd {
 
 }  // namespace
 
+uint64_t check_regular_input(const std::filesystem::path& file, const InputRule& rule) {
+  const std::string shown = printable(file.string());
+  auto fail = [&](const std::string& why) { return ReadError(shown + ": " + why); };
+  const Fd fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    const int e = errno;
+    if (e == ENOENT) throw fail("cannot open file (no such file)");
+    throw fail(std::string("cannot open file (") + std::strerror(e) + ")");
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw fail(std::string("cannot read file (") + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw fail("cannot open file (it is a directory)");
+  if (!S_ISREG(st.st_mode))
+    throw fail(std::string(rule.what) + " must be a regular file, not a pipe, FIFO or device (" + rule.regular + ")");
+  if (static_cast<uint64_t>(st.st_size) > rule.max_bytes)
+    throw fail(std::string(rule.what) + " is larger than " + size_text(rule.max_bytes) + " (" +
+               std::to_string(st.st_size) + " bytes): edgetrain reads at most that much");
+  return static_cast<uint64_t>(st.st_size);
+}
+
 std::string read_input(const std::filesystem::path& file, const InputRule& rule) {
   const std::string shown = printable(file.string());
   auto fail = [&](const std::string& why) { return ReadError(shown + ": " + why); };

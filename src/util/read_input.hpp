@@ -43,6 +43,10 @@ inline constexpr InputRule kPlatformInput{"the platform file", 1024 * kMiB, fals
                                           "SimGrid reads the platform again after edgetrain checked it"};
 inline constexpr InputRule kFleetInput{"the fleet description", 64 * kMiB, false,
                                        "a fleet description is read more than once"};
+// Data sets and models people bring (dataset.file's npz, LEAF's JSON, IDX files, model.file's
+// TorchScript archive): regular files only, read by their own readers, at most 64 GiB.
+inline constexpr InputRule kDataFileInput{"the data file", 64 * 1024 * kMiB, false,
+                                          "a data set or model is read from a file on disk"};
 // Traces (time_s,value rows) are read once per device that names them: regular files only.
 inline constexpr InputRule kTraceInput{"the trace", 256 * kMiB, false, "a trace is read once per device that uses it"};
 
@@ -50,6 +54,20 @@ inline constexpr InputRule kTraceInput{"the trace", 256 * kMiB, false, "a trace 
 // `rule` wants a regular file, larger than the bound, a read error) or Interrupted (a signal came
 // while waiting for a stream). `what` in messages is `rule.what`.
 std::string read_input(const std::filesystem::path& file, const InputRule& rule);
+
+// For the inputs whose own readers stream them (data sets, archives): refuses, as read_input does, a
+// file that is no regular file (a FIFO, a device: opened without blocking, so the answer comes at once)
+// or larger than rule.max_bytes; returns its size. The reader then opens it knowing it is a file.
+uint64_t check_regular_input(const std::filesystem::path& file, const InputRule& rule);
+
+template <class Error>
+uint64_t check_regular_input_as(const std::filesystem::path& file, const InputRule& rule) {
+  try {
+    return check_regular_input(file, rule);
+  } catch (const ReadError& e) {
+    throw Error(e.what());
+  }
+}
 
 // The same, rethrowing ReadError as the caller's module error (its message unchanged).
 template <class Error>

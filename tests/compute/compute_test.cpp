@@ -110,9 +110,22 @@ TEST_CASE("profile file: written and read back, and refusals that name the file 
   CHECK(back.name == "box");
   CHECK(back.flops_s == p.flops_s);
   CHECK(back.efficiency[2] == 0.25);
-  write("{\"flops_s\": 1, \"bytes_s\": -1, \"layer_overhead_s\": 0}");
-  CHECK_THROWS_WITH_AS(read_profile_file(path), (path + ": \"bytes_s\" must be > 0").c_str(), ProfileFileError);
-  write("{\"flops_s\": 1, \"bytes_s\": 1, \"layer_overhead_s\": 0, \"efficiency\": {\"lstm\": 1}}");
+  write("{\"flops_s\": 1e9, \"bytes_s\": -1, \"layer_overhead_s\": 0}");
+  CHECK_THROWS_WITH_AS(read_profile_file(path), (path + ": \"bytes_s\" must be from 1000 to 1e+15, not -1").c_str(),
+                       ProfileFileError);
+  // Values that make a step that never ends: the platform's speed bounds, a second a layer at most.
+  write("{\"flops_s\": 1e-300, \"bytes_s\": 1e9, \"layer_overhead_s\": 0}");
+  CHECK_THROWS_WITH_AS(read_profile_file(path), (path + ": \"flops_s\" must be from 1e+06 to 1e+15, not 1e-300").c_str(),
+                       ProfileFileError);
+  write("{\"flops_s\": 1e9, \"bytes_s\": 1e9, \"layer_overhead_s\": 1e9}");
+  CHECK_THROWS_WITH_AS(read_profile_file(path), (path + ": \"layer_overhead_s\" must be from 0 to 1, not 1e+09").c_str(),
+                       ProfileFileError);
+  write("{\"flops_s\": 1e9, \"bytes_s\": 1e9, \"layer_overhead_s\": 0, \"efficiency\": {\"dense\": 1e-300}}");
+  CHECK_THROWS_AS(read_profile_file(path), ProfileFileError);
+  // Nesting that would exhaust the stack, refused before it is parsed.
+  write(std::string(100000, '[') + std::string(100000, ']'));
+  CHECK_THROWS_WITH_AS(read_profile_file(path), (path + ":1:65: nesting deeper than 64 levels").c_str(), ProfileFileError);
+  write("{\"flops_s\": 1e9, \"bytes_s\": 1e9, \"layer_overhead_s\": 0, \"efficiency\": {\"lstm\": 1}}");
   CHECK_THROWS_WITH_AS(read_profile_file(path), (path + ": efficiency of an unknown layer kind \"lstm\"").c_str(),
                        ProfileFileError);
   write("not json");

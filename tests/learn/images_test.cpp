@@ -76,8 +76,14 @@ TEST_CASE("images: broken files are refused with one line naming the file and th
   CHECK_THROWS_WITH_AS(load_image_folder({.dir = dir}), doctest::Contains(sizes.c_str()), DataError);
   const fs::path bad = image_dir("undecodable");
   fixtures::write(bad / "train/dog/c.png", "not a png at all");
-  const std::string undecodable = (bad / "train/dog/c.png").string() + " does not decode as an image";
+  const std::string undecodable = (bad / "train/dog/c.png").string() + " is not a png file";
   CHECK_THROWS_WITH_AS(load_image_folder({.dir = bad}), doctest::Contains(undecodable.c_str()), DataError);
+  // A truncated Radiance HDR file named .png: stb_image 2.27 sniffs the content and loops for ever on
+  // it (CVE-2021-42715); its signature is checked against the extension first.
+  const fs::path hdr = image_dir("hdr");
+  fixtures::write(hdr / "train/dog/a.png", "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 8 +X 8\n\x02\x02\x00\x08\x7f\x7f\x7f\x7f");
+  CHECK_THROWS_WITH_AS(load_image_folder({.dir = hdr}), doctest::Contains("a.png is not a png file"), DataError);
+
   const fs::path stray = image_dir("stray");
   png(stray / "test/bird/a.png", 2, 1, 3, 0);
   CHECK_THROWS_WITH_AS(load_image_folder({.dir = stray}), doctest::Contains("test/bird is not a class of"), DataError);

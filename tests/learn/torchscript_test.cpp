@@ -124,7 +124,11 @@ TEST_CASE("torchscript: each bad archive is one line naming the file and what is
   std::ofstream(junk) << "not a zip file";
   CHECK(message_of(script_config(junk, 8, 4)).starts_with("model.file: " + junk.string() +
                                                          " is not a TorchScript archive"));
-  CHECK(message_of(script_config(export_dir() / "missing.pt", 8, 4)).ends_with("missing.pt: cannot be read"));
+  CHECK(message_of(script_config(export_dir() / "missing.pt", 8, 4)).ends_with("missing.pt: cannot open file (no such file)"));
+  // Read with a bound, and only from a file: /dev/zero is refused at once, not read to the memory limit.
+  CHECK(message_of(script_config("/dev/zero", 8, 4)) ==
+        "model.file: /dev/zero: the model file must be a regular file, not a pipe, FIFO or device (a model is a "
+        "TorchScript archive on disk (torch.jit.save))");
 
   const fs::path small = test::export_model("mlp", "mlp-6x6.pt", "--input 1x6x6 --classes 4 --hidden 8");
   const std::string shape = message_of(script_config(small, 8, 4));

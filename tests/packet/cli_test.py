@@ -94,7 +94,7 @@ def check_bad_input(tmp, cal):
     bad.write_text("not json")
     p = edgetrain("run", DATA / "star.json", "--quiet", "--out", tmp / "r", "--set",
                   f"network.calibration={bad}", status=2)
-    one_line_error(p, "not JSON")
+    one_line_error(p, "not valid JSON")
     p = edgetrain("run", "scenarios/quickstart.json", "--quiet", "--out", tmp / "r", "--set", "stop.rounds=1",
                   "--set", f"network.calibration={cal}", status=2)
     one_line_error(p, "was made for star.xml")

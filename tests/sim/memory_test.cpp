@@ -159,3 +159,17 @@ TEST_CASE("memory: an allocation that still fails while setting up is one line n
   CHECK(m.status == 2);
   CHECK(m.err == "edgetrain: out of memory while loading the dataset\n");
 }
+
+TEST_CASE("memory: a fleet too big for a host per device, whose rounds pick few, is refused naming population slots") {
+  // A million devices, 1,000 a round, timing-only, each on a host of its own: about 52 GB.
+  const std::string plan = (kSource / "scenarios/population/plan-1m.json").string();
+  const Measured m = run_measured({"validate", plan, "--set", "population=null"}, "slots-way-out");
+  if (m.status == 0) {
+    MESSAGE("skipped: this machine has the memory for a host per device");
+    return;
+  }
+  CHECK(m.status == 2);
+  CHECK(m.err.find("; devices 52 GB;") != std::string::npos);
+  CHECK(m.err.find("; population.hosts: slots holds this fleet in about ") != std::string::npos);
+  CHECK(std::count(m.err.begin(), m.err.end(), '\n') == 1);
+}

@@ -3,13 +3,13 @@
 
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
 
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
 
 #include "learn/torch/op_profile.hpp"
 #include "learn/torch/torch_pch.hpp"
+#include "util/read_input.hpp"
 
 namespace edgetrain::learn {
 namespace {
@@ -30,13 +30,17 @@ std::string dims(const std::vector<int64_t>& shape) {
   return out + "]";
 }
 
-// The file's bytes (ModelError naming it when it cannot be read).
+// A TorchScript archive is read whole: 4 GiB holds a model of a billion parameters.
+constexpr util::InputRule kModelInput{"the model file", 4096 * util::kMiB, false,
+                                      "a model is a TorchScript archive on disk (torch.jit.save)"};
+
+// The file's bytes (ModelError naming it when it cannot be read, is no regular file or is too large).
 std::shared_ptr<const ScriptArchive> read_script(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ModelError(shown(file) + ": cannot be read");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return std::make_shared<const ScriptArchive>(ScriptArchive{file, bytes.str()});
+  try {
+    return std::make_shared<const ScriptArchive>(ScriptArchive{file, util::read_input(file, kModelInput)});
+  } catch (const util::ReadError& e) {
+    throw ModelError("model.file: " + std::string(e.what()));
+  }
 }
 
 }  // namespace

@@ -80,6 +80,14 @@ const std::vector<double>& held_out_sizes() {
 
 packet::Calibration calibrate_platform(const CalibrateOptions& options) {
   const platform::PlatformInfo info = platform::check_platform_file(options.platform);
+  // The routes calibrate walks, checked as run and validate check theirs: SimGrid aborts on a route
+  // out of a routing="None" zone or into a zone inside a Vivaldi zone.
+  if (!options.server.empty()) {
+    for (const auto& [host, where] : info.hosts) check_routable(info, "calibrate", host, options.server);
+  } else if (info.hosts.size() <= kMaxHostsWithoutServer) {
+    for (const auto& [from, where] : info.hosts)
+      for (const auto& [to, there] : info.hosts) check_routable(info, "calibrate", from, to);
+  }
   std::unique_ptr<sg4::Engine> engine =
       keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, kSmallStackKiB, true); });
   engine->load_platform(options.platform.string());

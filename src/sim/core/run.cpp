@@ -146,8 +146,8 @@ std::string describe_classes(const std::vector<report::DeviceRecord>& devices,
 }
 
 // The critical link of a round's slowest device: the link of its route to the aggregator that ran
-// closest to its capacity while it carried traffic (utilisation when busy; ties: the first on the
-// route). Not the mean over the run: under client selection a device's own access link carries
+// closest to its capacity while it carried traffic (utilisation when busy; ties, to a relative 1e-9:
+// the first on the route). Not the mean over the run: under client selection a device's own access link carries
 // traffic only in the rounds it takes part in, where it may be saturated, while a shared link busy in
 // every round has the larger mean.
 void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* device, const sg4::Host* server,
@@ -160,7 +160,7 @@ void resolve_critical_link(report::CriticalPath& critical, const sg4::Host* devi
     const auto row =
         std::find_if(rows.begin(), rows.end(), [&](const report::LinkRow& r) { return r.link == l->get_name(); });
     const double u = row == rows.end() ? 0.0 : report::utilization(*row, row->busy_s);
-    if (u > busiest) {
+    if (u > busiest * (1 + 1e-9)) {  // equal up to rounding (a link exactly full behind another): the first
       busiest = u;
       critical.link = l->get_name();
       critical.link_bandwidth_bps = l->get_bandwidth() * 8;
