@@ -226,8 +226,12 @@ void standardise(DatasetPair& pair) {
 void finish_dataset(DatasetPair& pair, int64_t classes, const std::string& where_train, const std::string& where_test) {
   if (classes <= 0) {
     int64_t top = 1;
-    for (const Dataset* d : {&pair.train, &pair.test}) {
+    for (const auto& [d, where] : {std::pair{&pair.train, &where_train}, std::pair{&pair.test, &where_test}}) {
       for (int64_t l : d->labels) top = std::max(top, l);
+      // The classes the largest label implies, within dataset.classes' range.
+      if (top >= kMaxClasses)
+        throw DataError("dataset: " + *where + " has label " + std::to_string(top) + ": labels are 0 to " +
+                        std::to_string(kMaxClasses - 1));
     }
     classes = top + 1;
   }

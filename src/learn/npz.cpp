@@ -17,9 +17,8 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "npz arrays are read as little-endian");
 
 constexpr int64_t kMaxSampleValues = int64_t{1} << 24;  // as dataset.shape: 64 MiB of fp32 per sample
-// Samples of one array at most (a thousand times any public data set). With 2^24 values of 8 bytes a
-// sample, an array's bytes can still pass 2^64: byte counts are computed in 128 bits.
-constexpr int64_t kMaxSamples = int64_t{1} << 40;
+// A dimension has at most 12 digits: with 2^24 values of 8 bytes a sample, an array's bytes can still
+// pass 2^64, so byte counts are computed in 128 bits.
 using Bytes128 = unsigned __int128;
 
 // One array's header, checked: its dtype, its shape, and what one sample (the first axis) holds.
@@ -95,7 +94,6 @@ NpyHeader parse_header(const std::string& dict, const std::string& where) {
       throw h.error("has shape " + h.shape_text() + ": more than 2^24 values per sample");
     values *= h.shape[i];
   }
-  if (h.count() > kMaxSamples) throw h.error("has shape " + h.shape_text() + ": more than 2^40 samples");
   return h;
 }
 

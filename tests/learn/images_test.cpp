@@ -111,6 +111,12 @@ TEST_CASE("fedscale: the clients of train.csv are the samples' users") {
   CHECK(s.classes == 5);
   CHECK(s.sample_floats() == 4);
 
+  // Labels within dataset.classes' bound; a mapping without a newline is one line, read with a bound.
+  fixtures::write(dir / "client_data_mapping/train.csv",
+                  "client_id,sample_path,label_name,label_id\n7,x1.png,cat,1000000000000000\n");
+  CHECK_THROWS_WITH_AS(load_fedscale_dataset({.dir = dir}), doctest::Contains("labels are 0 to 999"), DataError);
+  fixtures::write(dir / "client_data_mapping/train.csv", std::string(100000, 'x'));
+  CHECK_THROWS_WITH_AS(load_fedscale_dataset({.dir = dir}), doctest::Contains("has no column client_id"), DataError);
   fixtures::write(dir / "client_data_mapping/train.csv",
                   "client_id,sample_path,label_name,label_id\n7,x1.png,cat,zero\n");
   CHECK_THROWS_WITH_AS(load_fedscale_dataset({.dir = dir}),

@@ -112,6 +112,14 @@ TEST_CASE("leaf: broken files are refused with one line naming the file and the 
   check_refused(head + user_data(1, 2, "0, 1"), "is not valid JSON");
   check_refused("{\"users\": [\"u1\", \"u2\"], \"num_samples\": [2], \"user_data\": {}}",
                 "lists 2 users but 1 num_samples");
+  // Labels index the classes (at most 1000): a label of 10^15 would infer 10^15 + 1 of them.
+  check_refused(head + user_data(1, 2, "0, 1000000000000000") + "}}", "user u1 has label 1e+15: labels are 0 to 999");
+  // Counts beyond what their sums hold: refused, not wrapped.
+  check_refused("{\"users\": [\"u1\"], \"num_samples\": [1e30], \"user_data\": {}}",
+                "has num_samples 1e+30: not a count of at most");
+  // A user name with a newline stays on the message's one line.
+  check_refused("{\"users\": [\"u\\n1\"], \"num_samples\": [2], \"user_data\": {\"u\\n1\": " + user_data(1, 2, "0") + "}}",
+                "user u\\x0a1 has 2 x but 1 y");
   CHECK_THROWS_WITH_AS(load_leaf_dataset(spec_of(fixtures::scratch("leaf-empty"))),
                        doctest::Contains("is not a directory (LEAF's train/ folder)"), DataError);
 }

@@ -161,12 +161,24 @@ TEST_CASE("npz: broken archives and arrays are refused with one line naming the 
                 "y_test.npy has label -1 at sample 1, outside 0-");
   check_refused(with("x_test.npy", npy("|u1", {3, 4}, std::string(12, '\0'))), "the samples differ");
   check_refused(with("x_train.npy", "not an array"), "x_train.npy is");
+  // Dimensions whose product would wrap around: (1, 2^32, 2^32) is 2^64 values per sample, not 0.
+  check_refused(with("x_train.npy", npy("|u1", {1, 4294967296, 4294967296}, "")),
+                "x_train.npy has shape (1, 4294967296, 4294967296): more than 2^24 values per sample");
+  check_refused(with("x_train.npy", npy("<f4", {999999999999, 4097, 4096}, "")),
+                "x_train.npy has shape (999999999999, 4097, 4096): more than 2^24 values per sample");
   NpzSpec declared;
   declared.classes = 2;
   check_refused(uint8_members(), "y_train.npy has label 2 at sample 2, outside 0-1 (dataset.classes = 2)", declared);
   auto missing = uint8_members();
   missing.pop_back();
   check_refused(missing, "has no array y_test.npy (it holds: x_train.npy, y_train.npy, x_test.npy)");
+
+  // Labels within dataset.classes' bound when the classes are inferred from them.
+  check_refused(with("y_train.npy", npy("<i8", {3}, bytes_of(std::vector<int64_t>{0, 1, 1000000000000000}))),
+                "has label 1000000000000000: labels are 0 to 999");
+  // Not a file: refused at once (a FIFO would block the open, /dev/zero never end).
+  CHECK_THROWS_WITH_AS(load_npz_dataset(spec_of("/dev/zero")),
+                       doctest::Contains("/dev/zero: the data file must be a regular file"), DataError);
 
   const fs::path file = write_npz("cut", uint8_members());
   const std::string whole = fixtures::zip(uint8_members());

@@ -98,6 +98,39 @@ def check_bad_input(tmp, cal):
     p = edgetrain("run", "scenarios/quickstart.json", "--quiet", "--out", tmp / "r", "--set", "stop.rounds=1",
                   "--set", f"network.calibration={cal}", status=2)
     one_line_error(p, "was made for star.xml")
+    # A report nested 100,000 deep crashed the parser's caller; a report that is not calibrate's.
+    good = json.loads(Path(cal).read_text())
+    text = json.dumps(good)
+    deep = tmp / "deep.json"
+    deep.write_text(text[:text.rindex("}")] + ', "x": ' + "[" * 100000 + "]" * 100000 + "}")
+    p = edgetrain("validate", DATA / "star.json", "--set", f"network.calibration={deep}", status=2)
+    one_line_error(p, "nesting deeper than 64 levels")
+    good["report"] = "a string"
+    bad.write_text(json.dumps(good))
+    p = edgetrain("validate", DATA / "star.json", "--set", f"network.calibration={bad}", status=2)
+    one_line_error(p, '"report" must hold what calibrate measured')
+    # Platforms run and validate refuse in one line: calibrate refuses them too, before SimGrid aborts.
+    p = edgetrain("calibrate", "tests/sim/data/routing-none.xml", "-o", tmp / "x.json", "--quiet", status=2)
+    one_line_error(p, 'routing="None"')
+    vivaldi = tmp / "vivaldi-zone.xml"
+    vivaldi.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n'
+        ' <zone id="top" routing="Vivaldi">\n'
+        '  <peer id="server" speed="1Gf" bw_in="10Mbps" bw_out="10Mbps" coordinates="0 0 1"/>\n'
+        '  <zone id="sub" routing="Full"><host id="dev" speed="1Gf" coordinates="1 1 1"/></zone>\n'
+        ' </zone>\n</platform>\n')
+    p = edgetrain("calibrate", vivaldi, "-o", tmp / "x.json", "--quiet", status=2)
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    # Links packet-level TCP cannot carry: one line, not "transfer 0 ... never ended".
+    for attribute, value, needle in (("bandwidth", "1bps", "bit/s is below"), ("latency", "1000000s", "latency of")):
+        slow = tmp / "slow.xml"
+        xml = (DATA / "star.xml").read_text()
+        old = 'id="a-link" bandwidth="2MBps" latency="10ms"'
+        assert old in xml
+        slow.write_text(xml.replace(old, old.replace('bandwidth="2MBps"' if attribute == "bandwidth" else 'latency="10ms"',
+                                                     f'{attribute}="{value}"')))
+        p = edgetrain("calibrate", slow, "-o", tmp / "x.json", "--quiet", "--max-bytes", 100000, status=2)
+        one_line_error(p, "a-link", needle)
 
 
 with tempfile.TemporaryDirectory() as d:
