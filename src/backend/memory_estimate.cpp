@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "backend/mode.hpp"
+#include "backend/secure_round.hpp"
 #include "compress/kinds.hpp"
 #include "scenario/population.hpp"
 #include "util/memory.hpp"
@@ -24,11 +25,12 @@ constexpr double kTimingRuntimeBytes = 45e6;
 // and courier's stacks of 24 and 16 KiB, which SimGrid zeroes). Fitted on tools/bench's scale fleets
 // (1,000 to 100,000 devices): within 1% of the peak.
 constexpr double kTimingDeviceBytes = 52e3;
-// A population on host slots (population.hosts "slots"): per device its fleet record, run record, ledger,
-// partition entry and learner handle; per slot its host, links, courier and lane, and the actor of a
-// device placed there. Fitted on tools/bench's population benchmark (100,000 to 10,000,000 devices,
-// 3,900 slots, 1 to 100 rounds): within 8% of the peak (mimalloc as the allocator).
-constexpr double kPopulationDeviceBytes = 0.72e3, kSlotBytes = 33e3;
+// A population on host slots (population.hosts "slots"): per device scenario::kPopulationDeviceBytes; per
+// slot its host, links, courier and lane, and the actor of a device placed there. Fitted on tools/bench's
+// population benchmark (100,000 to 10,000,000 devices, 3,900 slots, 1 to 100 rounds): within 8% of the
+// peak (mimalloc as the allocator).
+using scenario::kPopulationDeviceBytes;
+constexpr double kSlotBytes = 33e3;
 // Values LibTorch keeps per activation value of a training step: the forward outputs the
 // backward pass needs, their gradients, and temporaries.
 constexpr double kTrainingActivationCopies = 3;
@@ -99,9 +101,28 @@ int64_t model_memory_vectors(const scenario::Scenario& sc) {
   return vectors + kept_vectors(sc);
 }
 
+namespace {
+
+// Secure aggregation's state grows with the pairs of a round's participants that share secrets: every
+// pair under SecAgg (n^2), a neighbourhood under SecAgg+ (n k). Fitted on secagg-phones.json, timing-only,
+// one round: 2,000 and 5,000 phones peak 23 MB and 182 MB above the rest of the estimate.
+constexpr double kSecurePairBytes = 7.5;
+
+double secure_state_bytes(const scenario::Scenario& sc, double params) {
+  if (!sc.privacy.secure_aggregation) return 0;
+  const size_t n = scenario::planned_round_size(sc.training.selection, sc.devices.size());
+  if (n < 2) return 0;  // refused by the set-up with its own message
+  const SecureSettings s = secure_settings(sc, n, std::max<int64_t>(1, static_cast<int64_t>(params)));  // the state does not depend on it
+  const double peers = s.config.neighbours > 0 ? s.config.neighbours : static_cast<double>(n - 1);
+  return kSecurePairBytes * static_cast<double>(n) * peers;
+}
+
+}  // namespace
+
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
                                const learn::ModelShape& model, const TopologyMemory& topology) {
   MemoryEstimate e;
+  e.secure_bytes = secure_state_bytes(sc, model.params);
   e.topology_bytes = topology.other_bytes;
   e.topology_what = topology.other_what;
   e.params = model.params;
@@ -151,6 +172,7 @@ std::string MemoryEstimate::describe() const {
          (device_bytes > 0 ? "; devices " + util::format_bytes(device_bytes) : "") + "; activations " +
          util::format_bytes(activation_bytes) + "; program " + util::format_bytes(runtime_bytes) +
          (topology_bytes > 0 ? "; " + topology_what + " " + util::format_bytes(topology_bytes) : "") +
+         (secure_bytes > 0 ? "; secure aggregation " + util::format_bytes(secure_bytes) : "") +
          (streams ? "; stream buffers not counted" : "") + ")";
 }
 

@@ -12,6 +12,7 @@
 #include "scenario/population.hpp"
 #include "input/text.hpp"
 #include "scenario/validate.hpp"
+#include "util/memory.hpp"
 #include "util/read_input.hpp"
 
 namespace edgetrain::scenario {
@@ -291,6 +292,13 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
   if (slots_) {
     // The platform of host slots is written once the scenario says how many a round needs
     // (place_population); until then there are no hosts to read.
+    // The records are drawn before the memory estimate can look at the run: their own cost first.
+    const double records = static_cast<double>(spec.devices) * kPopulationDeviceBytes;
+    if (const auto available = util::available_memory(); available && records > *available) {
+      throw ScenarioError(at + ": " + std::to_string(spec.devices) + " devices as records need about " +
+                          util::format_bytes(records) + " but " + util::format_bytes(*available) +
+                          " are available");
+    }
     population_ = std::make_shared<Population>();
     population_->spec = spec;
     population_->fleet = fleet::draw_fleet(population_->spec, seed);

@@ -9,6 +9,12 @@
 
 namespace edgetrain::scenario {
 
+// A population's device on host slots (population.hosts "slots") costs about this many bytes: its
+// fleet record, run record, ledger, partition entry and learner handle. Fitted on tools/bench's
+// population benchmark (100,000 to 10,000,000 devices): with the slots' cost (backend's memory
+// estimate), within 8% of the peak. Also what drawing the records may take before the estimate runs.
+inline constexpr double kPopulationDeviceBytes = 0.72e3;
+
 // The updates a round of `selection` aggregates among `members`: K (per_round, or the fraction of the
 // members, at least 1); empty when every member (all) or every available one takes part. Throws
 // ScenarioError when per_round exceeds the members.

@@ -153,3 +153,39 @@ TEST_CASE("torchscript: each bad archive is one line naming the file and what is
   CHECK(message_of(script_config(tuple, 8, 4)).ends_with("tuple.pt: forward returns a Tuple, not a tensor [batch, "
                                                          "classes] = [2, 4]"));
 }
+
+TEST_CASE("torchscript: a module that fails on a training batch, returns integers or holds sparse parameters is one line") {
+  // A batch size written into the code: validate's batch of 2 passes, a training batch of 8 does not.
+  const fs::path fixed = export_dir() / "fixed.pt", ints = export_dir() / "ints.pt", sparse = export_dir() / "sparse.pt";
+  const fs::path py = export_dir() / "bad_modules.py";
+  std::ofstream(py) << "import torch\n"
+                       "class Fixed(torch.nn.Module):\n  def __init__(s):\n    super().__init__()\n"
+                       "    s.l = torch.nn.Linear(64, 4)\n  def forward(s, x):\n    return s.l(x.view(2, 64))\n"
+                       "class Ints(torch.nn.Module):\n  def __init__(s):\n    super().__init__()\n"
+                       "    s.l = torch.nn.Linear(64, 4)\n  def forward(s, x):\n    return s.l(torch.flatten(x, 1)).long()\n"
+                       "class Sparse(torch.nn.Module):\n  def __init__(s):\n    super().__init__()\n"
+                       "    s.w = torch.nn.Parameter(torch.eye(64, 4).to_sparse())\n"
+                       "  def forward(s, x):\n    return torch.sparse.mm(s.w.t(), torch.flatten(x, 1).t()).t()\n"
+                       "torch.jit.script(Fixed()).save('" + fixed.string() + "')\n"
+                       "torch.jit.script(Ints()).save('" + ints.string() + "')\n"
+                       "torch.jit.script(Sparse()).save('" + sparse.string() + "')\n";
+  python(py.string());
+  const Model model(script_config(fixed, 8, 4));
+  const DatasetPair data = tiny_data(8, 4);
+  Workspace w(model, &data.train);
+  const std::vector<float> init = model.init_params(1);
+  std::vector<float> g(init.size());
+  const std::vector<int64_t> batch{0, 1, 2, 3, 4, 5, 6, 7};
+  try {
+    w.gradient(init, data.train, batch, g);
+    FAIL("a batch of 8 trained");
+  } catch (const ModelError& e) {
+    const std::string m = e.what();
+    CHECK(m.starts_with("model.file: " + fixed.string() + ": forward fails on a batch [8, 1, 8, 8]: "));
+    CHECK(m.find('\n') == std::string::npos);
+  }
+  CHECK(message_of(script_config(ints, 8, 4)).ends_with("ints.pt: forward returns Long values; the loss needs float32 "
+                                                        "logits [batch, classes]"));
+  CHECK(message_of(script_config(sparse, 8, 4)).ends_with("sparse.pt: parameter w is sparse; edgetrain trains dense "
+                                                          "float32 parameters (call .to_dense() before saving)"));
+}

@@ -52,9 +52,11 @@ std::mutex build_mutex;
 struct Net {
   torch::nn::Sequential sequential{nullptr};
   std::optional<torch::jit::Module> script;
+  std::shared_ptr<const ScriptArchive> archive;  // the script's, for messages
+  int64_t classes = 0;
 
   torch::Tensor forward(const torch::Tensor& x) {
-    return script ? script->forward({x}).toTensor() : sequential->forward(x);
+    return script ? script_forward(*script, *archive, x, classes) : sequential->forward(x);
   }
   void train(bool on) {
     if (script) {
@@ -91,7 +93,7 @@ struct TorchNetwork final : Network {
   // layer layout and FLOPs there (a TorchScript module's were measured with its archive).
   // Callers hold build_mutex.
   Net build(Network* recorded = nullptr) const {
-    if (script) return Net{nullptr, load_script(*script)};
+    if (script) return Net{nullptr, load_script(*script), script, config.classes};
     torch::nn::Sequential net;
     double flops = 0;
     std::vector<std::string> names;
@@ -160,7 +162,7 @@ struct TorchNetwork final : Network {
       }
       self.num_params = offset;
     }
-    return Net{net, std::nullopt};
+    return Net{net, std::nullopt, nullptr, 0};
   }
 };
 

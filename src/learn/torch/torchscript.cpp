@@ -9,6 +9,7 @@
 
 #include "learn/torch/op_profile.hpp"
 #include "learn/torch/torch_pch.hpp"
+#include "util/printable.hpp"
 #include "util/read_input.hpp"
 
 namespace edgetrain::learn {
@@ -53,7 +54,12 @@ torch::jit::Module load_script(const ScriptArchive& archive) {
     return torch::jit::load(in, torch::kCPU);
   } catch (const c10::Error& e) {
     throw ModelError(shown(archive.file) + " is not a TorchScript archive (torch.jit.save's file): " +
-                     last_line(e.what_without_backtrace()));
+                     util::printable(last_line(e.what_without_backtrace())));
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {  // the importer's own errors (an unknown operator) are not c10::Errors
+    throw ModelError(shown(archive.file) + " does not load as a TorchScript module: " +
+                     util::printable(last_line(e.what())));
   }
 }
 
@@ -61,6 +67,10 @@ ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& ar
   ModelShape s;
   int64_t offset = 0;
   for (const auto& p : module.named_parameters()) {
+    if (p.value.layout() != torch::kStrided) {
+      throw ModelError(shown(archive.file) + ": parameter " + p.name +
+                       " is sparse; edgetrain trains dense float32 parameters (call .to_dense() before saving)");
+    }
     if (p.value.scalar_type() != torch::kFloat32) {
       throw ModelError(shown(archive.file) + ": parameter " + p.name + " is " +
                        std::string(c10::toString(p.value.scalar_type())) +
@@ -89,6 +99,11 @@ ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& ar
     throw ModelError(shown(archive.file) + ": forward returns a " + result.tagKind() + ", not a tensor [batch, classes] = " +
                      dims(want));
   }
+  if (result.toTensor().scalar_type() != torch::kFloat32) {
+    throw ModelError(shown(archive.file) + ": forward returns " +
+                     std::string(c10::toString(result.toTensor().scalar_type())) +
+                     " values; the loss needs float32 logits [batch, classes]");
+  }
   const std::vector<int64_t> got = result.toTensor().sizes().vec();
   if (config.classes <= 0 && got.size() == 2 && got[1] > 0) want[1] = got[1];  // any number of classes
   if (got != want) {
@@ -101,6 +116,30 @@ ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& ar
   s.activation_floats_per_sample = static_cast<double>(config.channels * config.height * config.width) +
                                    costs.activation_floats_per_sample;
   return s;
+}
+
+torch::Tensor script_forward(torch::jit::Module& module, const ScriptArchive& archive, const torch::Tensor& x,
+                             int64_t classes) {
+  c10::IValue result;
+  try {
+    result = module.forward({x});
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    if (std::string_view(e.what()).find("can't allocate memory") != std::string_view::npos) throw std::bad_alloc();
+    throw ModelError(shown(archive.file) + ": forward fails on a batch " + dims(x.sizes().vec()) + ": " +
+                     util::printable(last_line(e.what())));
+  }
+  const std::vector<int64_t> want{x.size(0), classes};
+  if (!result.isTensor() || result.toTensor().scalar_type() != torch::kFloat32 || result.toTensor().dim() != 2 ||
+      result.toTensor().size(0) != x.size(0) || (classes > 0 && result.toTensor().size(1) != classes)) {
+    const std::string what = result.isTensor() ? std::string(c10::toString(result.toTensor().scalar_type())) + " " +
+                                                     dims(result.toTensor().sizes().vec())
+                                               : std::string("a ") + result.tagKind();
+    throw ModelError(shown(archive.file) + ": forward returns " + what + " for a batch " + dims(x.sizes().vec()) +
+                     ", not float32 [batch, classes] = " + dims(want));
+  }
+  return result.toTensor();
 }
 
 const MeasuredScript& measured_script(const ModelConfig& config) {

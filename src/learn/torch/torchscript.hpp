@@ -36,6 +36,13 @@ struct MeasuredScript {
 };
 const MeasuredScript& measured_script(const ModelConfig& config);
 
+// The module's forward on a training or evaluation batch `x`: its float32 logits [batch, classes]
+// (`classes` <= 0: any). A module that passed check_and_measure's batch of 2 can still fail on
+// another (a batch size written into its code, an operator it calls only then): a ModelError naming
+// the file, in one line, instead of LibTorch's multi-line error.
+torch::Tensor script_forward(torch::jit::Module& module, const ScriptArchive& archive, const torch::Tensor& x,
+                             int64_t classes);
+
 // Checks `module` against the configuration's sample shape and classes: at least one parameter,
 // every parameter float32, a forward taking a [2, channels, height, width] float batch and
 // returning [2, classes] (any classes when config.classes is 0); then measures it (layers in parameter order, per-operation costs of one

@@ -93,7 +93,7 @@ std::vector<KeySpec> privacy_rows() {
                  "Each coordinate of a device's input (its update, with its noise under DP) is clipped to [-range, "
                  "range] before quantisation; every coordinate clipped is counted (summary.json) and warned about. "
                  "With noise on the devices, a range below the clip plus 7 of its standard deviations is refused.")
-          .above(0)
+          .at_least(1e-9)  // below, levels per unit overflow a double (a range of 1e-300)
           .at_most(1e6)
           .null_default("what the input must carry: with DP, the clip plus 7 standard deviations of a device's noise "
                         "(a coordinate cut with probability below 2.6e-12); without DP, 10")
