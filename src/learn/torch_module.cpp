@@ -2,6 +2,8 @@
 // executable (the build folder, where the tests and edgetrain are) or, installed, ../lib/edgetrain.
 #include "learn/torch_module.hpp"
 
+#include "util/stop_flag.hpp"
+
 #include <dlfcn.h>
 
 #include <filesystem>
@@ -28,7 +30,11 @@ const TorchModule* load() {
       break;
     }
     using Entry = const TorchModule* (*)();
-    if (auto entry = reinterpret_cast<Entry>(dlsym(handle, "edgetrain_torch_module"))) return entry();
+    if (auto entry = reinterpret_cast<Entry>(dlsym(handle, "edgetrain_torch_module"))) {
+      const TorchModule* module = entry();
+      module->watch_stop_flag(&util::stop_flag);
+      return module;
+    }
     errors = path.string() + " has no edgetrain_torch_module";
     break;
   }

@@ -6,6 +6,7 @@
 // runs, validate of a built-in model, fleet, sweep, plot, report) no longer pay it.
 #pragma once
 
+#include <csignal>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -47,6 +48,8 @@ class Network {
 struct TorchModule {
   std::unique_ptr<Network> (*build)(const ModelConfig& config);  // throws ModelError
   ModelShape (*script_shape)(const ModelConfig& config);          // throws ModelError
+  // The program's stop flag (util::stop_flag), given once loaded: the module has a copy of its own.
+  void (*watch_stop_flag)(const volatile std::sig_atomic_t* flag);
 };
 
 // The module's table, loaded on first use (from the executable's folder, or ../lib/edgetrain when

@@ -117,3 +117,29 @@ TEST_CASE("SIGINT during set-up, before or after SimGrid's engine exists, still 
     if (!simulating) CHECK(read_json(out / "summary.json")["sim_time_s"] == 0);
   }
 }
+
+TEST_CASE("SIGTERM while a TorchScript forward never returns ends the process within about a second") {
+  // validate runs the module once on a batch of 2: its forward loops for ever. LibTorch cannot stop it;
+  // the watchdog of the model's code ends the process, saying so.
+  const fs::path dir = fresh_dir("interrupt-script");
+  const fs::path py = dir / "loop.py", model = dir / "loop.pt";
+  std::ofstream(py) << "import torch\nclass Loop(torch.nn.Module):\n  def __init__(s):\n    super().__init__()\n"
+                       "    s.l = torch.nn.Linear(64, 4)\n  def forward(s, x):\n    y = s.l(torch.flatten(x, 1))\n"
+                       "    while bool(y.sum() == y.sum()):\n      y = y + 0\n    return y\n"
+                       "torch.jit.script(Loop()).save('" + model.string() + "')\n";
+  REQUIRE(std::system(("/usr/bin/python3 " + py.string()).c_str()) == 0);
+  Child c = start_cli({"validate", (kData / "two-devices.json").string(), "--set",
+                       "model={\"name\":\"torchscript\",\"file\":\"" + model.string() + "\"}", "--set",
+                       "dataset.shape=[1,8,8]"},
+                      "interrupt-script");
+  std::this_thread::sleep_for(std::chrono::seconds(6));  // LibTorch loaded (about a second), the forward running
+  REQUIRE(running(c));
+  const auto sent = std::chrono::steady_clock::now();
+  ::kill(c.pid, SIGTERM);
+  const Ended e = wait_cli(c, 30);
+  CHECK_FALSE(e.timed_out);
+  CHECK(seconds_since(sent) < 5);
+  CHECK(e.result.status == 130);
+  CHECK(e.result.err.find("interrupted while the model's code (model.file's forward) ran and did not return") !=
+        std::string::npos);
+}

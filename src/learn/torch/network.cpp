@@ -324,6 +324,7 @@ std::unique_ptr<Trainer> TorchNetwork::trainer(const Dataset* statistics) const 
 const TorchModule kTable{
     [](const ModelConfig& config) -> std::unique_ptr<Network> { return std::make_unique<TorchNetwork>(config); },
     [](const ModelConfig& config) { return measured_script(config).shape; },
+    watch_stop_flag,
 };
 
 }  // namespace

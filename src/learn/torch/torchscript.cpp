@@ -3,8 +3,13 @@
 
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
 
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <sstream>
 
 #include "learn/torch/op_profile.hpp"
@@ -14,6 +19,51 @@
 
 namespace edgetrain::learn {
 namespace {
+
+// The model's own code (a TorchScript forward) cannot be stopped: LibTorch has no cancellation, and a
+// module whose forward never returns would keep the process through Ctrl-C, which only sets the stop
+// flag. While such code runs, a watchdog looks at the flag: once a signal came and the code has still
+// not returned a second later, the process ends with one line and exit 130 (its results cannot be
+// written: the thread that would write them is the one running the code, or waits for it).
+std::atomic<int> in_model_code{0};
+std::atomic<const volatile std::sig_atomic_t*> stop_flag{nullptr};  // the program's: this module has a copy
+
+bool stop_requested() {
+  const volatile std::sig_atomic_t* flag = stop_flag.load();
+  return flag && *flag != 0;
+}
+
+void watch_model_code() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::thread([] {
+      int stuck_ms = 0;
+      while (true) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        stuck_ms = stop_requested() && in_model_code.load() > 0 ? stuck_ms + 100 : 0;
+        if (stuck_ms >= 1000) {
+          static const char message[] =
+              "edgetrain: interrupted while the model's code (model.file's forward) ran and did not return; "
+              "nothing more was written\n";
+          (void)!::write(2, message, sizeof message - 1);
+          ::_exit(130);
+        }
+      }
+    }).detach();
+  });
+}
+
+// Marks the model's code running for the watchdog.
+class ModelCode {
+ public:
+  ModelCode() {
+    watch_model_code();
+    ++in_model_code;
+  }
+  ~ModelCode() { --in_model_code; }
+  ModelCode(const ModelCode&) = delete;
+  ModelCode& operator=(const ModelCode&) = delete;
+};
 
 std::string shown(const std::filesystem::path& file) { return "model.file: " + file.string(); }
 
@@ -89,6 +139,7 @@ ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& ar
   c10::IValue result;
   std::vector<OpCall> calls;
   try {
+    const ModelCode running;
     calls = record_ops([&] { result = module.forward({torch::zeros(input)}); });
   } catch (const std::exception& e) {  // the interpreter's errors are std::runtime_error, ATen's c10::Error
     throw ModelError(shown(archive.file) + ": forward does not take the data set's samples (a float batch " +
@@ -118,10 +169,13 @@ ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& ar
   return s;
 }
 
+void watch_stop_flag(const volatile std::sig_atomic_t* flag) { stop_flag = flag; }
+
 torch::Tensor script_forward(torch::jit::Module& module, const ScriptArchive& archive, const torch::Tensor& x,
                              int64_t classes) {
   c10::IValue result;
   try {
+    const ModelCode running;
     result = module.forward({x});
   } catch (const std::bad_alloc&) {
     throw;

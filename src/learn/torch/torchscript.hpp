@@ -5,6 +5,7 @@
 // LibTorch-facing: only learn's own sources include it.
 #pragma once
 
+#include <csignal>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -35,6 +36,10 @@ struct MeasuredScript {
   ModelShape shape;
 };
 const MeasuredScript& measured_script(const ModelConfig& config);
+
+// The program's stop flag, for the watchdog of the model's own code (torchscript.cpp): a signal that
+// comes while a module's forward runs, and that forward not returned a second later, ends the process.
+void watch_stop_flag(const volatile std::sig_atomic_t* flag);
 
 // The module's forward on a training or evaluation batch `x`: its float32 logits [batch, classes]
 // (`classes` <= 0: any). A module that passed check_and_measure's batch of 2 can still fail on
