@@ -123,6 +123,12 @@ void need_sync_rounds(const nlohmann::json& training, const std::string& at, con
                       ", not mode " + mode + (mode == "local-sgd" ? " with aggregation async" : ""));
 }
 
+// The devices are a population's records on host slots (population.hosts slots).
+bool on_slots(const nlohmann::json& resolved) {
+  const auto& population = resolved.at("population");
+  return population.is_object() && population.at("hosts") == "slots";
+}
+
 }  // namespace
 
 std::vector<Rule> privacy_rules() {
@@ -154,11 +160,9 @@ std::vector<Rule> privacy_rules() {
            throw ScenarioError("privacy.dp.sampling: poisson draws a round of varying size, and secure aggregation "
                                "sets its protocol up for a known one; use fixed_size");
          }
-         const auto& population = r.at("population");
-         if (population.is_object() && population.at("hosts") == "slots") {
+         if (on_slots(r))
            throw ScenarioError("privacy.dp.sampling: poisson draws a round of varying size, which population host "
                                "slots cannot hold; use fixed_size, or population.hosts per-device");
-         }
        }},
       {"privacy.dp.order",
        "clip_noise_compress needs the noise on the devices (placement local, or distributed without compression).",
@@ -200,11 +204,9 @@ std::vector<Rule> privacy_rules() {
            throw ScenarioError("privacy.secure_aggregation: not with training.injection (shared samples would travel "
                                "beside the masked inputs, in the clear)");
          }
-         const auto& population = r.at("population");
-         if (population.is_object() && population.at("hosts") == "slots") {
+         if (on_slots(r))
            throw ScenarioError("privacy.secure_aggregation: not with population.hosts slots (a device holds its slot "
                                "for one update; the protocol needs it for five phases): use population.hosts per-device");
-         }
          const auto& selection = t.at("selection");
          if (!selection.is_null() && selection.at("over_selection").get<double>() > 0) {
            throw ScenarioError("privacy.secure_aggregation: not with training.selection.over_selection (the "
