@@ -7,9 +7,11 @@ stderr with no control character in it, never a traceback, within 5 s, writing n
 
 Deterministic (derandomize=True, no example database written) and about 15 s in all; the in-process
 part runs the same conversion steps on more examples, so that the subprocess part can stay small."""
+import atexit
 import os
 import pickle
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +19,13 @@ import tempfile
 import time
 import unittest
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+# Hypothesis keeps a cache (Unicode tables) in ./.hypothesis even without an example database: a
+# temporary folder instead, so that the test writes nothing into the source tree it runs in.
+_STORAGE = tempfile.mkdtemp(prefix="hypothesis-")
+atexit.register(shutil.rmtree, _STORAGE, True)
+os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _STORAGE
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(HERE, "..", "..", "tools", "traces")
