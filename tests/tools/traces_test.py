@@ -324,6 +324,11 @@ class Hostile(unittest.TestCase):
                             "--capacity-out", "/dev/stdout"], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout, "device,compute_ms_per_sample,bandwidth_kbps\n1,1,2\n")
+        for out in ("", "x/", "."):  # no file name: refused before a temporary is made beside it
+            r = subprocess.run([sys.executable, os.path.join(TOOLS, "fedscale_to_csv.py"), "--capacity", good,
+                                "--capacity-out", out], capture_output=True, text=True, cwd=self.dir.name)
+            self.assertEqual((r.returncode, r.stderr.count("\n")), (2, 1), r.stderr)
+            self.assertIn("not a file name", r.stderr)
         for args in (["--limit", "0"], ["--limit", "x"], ["--bogus"], []):
             r = subprocess.run([sys.executable, os.path.join(TOOLS, "fedscale_to_csv.py"), *args],
                                capture_output=True, text=True)

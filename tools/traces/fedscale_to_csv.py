@@ -766,6 +766,8 @@ class Output:
 
     def __init__(self, path):
         self.path = path
+        if not path or path.endswith("/") or os.path.basename(path) in (".", ".."):
+            raise ValueError(f"{printable(path)!r}: not a file name (the output is a file)")
         try:
             st = os.stat(path)
         except FileNotFoundError:
