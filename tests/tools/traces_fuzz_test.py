@@ -112,7 +112,8 @@ def pickles(draw):
         return draw(st.binary(max_size=200))
     value = draw(st.one_of(fedscale, fedscale, plain))
     boxes = containers(value)
-    for _ in range(draw(st.integers(0, 3)) if boxes and draw(st.booleans()) else 0):  # sharing and cycles: one container inside another
+    # Sharing and cycles: one container put inside another (or inside itself).
+    for _ in range(draw(st.integers(0, 3)) if boxes and draw(st.booleans()) else 0):
         target, item = boxes[draw(st.integers(0, len(boxes) - 1))], boxes[draw(st.integers(0, len(boxes) - 1))]
         if isinstance(target, list):
             target.append(item)
