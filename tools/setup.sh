@@ -46,6 +46,7 @@ packages=(
   # The Python module (src/python): pybind11 against Debian's python3, results as pandas DataFrames, a
   # progress bar (tqdm); the suite executes the notebooks (notebooks/) with nbconvert and ipykernel.
   pybind11-dev python3-dev python3-pandas python3-tqdm jupyter-nbconvert python3-ipykernel
+  python3-hypothesis  # property tests of hostile input: random pickles for the FedScale converter (tools/traces-fuzz)
 )
 missing=()
 for p in "${packages[@]}"; do

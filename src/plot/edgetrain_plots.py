@@ -10,7 +10,8 @@ import signal
 import sys
 
 import folders  # these two load no matplotlib: bad folders and columns fail fast
-from output_file import write_output
+from output_file import inside_folder, safe_file_name, untrusted_default, write_output
+from result_files import printable
 from sweep_columns import add_derived, parse_targets, resolve, resolve_ys
 
 DPI = 110  # image files; --dpi changes it
@@ -18,7 +19,7 @@ DPI = 110  # image files; --dpi changes it
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, like every edgetrain command
-        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        sys.stderr.write(f"{self.prog}: {printable(message)} (see {self.prog} --help)\n")
         sys.exit(2)
 
 
@@ -88,29 +89,34 @@ def plot(args, item):
     from run_charts import run_charts
     from sweep_charts import sweep_chart
 
+    out = args.out or ("plots" if isinstance(item, list) else os.path.join(args.folder[0], "plots"))
+    if not args.out and not isinstance(item, list):
+        untrusted_default(out, "--out")  # the results folder's own plots/: no symlink out of it
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise folders.InputError(f"{out}: not a folder (--out names the folder of the images)")
     if isinstance(item, list):
-        out = args.out or "plots"
         charts, notes = overlay_charts(item, args.label)
     elif isinstance(item, folders.Sweep):
-        out = args.out or os.path.join(args.folder[0], "plots")
         charts = [sweep_chart(item, *resolve(item, y, args.x, args.by), args.targets.get(y))
                   for y in resolve_ys(item, args.y, args.targets)]
         notes = []
     else:
-        out = args.out or os.path.join(args.folder[0], "plots")
         charts, notes = run_charts(item)
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise folders.InputError(f"{out}: not a folder (--out names the folder of the images)")
+    # A figure's file name comes from its key, which names sweep.csv's columns: a slug (output_file.py),
+    # one per figure, and every image inside the folder once symlinks are resolved, before any is written.
+    taken = set()
+    paths = [os.path.join(out, safe_file_name(chart.key, f".{args.format}", taken)) for chart in charts]
     os.makedirs(out, exist_ok=True)
-    for chart in charts:
-        path = os.path.join(out, f"{chart.key}.{args.format}")
+    for path in paths:
+        inside_folder(path, out)
+    for chart, path in zip(charts, paths):
         image = io.BytesIO()
         chart.save(image, args.format, heading(item, chart), args.dpi, args.size)
         chart.close()
         write_output(path, image.getvalue())
-        print(path)
+        print(printable(path))
     for note in notes:
-        print(f"not drawn: {note}")
+        print(f"not drawn: {printable(note)}")
 
 
 def report(args, item):
@@ -119,8 +125,10 @@ def report(args, item):
     page = (html_report.sweep_report(item, args.y, args.x, args.by, args.targets, args.run_figures)
             if isinstance(item, folders.Sweep) else html_report.run_report(item))
     out = args.out or os.path.join(args.folder, "report.html")
+    if not args.out:
+        untrusted_default(out, "-o")  # the results folder's own report.html: no symlink out of it
     write_output(out, page.encode("utf-8"))
-    print(out)
+    print(printable(out))
 
 
 def open_items(args):
@@ -169,15 +177,17 @@ def main(argv):
             raise folders.InputError(f"matplotlib is not available to {sys.executable} "
                                      "(on Debian: apt-get install python3-matplotlib)")
         (plot if command == "plot" else report)(args, item)
+    # Every line is printable (result_files.printable): a name from a results file holding a newline or
+    # a terminal escape is shown escaped, on the one line.
     except folders.InputError as e:
-        sys.stderr.write(f"{prog}: {e}\n")
+        sys.stderr.write(f"{prog}: {printable(e)}\n")
         return 2
     except OSError as e:
         folder = " ".join(args.folder) if isinstance(args.folder, list) else args.folder
-        sys.stderr.write(f"{prog}: {e.filename or folder}: {e.strerror}\n")
+        sys.stderr.write(f"{prog}: {printable(e.filename or folder)}: {printable(e.strerror)}\n")
         return 2
     except Exception as e:  # a bug here, not bad input: still one line, exit 1 like edgetrain's own
-        sys.stderr.write(f"{prog}: internal error: {type(e).__name__}: {e}\n")
+        sys.stderr.write(f"{prog}: internal error: {type(e).__name__}: {printable(e)}\n")
         return 1
     return 0
 

@@ -6,7 +6,7 @@ Every file is read and checked by result_files (bounded, text, the shape the rea
 import math
 import os
 
-from result_files import InputError, csv_rows, load_json  # noqa: F401 (InputError: the commands catch it)
+from result_files import InputError, csv_rows, load_json, quoted  # noqa: F401 (InputError: the commands catch it)
 
 
 def _number(text):
@@ -28,7 +28,7 @@ class Record(dict):
         self.path = path
 
     def __missing__(self, column):
-        raise InputError(f"{self.path}: no column \"{column}\"")
+        raise InputError(f"{self.path}: no column {quoted(column)}")
 
 
 class Table:
@@ -50,7 +50,7 @@ class Table:
 
     def text(self, column):
         if column not in self._index:
-            raise InputError(f"{self.path}: no column \"{column}\"")
+            raise InputError(f"{self.path}: no column {quoted(column)}")
         i = self._index[column]
         return [row[i] if i < len(row) else "" for row in self.rows]
 
@@ -112,7 +112,7 @@ class Sweep:
         for i, record in enumerate(self.table.records()):
             rel = record.get("folder", "")
             if os.path.isabs(rel) or os.path.normpath(rel).split(os.sep)[0] == "..":
-                raise InputError(f"{self.table.path}:{i + 2}: folder \"{rel}\" is not inside the sweep folder")
+                raise InputError(f"{self.table.path}:{i + 2}: folder {quoted(rel)} is not inside the sweep folder")
             run_id = record.get("id") or ids.get(os.path.normpath(rel)) or str(i + 1)
             self.rows.append({"id": run_id, "record": record, "path": os.path.join(folder, rel)})
 

@@ -38,6 +38,29 @@ class InputError(Exception):
     """Bad input: the command prints the message on one line and exits with status 2."""
 
 
+def printable(text):
+    """`text` with every character that is not printable (control characters, line and paragraph
+    separators, bidirectional and other format characters) written as \\xNN, \\uNNNN or \\UNNNNNNNN: a
+    message stays one line and drives no terminal. The commands pass every line they print through it."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    out = []
+    for c in text:
+        n = ord(c)
+        out.append(c if c.isprintable() else f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000
+                   else f"\\U{n:08x}")
+    return "".join(out)
+
+
+def quoted(text, limit=60):
+    """A name from a results file as a message shows it: in double quotes (a quote or backslash in it
+    escaped), printable, cut to `limit` characters."""
+    text = str(text)
+    body = printable(text[:limit].replace("\\", "\\\\").replace('"', '\\"'))
+    return f'"{body}..." ({len(text)} characters)' if len(text) > limit else f'"{body}"'
+
+
 def read_text(path, kind):
     limit = MAX_BYTES[kind]
     # O_NONBLOCK: a FIFO in a results folder is refused, not waited on.
@@ -115,7 +138,7 @@ def _check_shape(value, shape, where):
             raise InputError(f"{where}: expected an object")
         for key, item in value.items():
             if key in shape or "*" in shape:
-                _check_shape(item, shape.get(key, shape.get("*")), f"{where}.{key}")
+                _check_shape(item, shape.get(key, shape.get("*")), f"{where}.{printable(key[:60])}")
 
 
 def load_json(path):
@@ -174,5 +197,5 @@ def csv_rows(path, numeric):
                     continue
                 if (_finite(cell) if name in required else _number_or_none(cell)) is None:
                     what = "a finite number" if name in required else "a number"
-                    raise InputError(f"{path}:{line}: column {name}: \"{cell[:40]}\" is not {what}")
+                    raise InputError(f"{path}:{line}: column {printable(name[:60])}: {quoted(cell, 40)} is not {what}")
     return header, rows[1:]

@@ -9,6 +9,9 @@ import difflib
 import math
 
 from folders import InputError
+from result_files import printable, quoted
+
+MAX_LISTED = 12  # columns a did-you-mean lists
 
 PREFERRED_Y = ("time_to_target_s", "final_test_accuracy", "best_test_accuracy", "round_mean_s", "sim_time_s")
 ROUND_COLUMNS = ("round_mean_s", "round_median_s", "round_p95_s", "round_max_s")
@@ -46,8 +49,9 @@ def _check_column(sweep, option, name, allowed):
     if name in allowed:
         return name
     close = difflib.get_close_matches(name, allowed, n=1)
-    hint = f" (did you mean \"{close[0]}\"?)" if close else f" (one of: {', '.join(allowed)})"
-    raise InputError(f"{option} {name}: not a column of {sweep.table.path}{hint}")
+    listed = ", ".join(printable(c[:60]) for c in allowed[:MAX_LISTED]) + (", ..." if len(allowed) > MAX_LISTED else "")
+    hint = f" (did you mean {quoted(close[0])}?)" if close else f" (one of: {listed})"
+    raise InputError(f"{option} {printable(name[:80])}: not a column of {sweep.table.path}{hint}")
 
 
 def default_y(sweep):

@@ -67,7 +67,8 @@ def behaviour(n, seed, period_s=PERIOD_S):
 
 def main(argv=None):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from fedscale_to_csv import availability_rows, capacity_rows, write_csv  # noqa: E402
+    from fedscale_to_csv import (MAX_OUTPUT_BYTES, MAX_TIME_S, availability_plans, capacity_rows,  # noqa: E402
+                                 iter_availability_rows, printable, write_csv)
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--devices", type=int, required=True, help="devices in each trace (1 to 1,000,000)")
@@ -80,11 +81,19 @@ def main(argv=None):
     args = p.parse_args(argv)
     if not 1 <= args.devices <= 1_000_000:
         p.error("--devices must be 1 to 1,000,000")
-    if not args.period_s >= 10:
-        p.error("--period-s must be at least 10")
+    if not 10 <= args.period_s <= MAX_TIME_S:  # also refuses nan and inf
+        p.error(f"--period-s must be at least 10 and at most {MAX_TIME_S:g}")
+    if args.horizon_s is not None and not 0 < args.horizon_s <= MAX_TIME_S:
+        p.error(f"--horizon-s must be > 0 and at most {MAX_TIME_S:g} (the longest time edgetrain simulates)")
     cap, beh = capacity(args.devices, args.seed), behaviour(args.devices, args.seed, args.period_s)
-    write_csv(args.capacity_out, "device,compute_ms_per_sample,bandwidth_kbps", capacity_rows(cap))
-    write_csv(args.availability_out, "device,start_s,end_s", availability_rows(beh, args.horizon_s))
+    try:
+        write_csv(args.capacity_out, "device,compute_ms_per_sample,bandwidth_kbps", capacity_rows(cap),
+                  MAX_OUTPUT_BYTES)
+        write_csv(args.availability_out, "device,start_s,end_s",
+                  iter_availability_rows(availability_plans(beh, args.horizon_s)), MAX_OUTPUT_BYTES)
+    except (ValueError, OSError) as e:  # too many rows for the horizon, an output that cannot be written
+        sys.stderr.write(f"synthetic: {printable(str(e))}\n")
+        return 2
     if args.pickles:
         os.makedirs(args.pickles, exist_ok=True)
         for name, value in (("client_device_capacity", cap), ("client_behave_trace", beh)):
