@@ -15,8 +15,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(HERE, "..", "..", "tools", "traces")
 sys.path.insert(0, TOOLS)
-from fedscale_to_csv import (RefusedPickle, availability_rows, capacity_rows, check_plain, load_plain,  # noqa: E402
-                             on_windows)
+from fedscale_to_csv import availability_rows, capacity_rows, on_windows  # noqa: E402
+from plain_pickle import RefusedPickle, check_plain, load_plain  # noqa: E402
 import synthetic  # noqa: E402
 
 
