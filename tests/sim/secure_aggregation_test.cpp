@@ -368,3 +368,15 @@ TEST_CASE("secure aggregation counts and warns about every coordinate its range 
   CHECK(r.err.find("secure aggregation cut " + std::to_string(clipped) + " coordinates") != std::string::npos);
   CHECK(s["warnings"].dump().find("secure aggregation cut") != std::string::npos);
 }
+
+TEST_CASE("secure aggregation: a round timeout shorter than three round trips is refused before the run") {
+  // two-devices.xml: the nearer device is 5 ms each way from the server; the protocol's key phases and
+  // the model need three round trips before a masked input can arrive.
+  const Result r = run_cli("validate " + (kData / "two-devices.json").string() + " " + secagg("{}") +
+                               "--set training.round_timeout_s=0.001",
+                           "secagg-short-timeout");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("training.round_timeout_s: 0.001 s is shorter than any device needs to deliver its masked input") !=
+        std::string::npos);
+  CHECK(lines_of(r.err).size() == 1);
+}

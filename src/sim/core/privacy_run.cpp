@@ -1,6 +1,9 @@
 // See privacy_run.hpp.
 #include "sim/core/privacy_run.hpp"
 
+#include <simgrid/s4u.hpp>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -91,6 +94,29 @@ size_t planned_round(const scenario::Scenario& scenario) {
 void check_privacy(const scenario::Scenario& scenario, int64_t params) {
   (void)make_epsilon_ledger(scenario);
   if (scenario.privacy.secure_aggregation) (void)backend::secure_settings(scenario, planned_round(scenario), params);
+}
+
+void check_secure_round_timeout(const scenario::Scenario& scenario, const simgrid::s4u::Host* server,
+                                const std::vector<simgrid::s4u::Host*>& devices) {
+  const auto& timeout = scenario.training.round_timeout_s;
+  // Flat: the devices' aggregator is the server (a hierarchy's sites run their own rounds, nearer).
+  if (!scenario.privacy.secure_aggregation || !timeout || !server || scenario.topology.kind != "flat") return;
+  double fastest = INFINITY;
+  for (const simgrid::s4u::Host* device : devices) {
+    if (!device) continue;  // a population's, placed per round (secure aggregation refuses slots)
+    std::vector<simgrid::s4u::Link*> links;
+    double up = 0, down = 0;
+    device->route_to(server, links, &up);
+    links.clear();
+    server->route_to(device, links, &down);
+    fastest = std::min(fastest, 3 * (up + down));
+  }
+  if (fastest == INFINITY || *timeout >= fastest) return;
+  throw scenario::ScenarioError(
+      "training.round_timeout_s: " + four_digits(*timeout) + " s is shorter than any device needs to deliver its "
+      "masked input under secure aggregation (at least " + four_digits(fastest) +
+      " s: three round trips with the aggregator, the key phases and the model, before the step): no round would "
+      "complete");
 }
 
 std::string describe_privacy(const scenario::Scenario& scenario, int64_t params) {

@@ -8,9 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "privacy/epsilon_ledger.hpp"
 #include "scenario/scenario.hpp"
+
+namespace simgrid::s4u {
+class Host;
+}
 
 namespace edgetrain::sim {
 
@@ -28,6 +33,13 @@ bool epsilon_budget_spent(RunState& state, size_t members);
 // the lines `validate` prints for the privacy mechanisms.
 void check_privacy(const scenario::Scenario& scenario, int64_t params);
 std::string describe_privacy(const scenario::Scenario& scenario, int64_t params);
+
+// Secure aggregation with training.round_timeout_s: refused (ScenarioError naming the key) when no
+// device could deliver its masked input before the round closes. Before it, the model and three
+// exchanges with the aggregator (adverts, peers' adverts, shares, shares back, then the masked input)
+// cross each device's route: at least three round trips of its latencies, whatever the bandwidth.
+void check_secure_round_timeout(const scenario::Scenario& scenario, const simgrid::s4u::Host* server,
+                                const std::vector<simgrid::s4u::Host*>& devices);
 
 // summary.json's `privacy`: DP's settings, epsilon at delta and the releases accounted; secure
 // aggregation's settings, bytes and time by phase and the rounds that failed; null without either.

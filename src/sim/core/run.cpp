@@ -493,6 +493,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                    check_ns3_message_size(charged.cost);
                    check_privacy(scenario, charged.cost.params);
                  }});
+  check_secure_round_timeout(scenario, p.hosts.server, p.hosts.devices);
   p.traces = plan_device_traces(scenario, p.learning->parts, own_hosts);
   apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);
   p.step_charges = std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices,
