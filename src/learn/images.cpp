@@ -5,6 +5,7 @@
 #include <map>
 
 #include "learn/image_file.hpp"
+#include "util/printable.hpp"
 
 namespace edgetrain::learn {
 namespace {
@@ -50,7 +51,8 @@ Listing list_split(const fs::path& dir, const std::string& split, const std::vec
   for (const fs::path& folder : sorted_entries(root, true)) {
     const auto it = std::find(classes.begin(), classes.end(), folder.filename().string());
     if (it == classes.end()) {
-      throw DataError("dataset: " + folder.string() + " is not a class of " + (dir / "train").string());
+      throw DataError("dataset: " + util::printable(folder.string()) + " is not a class of " +
+                      util::printable((dir / "train").string()));
     }
     per_class[static_cast<size_t>(it - classes.begin())] = sorted_entries(folder, false);
   }

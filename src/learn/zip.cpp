@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "learn/dataset.hpp"
+#include "util/printable.hpp"
 
 namespace edgetrain::learn {
 namespace {
@@ -95,9 +96,11 @@ const ZipMember& ZipArchive::member(const std::string& name) const {
   for (const ZipMember& m : members_) {
     if (m.name == name) return m;
   }
+  // The archive's own names, escaped (one line) and at most ten of them.
   std::string there;
-  for (const ZipMember& m : members_) there += (there.empty() ? "" : ", ") + m.name;
-  throw DataError("dataset: " + path_.string() + " has no array " + name +
+  for (size_t i = 0; i < members_.size() && i < 10; ++i) there += (i ? ", " : "") + util::printable(members_[i].name);
+  if (members_.size() > 10) there += " and " + std::to_string(members_.size() - 10) + " more";
+  throw DataError("dataset: " + util::printable(path_.string()) + " has no array " + name +
                   " (it holds: " + (there.empty() ? "nothing" : there) + ")");
 }
 
