@@ -166,6 +166,11 @@ class BadInput(Case):
             lambda: edgetrain.run(QUICKSTART, out=self.dir / "x", threads=0),
             lambda: edgetrain.sweep(str(QUICKSTART), out=self.dir / "s", jobs="2"),
             lambda: edgetrain.fleet([1]),
+            # Types that are no path or no list of settings: InputError naming the argument, not TypeError.
+            lambda: edgetrain.run(QUICKSTART, out=5),
+            lambda: edgetrain.sweep(str(QUICKSTART), out=5),
+            lambda: edgetrain.fleet({"devices": 10}, out=5),
+            lambda: edgetrain.validate(QUICKSTART, set=5),
         ]
         for case in cases:
             with self.assertRaises(edgetrain.InputError):

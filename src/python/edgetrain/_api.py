@@ -4,6 +4,7 @@ Runs, validations and sweeps execute in a child ``edgetrain`` process (_engine.p
 scenarios, the schema, fleets and comparisons run in process (the _core extension)."""
 import contextlib
 import json
+import os
 import operator
 import tempfile
 import warnings
@@ -40,7 +41,11 @@ def _set_words(set):
         return ["%s=%s" % (k, _json(v, k)) for k, v in set.items()]
     if isinstance(set, str):
         return [set]
-    return [str(s) for s in set]
+    try:
+        return [str(s) for s in set]
+    except TypeError:  # not iterable
+        raise InputError(f"set: expected a dict of keys and values or a list of \"key=value\", "
+                         f"got {type(set).__name__}") from None
 
 
 def _source(scenario):
@@ -75,7 +80,10 @@ def _seed(seed):
 
 
 def _out(out):
-    """`out` as a Path; an empty one is refused (it would name the current directory)."""
+    """`out` as a Path; what is not a path (a number) or an empty one (it would name the current
+    directory) is an InputError naming the argument."""
+    if not isinstance(out, (str, os.PathLike)):
+        raise InputError(f"out: expected a path, got {type(out).__name__}")
     if str(out) == "":
         raise InputError("out: an empty path")
     return Path(out)
