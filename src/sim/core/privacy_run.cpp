@@ -17,9 +17,9 @@
 namespace edgetrain::sim {
 
 namespace {
-// A Poisson round's chance of drawing no one, at most this share of delta (a million rounds of it add
-// at most delta to the guarantee's).
-constexpr double kEmptyRoundShare = 1e-6;
+// A Poisson round's chance of drawing no one, at most this share of delta: the guarantee printed then
+// holds at a delta larger by at most a millionth of it over a million rounds.
+constexpr double kEmptyRoundShare = 1e-12;
 }  // namespace
 
 std::unique_ptr<privacy::EpsilonLedger> make_epsilon_ledger(const scenario::Scenario& scenario) {
@@ -41,7 +41,7 @@ std::unique_ptr<privacy::EpsilonLedger> make_epsilon_ledger(const scenario::Scen
   const bool poisson_draw = selection.kind == "random" && dp->sampling == "poisson";
   settings.sampling = poisson_draw ? privacy::Sampling::poisson : privacy::Sampling::fixed_size;
   settings.capped_round = scenario::round_size(selection, devices).has_value() &&
-                          !(poisson_draw && selection.over_selection == 0);
+                          !(poisson_draw && settings.planned_picks == settings.planned_per_round);
   if (poisson_draw) {
     // A round that draws no one applies nothing, which the Poisson mechanism (noise on every round's
     // sum) does not allow for: refused unless its chance is negligible next to delta.
