@@ -21,10 +21,8 @@ constexpr double kFloat = 4, kIndex = 8;  // fp32 values; int64 labels and sampl
 constexpr double kRuntimeBytes = 200e6;
 // The process of a timing-only run: LibTorch is never loaded there.
 constexpr double kTimingRuntimeBytes = 45e6;
-// Timing-only runs, a host per device: what one device costs (records, ledger, stream, its actor's
-// and courier's stacks of 24 and 16 KiB, which SimGrid zeroes). Fitted on tools/bench's scale fleets
-// (1,000 to 100,000 devices): within 1% of the peak.
-constexpr double kTimingDeviceBytes = 52e3;
+// Timing-only runs, a host per device: scenario::kHostDeviceBytes a device.
+using scenario::kHostDeviceBytes;
 // A population on host slots (population.hosts "slots"): per device scenario::kPopulationDeviceBytes; per
 // slot its host, links, courier and lane, and the actor of a device placed there. Fitted on tools/bench's
 // population benchmark (100,000 to 10,000,000 devices, 3,900 slots, 1 to 100 rounds): within 8% of the
@@ -141,7 +139,7 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
     // (Counted as a data set of at least a sample per device: learning_setup.cpp's partition_counts.)
     const auto devices = static_cast<double>(sc.devices.size());
     e.data_bytes = 3 * std::max(train, devices) * kIndex;
-    e.device_bytes = sc.population ? population_bytes(*sc.population) : devices * kTimingDeviceBytes;
+    e.device_bytes = sc.population ? population_bytes(*sc.population) : devices * kHostDeviceBytes;
     e.model_vectors = 0;
     e.model_bytes = 0;
     e.runtime_bytes = kTimingRuntimeBytes;

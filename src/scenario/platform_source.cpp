@@ -305,6 +305,16 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
     base_ = "";
     return;
   }
+  // A host each costs at least kHostDeviceBytes in the run: refused here, before the platform of a
+  // million hosts is written and checked (half a minute, gigabytes), with the way out.
+  const double hosts = static_cast<double>(spec.devices) * kHostDeviceBytes;
+  if (const auto available = util::available_memory(); available && hosts > *available) {
+    throw ScenarioError(at + ": " + std::to_string(spec.devices) + " devices with a host each need at least " +
+                        util::format_bytes(hosts) + " but " + util::format_bytes(*available) +
+                        " are available; population.hosts: slots holds their records in about " +
+                        util::format_bytes(static_cast<double>(spec.devices) * kPopulationDeviceBytes) +
+                        ", with hosts only for the devices a round picks (docs/how-to/populations.md)");
+  }
   if (spec.devices > fleet::kMaxHostDevices) {
     throw ScenarioError(at + ": " + std::to_string(spec.devices) + " devices with a host each; at most " +
                         std::to_string(fleet::kMaxHostDevices) +

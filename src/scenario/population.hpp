@@ -14,6 +14,10 @@ namespace edgetrain::scenario {
 // population benchmark (100,000 to 10,000,000 devices): with the slots' cost (backend's memory
 // estimate), within 8% of the peak. Also what drawing the records may take before the estimate runs.
 inline constexpr double kPopulationDeviceBytes = 0.72e3;
+// A device with a host of its own in a timing-only run, the least it costs (its records, ledger, stream,
+// its actor's and courier's stacks of 24 and 16 KiB, which SimGrid zeroes; real training adds to it).
+// Fitted on tools/bench's scale fleets (1,000 to 100,000 devices): within 1% of the peak.
+inline constexpr double kHostDeviceBytes = 52e3;
 
 // The updates a round of `selection` aggregates among `members`: K (per_round, or the fraction of the
 // members, at least 1); empty when every member (all) or every available one takes part. Throws
