@@ -305,6 +305,12 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
     base_ = "";
     return;
   }
+  if (spec.devices > fleet::kMaxHostDevices) {
+    throw ScenarioError(at + ": " + std::to_string(spec.devices) + " devices with a host each; at most " +
+                        std::to_string(fleet::kMaxHostDevices) +
+                        " (a larger platform takes SimGrid too long to load): give population.hosts \"slots\" to keep "
+                        "them as records");
+  }
   // A host each costs at least kHostDeviceBytes in the run: refused here, before the platform of a
   // million hosts is written and checked (half a minute, gigabytes), with the way out.
   const double hosts = static_cast<double>(spec.devices) * kHostDeviceBytes;
@@ -314,12 +320,6 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
                         " are available; population.hosts: slots holds their records in about " +
                         util::format_bytes(static_cast<double>(spec.devices) * kPopulationDeviceBytes) +
                         ", with hosts only for the devices a round picks (docs/how-to/populations.md)");
-  }
-  if (spec.devices > fleet::kMaxHostDevices) {
-    throw ScenarioError(at + ": " + std::to_string(spec.devices) + " devices with a host each; at most " +
-                        std::to_string(fleet::kMaxHostDevices) +
-                        " (a larger platform takes SimGrid too long to load): give population.hosts \"slots\" to keep "
-                        "them as records");
   }
   base_ = fleet::platform_xml(spec, seed);
   info();  // checked now (the run uses this check): a generated platform always has one
