@@ -143,11 +143,6 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
     e.model_vectors = 0;
     e.model_bytes = 0;
     e.runtime_bytes = kTimingRuntimeBytes;
-    const auto picked = static_cast<double>(scenario::most_picked(sc.training.selection, sc.devices.size()));
-    if (!sc.population && sc.platform_generated && sc.topology.kind == "flat" && picked < devices) {
-      // Slots for twice a round's picks (the rounds still at work and the default's margin per site).
-      e.with_slots_bytes = e.total() - e.device_bytes + 2 * picked * kSlotBytes + devices * kPopulationDeviceBytes;
-    }
     return e;
   }
   e.data_bytes += data.read_bytes;
@@ -176,13 +171,8 @@ std::string MemoryEstimate::describe() const {
 
 void check_memory(const MemoryEstimate& estimate, std::optional<double> available) {
   if (!available || estimate.total() <= *available) return;
-  std::string way_out;
-  if (estimate.with_slots_bytes > 0 && estimate.with_slots_bytes <= *available) {
-    way_out = "; population.hosts: slots holds this fleet in about " + util::format_bytes(estimate.with_slots_bytes) +
-              " (records for every device, host slots only for those a round picks: docs/how-to/populations.md)";
-  }
   throw MemoryError("scenario needs " + estimate.describe() + " but " + util::format_bytes(*available) +
-                    " are available" + way_out);
+                    " are available");
 }
 
 }  // namespace edgetrain::backend

@@ -50,9 +50,6 @@ struct MemoryEstimate {
   std::string topology_what;
   double secure_bytes = 0;      // secure aggregation: every participant's state about each peer it shares with
   bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
-  // A timing-only fleet description with a host per device whose rounds pick a few of them: what the
-  // same run would need with population.hosts slots (records, and host slots for a round's picks); 0: none.
-  double with_slots_bytes = 0;
   double total() const {
     return model_bytes + data_bytes + device_bytes + activation_bytes + runtime_bytes + topology_bytes + secure_bytes;
   }

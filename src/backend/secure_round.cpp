@@ -155,12 +155,8 @@ ProtocolMessage SecureRound::answer(size_t device, Phase phase, const ProtocolMe
     case Phase::masked_input: {
       // A diverged update (NaN) is sent as zeros: the loss it reports ends the run anyway.
       std::vector<float> finite(input.begin(), input.end());
-      const double range = settings_.fixed_point.range;
-      for (float& x : finite) {
-        x = std::isfinite(x) ? x : 0.0f;
-        clipped_ += std::abs(x) > range ? 1 : 0;
-      }
-      out.payload = client.masked_input(from_server.payload, sa::quantise(finite, settings_.fixed_point));
+      for (float& x : finite) x = std::isfinite(x) ? x : 0.0f;
+      out.payload = client.masked_input(from_server.payload, sa::quantise(finite, settings_.fixed_point, &clipped_));
       break;
     }
     case Phase::consistency: out.payload = client.consistency(from_server.payload); break;

@@ -43,9 +43,6 @@ struct PhaseOutcome {
   double server_flops = 0;       // what the aggregator computed closing the phase (unmasking)
 };
 
-// The protocol's settings for a round of `participants` devices (threshold and SecAgg+ degree resolved,
-// the fixed point's scale the largest whose sum fits). An input error naming the key when the scenario's
-// settings cannot hold that many participants.
 // The range [-range, range] the devices' inputs are clipped to (privacy.secure_aggregation.range, or
 // what the input must carry): with DP, the clip plus kNoiseSpread standard deviations of a device's
 // noise (privacy.dp placement distributed or local), so that a coordinate is cut with probability
@@ -56,6 +53,9 @@ inline constexpr double kNoiseSpread = 7;
 inline constexpr double kRangeWithoutDp = 10;
 double secure_input_range(const scenario::Scenario& scenario);
 
+// The protocol's settings for a round of `participants` devices (threshold and SecAgg+ degree resolved,
+// the fixed point's scale the largest whose sum fits). An input error naming the key when the scenario's
+// settings cannot hold that many participants.
 struct SecureSettings {
   privacy::secagg::Config config;
   privacy::secagg::FixedPoint fixed_point;

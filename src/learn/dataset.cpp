@@ -24,6 +24,13 @@ const std::filesystem::path& regular_data_file(const std::filesystem::path& file
   return file;
 }
 
+int64_t classes_of_top_label(int64_t top, const std::string& where) {
+  if (top >= kMaxClasses)
+    throw DataError("dataset: " + where + " has label " + std::to_string(top) + ": labels are 0 to " +
+                    std::to_string(kMaxClasses - 1));
+  return top + 1;
+}
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -228,12 +235,8 @@ void finish_dataset(DatasetPair& pair, int64_t classes, const std::string& where
     int64_t top = 1;
     for (const auto& [d, where] : {std::pair{&pair.train, &where_train}, std::pair{&pair.test, &where_test}}) {
       for (int64_t l : d->labels) top = std::max(top, l);
-      // The classes the largest label implies, within dataset.classes' range.
-      if (top >= kMaxClasses)
-        throw DataError("dataset: " + *where + " has label " + std::to_string(top) + ": labels are 0 to " +
-                        std::to_string(kMaxClasses - 1));
+      classes = classes_of_top_label(top, *where);
     }
-    classes = top + 1;
   }
   for (const auto& [d, where] : {std::pair{&pair.train, &where_train}, std::pair{&pair.test, &where_test}}) {
     for (size_t i = 0; i < d->labels.size(); ++i) {

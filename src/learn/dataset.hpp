@@ -28,6 +28,8 @@ const std::filesystem::path& regular_data_file(const std::filesystem::path& file
 // The most classes a data set has (dataset.classes' bound): a label read from a file lies in
 // 0 .. kMaxClasses - 1, so that inferring the classes from the largest label stays within the key's range.
 inline constexpr int64_t kMaxClasses = 1000;
+// The classes the largest label `top` implies (top + 1), refused (DataError naming `where`) past kMaxClasses.
+int64_t classes_of_top_label(int64_t top, const std::string& where);
 
 struct Dataset {
   int64_t channels = 1, height = 28, width = 28;

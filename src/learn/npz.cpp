@@ -311,11 +311,7 @@ DatasetShape npz_dataset_shape(const NpzSpec& spec) {
       const NpyArray a = read_array(zip, *y, false, std::numeric_limits<int64_t>::max());
       for (int64_t l : labels(a, kept(a.header.count(), limit))) top = std::max(top, l);
     }
-    // The classes the largest label implies, within dataset.classes' range.
-    if (top >= kMaxClasses)
-      throw DataError("dataset: " + util::printable(spec.file.string()) + " has label " + std::to_string(top) +
-                      ": labels are 0 to " + std::to_string(kMaxClasses - 1));
-    shape.classes = top + 1;
+    shape.classes = classes_of_top_label(top, util::printable(spec.file.string()));
   }
   shape.value_bytes = h[0].bytes;
   // Each array's kept bytes are read whole, then copied into the values (not for uint8 stored

@@ -2,14 +2,14 @@
 // executable (the build folder, where the tests and edgetrain are) or, installed, ../lib/edgetrain.
 #include "learn/torch_module.hpp"
 
-#include "util/stop_flag.hpp"
-
 #include <dlfcn.h>
 
 #include <filesystem>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::learn {
 namespace {

@@ -35,13 +35,14 @@ void check_report(const nlohmann::json& report, const std::string& where) {
     throw CalibrationError(what + "\"concurrent\", a list");
   if (!report.contains("summary") || !report.at("summary").is_object())
     throw CalibrationError(what + "\"summary\", an object");
+  const auto finite = [](const nlohmann::json& pair, const char* name) {
+    return pair.contains(name) && pair.at(name).is_number() && std::isfinite(pair.at(name).get<double>());
+  };
+  const nlohmann::json& summary = report.at("summary");
   for (const char* key : {"single_fitted_max_abs_error", "single_held_out_max_abs_error", "round_max_abs_error"}) {
-    const nlohmann::json& s = report.at("summary");
-    const bool ok = s.contains(key) && s.at(key).is_object() && s.at(key).contains("flow") &&
-                    s.at(key).contains("calibrated") && s.at(key).at("flow").is_number() &&
-                    s.at(key).at("calibrated").is_number() && std::isfinite(s.at(key).at("flow").get<double>()) &&
-                    std::isfinite(s.at(key).at("calibrated").get<double>());
-    if (!ok) throw CalibrationError(what + "summary." + key + " with numbers \"flow\" and \"calibrated\"");
+    const nlohmann::json* pair = summary.contains(key) ? &summary.at(key) : nullptr;
+    if (!pair || !pair->is_object() || !finite(*pair, "flow") || !finite(*pair, "calibrated"))
+      throw CalibrationError(what + "summary." + key + " with numbers \"flow\" and \"calibrated\"");
   }
 }
 

@@ -13,8 +13,9 @@ namespace edgetrain::report {
 
 // What sets the pace of sync rounds: the device class whose devices were most often last to deliver,
 // its device most often last, and the link of that device's route to the aggregator that ran closest
-// to its capacity while busy (utilisation when busy; the simulator resolves the route). Empty device: not a sync mode. With
-// client selection a device takes part in few rounds, so the class says more than any one device.
+// to its capacity while busy (utilisation when busy; the simulator resolves the route). Empty device:
+// not a sync mode. With client selection a device takes part in few rounds, so the class says more
+// than any one device.
 struct CriticalPath {
   std::string device;
   int64_t rounds = 0;             // rounds it was the slowest of

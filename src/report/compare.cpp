@@ -159,6 +159,17 @@ std::vector<std::string> run_labels(const Comparison& c) {
   return labels;
 }
 
+const std::string& key_of(const std::string& key) { return key; }
+template <class V>
+const std::string& key_of(const std::pair<const std::string, V>& entry) { return entry.first; }
+
+// Whether the sorted `keys` (a set, or a map's keys) hold one below `section` ("privacy.dp.clip").
+template <class Sorted>
+bool has_key_below(const Sorted& keys, const std::string& section) {
+  const auto next = keys.lower_bound(section + ".");
+  return next != keys.end() && key_of(*next).rfind(section + ".", 0) == 0;
+}
+
 }  // namespace
 
 nlohmann::json parse_run_file(const std::string& text, const std::string& shown) {
@@ -228,23 +239,19 @@ Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& def
   }
   // A section one run left null and another gave keys (`compression`): compared by its keys, the null
   // run's taking their defaults.
-  auto is_section = [&](const std::string& key) {
-    const auto next = keys.lower_bound(key + ".");
-    return next != keys.end() && next->rfind(key + ".", 0) == 0;
-  };
+  auto is_section = [&](const std::string& key) { return has_key_below(keys, key); };
   // Switches (sections whose null is off): each run's state, on or off, for every one the keys reach.
   std::map<std::string, std::vector<bool>> switches;
   if (is_switch) {
+    std::set<std::string> asked;  // each section's prefix asked once (a fleet's keys share theirs)
     for (const std::string& key : keys) {
       for (size_t dot = key.find('.'); ; dot = key.find('.', dot + 1)) {
         const std::string section = key.substr(0, dot);
-        if (!switches.count(section) && is_switch(section)) {
+        if (asked.insert(section).second && is_switch(section)) {
           std::vector<bool>& on = switches[section];
           for (const auto& f : flat) {  // on: given as a leaf ({}) or with keys below it
             const auto leaf = f.find(section);
-            const auto below = f.lower_bound(section + ".");
-            on.push_back((leaf != f.end() && !leaf->second.is_null()) ||
-                         (below != f.end() && below->first.rfind(section + ".", 0) == 0));
+            on.push_back((leaf != f.end() && !leaf->second.is_null()) || has_key_below(f, section));
           }
         }
         if (dot == std::string::npos) break;

@@ -20,6 +20,15 @@ namespace edgetrain::scenario {
 namespace text = input::text;
 namespace {
 
+// What a fleet description costs before the run's estimate can look at it (its records, or its hosts),
+// refused when the machine has not that much: "<at>: <what> X but Y are available<way_out>".
+void check_fits(const std::string& at, double bytes, const std::string& what, const std::string& way_out) {
+  const auto available = util::available_memory();
+  if (!available || bytes <= *available) return;
+  throw ScenarioError(at + ": " + what + " " + util::format_bytes(bytes) + " but " + util::format_bytes(*available) +
+                      " are available" + way_out);
+}
+
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -293,12 +302,8 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
     // The platform of host slots is written once the scenario says how many a round needs
     // (place_population); until then there are no hosts to read.
     // The records are drawn before the memory estimate can look at the run: their own cost first.
-    const double records = static_cast<double>(spec.devices) * kPopulationDeviceBytes;
-    if (const auto available = util::available_memory(); available && records > *available) {
-      throw ScenarioError(at + ": " + std::to_string(spec.devices) + " devices as records need about " +
-                          util::format_bytes(records) + " but " + util::format_bytes(*available) +
-                          " are available");
-    }
+    check_fits(at, static_cast<double>(spec.devices) * kPopulationDeviceBytes,
+               std::to_string(spec.devices) + " devices as records need about", "");
     population_ = std::make_shared<Population>();
     population_->spec = spec;
     population_->fleet = fleet::draw_fleet(population_->spec, seed);
@@ -313,14 +318,11 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
   }
   // A host each costs at least kHostDeviceBytes in the run: refused here, before the platform of a
   // million hosts is written and checked (half a minute, gigabytes), with the way out.
-  const double hosts = static_cast<double>(spec.devices) * kHostDeviceBytes;
-  if (const auto available = util::available_memory(); available && hosts > *available) {
-    throw ScenarioError(at + ": " + std::to_string(spec.devices) + " devices with a host each need at least " +
-                        util::format_bytes(hosts) + " but " + util::format_bytes(*available) +
-                        " are available; population.hosts: slots holds their records in about " +
-                        util::format_bytes(static_cast<double>(spec.devices) * kPopulationDeviceBytes) +
-                        ", with hosts only for the devices a round picks (docs/how-to/populations.md)");
-  }
+  check_fits(at, static_cast<double>(spec.devices) * kHostDeviceBytes,
+             std::to_string(spec.devices) + " devices with a host each need at least",
+             "; population.hosts: slots holds their records in about " +
+                 util::format_bytes(static_cast<double>(spec.devices) * kPopulationDeviceBytes) +
+                 ", with hosts only for the devices a round picks (docs/how-to/populations.md)");
   base_ = fleet::platform_xml(spec, seed);
   info();  // checked now (the run uses this check): a generated platform always has one
 }

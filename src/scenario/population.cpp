@@ -38,6 +38,11 @@ double device_noise_stddev(const Scenario& scenario) {
   return whole / std::sqrt(static_cast<double>(planned_round_size(scenario.training.selection, scenario.devices.size())));
 }
 
+bool poisson_draw(const Scenario& scenario) {
+  const auto& dp = scenario.privacy.dp;
+  return dp && dp->sampling == "poisson" && scenario.training.selection.kind == "random";
+}
+
 size_t most_picked(const SelectionSpec& selection, size_t members) {
   const std::optional<size_t> k = round_size(selection, members);
   if (!k) return members;

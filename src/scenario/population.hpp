@@ -31,6 +31,9 @@ size_t planned_round_size(const SelectionSpec& selection, size_t members);
 double device_noise_stddev(const Scenario& scenario);
 // The most devices one round picks: ceil(K (1 + over_selection)) at most the members, or every member.
 size_t most_picked(const SelectionSpec& selection, size_t members);
+// privacy.dp with sampling poisson and selection random: each member drawn independently with probability
+// most_picked / members (sim's RoundSelection), as the accountant assumes.
+bool poisson_draw(const Scenario& scenario);
 
 // Fills `population`'s slots per site (population.slots_per_site, else the most a round picks, at most
 // the site's devices) and the scenario's platform: the slot platform's text and its check.

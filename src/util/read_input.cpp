@@ -29,6 +29,7 @@ class Fd {
   ~Fd() {
     if (fd_ >= 0) ::close(fd_);
   }
+  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   int get() const { return fd_; }
@@ -37,51 +38,54 @@ class Fd {
   int fd_;
 };
 
-}  // namespace
-
-uint64_t check_regular_input(const std::filesystem::path& file, const InputRule& rule) {
-  const std::string shown = printable(file.string());
-  auto fail = [&](const std::string& why) { return ReadError(shown + ": " + why); };
-  const Fd fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-  if (fd.get() < 0) {
-    const int e = errno;
-    if (e == ENOENT) throw fail("cannot open file (no such file)");
-    throw fail(std::string("cannot open file (") + std::strerror(e) + ")");
-  }
+// Opens `file` without blocking and refuses what `rule` (and `regular_only`) does not take: a folder,
+// a stream where a regular file is needed, a regular file larger than the bound.
+struct Opened {
+  Fd fd;
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) throw fail(std::string("cannot read file (") + std::strerror(errno) + ")");
-  if (S_ISDIR(st.st_mode)) throw fail("cannot open file (it is a directory)");
-  if (!S_ISREG(st.st_mode))
-    throw fail(std::string(rule.what) + " must be a regular file, not a pipe, FIFO or device (" + rule.regular + ")");
-  if (static_cast<uint64_t>(st.st_size) > rule.max_bytes)
-    throw fail(std::string(rule.what) + " is larger than " + size_text(rule.max_bytes) + " (" +
-               std::to_string(st.st_size) + " bytes): edgetrain reads at most that much");
-  return static_cast<uint64_t>(st.st_size);
-}
+  bool regular() const { return S_ISREG(st.st_mode); }
+};
 
-std::string read_input(const std::filesystem::path& file, const InputRule& rule) {
+Opened open_input(const std::filesystem::path& file, const InputRule& rule, bool regular_only) {
   const std::string shown = printable(file.string());
   auto fail = [&](const std::string& why) { return ReadError(shown + ": " + why); };
-  auto too_large = [&](const std::string& size) {
-    return fail(std::string(rule.what) + " is larger than " + size_text(rule.max_bytes) + " (" + size +
-                "): edgetrain reads at most that much");
-  };
-  const Fd fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-  if (fd.get() < 0) {
+  Opened o{Fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC))};
+  if (o.fd.get() < 0) {
     const int e = errno;
     if (e == ENOENT) throw fail("cannot open file (no such file)");
     if (e == EISDIR) throw fail("cannot open file (it is a directory)");
     throw fail(std::string("cannot open file (") + std::strerror(e) + ")");
   }
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) throw fail(std::string("cannot read file (") + std::strerror(errno) + ")");
-  if (S_ISDIR(st.st_mode)) throw fail("cannot open file (it is a directory)");
-  const bool regular = S_ISREG(st.st_mode);
-  if (!regular && !rule.streams) {
+  if (::fstat(o.fd.get(), &o.st) != 0) throw fail(std::string("cannot read file (") + std::strerror(errno) + ")");
+  if (S_ISDIR(o.st.st_mode)) throw fail("cannot open file (it is a directory)");
+  if (!o.regular() && (regular_only || !rule.streams)) {
     throw fail(std::string(rule.what) + " must be a regular file, not a pipe, FIFO or device (" + rule.regular + ")");
   }
+  if (o.regular() && static_cast<uint64_t>(o.st.st_size) > rule.max_bytes) {
+    throw fail(std::string(rule.what) + " is larger than " + size_text(rule.max_bytes) + " (" +
+               std::to_string(o.st.st_size) + " bytes): edgetrain reads at most that much");
+  }
+  return o;
+}
+
+}  // namespace
+
+uint64_t check_regular_input(const std::filesystem::path& file, const InputRule& rule) {
+  return static_cast<uint64_t>(open_input(file, rule, true).st.st_size);
+}
+
+std::string read_input(const std::filesystem::path& file, const InputRule& rule) {
+  const std::string shown = printable(file.string());
+  auto fail = [&](const std::string& why) { return ReadError(shown + ": " + why); };
+  const Opened opened = open_input(file, rule, false);
+  const Fd& fd = opened.fd;
+  const struct stat& st = opened.st;
+  const bool regular = opened.regular();
+  auto too_large = [&](const std::string& size) {
+    return fail(std::string(rule.what) + " is larger than " + size_text(rule.max_bytes) + " (" + size +
+                "): edgetrain reads at most that much");
+  };
   if (regular) {
-    if (static_cast<uint64_t>(st.st_size) > rule.max_bytes) throw too_large(std::to_string(st.st_size) + " bytes");
     // A regular file never blocks: plain reads from here.
     const int flags = ::fcntl(fd.get(), F_GETFL);
     if (flags >= 0) ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);

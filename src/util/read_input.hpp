@@ -60,23 +60,24 @@ std::string read_input(const std::filesystem::path& file, const InputRule& rule)
 // or larger than rule.max_bytes; returns its size. The reader then opens it knowing it is a file.
 uint64_t check_regular_input(const std::filesystem::path& file, const InputRule& rule);
 
-template <class Error>
-uint64_t check_regular_input_as(const std::filesystem::path& file, const InputRule& rule) {
+// `read()`'s result, a ReadError rethrown as the caller's module error (its message unchanged).
+template <class Error, class Read>
+auto read_as(Read&& read) {
   try {
-    return check_regular_input(file, rule);
+    return read();
   } catch (const ReadError& e) {
     throw Error(e.what());
   }
 }
 
-// The same, rethrowing ReadError as the caller's module error (its message unchanged).
+template <class Error>
+uint64_t check_regular_input_as(const std::filesystem::path& file, const InputRule& rule) {
+  return read_as<Error>([&] { return check_regular_input(file, rule); });
+}
+
 template <class Error>
 std::string read_input_as(const std::filesystem::path& file, const InputRule& rule) {
-  try {
-    return read_input(file, rule);
-  } catch (const ReadError& e) {
-    throw Error(e.what());
-  }
+  return read_as<Error>([&] { return read_input(file, rule); });
 }
 
 }  // namespace edgetrain::util

@@ -81,6 +81,27 @@ std::string dims(const std::vector<int64_t>& shape) {
   return out + "]";
 }
 
+// What forward returned for a batch of `batch`: float32 logits [batch, classes] (`classes` <= 0: any),
+// else a ModelError naming the file and what it returned.
+void check_logits(const c10::IValue& result, const ScriptArchive& archive, int64_t batch, int64_t classes) {
+  std::vector<int64_t> want{batch, classes};
+  if (!result.isTensor()) {
+    throw ModelError(shown(archive.file) + ": forward returns a " + result.tagKind() + ", not a tensor [batch, classes] = " +
+                     dims(want));
+  }
+  if (result.toTensor().scalar_type() != torch::kFloat32) {
+    throw ModelError(shown(archive.file) + ": forward returns " +
+                     std::string(c10::toString(result.toTensor().scalar_type())) +
+                     " values; the loss needs float32 logits [batch, classes]");
+  }
+  const std::vector<int64_t> got = result.toTensor().sizes().vec();
+  if (classes <= 0 && got.size() == 2 && got[1] > 0) want[1] = got[1];  // any number of classes
+  if (got != want) {
+    throw ModelError(shown(archive.file) + ": forward returns " + dims(got) + " for a batch of " + std::to_string(batch) +
+                     ", not [batch, classes] = " + dims(want));
+  }
+}
+
 // A TorchScript archive is read whole: 4 GiB holds a model of a billion parameters.
 constexpr util::InputRule kModelInput{"the model file", 4096 * util::kMiB, false,
                                       "a model is a TorchScript archive on disk (torch.jit.save)"};
@@ -145,22 +166,7 @@ ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& ar
     throw ModelError(shown(archive.file) + ": forward does not take the data set's samples (a float batch " +
                      dims(input) + "): " + last_line(e.what()));
   }
-  std::vector<int64_t> want{kBatch, config.classes};
-  if (!result.isTensor()) {
-    throw ModelError(shown(archive.file) + ": forward returns a " + result.tagKind() + ", not a tensor [batch, classes] = " +
-                     dims(want));
-  }
-  if (result.toTensor().scalar_type() != torch::kFloat32) {
-    throw ModelError(shown(archive.file) + ": forward returns " +
-                     std::string(c10::toString(result.toTensor().scalar_type())) +
-                     " values; the loss needs float32 logits [batch, classes]");
-  }
-  const std::vector<int64_t> got = result.toTensor().sizes().vec();
-  if (config.classes <= 0 && got.size() == 2 && got[1] > 0) want[1] = got[1];  // any number of classes
-  if (got != want) {
-    throw ModelError(shown(archive.file) + ": forward returns " + dims(got) + " for a batch of 2, not [batch, classes] = " +
-                     dims(want));
-  }
+  check_logits(result, archive, kBatch, config.classes);
   const OpCosts costs = cost_ops(calls, kBatch);
   s.compute_layers = costs.layers;
   s.forward_flops_per_sample = forward_flops(costs.layers);
@@ -184,15 +190,7 @@ torch::Tensor script_forward(torch::jit::Module& module, const ScriptArchive& ar
     throw ModelError(shown(archive.file) + ": forward fails on a batch " + dims(x.sizes().vec()) + ": " +
                      util::printable(last_line(e.what())));
   }
-  const std::vector<int64_t> want{x.size(0), classes};
-  if (!result.isTensor() || result.toTensor().scalar_type() != torch::kFloat32 || result.toTensor().dim() != 2 ||
-      result.toTensor().size(0) != x.size(0) || (classes > 0 && result.toTensor().size(1) != classes)) {
-    const std::string what = result.isTensor() ? std::string(c10::toString(result.toTensor().scalar_type())) + " " +
-                                                     dims(result.toTensor().sizes().vec())
-                                               : std::string("a ") + result.tagKind();
-    throw ModelError(shown(archive.file) + ": forward returns " + what + " for a batch " + dims(x.sizes().vec()) +
-                     ", not float32 [batch, classes] = " + dims(want));
-  }
+  check_logits(result, archive, x.size(0), classes);
   return result.toTensor();
 }
 

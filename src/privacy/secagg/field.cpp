@@ -49,7 +49,7 @@ double scale_for(uint64_t n, double range, uint32_t bits) {
   return static_cast<double>(levels) / range;
 }
 
-std::vector<uint32_t> quantise(std::span<const float> values, const FixedPoint& fp) {
+std::vector<uint32_t> quantise(std::span<const float> values, const FixedPoint& fp, int64_t* clipped) {
   if (!sum_fits(fp, 1))
     throw std::invalid_argument("secagg field: range * scale = " + std::to_string(fp.range * fp.scale) +
                                 " does not fit a single input in " + std::to_string(fp.bits) + " bits");
@@ -58,8 +58,9 @@ std::vector<uint32_t> quantise(std::span<const float> values, const FixedPoint& 
   for (size_t i = 0; i < values.size(); ++i) {
     const double v = values[i];
     if (std::isnan(v)) throw std::invalid_argument("secagg field: NaN at element " + std::to_string(i));
-    const double clipped = v < -fp.range ? -fp.range : (v > fp.range ? fp.range : v);
-    const auto level = static_cast<int64_t>(std::llround(clipped * fp.scale));
+    const double within = v < -fp.range ? -fp.range : (v > fp.range ? fp.range : v);
+    if (clipped && within != v) ++*clipped;
+    const auto level = static_cast<int64_t>(std::llround(within * fp.scale));
     out[i] = static_cast<uint32_t>(static_cast<uint64_t>(level)) & mask;  // two's complement, then mod 2^b
   }
   return out;

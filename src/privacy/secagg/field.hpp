@@ -34,9 +34,10 @@ bool sum_fits(const FixedPoint& fp, uint64_t n);
 // (2n)) levels, scale = L / range. Throws when not even one level is left (2n > 2^b - 1).
 double scale_for(uint64_t n, double range, uint32_t bits);
 
-// Each value clipped, scaled, rounded to nearest and wrapped mod 2^b. Throws on a NaN value or a
-// fixed point whose single input does not fit (2L >= 2^b).
-std::vector<uint32_t> quantise(std::span<const float> values, const FixedPoint& fp);
+// Each value clipped, scaled, rounded to nearest and wrapped mod 2^b; `clipped` (when given) counts the
+// values outside [-range, range]. Throws on a NaN value or a fixed point whose single input does not fit
+// (2L >= 2^b).
+std::vector<uint32_t> quantise(std::span<const float> values, const FixedPoint& fp, int64_t* clipped = nullptr);
 
 // A sum mod 2^b read as a signed integer and divided by scale: the sum of the dequantised inputs.
 std::vector<double> decode_sum(std::span<const uint32_t> sum, const FixedPoint& fp);

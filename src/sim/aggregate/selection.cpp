@@ -34,7 +34,7 @@ RoundSelection::RoundSelection(const scenario::SelectionSpec& spec, uint64_t see
   if (kind_ == Kind::All) return;
   per_round_ = scenario::round_size(spec, members);
   if (per_round_) picks_ = scenario::most_picked(spec, members);
-  poisson_ = poisson && kind_ == Kind::Random && per_round_;
+  poisson_ = poisson && per_round_;
 }
 
 std::vector<bool> RoundSelection::pick(int64_t round, const std::vector<bool>& available) {

@@ -23,6 +23,7 @@ namespace edgetrain::sim {
 class RoundSelection {
  public:
   // Throws scenario::ScenarioError when per_round exceeds the members.
+  // `poisson`: scenario::poisson_draw (kind random under privacy.dp sampling poisson).
   RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members, bool poisson = false);
   // Whether pick() looks at who is available (kinds available and oort).
   bool uses_availability() const { return kind_ == Kind::Available || kind_ == Kind::Oort; }

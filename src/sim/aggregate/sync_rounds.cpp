@@ -6,6 +6,7 @@
 #include <memory>
 #include <simgrid/s4u.hpp>
 
+#include "scenario/population.hpp"
 #include "sim/aggregate/members.hpp"
 #include "sim/core/messages.hpp"
 #include "sim/core/wire.hpp"
@@ -27,7 +28,7 @@ SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> member
       mode_(state.scenario.training, members_.size()),
       injection_(state),
       selection_(state.scenario.training.selection, selection_seed, members_.size(),
-                 state.scenario.privacy.dp && state.scenario.privacy.dp->sampling == "poisson"),
+                 scenario::poisson_draw(state.scenario)),
       sent_at_(members_.size(), 0.0),
       last_round_end_(members_.size(), 0.0) {}
 

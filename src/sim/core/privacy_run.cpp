@@ -38,7 +38,7 @@ std::unique_ptr<privacy::EpsilonLedger> make_epsilon_ledger(const scenario::Scen
   settings.planned_picks = static_cast<int64_t>(scenario::most_picked(selection, devices));
   // A round caps its updates at K wherever K is set, except under a Poisson draw without over-selection
   // (RoundSelection: it aggregates whatever it drew).
-  const bool poisson_draw = selection.kind == "random" && dp->sampling == "poisson";
+  const bool poisson_draw = scenario::poisson_draw(scenario);
   settings.sampling = poisson_draw ? privacy::Sampling::poisson : privacy::Sampling::fixed_size;
   settings.capped_round = scenario::round_size(selection, devices).has_value() &&
                           !(poisson_draw && settings.planned_picks == settings.planned_per_round);
