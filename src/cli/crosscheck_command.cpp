@@ -1,6 +1,7 @@
 // `edgetrain crosscheck SCENARIO.json [--out DIR] [--seed N] [--set key.path=value]... [--threads N]
 // [--quiet]`: runs the scenario flow-level as `run` does, recording every transfer and what it
-// waited for, then replays them under ns-3's packet-level TCP (src/packet) and writes
+// waited for, then replays them under ns-3's packet-level TCP (src/packet), once per router queue of
+// the spread (packet/tcp_settings.hpp), and writes
 // crosscheck.csv and crosscheck.json beside the run's results. Five rounds unless --set
 // stop.rounds says otherwise: a packet-level replay costs far more than the flow model.
 #include <cstdio>
@@ -35,7 +36,13 @@ int crosscheck_command(const std::vector<std::string>& words) {
     std::string lines;
     options.crosscheck = [&](const packet::Workload& workload, int64_t local) {
       const packet::TcpSettings tcp;
-      const auto report = packet::crosscheck_report(workload, packet::replay(workload, tcp), tcp, local);
+      std::vector<packet::QueueReplay> replays;
+      for (const packet::QueueConfig& queue : packet::queue_spread()) {
+        packet::TcpSettings under = tcp;
+        under.queue = queue;
+        replays.push_back({queue, packet::replay(workload, under)});
+      }
+      const auto report = packet::crosscheck_report(workload, replays, tcp, local);
       lines = report.text;
       return std::map<std::string, std::string>{{"crosscheck.csv", report.csv}, {"crosscheck.json", report.json}};
     };

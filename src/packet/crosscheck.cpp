@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "util/format.hpp"
 
@@ -78,75 +79,168 @@ nlohmann::json stats(std::vector<double> errors) {
   return j;
 }
 
+// A round's span in one replay: from its first transfer's start to its last one's end.
+struct Span {
+  double start = INFINITY, end = -INFINITY;
+  void add(double from, double to) {
+    start = std::min(start, from);
+    end = std::max(end, to);
+  }
+  double seconds() const { return end - start; }
+};
+
+// How far the flow model's round time is outside TCP's range across queues (0 inside it).
+double error_to_range(double flow_s, double lo_s, double hi_s) {
+  if (flow_s < lo_s) return error(flow_s, lo_s);
+  if (flow_s > hi_s) return error(flow_s, hi_s);
+  return 0;
+}
+
+nlohmann::json tcp_json(const TcpSettings& tcp) {
+  return {{"congestion", tcp.congestion},
+          {"recovery", tcp.recovery},
+          {"mss_bytes", tcp.mss_bytes},
+          {"initial_window_segments", tcp.initial_window},
+          {"receive_window_bytes", tcp.receive_window_bytes},
+          {"queue", tcp.queue.name()},
+          {"min_rto_s", tcp.min_rto_s},
+          {"delayed_ack_s", tcp.delayed_ack_s},
+          {"data_retries", tcp.data_retries}};
+}
+
 }  // namespace
 
-CrosscheckReport crosscheck_report(const Workload& w, const std::vector<Timing>& packet, const TcpSettings& tcp,
+CrosscheckReport crosscheck_report(const Workload& w, const std::vector<QueueReplay>& replays, const TcpSettings& tcp,
                                    int64_t local) {
+  const auto main = std::find_if(replays.begin(), replays.end(),
+                                 [&](const QueueReplay& r) { return r.queue.name() == tcp.queue.name(); });
+  if (main == replays.end()) throw std::logic_error("crosscheck: no replay under the default queue");
+  const std::vector<Timing>& packet = main->timing;
   const std::vector<int64_t> flows = sharing(w);
   std::ostringstream csv;
   csv.precision(9);
-  csv << "round,source,destination,bytes,flows_on_busiest_link,flow_start_s,flow_s,packet_start_s,packet_s,error\n";
+  csv << "round,source,destination,bytes,flows_on_busiest_link,flow_start_s,flow_s,packet_start_s,packet_s,error,"
+         "timeouts,backoff_s,anomaly,packet_min_s,packet_max_s\n";
   std::map<std::string, std::vector<double>> by_size, by_sharing;
-  std::vector<double> all;
-  struct Span {
-    double flow_start = INFINITY, flow_end = -INFINITY, packet_start = INFINITY, packet_end = -INFINITY;
-  };
-  std::map<int64_t, Span> rounds;
+  std::vector<double> all, clean;
+  nlohmann::json anomalies = nlohmann::json::array();
+  std::map<int64_t, Span> flow_rounds;
+  std::map<int64_t, std::vector<Span>> packet_rounds;  // per queue, in the order of `replays`
+  std::map<int64_t, bool> round_anomalous;
   double flow_end = 0, packet_end = 0;
   for (size_t i = 0; i < w.transfers.size(); ++i) {
     const Transfer& t = w.transfers[i];
     const double flow_s = t.flow_end_s - t.flow_start_s;
     const double e = error(flow_s, packet[i].seconds());
+    double lo = INFINITY, hi = 0;
+    std::vector<Span>& spans = packet_rounds[t.round];
+    spans.resize(replays.size());
+    for (size_t q = 0; q < replays.size(); ++q) {
+      const Timing& r = replays[q].timing.at(i);
+      lo = std::min(lo, r.seconds());
+      hi = std::max(hi, r.seconds());
+      spans[q].add(r.start_s, r.end_s);
+    }
+    const bool anomaly = is_anomaly(packet[i]);
     csv << t.round << ',' << t.src << ',' << t.dst << ',' << t.bytes << ',' << flows[i] << ',' << t.flow_start_s << ','
-        << flow_s << ',' << packet[i].start_s << ',' << packet[i].seconds() << ',' << e << '\n';
+        << flow_s << ',' << packet[i].start_s << ',' << packet[i].seconds() << ',' << e << ',' << packet[i].timeouts << ','
+        << packet[i].backoff_s << ',' << (anomaly ? 1 : 0) << ',' << lo << ',' << hi << '\n';
     all.push_back(e);
-    by_size[size_class(t.bytes)].push_back(e);
-    by_sharing[sharing_class(flows[i])].push_back(e);
-    Span& r = rounds[t.round];
-    r.flow_start = std::min(r.flow_start, t.flow_start_s);
-    r.flow_end = std::max(r.flow_end, t.flow_end_s);
-    r.packet_start = std::min(r.packet_start, packet[i].start_s);
-    r.packet_end = std::max(r.packet_end, packet[i].end_s);
+    if (anomaly) {
+      round_anomalous[t.round] = true;
+      anomalies.push_back({{"transfer", i},
+                           {"round", t.round},
+                           {"source", t.src},
+                           {"destination", t.dst},
+                           {"bytes", t.bytes},
+                           {"packet_s", packet[i].seconds()},
+                           {"timeouts", packet[i].timeouts},
+                           {"backoff_s", packet[i].backoff_s}});
+    } else {
+      clean.push_back(e);
+      by_size[size_class(t.bytes)].push_back(e);
+      by_sharing[sharing_class(flows[i])].push_back(e);
+    }
+    flow_rounds[t.round].add(t.flow_start_s, t.flow_end_s);
     flow_end = std::max(flow_end, t.flow_end_s);
     packet_end = std::max(packet_end, packet[i].end_s);
   }
+  const auto main_index = static_cast<size_t>(main - replays.begin());
   nlohmann::json j;
-  j["tcp"] = {{"congestion", tcp.congestion},
-              {"recovery", tcp.recovery},
-              {"mss_bytes", tcp.mss_bytes},
-              {"initial_window_segments", tcp.initial_window},
-              {"receive_window_bytes", tcp.receive_window_bytes},
-              {"min_queue_packets", tcp.min_queue_packets},
-              {"min_rto_s", tcp.min_rto_s},
-              {"data_retries", tcp.data_retries}};
+  j["tcp"] = tcp_json(tcp);
+  j["queues"] = nlohmann::json::array();
+  for (const QueueReplay& r : replays) {
+    int64_t count = 0;
+    for (const Timing& t : r.timing) count += is_anomaly(t) ? 1 : 0;
+    j["queues"].push_back({{"queue", r.queue.name()}, {"anomalies", count}});
+  }
   j["transfers"] = w.transfers.size();
   j["local_transfers_not_replayed"] = local;
+  j["reference_anomalies"] = anomalies;
+  j["anomaly_rule"] = "a transfer that spent more than " + util::format_number(100 * kAnomalyBackoffShare) +
+                      "% of its time waiting for retransmission timeouts in the replay under " + tcp.queue.name();
   j["transfer_error"] = stats(all);
+  j["transfer_error_without_anomalies"] = stats(clean);
+  // Sizes and sharing describe the flow model, not the reference's faults: anomalies left out.
   for (const auto& [name, errors] : by_size) j["transfer_error_by_size"][name] = stats(errors);
   for (const auto& [name, errors] : by_sharing) j["transfer_error_by_sharing"][name] = stats(errors);
-  std::vector<double> round_errors;
-  for (const auto& [round, r] : rounds) {
-    const double e = error(r.flow_end - r.flow_start, r.packet_end - r.packet_start);
+  std::vector<double> round_errors, clean_round_errors, range_errors;
+  int64_t inside = 0;
+  j["rounds"] = nlohmann::json::array();
+  for (const auto& [round, f] : flow_rounds) {
+    const std::vector<Span>& spans = packet_rounds.at(round);
+    const double packet_s = spans[main_index].seconds();
+    double lo = INFINITY, hi = 0;
+    for (const Span& s : spans) {
+      lo = std::min(lo, s.seconds());
+      hi = std::max(hi, s.seconds());
+    }
+    const double e = error(f.seconds(), packet_s), to_range = error_to_range(f.seconds(), lo, hi);
     round_errors.push_back(e);
+    if (!round_anomalous.count(round)) clean_round_errors.push_back(e);
+    range_errors.push_back(to_range);
+    inside += to_range == 0 ? 1 : 0;
+    nlohmann::json by_queue = nlohmann::json::object();
+    for (size_t q = 0; q < replays.size(); ++q) by_queue[replays[q].queue.name()] = spans[q].seconds();
     j["rounds"].push_back({{"round", round},
-                           {"flow_s", r.flow_end - r.flow_start},
-                           {"packet_s", r.packet_end - r.packet_start},
-                           {"error", e}});
+                           {"flow_s", f.seconds()},
+                           {"packet_s", packet_s},
+                           {"error", e},
+                           {"reference_anomaly", round_anomalous.count(round) > 0},
+                           {"packet_s_by_queue", by_queue},
+                           {"queue_range_s", {lo, hi}},
+                           {"error_to_queue_range", to_range}});
   }
   j["round_error"] = stats(round_errors);
+  j["round_error_without_anomalies"] = stats(clean_round_errors);
+  j["round_error_to_queue_range"] = stats(range_errors);
+  j["rounds_inside_queue_range"] = inside;
   j["last_transfer_end"] = {{"flow_s", flow_end}, {"packet_s", packet_end}, {"error", error(flow_end, packet_end)}};
 
   std::ostringstream text;
   text << "crosscheck: " << w.transfers.size() << " transfers replayed under ns-3 (" << tcp.congestion.substr(5)
-       << ", initial window " << tcp.initial_window << ")";
+       << ", initial window " << tcp.initial_window << ", " << tcp.queue.name() << " queues; " << replays.size()
+       << " queue configurations for TCP's range)";
   if (local > 0) text << ", " << local << " local ones left out";
   text << "\n";
+  const auto range = [](const nlohmann::json& s) {
+    return "median " + util::signed_percent(s["median_error"]) + ", from " + util::signed_percent(s["min_error"]) + " to " +
+           util::signed_percent(s["max_error"]);
+  };
   if (!all.empty()) {
-    text << "  flow-level transfer time against packet-level: median " << util::signed_percent(j["transfer_error"]["median_error"])
-         << ", from " << util::signed_percent(j["transfer_error"]["min_error"]) << " to "
-         << util::signed_percent(j["transfer_error"]["max_error"]) << "\n";
-    text << "  flow-level round time against packet-level: median " << util::signed_percent(j["round_error"]["median_error"]) << ", from "
-         << util::signed_percent(j["round_error"]["min_error"]) << " to " << util::signed_percent(j["round_error"]["max_error"]) << "\n";
+    text << "  flow-level transfer time against packet-level: " << range(j["transfer_error"]) << "\n";
+    text << "  flow-level round time against packet-level: " << range(j["round_error"]) << "\n";
+    text << "  rounds inside TCP's range across queues: " << inside << " of " << flow_rounds.size();
+    if (inside < static_cast<int64_t>(flow_rounds.size()))
+      text << " (outside by at most " << util::signed_percent(j["round_error_to_queue_range"]["max_abs_error"]).substr(1) << ")";
+    text << "\n";
+    if (!anomalies.empty()) {
+      text << "  reference anomalies: " << anomalies.size() << " transfers spent most of their time in ns-3's timeout "
+           << "back-off (crosscheck.json lists them); without them: transfers ";
+      text << (clean.empty() ? std::string("none left") : range(j["transfer_error_without_anomalies"]));
+      text << "; rounds " << (clean_round_errors.empty() ? std::string("none left") : range(j["round_error_without_anomalies"]))
+           << "\n";
+    }
     text << "  last transfer ends at " << flow_end << " s flow-level, " << packet_end << " s packet-level ("
          << util::signed_percent(error(flow_end, packet_end)) << ")\n";
   }

@@ -42,7 +42,9 @@ class Ns3Network {
   ns3::Ptr<ns3::Node> node(uint32_t index) const { return nodes_.Get(index); }
   uint32_t new_node();
   uint32_t host_node(const std::string& name);
-  void connect(uint32_t a, uint32_t b, double rate_bps, double delay_s, uint32_t queue_packets);
+  void connect(uint32_t a, uint32_t b, double rate_bps, double delay_s, uint32_t queue_packets, bool fq_codel);
+  // The queue of a link's channel under the configured queue (tcp_settings.hpp).
+  uint32_t queue_packets(const Link& link, double rtt_s) const;
   void route(const std::vector<uint32_t>& path, ns3::Ipv4Address destination, const Transfer& transfer);
   std::vector<uint32_t> path(const Transfer& transfer);
 
@@ -56,6 +58,7 @@ class Ns3Network {
   std::map<size_t, std::pair<uint32_t, uint32_t>> link_nodes_;  // link -> (in, out)
   std::map<std::pair<uint32_t, uint32_t>, Hop> hops_;           // (node, neighbour) -> the way there
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> next_;      // (node, destination address) -> neighbour
+  std::map<size_t, double> link_rtt_s_;  // link -> the longest round trip of a path across it
   double max_rtt_s_ = 0;
 };
 

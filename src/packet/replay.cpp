@@ -8,6 +8,7 @@
 #include <ns3/ipv4-address-generator.h>
 
 #include "packet/error.hpp"
+#include "packet/linux_rtt.hpp"
 #include "packet/ns3_network.hpp"
 #include "util/format.hpp"
 #include "util/stop_flag.hpp"
@@ -33,6 +34,10 @@ void configure_tcp(const TcpSettings& tcp) {
   ns3::Config::SetDefault("ns3::TcpSocketBase::MinRto", ns3::TimeValue(ns3::Seconds(tcp.min_rto_s)));
   ns3::Config::SetDefault("ns3::TcpSocket::DataRetries", ns3::UintegerValue(tcp.data_retries));
   ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", ns3::UintegerValue(kSendBufferBytes));
+  ns3::Config::SetDefault("ns3::TcpSocket::DelAckTimeout", ns3::TimeValue(ns3::Seconds(tcp.delayed_ack_s)));
+  ns3::Config::SetDefault("ns3::TcpL4Protocol::RttEstimatorType",
+                          ns3::TypeIdValue(tcp.linux_rto ? LinuxRttEstimator::GetTypeId() : ns3::RttMeanDeviation::GetTypeId()));
+  ns3::Config::SetDefault("edgetrain::LinuxRttEstimator::MinRto", ns3::TimeValue(ns3::Seconds(tcp.min_rto_s)));
 }
 
 // The replay's state: which transfers wait for how many causes, and the sockets.
@@ -41,7 +46,8 @@ class Replay {
   Replay(const Workload& workload, const Ns3Network& network, double offset_s)
       : workload_(workload), network_(network), offset_s_(offset_s), timing_(workload.transfers.size()),
         waiting_(workload.transfers.size()), senders_(workload.transfers.size()), received_(workload.transfers.size()),
-        unsent_(workload.transfers.size()) {
+        unsent_(workload.transfers.size()), last_sent_(workload.transfers.size()),
+        started_(workload.transfers.size()) {
     dependents_.resize(workload.transfers.size());
     for (size_t t = 0; t < workload.transfers.size(); ++t) {
       waiting_[t] = workload.transfers[t].causes.size();
@@ -68,6 +74,8 @@ class Replay {
       senders_[t] = ns3::Socket::CreateSocket(network_.host(transfer.src), tcp);
       senders_[t]->Bind();
       senders_[t]->SetSendCallback(ns3::MakeCallback(&Replay::writable, this));
+      senders_[t]->TraceConnectWithoutContext("Tx", ns3::MakeBoundCallback(&Replay::sent, this, t));
+      senders_[t]->TraceConnectWithoutContext("RTO", ns3::MakeBoundCallback(&Replay::timeout_changed, this, t));
       sender_of_[senders_[t]] = t;
       senders_[t]->Connect(ns3::InetSocketAddress(network_.destination(t), port));
       if (transfer.causes.empty()) ns3::Simulator::Schedule(ns3::Seconds(offset_s_ + transfer.start_s), &Replay::start, this, t);
@@ -95,6 +103,7 @@ class Replay {
  private:
   void start(size_t t) {
     timing_[t].start_s = (ns3::Simulator::Now() - ns3::Seconds(offset_s_)).GetSeconds();
+    started_[t] = true;
     unsent_[t] = workload_.transfers[t].bytes;
     write(t);
   }
@@ -110,6 +119,20 @@ class Replay {
   }
 
   void writable(ns3::Ptr<ns3::Socket> socket, uint32_t) { write(sender_of_.at(socket)); }
+
+  // The sender's segments out: the last one before a timeout fires starts the wait it counts.
+  static void sent(Replay* r, size_t t, ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader&, ns3::Ptr<const ns3::TcpSocketBase>) {
+    if (p->GetSize() > 0) r->last_sent_[t] = ns3::Simulator::Now().GetSeconds();
+  }
+  // ns-3 doubles the timeout (to at most 60 s) exactly when the retransmission timer expires
+  // (RFC 6298 5.5); an RTT sample sets it from the estimator, never to exactly twice its value.
+  static void timeout_changed(Replay* r, size_t t, ns3::Time before, ns3::Time after) {
+    if (after != std::min(before + before, ns3::Seconds(60)) || before.IsZero()) return;
+    if (!r->started_[t] || r->timing_[t].end_s != 0) return;  // the handshake's, or after the last byte
+    const double now = ns3::Simulator::Now().GetSeconds();
+    ++r->timing_[t].timeouts;
+    r->timing_[t].backoff_s += now - r->last_sent_[t];
+  }
 
   void accepted(ns3::Ptr<ns3::Socket> socket, const ns3::Address&) {
     ns3::Address local;
@@ -143,6 +166,8 @@ class Replay {
   std::vector<std::vector<size_t>> dependents_;
   std::vector<ns3::Ptr<ns3::Socket>> senders_;
   std::vector<int64_t> received_, unsent_;
+  std::vector<double> last_sent_;
+  std::vector<bool> started_;
   std::map<ns3::Ptr<ns3::Socket>, size_t> sender_of_;
   std::vector<ns3::Ptr<ns3::Socket>> listeners_;
   std::map<std::pair<uint32_t, uint16_t>, size_t> by_port_;  // (node, port) -> transfer

@@ -4,6 +4,7 @@
 // it would on a real network.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "packet/tcp_settings.hpp"
@@ -13,8 +14,19 @@ namespace edgetrain::packet {
 
 struct Timing {
   double start_s = 0, end_s = 0;
+  // Retransmission timeouts the sender took during the transfer, and the seconds it sat silent
+  // waiting for them (from its last segment out to the timer's expiry).
+  int64_t timeouts = 0;
+  double backoff_s = 0;
   double seconds() const { return end_s - start_s; }
 };
+
+// A transfer that spent more than this share of its time waiting for retransmission timers is a
+// reference anomaly: Linux recovers such losses within round trips (tail loss probes, RACK), which
+// ns-3 3.37 lacks, so its time says more about the simulator than about TCP. Reports list these
+// apart and give every headline figure with and without them.
+inline constexpr double kAnomalyBackoffShare = 0.5;
+inline bool is_anomaly(const Timing& t) { return t.backoff_s > kAnomalyBackoffShare * t.seconds(); }
 
 // What packet-level TCP can carry within its timeouts and retries: a link of at least 10 kbit/s (a
 // full segment in 1.2 s) and at most 10 s of latency (a geostationary hop is 0.25 s).

@@ -105,3 +105,59 @@ TEST_CASE("what ns-3 cannot map is refused with the element's name") {
   w.transfers[0].route.clear();
   CHECK_THROWS_WITH_AS(replay(w), doctest::Contains("has no link"), MappingError);
 }
+
+// Eight devices behind their own 100 Mbit/s access links upload (or download) 4 MB each across one
+// 20 Mbit/s backbone: the contended round the issue measured ns-3 stalling on.
+Workload contended_round(bool up) {
+  Workload w;
+  const size_t n = 8;
+  for (size_t i = 0; i < n; ++i) w.links.push_back({"access" + std::to_string(i), 100e6 / 8, 0.005 + 0.002 * i});
+  w.links.push_back({"backbone", 20e6 / 8, 0.020});
+  for (size_t i = 0; i < n; ++i) {
+    Transfer t;
+    t.src = up ? "d" + std::to_string(i) : "server";
+    t.dst = up ? "server" : "d" + std::to_string(i);
+    t.bytes = 4000000;
+    t.route = up ? std::vector<size_t>{i, n} : std::vector<size_t>{n, i};
+    w.transfers.push_back(t);
+  }
+  return w;
+}
+
+TEST_CASE("ns-3's own timers stall a contended round, and the stalled transfer is a reference anomaly") {
+  TcpSettings ns3_timers;
+  ns3_timers.delayed_ack_s = 0.2;  // ns-3's default, equal to the minimum RTO
+  ns3_timers.linux_rto = false;
+  ns3_timers.recovery = "ns3::TcpClassicRecovery";
+  const auto timing = replay(contended_round(true), ns3_timers);
+  size_t anomalies = 0;
+  for (const Timing& t : timing) {
+    if (!is_anomaly(t)) continue;
+    ++anomalies;
+    MESSAGE("stalled: " << t.seconds() << " s, " << t.timeouts << " timeouts, " << t.backoff_s << " s waiting for them");
+    CHECK(t.seconds() > 100);  // minutes, for a round TCP ends in seconds
+    CHECK(t.timeouts > 100);
+  }
+  CHECK(anomalies >= 1);
+}
+
+TEST_CASE("with Linux's timers a contended round ends near the backbone's rate under every queue") {
+  const double ideal_s = 8 * 4000000 / (20e6 / 8);
+  for (const bool up : {true, false}) {
+    for (const QueueConfig& queue : queue_spread()) {
+      CAPTURE(up);
+      CAPTURE(queue.name());
+      TcpSettings tcp;
+      tcp.queue = queue;
+      double end = 0;
+      for (const Timing& t : replay(contended_round(up), tcp)) {
+        CHECK_FALSE(is_anomaly(t));
+        end = std::max(end, t.end_s);
+      }
+      MESSAGE(std::string(up ? "up, " : "down, ") << queue.name() << ": round " << end << " s, ideal " << ideal_s << " s");
+      CHECK(end > ideal_s);
+      CHECK(end < 1.4 * ideal_s);
+    }
+  }
+}
+
