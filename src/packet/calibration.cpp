@@ -12,18 +12,16 @@ namespace edgetrain::packet {
 
 namespace {
 
-constexpr const char* kFormat = "edgetrain calibration 1";
+constexpr const char* kFormat = "edgetrain calibration 2";
+constexpr const char* kOldFormat = "edgetrain calibration 1";
 // A calibration holds a few hundred points: far below this.
 constexpr util::InputRule kCalibrationInput{"the calibration file", 64 * util::kMiB, true, ""};
 
-double ratio_at(const RouteClass& c, double bytes) {
-  if (c.sizes.empty()) return 1;
-  if (bytes <= c.sizes.front()) return c.ratios.front();
-  if (bytes >= c.sizes.back()) return c.ratios.back();
-  const auto hi = static_cast<size_t>(std::upper_bound(c.sizes.begin(), c.sizes.end(), bytes) - c.sizes.begin());
-  const size_t lo = hi - 1;
-  const double f = std::log(bytes / c.sizes[lo]) / std::log(c.sizes[hi] / c.sizes[lo]);
-  return c.ratios[lo] + f * (c.ratios[hi] - c.ratios[lo]);
+nlohmann::json model_json(const TcpModel& m) {
+  return {{"efficiency", m.efficiency},
+          {"growth", m.growth},
+          {"initial_window_bytes", m.initial_window_bytes},
+          {"receive_window_bytes", m.receive_window_bytes}};
 }
 
 // What runs read of a calibration's report (its fidelity band, calibrate's summary): the summary's
@@ -57,13 +55,16 @@ std::pair<double, double> Calibration::path_of(const RouteShape& route) {
   return {one_way, bottleneck};
 }
 
-double Calibration::target_s(double bytes, const RouteShape& route) const {
+const TcpModel& Calibration::model_of(const RouteShape& route) const {
   if (index_.empty())
     for (size_t i = 0; i < classes.size(); ++i) index_.emplace(classes[i].links, i);
-  const auto [one_way, bottleneck] = path_of(route);
-  const double model_s = model.lone_transfer_s(bytes, one_way, bottleneck);
   const auto it = index_.find(route);
-  return it == index_.end() ? model_s : model_s * ratio_at(classes[it->second], bytes);
+  return it == index_.end() ? model : classes[it->second].model;
+}
+
+double Calibration::target_s(double bytes, const RouteShape& route) const {
+  const auto [one_way, bottleneck] = path_of(route);
+  return model_of(route).lone_transfer_s(bytes, one_way, bottleneck);
 }
 
 std::string calibration_text(const Calibration& c) {
@@ -71,15 +72,12 @@ std::string calibration_text(const Calibration& c) {
   j["format"] = kFormat;
   j["platform"] = c.platform;
   j["fingerprint"] = c.fingerprint;
-  j["model"] = {{"efficiency", c.model.efficiency},
-                {"growth", c.model.growth},
-                {"initial_window_bytes", c.model.initial_window_bytes},
-                {"receive_window_bytes", c.model.receive_window_bytes}};
+  j["model"] = model_json(c.model);
   j["classes"] = nlohmann::json::array();
   for (const RouteClass& rc : c.classes) {
     nlohmann::json links = nlohmann::json::array();
     for (const auto& [bandwidth, latency] : rc.links) links.push_back({bandwidth, latency});
-    j["classes"].push_back({{"example", rc.example}, {"links", links}, {"sizes", rc.sizes}, {"ratios", rc.ratios}});
+    j["classes"].push_back({{"example", rc.example}, {"links", links}, {"model", model_json(rc.model)}});
   }
   j["report"] = c.report;
   return j.dump(1) + "\n";
@@ -90,6 +88,9 @@ Calibration read_calibration(const std::filesystem::path& file) {
   const std::string text = util::read_input_as<CalibrationError>(file, kCalibrationInput);
   // Nesting and duplicate keys refused before nlohmann parses (a 100,000-deep report crashed it).
   const nlohmann::json j = input::parse_json_file_as<CalibrationError>(text, file.string());
+  if (j.is_object() && j.value("format", std::string()) == kOldFormat)
+    throw CalibrationError(where + "made by an older edgetrain (ratio tables between sampled sizes, which did not hold "
+                                   "between them): run edgetrain calibrate again");
   if (!j.is_object() || j.value("format", std::string()) != kFormat)
     throw CalibrationError(where + "not an edgetrain calibration (no \"format\": \"" + kFormat + "\")");
   const auto number = [&](const nlohmann::json& v, const std::string& what, double low, double high) {
@@ -102,21 +103,22 @@ Calibration read_calibration(const std::filesystem::path& file) {
   try {
     c.platform = j.at("platform").get<std::string>();
     c.fingerprint = j.at("fingerprint").get<std::string>();
-    const auto& m = j.at("model");
-    c.model.efficiency = number(m.at("efficiency"), "model.efficiency", 0.01, 1);
-    c.model.growth = number(m.at("growth"), "model.growth", 1.01, 4);
-    c.model.initial_window_bytes = number(m.at("initial_window_bytes"), "model.initial_window_bytes", 1, 1e9);
-    c.model.receive_window_bytes = number(m.at("receive_window_bytes"), "model.receive_window_bytes", 1, 1e12);
+    const auto read_model = [&](const nlohmann::json& m, const std::string& what) {
+      TcpModel model;
+      model.efficiency = number(m.at("efficiency"), what + ".efficiency", 0.01, 1);
+      model.growth = number(m.at("growth"), what + ".growth", 1.01, 4);
+      model.initial_window_bytes = number(m.at("initial_window_bytes"), what + ".initial_window_bytes", 1, 1e9);
+      model.receive_window_bytes = number(m.at("receive_window_bytes"), what + ".receive_window_bytes", 1, 1e12);
+      return model;
+    };
+    c.model = read_model(j.at("model"), "model");
     for (const auto& rc : j.at("classes")) {
       RouteClass r;
       r.example = rc.value("example", std::string());
       for (const auto& l : rc.at("links"))
         r.links.push_back({number(l.at(0), "a link's bandwidth", 1e-9, 1e15), number(l.at(1), "a link's latency", 0, 1e6)});
-      for (const auto& s : rc.at("sizes")) r.sizes.push_back(number(s, "a size", 1, 1e15));
-      for (const auto& v : rc.at("ratios")) r.ratios.push_back(number(v, "a ratio", 1e-3, 1e3));
-      if (r.links.empty() || r.sizes.size() != r.ratios.size() || !std::is_sorted(r.sizes.begin(), r.sizes.end()))
-        throw CalibrationError(where + "route class \"" + r.example +
-                               "\" needs links and as many ratios as sizes, sizes ascending");
+      if (r.links.empty()) throw CalibrationError(where + "route class \"" + r.example + "\" needs links");
+      r.model = read_model(rc.at("model"), "route class \"" + r.example + "\": model");
       c.classes.push_back(std::move(r));
     }
     c.report = j.at("report");

@@ -29,16 +29,18 @@ TcpModel fit_tcp_model(const std::vector<LonePoint>& points, const TcpModel& sta
   double best_error = INFINITY;
   // Grid points as integer steps divided once: a sum of 0.002 steps drifts past 1 (1.0000000000000004),
   // which a calibration file must not hold (read_calibration bounds efficiency to [0.01, 1]).
-  for (int g = 120; g <= 200; ++g) {
+  for (int g = 120; g <= 250; ++g) {
     for (int e = 250; e <= 500; ++e) {
       TcpModel m = start;
       m.growth = g / 100.0;
       m.efficiency = e / 500.0;
-      double worst = 0;
-      for (const LonePoint& p : points)
-        worst = std::max(worst, std::fabs(m.lone_transfer_s(p.bytes, p.one_way_s, p.bottleneck_Bps) / p.packet_s - 1));
-      if (worst < best_error) {
-        best_error = worst;
+      double squares = 0;
+      for (const LonePoint& p : points) {
+        const double e = std::log(m.lone_transfer_s(p.bytes, p.one_way_s, p.bottleneck_Bps) / p.packet_s);
+        squares += e * e;
+      }
+      if (squares < best_error) {
+        best_error = squares;
         best = m;
       }
     }

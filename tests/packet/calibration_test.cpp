@@ -55,12 +55,38 @@ TEST_CASE("a fit at the grid's edges stays inside the bounds a calibration file 
   c.platform = "platform.xml";
   c.fingerprint = "f";
   c.model = fit;
-  c.classes.push_back({{{10e6 / 8, 0.05}, {20e6 / 8, 0.025}}, "a -> b", {1e4, 1e6}, {1.1, 0.95}});
+  TcpModel slower = fit;
+  slower.growth = 1.5;
+  c.classes.push_back({{{10e6 / 8, 0.05}, {20e6 / 8, 0.025}}, "a -> b", slower});
   const Calibration back = read_back(c);
   CHECK(back.model.efficiency == fit.efficiency);
   CHECK(back.model.growth == fit.growth);
+  // A route of the class takes its own model; any other route the one fitted to every class.
+  CHECK(back.model_of(c.classes[0].links).growth == 1.5);
+  CHECK(back.target_s(1e6, c.classes[0].links) == doctest::Approx(slower.lone_transfer_s(1e6, 0.075, 10e6 / 8)));
+  CHECK(back.target_s(1e6, {{10e6 / 8, 0.075}}) == fit.lone_transfer_s(1e6, 0.075, 10e6 / 8));
   c.report = measured();
   CHECK(calibration_text(back) == calibration_text(c));
+}
+
+TEST_CASE("the fit is continuous in the message size: a model it was made from is found again, and it holds "
+          "at sizes it never saw") {
+  TcpModel truth;
+  truth.growth = 1.74;
+  truth.efficiency = 0.9;
+  const TcpModel fit = fit_tcp_model(points_of(truth, 0.03, 5e6 / 8), TcpModel{});
+  CHECK(fit.growth == doctest::Approx(1.74));
+  CHECK(fit.efficiency == doctest::Approx(0.9));
+  for (double bytes = 11e3; bytes < 2e7; bytes *= 1.37)
+    CHECK(fit.lone_transfer_s(bytes, 0.03, 5e6 / 8) == doctest::Approx(truth.lone_transfer_s(bytes, 0.03, 5e6 / 8)));
+}
+
+TEST_CASE("a calibration of the former format (ratio tables) is refused with what to do") {
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("edgetrain-old-calibration-" + std::to_string(getpid()) + ".json");
+  std::ofstream(file) << R"({"format": "edgetrain calibration 1", "classes": []})";
+  CHECK_THROWS_WITH_AS(read_calibration(file), doctest::Contains("run edgetrain calibrate again"), CalibrationError);
+  std::filesystem::remove(file);
 }
 
 TEST_CASE("every grid point of the fit reads back from a calibration file") {

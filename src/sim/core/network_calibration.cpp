@@ -58,8 +58,9 @@ void NetworkCalibration::install(sg4::Engine& engine) {
     model->set_bw_factor_cb([this, calibrated](double, const sg4::Host*, const sg4::Host*, const Links& links,
                                                const Zones&) {
       if (!calibrated(links)) return 1.0;
-      const auto [one_way, bottleneck] = packet::Calibration::path_of(route_shape(links));
-      return active_->model.rate_Bps(one_way, bottleneck) / bottleneck;
+      const packet::RouteShape shape = route_shape(links);
+      const auto [one_way, bottleneck] = packet::Calibration::path_of(shape);
+      return active_->model_of(shape).rate_Bps(one_way, bottleneck) / bottleneck;
     });
     model->set_lat_factor_cb([this, calibrated](double size, const sg4::Host*, const sg4::Host*, const Links& links,
                                                 const Zones&) {
@@ -69,7 +70,7 @@ void NetworkCalibration::install(sg4::Engine& engine) {
       if (!(one_way > 0)) return 1.0;
       // The flow model gives latency x factor + size / (bandwidth x bandwidth factor): the rest of
       // the calibrated time goes to the latency.
-      const double rest = active_->target_s(size, shape) - size / active_->model.rate_Bps(one_way, bottleneck);
+      const double rest = active_->target_s(size, shape) - size / active_->model_of(shape).rate_Bps(one_way, bottleneck);
       return std::max(0.0, rest) / one_way;
     });
   } catch (const std::invalid_argument&) {
