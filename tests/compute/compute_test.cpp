@@ -1,6 +1,6 @@
 // The compute model: the roofline's arithmetic by hand, the fit recovering a profile from its own
-// predictions, the published checks (the hold-out errors results/fidelity/compute.md quotes), the
-// fidelity a run reports, and the profile file's refusals.
+// predictions, the published checks (the hold-out errors results/fidelity/compute.md quotes), Spearman's
+// rank correlation on cases worked by hand, the fidelity a run reports, and the profile file's refusals.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -13,6 +13,7 @@
 #include "compute/fit.hpp"
 #include "compute/profile_file.hpp"
 #include "compute/roofline.hpp"
+#include "compute/spearman.hpp"
 #include "learn/catalogue.hpp"
 
 using namespace edgetrain::compute;
@@ -66,6 +67,20 @@ TEST_CASE("published checks: fitted points close, held-out steps within the issu
   // The FLOP model cannot place ResNets and MobileNets on one device: that is what the issue is about.
   CHECK(*held_out_band("rpi4", true) > 1.0);
   CHECK(*held_out_band("rpi4", false) < *held_out_band("rpi4", true));
+}
+
+TEST_CASE("spearman: ranks with ties, and correlations worked by hand") {
+  CHECK(ranks({3, 1, 3}) == std::vector<double>{2.5, 1, 2.5});
+  CHECK(ranks({10, 30, 20, 20, 5}) == std::vector<double>{2, 5, 3.5, 3.5, 1});
+  CHECK(*spearman({1, 2, 3, 4}, {10, 20, 30, 40}) == doctest::Approx(1));
+  CHECK(*spearman({1, 2, 3, 4}, {4, 3, 2, 1}) == doctest::Approx(-1));
+  // One swap among four, no ties: 1 - 6 x (0 + 1 + 1 + 0) / (4 x 15) = 0.8.
+  CHECK(*spearman({1, 2, 3, 4}, {1, 3, 2, 4}) == doctest::Approx(0.8));
+  // A tie: ranks {1, 2.5, 2.5, 4} against {1, 2, 3, 4}, Pearson's r of the ranks = 4.5 / sqrt(4.5 x 5).
+  CHECK(*spearman({1, 2, 2, 3}, {1, 2, 3, 4}) == doctest::Approx(4.5 / std::sqrt(4.5 * 5)));
+  CHECK(!spearman({1, 2}, {1, 2}));             // too few
+  CHECK(!spearman({1, 2, 3}, {1, 2}));          // unequal lengths
+  CHECK(!spearman({5, 5, 5}, {1, 2, 3}));       // no order to compare
 }
 
 TEST_CASE("device classes: the shipped ones, fitted or derived, each with a basis") {
