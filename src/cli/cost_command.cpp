@@ -40,7 +40,7 @@ po::options_description options() {
       "batch", po::value<std::string>(), "samples per step (1 to 1000000)")(
       "input", po::value<std::string>(),
       "sample shape CxHxW (default: the model's reference input; mlp, cnn and TorchScript: 1x28x28)")("json", "print JSON")(
-      "published", "instead: the device classes and the published steps they are checked against, as JSON");
+      "published", "instead: the device classes and the published steps they are fitted to and checked against, as JSON");
   return o;
 }
 
@@ -124,10 +124,14 @@ void print_published() {
                            {"batch", m.batch},
                            {"held_out", m.held_out},
                            {"published_seconds", m.seconds},
+                           {"published_seconds_high", m.range() ? nlohmann::ordered_json(m.seconds_high) : nullptr},
                            {"published_steps", m.steps},
                            {"measured_s", m.step_s()},
+                           {"measured_high_s", m.range() ? nlohmann::ordered_json(m.step_high_s()) : nullptr},
                            {"roofline_s", c.roofline_s},
+                           {"roofline_error", c.roofline_error()},
                            {"flop_model_s", c.flop_model_s},
+                           {"flop_model_error", c.flop_model_error()},
                            {"source", m.source->title},
                            {"url", m.source->url},
                            {"setting", m.source->setting}});
