@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "cli/commands.hpp"
+#include "compute/class_fidelity.hpp"
 #include "compute/devices.hpp"
 #include "compute/fidelity.hpp"
 #include "compute/profile_file.hpp"
@@ -40,7 +41,8 @@ po::options_description options() {
       "batch", po::value<std::string>(), "samples per step (1 to 1000000)")(
       "input", po::value<std::string>(),
       "sample shape CxHxW (default: the model's reference input; mlp, cnn and TorchScript: 1x28x28)")("json", "print JSON")(
-      "published", "instead: the device classes and the published steps they are fitted to and checked against, as JSON");
+      "published", "instead: the device classes, the published steps they are fitted to and checked against, and each "
+      "class's errors and rank correlations, as JSON");
   return o;
 }
 
@@ -106,9 +108,14 @@ int fail(const std::string& message) {
   return 2;
 }
 
+nlohmann::ordered_json optional_json(const std::optional<double>& x) {
+  return x ? nlohmann::ordered_json(*x) : nlohmann::ordered_json(nullptr);
+}
+
 // What tools/docs/compute_fidelity.py renders as results/fidelity/compute.md.
 void print_published() {
   nlohmann::ordered_json j;
+  j["held_out_goal"] = compute::kHeldOutGoal;
   for (const compute::DeviceClass& d : compute::device_classes()) {
     nlohmann::ordered_json e{{"name", d.profile.name}, {"about", d.profile.about},     {"fitted", d.fitted},
                              {"basis", d.basis},       {"flops_s", d.profile.flops_s}, {"bytes_s", d.profile.bytes_s},
@@ -116,6 +123,18 @@ void print_published() {
     for (size_t k = 0; k < compute::kKinds; ++k)
       e["efficiency"][std::string(compute::kKindNames[k])] = d.profile.efficiency[k];
     j["devices"].push_back(e);
+  }
+  for (const compute::ClassFidelity& f : compute::class_fidelity()) {
+    j["classes"].push_back({{"device", f.device},
+                            {"fitted_steps", f.fitted_steps},
+                            {"held_out_steps", f.held_out_steps},
+                            {"models", f.models},
+                            {"fitted_roofline_error", optional_json(f.fitted.roofline)},
+                            {"fitted_flop_model_error", optional_json(f.fitted.flop_model)},
+                            {"held_out_roofline_error", optional_json(f.held_out.roofline)},
+                            {"held_out_flop_model_error", optional_json(f.held_out.flop_model)},
+                            {"spearman_roofline", optional_json(f.spearman_roofline)},
+                            {"spearman_flop_model", optional_json(f.spearman_flop_model)}});
   }
   for (const compute::Check& c : compute::published_checks()) {
     const compute::Measurement& m = *c.measurement;
