@@ -45,7 +45,7 @@ StepFidelity step_fidelity(std::string_view model, std::string_view profile) {
   } else if (!image_model) {
     f.basis = "no published step of this model family (the profile was fitted on convolutional image models)";
   } else if (c && c->models.size() == 1 && c->models.front() != model) {
-    f.basis = "no published step of this model on this class (its published steps are all " + c->models.front() + ")";
+    f.basis = "no published step of this model on this class: its published steps are all " + c->models.front();
   } else {
     f.error_band = held_out_band(profile, false);
     if (!f.error_band) {
@@ -54,8 +54,8 @@ StepFidelity step_fidelity(std::string_view model, std::string_view profile) {
       f.basis = "largest held-out error of this profile's published steps, over the " + percent(kHeldOutGoal) +
                 " goal: the profile misses steps it did not see by more than the goal allows";
     } else {
-      f.basis = "largest held-out error of this profile's published steps (within the " + percent(kHeldOutGoal) +
-                " goal)";
+      f.basis =
+          "largest held-out error of this profile's published steps, within the " + percent(kHeldOutGoal) + " goal";
     }
     if (f.error_band && c && c->models.size() == 1)
       f.basis += "; its published steps are all " + c->models.front() + ": a band for that model only";
