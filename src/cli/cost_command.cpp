@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "cli/commands.hpp"
+#include "compute/class_fidelity.hpp"
 #include "compute/devices.hpp"
 #include "compute/fidelity.hpp"
 #include "compute/profile_file.hpp"
@@ -40,7 +41,8 @@ po::options_description options() {
       "batch", po::value<std::string>(), "samples per step (1 to 1000000)")(
       "input", po::value<std::string>(),
       "sample shape CxHxW (default: the model's reference input; mlp, cnn and TorchScript: 1x28x28)")("json", "print JSON")(
-      "published", "instead: the device classes and the published steps they are checked against, as JSON");
+      "published", "instead: the device classes, the published steps they are fitted to and checked against, and each "
+      "class's errors and rank correlations, as JSON");
   return o;
 }
 
@@ -106,9 +108,14 @@ int fail(const std::string& message) {
   return 2;
 }
 
+nlohmann::ordered_json optional_json(const std::optional<double>& x) {
+  return x ? nlohmann::ordered_json(*x) : nlohmann::ordered_json(nullptr);
+}
+
 // What tools/docs/compute_fidelity.py renders as results/fidelity/compute.md.
 void print_published() {
   nlohmann::ordered_json j;
+  j["held_out_goal"] = compute::kHeldOutGoal;
   for (const compute::DeviceClass& d : compute::device_classes()) {
     nlohmann::ordered_json e{{"name", d.profile.name}, {"about", d.profile.about},     {"fitted", d.fitted},
                              {"basis", d.basis},       {"flops_s", d.profile.flops_s}, {"bytes_s", d.profile.bytes_s},
@@ -117,6 +124,18 @@ void print_published() {
       e["efficiency"][std::string(compute::kKindNames[k])] = d.profile.efficiency[k];
     j["devices"].push_back(e);
   }
+  for (const compute::ClassFidelity& f : compute::class_fidelity()) {
+    j["classes"].push_back({{"device", f.device},
+                            {"fitted_steps", f.fitted_steps},
+                            {"held_out_steps", f.held_out_steps},
+                            {"models", f.models},
+                            {"fitted_roofline_error", optional_json(f.fitted.roofline)},
+                            {"fitted_flop_model_error", optional_json(f.fitted.flop_model)},
+                            {"held_out_roofline_error", optional_json(f.held_out.roofline)},
+                            {"held_out_flop_model_error", optional_json(f.held_out.flop_model)},
+                            {"spearman_roofline", optional_json(f.spearman_roofline)},
+                            {"spearman_flop_model", optional_json(f.spearman_flop_model)}});
+  }
   for (const compute::Check& c : compute::published_checks()) {
     const compute::Measurement& m = *c.measurement;
     j["checks"].push_back({{"device", m.device},
@@ -124,10 +143,14 @@ void print_published() {
                            {"batch", m.batch},
                            {"held_out", m.held_out},
                            {"published_seconds", m.seconds},
+                           {"published_seconds_high", m.range() ? nlohmann::ordered_json(m.seconds_high) : nullptr},
                            {"published_steps", m.steps},
                            {"measured_s", m.step_s()},
+                           {"measured_high_s", m.range() ? nlohmann::ordered_json(m.step_high_s()) : nullptr},
                            {"roofline_s", c.roofline_s},
+                           {"roofline_error", c.roofline_error()},
                            {"flop_model_s", c.flop_model_s},
+                           {"flop_model_error", c.flop_model_error()},
                            {"source", m.source->title},
                            {"url", m.source->url},
                            {"setting", m.source->setting}});

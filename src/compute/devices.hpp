@@ -28,8 +28,9 @@ const DeviceClass* find_device(std::string_view name);
 struct Check {
   const Measurement* measurement;
   double roofline_s, flop_model_s;
-  double roofline_error() const { return roofline_s / measurement->step_s() - 1; }
-  double flop_model_error() const { return flop_model_s / measurement->step_s() - 1; }
+  // Relative errors (for a published range, against its farther end: published.hpp's relative_error).
+  double roofline_error() const { return relative_error(*measurement, roofline_s); }
+  double flop_model_error() const { return relative_error(*measurement, flop_model_s); }
 };
 const std::vector<Check>& published_checks();
 
