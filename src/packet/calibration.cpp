@@ -18,10 +18,12 @@ constexpr const char* kOldFormat = "edgetrain calibration 1";
 constexpr util::InputRule kCalibrationInput{"the calibration file", 64 * util::kMiB, true, ""};
 
 nlohmann::json model_json(const TcpModel& m) {
-  return {{"efficiency", m.efficiency},
-          {"growth", m.growth},
-          {"initial_window_bytes", m.initial_window_bytes},
-          {"receive_window_bytes", m.receive_window_bytes}};
+  return {{"rate_factor", m.rate_factor},
+          {"mss_bytes", m.mss_bytes},
+          {"header_bytes", m.header_bytes},
+          {"initial_window_segments", m.initial_window_segments},
+          {"receive_window_bytes", m.receive_window_bytes},
+          {"delayed_ack_s", m.delayed_ack_s}};
 }
 
 // What runs read of a calibration's report (its fidelity band, calibrate's summary): the summary's
@@ -105,10 +107,13 @@ Calibration read_calibration(const std::filesystem::path& file) {
     c.fingerprint = j.at("fingerprint").get<std::string>();
     const auto read_model = [&](const nlohmann::json& m, const std::string& what) {
       TcpModel model;
-      model.efficiency = number(m.at("efficiency"), what + ".efficiency", 0.01, 1);
-      model.growth = number(m.at("growth"), what + ".growth", 1.01, 4);
-      model.initial_window_bytes = number(m.at("initial_window_bytes"), what + ".initial_window_bytes", 1, 1e9);
-      model.receive_window_bytes = number(m.at("receive_window_bytes"), what + ".receive_window_bytes", 1, 1e12);
+      // Bounds that keep the emulation's segment count and events finite and its time meaningful.
+      model.rate_factor = number(m.at("rate_factor"), what + ".rate_factor", 0.01, 1);
+      model.mss_bytes = number(m.at("mss_bytes"), what + ".mss_bytes", 500, 65495);
+      model.header_bytes = number(m.at("header_bytes"), what + ".header_bytes", 0, 1000);
+      model.initial_window_segments = number(m.at("initial_window_segments"), what + ".initial_window_segments", 1, 1000);
+      model.receive_window_bytes = number(m.at("receive_window_bytes"), what + ".receive_window_bytes", 65535, 1e9);
+      model.delayed_ack_s = number(m.at("delayed_ack_s"), what + ".delayed_ack_s", 0, 1);
       return model;
     };
     c.model = read_model(j.at("model"), "model");

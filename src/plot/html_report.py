@@ -199,8 +199,12 @@ def fidelity_line(f):
     n, c = f["network"], f.get("compute") or {}
     err = n.get("expected_transfer_error") or {}
     if isinstance(n.get("calibration"), dict):
-        net = (f"transfers {n.get('model')} calibrated by {n['calibration'].get('file')}, within "
-               f"{pct(err.get('lone_max_abs'))} of ns-3 alone and {pct(err.get('round_max_abs'))} in rounds")
+        def band(key, what):
+            value = err.get(key)
+            return f"{what} unknown ({err.get(key.split('_')[0] + '_unknown', 'not measured')})" if value is None \
+                else f"{what} within {pct(value)}"
+        net = (f"transfers {n.get('model')} calibrated by {n['calibration'].get('file')}: "
+               f"{band('lone_max_abs', 'alone')} of ns-3, {band('round_max_abs', 'rounds')} of TCP's range")
     elif isinstance(err.get("lone"), dict):
         net = (f"transfers {n.get('model')} uncalibrated, a lone message {pct(err['lone'].get('min'))} to "
                f"{pct(err['lone'].get('max'))} against slow-start TCP")

@@ -221,7 +221,8 @@ struct TracesSpec {
 
 // How the flow model times transfers (docs/explanation/fidelity.md).
 struct NetworkSpec {
-  std::filesystem::path calibration;  // `edgetrain calibrate`'s file (absolute); empty = CM02 as it is
+  std::string model = "tcp";          // "tcp": the slow-start TCP model (packet/tcp_model.hpp); "cm02": CM02 as it is
+  std::filesystem::path calibration;  // `edgetrain calibrate`'s file (absolute); empty = the model uncalibrated
 };
 
 struct ReportSpec {

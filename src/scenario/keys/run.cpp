@@ -65,14 +65,23 @@ std::vector<KeySpec> run_rows() {
           .at_least(1)
           .limit(1e6, "far beyond any host's cores; SimGrid counts cores in an int")
           .null_default("the platform file's value"),
-      section_key("network", "How the flow model times transfers: CM02 as it is, or calibrated against ns-3's "
-                             "packet-level TCP (docs/explanation/fidelity.md).")
-          .null_default("CM02 as it is"),
+      section_key("network", "How the flow model times transfers: the slow-start TCP model (the default), CM02 as it "
+                             "is, or calibrated against ns-3's packet-level TCP (docs/explanation/fidelity.md).")
+          .null_default("the slow-start TCP model, uncalibrated"),
+      enum_key("network.model", {"tcp", "cm02"},
+               "tcp: a transfer takes the time a lone Linux TCP transfer of its size takes on its route (slow start "
+               "emulated segment by segment with delayed acknowledgements, headers, the receive window), and flows "
+               "that share a link share it as CM02 does. cm02: SimGrid's CM02 as it is, latency + size / bandwidth: "
+               "the ideal, with no slow start (52% to 84% optimistic on the 100 KB to 4 MB messages FL sends on edge "
+               "paths; results/fidelity).")
+          .def("tcp")
+          .fills(&Scenario::network, &NetworkSpec::model),
       path_key("network.calibration", PathKind::File,
                "A calibration `edgetrain calibrate` wrote for this scenario's platform: each transfer then takes "
-               "the time the fitted TCP model gives for its size and route (slow start, headers), corrected per "
-               "route class. Refused when made for another platform (other host or link names).")
-          .null_default("none: CM02 as it is (latency + size / bandwidth)")
+               "the time the slow-start TCP model gives for its size and route at the rate calibrate fitted to its "
+               "route class, and the run's fidelity band is what calibrate measured. Refused when made for another "
+               "platform (other host or link names), and with network.model cm02.")
+          .null_default("none: the slow-start TCP model at Linux's parameters")
           .fills(&Scenario::network, &NetworkSpec::calibration),
       string_key("server",
                  "Platform host of the aggregator (parameter server); with `topology.kind` gossip only the host of the "

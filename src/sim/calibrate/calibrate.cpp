@@ -6,6 +6,7 @@
 #include <map>
 #include <simgrid/s4u.hpp>
 
+#include "packet/error.hpp"
 #include "packet/replay.hpp"
 #include "platform/check.hpp"
 #include "sim/calibrate/flow_experiments.hpp"
@@ -81,6 +82,21 @@ std::vector<double> random_sizes(size_t count, double max_bytes) {
 
 double error(double model_s, double packet_s) { return model_s / packet_s - 1; }
 
+// Why the packet-level reference cannot carry a route (replay.hpp's bounds), or "".
+std::string unreplayable(const std::vector<sg4::Link*>& links) {
+  for (const sg4::Link* l : links) {
+    if (l->get_bandwidth() < packet::kMinReplayBandwidth_Bps)
+      return "link " + l->get_name() + ": " + util::format_number(l->get_bandwidth() * 8) +
+             " bit/s is below what packet-level TCP can carry (" +
+             util::format_number(packet::kMinReplayBandwidth_Bps * 8) + " bit/s: a segment within TCP's timeouts)";
+    if (l->get_latency() > packet::kMaxReplayLatency_s)
+      return "link " + l->get_name() + ": a latency of " + util::format_number(l->get_latency()) +
+             " s is above what packet-level TCP can connect over (" + util::format_number(packet::kMaxReplayLatency_s) +
+             " s: a handshake within TCP's retries)";
+  }
+  return {};
+}
+
 nlohmann::json round_json(const std::vector<double>& seconds) {
   const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
   return {{"round_s", *hi}, {"spread_s", *hi - *lo}};
@@ -129,7 +145,23 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
                         " hosts: name the aggregator with --server HOST (calibrate then measures the routes to and "
                         "from it)");
   }
-  const std::vector<RouteClassInfo> classes = route_classes(*engine, server);
+  // Classes the packet-level reference cannot carry (a link too slow or too long for TCP's timers)
+  // are left out and named: their routes take the model fitted to every class, with no band.
+  std::vector<RouteClassInfo> classes;
+  nlohmann::json skipped = nlohmann::json::array();
+  std::string first_refusal;
+  for (RouteClassInfo& rc : route_classes(*engine, server)) {
+    const std::string why = unreplayable(rc.links);
+    if (why.empty()) {
+      classes.push_back(std::move(rc));
+      continue;
+    }
+    if (first_refusal.empty()) first_refusal = why;
+    skipped.push_back({{"example", rc.routes.front().first->get_name() + " -> " + rc.routes.front().second->get_name()},
+                       {"why", why}});
+    progress(options.quiet, "left out: " + skipped.back()["example"].get<std::string>() + " (" + why + ")");
+  }
+  if (classes.empty() && !first_refusal.empty()) throw packet::MappingError(first_refusal);
   if (classes.empty()) throw PlatformError(options.platform.string() + ": no route with a link to calibrate");
 
   packet::Calibration c;
@@ -210,7 +242,8 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
   std::vector<sg4::Host*> members;
   for (sg4::Host* h : engine->get_all_hosts()) {
     if (h == hub || members.size() == kMaxRoundFlows) continue;
-    if (!links_between(h, hub).empty() && !links_between(hub, h).empty()) members.push_back(h);
+    const std::vector<sg4::Link*> up = links_between(h, hub), down = links_between(hub, h);
+    if (!up.empty() && !down.empty() && unreplayable(up).empty() && unreplayable(down).empty()) members.push_back(h);
   }
   const size_t singles = experiments.size();
   struct RoundInfo {
@@ -248,14 +281,19 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
     }
   }
 
-  // The same transfers under the flow model, without and with the calibration.
-  const FlowTimes flow = time_flows(*engine, hooks, c, experiments);
+  // The same transfers under the flow model: CM02 as it is, the slow-start model at its defaults
+  // (the default network model), and calibrated.
+  const packet::Calibration defaults;
+  const FlowTimes flow = time_flows(*engine, hooks, {nullptr, &defaults, &c}, experiments);
+  const auto& cm02 = flow[0];
+  const auto& tcp = flow[1];
+  const auto& calibrated = flow[2];
   util::throw_if_stopped("calibrating");
   nlohmann::json single = nlohmann::json::array(), concurrent = nlohmann::json::array();
-  double worst[2][2] = {{0, 0}, {0, 0}};  // [checked: held out or random][after]
+  double worst[2][3] = {{0, 0, 0}, {0, 0, 0}};  // [checked: held out or random][CM02, TCP model, calibrated]
   double size_lo = INFINITY, size_hi = 0;
   for (size_t i = 0; i < singles; ++i) {
-    const double p = packet[i][0], before = flow.before[i][0], after = flow.after[i][0];
+    const double p = packet[i][0], before = cm02[i][0], model = tcp[i][0], after = calibrated[i][0];
     const bool anomaly = std::any_of(anomalies.begin(), anomalies.end(), [&](const nlohmann::json& a) {
       return a["experiment"] == "lone" && a["bytes"] == static_cast<int64_t>(points[i].bytes) &&
              a["source"] == experiments[i][0].from->get_name() && a["destination"] == experiments[i][0].to->get_name();
@@ -267,23 +305,28 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
                       {"reference_anomaly", anomaly},
                       {"packet_s", p},
                       {"flow_s", before},
+                      {"tcp_s", model},
                       {"calibrated_s", after},
                       {"flow_error", error(before, p)},
+                      {"tcp_error", error(model, p)},
                       {"calibrated_error", error(after, p)}});
     if (anomaly) continue;
     size_lo = std::min(size_lo, points[i].bytes);
     size_hi = std::max(size_hi, points[i].bytes);
     double* w = worst[std::string(points[i].kind) == "fitted" ? 0 : 1];
     w[0] = std::max(w[0], std::fabs(error(before, p)));
-    w[1] = std::max(w[1], std::fabs(error(after, p)));
+    w[1] = std::max(w[1], std::fabs(error(model, p)));
+    w[2] = std::max(w[2], std::fabs(error(after, p)));
   }
   // Rounds: against the default queue (with and without anomalies), and against TCP's range.
-  double round_worst[2] = {0, 0}, clean_worst[2] = {0, 0}, range_worst[2] = {0, 0};
+  double round_worst[3] = {0, 0, 0}, clean_worst[3] = {0, 0, 0}, range_worst[3] = {0, 0, 0};
   size_t round_flows = 0;
   for (size_t r = 0; r < rounds.size(); ++r) {
     const size_t i = singles + r;
-    const nlohmann::json p = round_json(packet[i]), b = round_json(flow.before[i]), a = round_json(flow.after[i]);
-    const double eb = error(b["round_s"], p["round_s"]), ea = error(a["round_s"], p["round_s"]);
+    const nlohmann::json p = round_json(packet[i]), b = round_json(cm02[i]), t = round_json(tcp[i]),
+                         a = round_json(calibrated[i]);
+    const double eb = error(b["round_s"], p["round_s"]), et = error(t["round_s"], p["round_s"]),
+                 ea = error(a["round_s"], p["round_s"]);
     double lo = INFINITY, hi = 0;
     nlohmann::json by_queue = nlohmann::json::object();
     for (size_t q = 0; q < queues.size(); ++q) {
@@ -293,15 +336,13 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
       hi = std::max(hi, round_s);
     }
     const auto to_range = [&](double s) { return s < lo ? error(s, lo) : s > hi ? error(s, hi) : 0.0; };
-    const double rb = to_range(b["round_s"]), ra = to_range(a["round_s"]);
-    round_worst[0] = std::max(round_worst[0], std::fabs(eb));
-    round_worst[1] = std::max(round_worst[1], std::fabs(ea));
-    if (!rounds[r].anomaly) {
-      clean_worst[0] = std::max(clean_worst[0], std::fabs(eb));
-      clean_worst[1] = std::max(clean_worst[1], std::fabs(ea));
+    const double rb = to_range(b["round_s"]), rt = to_range(t["round_s"]), ra = to_range(a["round_s"]);
+    const double errors[3] = {eb, et, ea}, outside[3] = {rb, rt, ra};
+    for (size_t m = 0; m < 3; ++m) {
+      round_worst[m] = std::max(round_worst[m], std::fabs(errors[m]));
+      if (!rounds[r].anomaly) clean_worst[m] = std::max(clean_worst[m], std::fabs(errors[m]));
+      range_worst[m] = std::max(range_worst[m], std::fabs(outside[m]));
     }
-    range_worst[0] = std::max(range_worst[0], std::fabs(rb));
-    range_worst[1] = std::max(range_worst[1], std::fabs(ra));
     round_flows = std::max(round_flows, packet[i].size());
     concurrent.push_back({{"direction", rounds[r].direction},
                           {"bytes", rounds[r].bytes},
@@ -311,13 +352,16 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
                           {"queue_range_s", {lo, hi}},
                           {"reference_anomaly", rounds[r].anomaly},
                           {"flow", b},
+                          {"tcp", t},
                           {"calibrated", a},
                           {"flow_error", eb},
+                          {"tcp_error", et},
                           {"calibrated_error", ea},
                           {"flow_error_to_queue_range", rb},
+                          {"tcp_error_to_queue_range", rt},
                           {"calibrated_error_to_queue_range", ra}});
   }
-  const auto pair = [](const double* w) { return nlohmann::json{{"flow", w[0]}, {"calibrated", w[1]}}; };
+  const auto pair = [](const double* w) { return nlohmann::json{{"flow", w[0]}, {"tcp", w[1]}, {"calibrated", w[2]}}; };
   nlohmann::json summary = {{"single_fitted_max_abs_error", pair(worst[0])},
                             {"single_held_out_max_abs_error", pair(worst[1])},
                             {"round_max_abs_error", pair(round_worst)},
@@ -331,20 +375,32 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
                          {"round_flows", round_flows},
                          {"round_bytes", rounds.empty() ? nlohmann::json(nullptr)
                                                         : nlohmann::json({rounds.front().bytes, rounds.back().bytes})}};
-  c.report = {{"single", single}, {"concurrent", concurrent}, {"anomalies", anomalies}, {"summary", summary}};
+  c.report = {{"single", single},
+              {"concurrent", concurrent},
+              {"anomalies", anomalies},
+              {"skipped_classes", skipped},
+              {"summary", summary}};
   return c;
 }
 
 std::string calibration_summary(const packet::Calibration& c) {
   const nlohmann::json& s = c.report.at("summary");
   const auto line = [&](const std::string& what, const char* key) {
-    return "  " + what + ": flow model " + util::signed_percent(s[key]["flow"]).substr(1) + ", calibrated " +
+    return "  " + what + ": CM02 " + util::signed_percent(s[key]["flow"]).substr(1) + ", TCP model " +
+           util::signed_percent(s[key]["tcp"]).substr(1) + ", calibrated " +
            util::signed_percent(s[key]["calibrated"]).substr(1) + "\n";
   };
-  std::string out = "calibration of " + c.platform + ": " + std::to_string(c.classes.size()) +
-                    " route classes, a TCP model fitted to each (every class: growth " +
-                    std::to_string(c.model.growth).substr(0, 4) + " per round trip, efficiency " +
-                    std::to_string(c.model.efficiency).substr(0, 5) + ")\n";
+  double lo = 1, hi = 1;
+  for (const packet::RouteClass& rc : c.classes) {
+    lo = std::min(lo, rc.model.rate_factor);
+    hi = std::max(hi, rc.model.rate_factor);
+  }
+  const size_t skipped = c.report.value("skipped_classes", nlohmann::json::array()).size();
+  std::string out = "calibration of " + c.platform + ": " + std::to_string(c.classes.size()) + " route classes" +
+                    (skipped > 0 ? " (" + std::to_string(skipped) + " left out: the reference cannot carry them)" : "") +
+                    ", the slow-start TCP model's rate fitted to each (" +
+                    util::format_number(std::round(lo * 1000) / 1000) + " to " +
+                    util::format_number(std::round(hi * 1000) / 1000) + " of the bottleneck's frame rate)\n";
   out += "largest error against ns-3 (|model / packet - 1|):\n";
   out += line("lone transfers, fitted sizes", "single_fitted_max_abs_error");
   out += line("lone transfers, held-out and random sizes", "single_held_out_max_abs_error");
@@ -357,7 +413,7 @@ std::string calibration_summary(const packet::Calibration& c) {
   if (anomalies > 0)
     out += "  reference anomalies: " + std::to_string(anomalies) +
            " transfers spent most of their time in ns-3's timeout back-off (left out of the fit and the lone figures; "
-           "rounds without them: flow model " +
+           "rounds without them: CM02 " +
            util::signed_percent(s["round_max_abs_error_without_anomalies"]["flow"]).substr(1) + ", calibrated " +
            util::signed_percent(s["round_max_abs_error_without_anomalies"]["calibrated"]).substr(1) + ")\n";
   return out;

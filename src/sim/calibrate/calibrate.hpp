@@ -1,7 +1,9 @@
 // `edgetrain calibrate`: a platform's route classes timed under ns-3's TCP (single flows from 10 KB
-// to 20 MB, and whole rounds of concurrent flows to and from one host), the TCP model fitted to the
-// single flows with a per-class correction, then every point timed again under the flow model
-// without and with the fitted calibration: the before/after table travels in the file.
+// to 20 MB at fitted sizes, checkpoints and sizes drawn at random between them; whole rounds of
+// concurrent flows to and from one host under every router queue of the spread), the slow-start
+// TCP model's rate fitted per class to the fitted sizes, then every point timed again under the flow
+// model as CM02, as the default model and calibrated: the table travels in the file, with the
+// reference anomalies and what the measurements cover.
 #pragma once
 
 #include <filesystem>
@@ -22,7 +24,7 @@ struct CalibrateOptions {
   double max_bytes = 2e7;
 };
 
-// Sizes fitted, and sizes kept out of the fit to check it (bytes).
+// Sizes fitted, and checkpoints kept out of the fit to check it (bytes).
 const std::vector<double>& fitted_sizes();
 const std::vector<double>& held_out_sizes();
 

@@ -31,14 +31,14 @@ std::vector<double> time_one(const Experiment& flows) {
 
 }  // namespace
 
-FlowTimes time_flows(sg4::Engine& engine, NetworkCalibration& hooks, const packet::Calibration& calibration,
+FlowTimes time_flows(sg4::Engine& engine, NetworkCalibration& hooks, const std::vector<const packet::Calibration*>& models,
                      const std::vector<Experiment>& experiments) {
-  FlowTimes times;
+  FlowTimes times(models.size());
   sg4::Host* any = engine.get_all_hosts().front();
   sg4::Actor::create("calibrate", any, [&] {
-    for (const bool on : {false, true}) {
-      hooks.activate(on ? &calibration : nullptr);
-      for (const Experiment& e : experiments) (on ? times.after : times.before).push_back(time_one(e));
+    for (size_t m = 0; m < models.size(); ++m) {
+      hooks.activate(models[m]);
+      for (const Experiment& e : experiments) times[m].push_back(time_one(e));
     }
     hooks.activate(nullptr);
   });

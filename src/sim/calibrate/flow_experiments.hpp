@@ -1,6 +1,6 @@
 // Transfers timed under the flow model, in the engine calibrate loaded: each experiment's flows
-// start together and alone on the network, one experiment after the other, first with the
-// calibration off (CM02 as it is) and then on.
+// start together and alone on the network, one experiment after the other, once per model (CM02 as
+// it is, the slow-start model at its defaults, the calibration).
 #pragma once
 
 #include <cstdint>
@@ -23,13 +23,13 @@ struct Flow {
 };
 using Experiment = std::vector<Flow>;
 
-struct FlowTimes {
-  std::vector<std::vector<double>> before, after;  // per experiment, per flow: seconds to deliver
-};
+// Per model, per experiment, per flow: seconds to deliver.
+using FlowTimes = std::vector<std::vector<std::vector<double>>>;
 
 // Runs the engine (once: SimGrid allows one run per process) with an actor that times every
-// experiment without and then with `calibration`, through `hooks` (installed on the engine).
-FlowTimes time_flows(simgrid::s4u::Engine& engine, NetworkCalibration& hooks, const packet::Calibration& calibration,
-                     const std::vector<Experiment>& experiments);
+// experiment under each of `models` in turn (null: CM02 as it is), through `hooks` (installed on
+// the engine).
+FlowTimes time_flows(simgrid::s4u::Engine& engine, NetworkCalibration& hooks,
+                     const std::vector<const packet::Calibration*>& models, const std::vector<Experiment>& experiments);
 
 }  // namespace edgetrain::sim

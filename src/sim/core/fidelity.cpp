@@ -87,7 +87,10 @@ nlohmann::json calibrated_band(const FidelityInput& in) {
         lone_gap = "the route " + from->get_name() + " -> " + to->get_name() + " is of no class calibrate measured";
     }
   }
-  if (lone_gap.empty()) band["lone_max_abs"] = s.at("single_held_out_max_abs_error").at("calibrated");
+  // The largest error measured at any size, fitted or not: a run's message is neither.
+  if (lone_gap.empty())
+    band["lone_max_abs"] = std::max(s.at("single_fitted_max_abs_error").at("calibrated").get<double>(),
+                                    s.at("single_held_out_max_abs_error").at("calibrated").get<double>());
   else band["lone_unknown"] = lone_gap;
   std::string round_gap;
   if (cover["round_bytes"].is_null()) round_gap = "calibrate measured no round";
@@ -96,8 +99,13 @@ nlohmann::json calibrated_band(const FidelityInput& in) {
                 std::to_string(cover["round_flows"].get<size_t>()) + " flows";
   else if (bytes < cover["round_bytes"][0].get<double>() || bytes > cover["round_bytes"][1].get<double>())
     round_gap = "the run's message is outside the round sizes calibrate measured";
-  if (round_gap.empty()) band["round_max_abs"] = s.at("round_max_abs_error_to_queue_range").at("calibrated");
-  else band["round_unknown"] = round_gap;
+  // A round is its transfers: never tighter than a lone one's band, wider where rounds measured wider.
+  if (round_gap.empty() && !band["lone_max_abs"].is_null())
+    band["round_max_abs"] = std::max(s.at("round_max_abs_error_to_queue_range").at("calibrated").get<double>(),
+                                     band["lone_max_abs"].get<double>());
+  else if (round_gap.empty())
+    round_gap = "the run's lone transfers are not covered (" + band.value("lone_unknown", std::string()) + ")";
+  if (!round_gap.empty()) band["round_unknown"] = round_gap;
   return band;
 }
 
@@ -111,7 +119,8 @@ std::string within(double fraction) {
 
 nlohmann::json fidelity_json(const FidelityInput& in) {
   nlohmann::json network;
-  network["model"] = in.network_model;
+  network["model"] = in.tcp_model ? "tcp" : in.network_model;
+  network["simgrid_model"] = in.network_model;
   if (in.network_model == "ns-3") {
     network["calibration"] = nullptr;
     network["expected_transfer_error"] = nullptr;
@@ -122,8 +131,14 @@ nlohmann::json fidelity_json(const FidelityInput& in) {
                               {"route_classes", in.calibration->classes.size()}};
     network["expected_transfer_error"] = calibrated_band(in);
     network["basis"] =
-        "the calibration's own measurements, where they cover the run: the largest error of lone transfers at sizes "
-        "the fit never saw, and of concurrent rounds outside TCP's range across router queues (ns-3, Linux's TCP)";
+        "the calibration's own measurements, where they cover the run: the largest error of lone transfers at every "
+        "size measured, and of concurrent rounds outside TCP's range across router queues (ns-3, Linux's TCP)";
+  } else if (in.tcp_model) {
+    network["calibration"] = nullptr;
+    network["expected_transfer_error"] = {{"message_bytes", in.message_bytes}, {"lone", nullptr}};
+    network["basis"] =
+        "the slow-start TCP model at Linux's parameters, nothing fitted to this platform: no measured band here "
+        "(edgetrain calibrate measures one; results/fidelity gives its error on the shipped and held-out platforms)";
   } else {
     network["calibration"] = nullptr;
     network["expected_transfer_error"] = {{"message_bytes", in.message_bytes}, {"lone", lone_transfer_band(in)}};
@@ -140,13 +155,16 @@ std::string fidelity_text(const nlohmann::json& f) {
   std::string net = "fidelity: transfers " + n.at("model").get<std::string>();
   const nlohmann::json& e = n.at("expected_transfer_error");
   if (!n.at("calibration").is_null()) {
-    net += ", calibrated (" + n["calibration"]["file"].get<std::string>() + "): ";
+    net += " (the slow-start model), calibrated (" + n["calibration"]["file"].get<std::string>() + "): ";
     net += e.value("lone_max_abs", nlohmann::json()).is_number()
                ? "alone within " + within(e["lone_max_abs"]) + " of ns-3"
                : "alone error unknown (" + e.value("lone_unknown", std::string("no coverage")) + ")";
     net += e.value("round_max_abs", nlohmann::json()).is_number()
                ? ", rounds within " + within(e["round_max_abs"]) + " of TCP's range across queues"
                : ", rounds unknown (" + e.value("round_unknown", std::string("no coverage")) + ")";
+  } else if (n.at("model") == "tcp") {
+    net += " (the slow-start model at Linux's parameters), uncalibrated: error band unknown (edgetrain calibrate "
+           "measures one for this platform)";
   } else if (!e.is_null() && !e.at("lone").is_null()) {
     net += ", uncalibrated: a lone message " + util::signed_percent(e["lone"]["min"], 0) + " to " + util::signed_percent(e["lone"]["max"], 0) +
            " against slow-start TCP (an estimate; edgetrain calibrate measures a band)";

@@ -22,6 +22,7 @@ namespace edgetrain::sim {
 
 struct FidelityInput {
   std::string network_model;                         // SimGrid's network/model
+  bool tcp_model = false;                            // the slow-start TCP model applied (network.model tcp)
   const packet::Calibration* calibration = nullptr;  // applied, or none
   std::string calibration_file;
   const simgrid::s4u::Host* server = nullptr;

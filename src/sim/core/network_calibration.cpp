@@ -70,14 +70,21 @@ void NetworkCalibration::install(sg4::Engine& engine) {
       if (!(one_way > 0)) return 1.0;
       // The flow model gives latency x factor + size / (bandwidth x bandwidth factor): the rest of
       // the calibrated time goes to the latency.
-      const double rest = active_->target_s(size, shape) - size / active_->model_of(shape).rate_Bps(one_way, bottleneck);
+      const double rest = target_s(size, shape) - size / active_->model_of(shape).rate_Bps(one_way, bottleneck);
       return std::max(0.0, rest) / one_way;
     });
   } catch (const std::invalid_argument&) {
     throw PlatformError(
-        "network.calibration: a calibration sets SimGrid's latency and bandwidth factors itself; drop "
-        "--cfg=network/latency-factor and --cfg=network/bandwidth-factor");
+        "network.model tcp: the slow-start TCP model (the default, and any calibration) sets SimGrid's latency and "
+        "bandwidth factors itself; drop --cfg=network/latency-factor and --cfg=network/bandwidth-factor, or set "
+        "network.model cm02");
   }
+}
+
+double NetworkCalibration::target_s(double bytes, const packet::RouteShape& route) const {
+  const auto key = std::make_tuple(active_, bytes, route);
+  if (const auto it = times_.find(key); it != times_.end()) return it->second;
+  return times_[key] = active_->target_s(bytes, route);
 }
 
 }  // namespace edgetrain::sim

@@ -1,11 +1,14 @@
-// A calibration (packet/calibration.hpp) applied to the flow model: SimGrid 3.32's per-communication
+// The slow-start TCP model applied to the flow model, at Linux's parameters (network.model tcp, the
+// default) or as a calibration fitted it (packet/calibration.hpp): SimGrid 3.32's per-communication
 // factor callbacks see each message's size and its route's links, and set the latency factor so
-// that a lone transfer takes the calibrated time, and the bandwidth factor to the calibrated payload
+// that a lone transfer takes the model's time, and the bandwidth factor to the model's payload
 // rate. Flows that share a link still share it as CM02 does (the bound is per flow). The
 // platform's fingerprint ties a calibration to the platform it was made for.
 #pragma once
 
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "packet/calibration.hpp"
@@ -37,7 +40,12 @@ class NetworkCalibration {
   void activate(const packet::Calibration* calibration) { active_ = calibration; }
 
  private:
+  double target_s(double bytes, const packet::RouteShape& route) const;
+
   const packet::Calibration* active_ = nullptr;
+  // The model's time per (calibration, bytes, route): a run sends the same sizes on the same routes
+  // again and again, and each emulation walks slow start segment by segment.
+  mutable std::map<std::tuple<const packet::Calibration*, double, packet::RouteShape>, double> times_;
 };
 
 }  // namespace edgetrain::sim

@@ -420,25 +420,38 @@ struct Prepared {
   std::unique_ptr<backend::Learning> learning;
   // Made first, destroyed first: its aggregators' stores and inboxes go before the back-end and the engine.
   std::unique_ptr<Topology> topology;
-  // network.calibration: the file's content and the callbacks that apply it (they point at it).
+  // network.model tcp: the slow-start model, from network.calibration's file or at Linux's parameters
+  // (no class, no report), and the callbacks that apply it (they point at it); null under cm02 or ns-3.
   std::unique_ptr<packet::Calibration> calibration;
+  bool calibrated = false;
   std::unique_ptr<NetworkCalibration> calibration_hooks;
   std::unique_ptr<StepCharges> step_charges;
   std::unique_ptr<HostSlots> slots;  // a population's (null: a host per device)
   DeviceTraces traces;  // traces.*: each device's off intervals (the fault injector points at them), speed, bandwidth
 };
 
-// network.calibration, checked against the loaded platform and applied to the flow model.
-void apply_network_calibration(Prepared& p, const scenario::Scenario& scenario) {
+// network.model and network.calibration, checked against the loaded platform and applied to the flow
+// model: the slow-start TCP model on CM02 unless network.model is cm02 or SimGrid's model is not CM02
+// (--cfg=network/model:ns-3 times packets itself).
+void apply_network_model(Prepared& p, const scenario::Scenario& scenario) {
   const std::filesystem::path& file = scenario.network.calibration;
-  if (file.empty()) return;
-  if (simgrid::config::get_value<std::string>("network/model") == "ns-3")
-    throw PlatformError("network.calibration: a calibration corrects the flow model; not with --cfg=network/model:ns-3");
-  p.calibration = std::make_unique<packet::Calibration>(packet::read_calibration(file));
-  if (p.calibration->fingerprint != platform_fingerprint(*p.engine)) {
-    throw PlatformError("network.calibration: " + file.string() + " was made for " + p.calibration->platform +
-                        ", not for this scenario's platform (its host and link names differ); run edgetrain "
-                        "calibrate on " + scenario.platform.filename().string());
+  const std::string simgrid_model = simgrid::config::get_value<std::string>("network/model");
+  if (!file.empty() && scenario.network.model == "cm02")
+    throw PlatformError("network.calibration: a calibration fits the slow-start TCP model; not with network.model cm02");
+  if (!file.empty() && simgrid_model != "CM02")
+    throw PlatformError("network.calibration: a calibration corrects the flow model; not with --cfg=network/model:" +
+                        simgrid_model);
+  if (scenario.network.model != "tcp" || simgrid_model != "CM02") return;
+  if (file.empty()) {
+    p.calibration = std::make_unique<packet::Calibration>();  // the model at its defaults for every route
+  } else {
+    p.calibration = std::make_unique<packet::Calibration>(packet::read_calibration(file));
+    p.calibrated = true;
+    if (p.calibration->fingerprint != platform_fingerprint(*p.engine)) {
+      throw PlatformError("network.calibration: " + file.string() + " was made for " + p.calibration->platform +
+                          ", not for this scenario's platform (its host and link names differ); run edgetrain "
+                          "calibrate on " + scenario.platform.filename().string());
+    }
   }
   p.calibration_hooks = std::make_unique<NetworkCalibration>();
   p.calibration_hooks->install(*p.engine);
@@ -448,7 +461,8 @@ void apply_network_calibration(Prepared& p, const scenario::Scenario& scenario) 
 nlohmann::json fidelity_of(const Prepared& p, const scenario::Scenario& scenario) {
   FidelityInput in;
   in.network_model = simgrid::config::get_value<std::string>("network/model");
-  in.calibration = p.calibration.get();
+  in.tcp_model = p.calibration != nullptr;
+  in.calibration = p.calibrated ? p.calibration.get() : nullptr;
   in.calibration_file = scenario.network.calibration.filename().string();
   in.server = p.hosts.server;
   if (!p.slots) in.devices.assign(p.hosts.devices.begin(), p.hosts.devices.end());  // a population's hosts vary
@@ -480,7 +494,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   if (scenario.population) p.slots = std::make_unique<HostSlots>(*p.engine, *scenario.population, p.hosts.server);
   // A population's hosts are slots: they follow the devices placed on them (no traces, no energy per device).
   const std::vector<sg4::Host*> own_hosts = p.slots ? std::vector<sg4::Host*>() : p.hosts.devices;
-  apply_network_calibration(p, scenario);
+  apply_network_model(p, scenario);
   p.energy = std::make_unique<EnergyMeter>(*p.engine, info, own_hosts);
   p.link_faults = plan_link_faults(*p.engine, scenario);
   p.learning = backend::prepare_learning(
