@@ -71,8 +71,9 @@ def quickstart(run):
     seconds = message * 8 / float(uplink["bandwidth_bps"])
     return (f"```\n{r['stdout'].rstrip()}\n```\n\n"
             f"Measured with `build/edgetrain run {QUICKSTART}` on the 2-core development machine (wall time varies "
-            f"with the machine). The Raspberry-Pi-class devices set the pace: a {message:,}-byte gradient takes "
-            f"{seconds:.2f} s on their {float(uplink['bandwidth_bps']) / 1e6:g} Mbit/s uplink, so `devices.csv` shows "
+            f"with the machine). The Raspberry-Pi-class devices set the pace: a {message:,}-byte gradient needs "
+            f"{seconds:.2f} s of their {float(uplink['bandwidth_bps']) / 1e6:g} Mbit/s uplink at its full rate, more "
+            f"with TCP's slow start and headers (the default network model), so `devices.csv` shows "
             f"them communicating {steered(pct(share(r, 'pi-', 'comm_s')))} of the time while the Jetsons wait "
             f"{steered(pct(share(r, 'jetson-', 'wait_s')))} of it.")
 
