@@ -105,7 +105,7 @@ def render():
            "delayed ACK and RTO of at least srtt + 200 ms, 1,000-packet drop-tail queues): `model / ns-3 - 1`, so "
            "-40% means the model said 40% less time than TCP took. *Lone*: one transfer alone on its route, for "
            "every route class to and from the platform's server, 10 KB to 20 MB: the 11 fitted sizes, and sizes "
-           "the fit never saw (4 checkpoints and 6 drawn at random between). *Rounds*: the first 16 devices "
+           "the fit never saw (4 checkpoints and 6 drawn at random between). *Rounds*: the first 40 devices "
            "sending 100 KB, 1 MB or 10 MB to the server at once, and the server to them, under four router queues "
            "(100 and 1,000 packets, one BDP, fq_codel); *outside range* is a model's distance outside TCP's range "
            "across them (0 inside). *TCP model*: the default network model (`network.model: tcp`), the slow-start "

@@ -28,7 +28,7 @@ namespace {
 // aggregator has to be named.
 constexpr size_t kMaxHostsWithoutServer = 100;
 // A concurrent round has at most this many flows (the first hosts in the platform's order).
-constexpr size_t kMaxRoundFlows = 16;
+constexpr size_t kMaxRoundFlows = 40;
 const std::vector<double> kRoundSizes = {1e5, 1e6, 1e7};
 // Sizes drawn at random per class to check the fit between its points.
 constexpr size_t kRandomSizes = 6;
