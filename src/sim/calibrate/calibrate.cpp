@@ -176,6 +176,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
     size_t cls;
     double bytes;
     const char* kind;  // "fitted", "held out", "random"
+    bool anomaly;      // a reference anomaly (replay.hpp): left out of the fit and the figures
   };
   std::vector<Point> points;
   std::vector<std::vector<packet::LonePoint>> class_points(classes.size());
@@ -209,9 +210,9 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
         const std::vector<packet::Timing> timing = packet_timing(experiments.back());
         note_anomalies(timing, experiments.back(), "lone");
         packet.push_back(seconds_of(timing));
-        points.push_back({k, bytes, kind});
+        points.push_back({k, bytes, kind, packet::is_anomaly(timing[0])});
         // An anomaly is the reference's fault, not TCP's: the fit never sees one.
-        if (std::string(kind) == "fitted" && !packet::is_anomaly(timing[0])) {
+        if (std::string(kind) == "fitted" && !points.back().anomaly) {
           class_points[k].push_back({bytes, one_way, bottleneck, timing[0].seconds()});
           all_points.push_back(class_points[k].back());
         }
@@ -294,10 +295,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
   double size_lo = INFINITY, size_hi = 0;
   for (size_t i = 0; i < singles; ++i) {
     const double p = packet[i][0], before = cm02[i][0], model = tcp[i][0], after = calibrated[i][0];
-    const bool anomaly = std::any_of(anomalies.begin(), anomalies.end(), [&](const nlohmann::json& a) {
-      return a["experiment"] == "lone" && a["bytes"] == static_cast<int64_t>(points[i].bytes) &&
-             a["source"] == experiments[i][0].from->get_name() && a["destination"] == experiments[i][0].to->get_name();
-    });
+    const bool anomaly = points[i].anomaly;
     single.push_back({{"class", c.classes[points[i].cls].example},
                       {"bytes", points[i].bytes},
                       {"kind", points[i].kind},

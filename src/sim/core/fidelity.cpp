@@ -75,7 +75,9 @@ nlohmann::json calibrated_band(const FidelityInput& in) {
   if (!s.contains("coverage")) return band;
   const nlohmann::json& cover = s.at("coverage");
   std::string lone_gap;
-  if (bytes < cover["lone_bytes"][0].get<double>() || bytes > cover["lone_bytes"][1].get<double>())
+  if (in.devices.empty())
+    lone_gap = "a population's devices take other hosts every round: no route was measured for them";
+  else if (bytes < cover["lone_bytes"][0].get<double>() || bytes > cover["lone_bytes"][1].get<double>())
     lone_gap = "the run's message (" + util::format_number(bytes) + " B) is outside the sizes calibrate measured";
   for (const sg4::Host* d : in.devices) {
     for (const auto& [from, to] : {std::pair{d, in.server}, std::pair{in.server, d}}) {
