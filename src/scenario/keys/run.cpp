@@ -72,8 +72,8 @@ std::vector<KeySpec> run_rows() {
                "tcp: a transfer takes the time a lone Linux TCP transfer of its size takes on its route (slow start "
                "emulated segment by segment with delayed acknowledgements, headers, the receive window), and flows "
                "that share a link share it as CM02 does. cm02: SimGrid's CM02 as it is, latency + size / bandwidth: "
-               "the ideal, with no slow start (52% to 84% optimistic on the 100 KB to 4 MB messages FL sends on edge "
-               "paths; results/fidelity).")
+               "the ideal, with no slow start (3% to 89% below ns-3's time for the 100 KB to 4 MB messages FL sends "
+               "on the shipped platforms; results/fidelity).")
           .def("tcp")
           .fills(&Scenario::network, &NetworkSpec::model),
       path_key("network.calibration", PathKind::File,
