@@ -39,11 +39,23 @@ void check_report(const nlohmann::json& report, const std::string& where) {
     return pair.contains(name) && pair.at(name).is_number() && std::isfinite(pair.at(name).get<double>());
   };
   const nlohmann::json& summary = report.at("summary");
-  for (const char* key : {"single_fitted_max_abs_error", "single_held_out_max_abs_error", "round_max_abs_error"}) {
+  for (const char* key : {"single_fitted_max_abs_error", "single_held_out_max_abs_error", "round_max_abs_error",
+                          "round_max_abs_error_to_queue_range"}) {
     const nlohmann::json* pair = summary.contains(key) ? &summary.at(key) : nullptr;
     if (!pair || !pair->is_object() || !finite(*pair, "flow") || !finite(*pair, "calibrated"))
       throw CalibrationError(what + "summary." + key + " with numbers \"flow\" and \"calibrated\"");
   }
+  // What the measurements cover, which a run's band is read against (sim/core/fidelity.cpp).
+  const auto span = [&](const nlohmann::json& v) {
+    return v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number() && std::isfinite(v[0].get<double>()) &&
+           std::isfinite(v[1].get<double>()) && v[0].get<double>() <= v[1].get<double>();
+  };
+  const nlohmann::json* cover = summary.contains("coverage") ? &summary.at("coverage") : nullptr;
+  if (!cover || !cover->is_object() || !cover->contains("lone_bytes") || !span(cover->at("lone_bytes")) ||
+      !cover->contains("round_flows") || !cover->at("round_flows").is_number_unsigned() ||
+      !cover->contains("round_bytes") || !(cover->at("round_bytes").is_null() || span(cover->at("round_bytes"))))
+    throw CalibrationError(what + "summary.coverage with \"lone_bytes\" [from, to], \"round_flows\" (a count) and "
+                                  "\"round_bytes\" [from, to] or null");
 }
 
 }  // namespace

@@ -27,7 +27,11 @@ nlohmann::json measured() {
   return {{"single", nlohmann::json::array()},
           {"concurrent", nlohmann::json::array()},
           {"summary",
-           {{"single_fitted_max_abs_error", pair}, {"single_held_out_max_abs_error", pair}, {"round_max_abs_error", pair}}}};
+           {{"single_fitted_max_abs_error", pair},
+            {"single_held_out_max_abs_error", pair},
+            {"round_max_abs_error", pair},
+            {"round_max_abs_error_to_queue_range", pair},
+            {"coverage", {{"lone_bytes", {1e4, 2e7}}, {"round_flows", 8}, {"round_bytes", nullptr}}}}}};
 }
 
 Calibration read_back(Calibration c) {
@@ -90,6 +94,25 @@ TEST_CASE("the model's slow start: round trips while the window grows, then the 
   for (double bytes = 1e3; bytes < 1e8; bytes *= 1.9) {
     CHECK(m.lone_transfer_s(bytes, 0.02, 1e6) > 0.02 + bytes / 1e6);
     CHECK(m.lone_transfer_s(bytes * 1.9, 0.02, 1e6) > m.lone_transfer_s(bytes, 0.02, 1e6));
+  }
+}
+
+TEST_CASE("a calibration whose coverage a run cannot read is refused in one line") {
+  Calibration c;
+  c.platform = "p";
+  c.fingerprint = "f";
+  for (const nlohmann::json& cover : {nlohmann::json("all"), nlohmann::json{{"lone_bytes", {2e7, 1e4}}, {"round_flows", 8}, {"round_bytes", nullptr}},
+                                      nlohmann::json{{"lone_bytes", {1e4, 2e7}}, {"round_flows", -1}, {"round_bytes", nullptr}},
+                                      nlohmann::json{{"lone_bytes", {1e4, 2e7}}, {"round_flows", 8}}}) {
+    CAPTURE(cover.dump());
+    nlohmann::json report = measured();
+    report["summary"]["coverage"] = cover;
+    c.report = report;
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() / ("edgetrain-coverage-" + std::to_string(getpid()) + ".json");
+    std::ofstream(file) << calibration_text(c);
+    CHECK_THROWS_WITH_AS(read_calibration(file), doctest::Contains("summary.coverage"), CalibrationError);
+    std::filesystem::remove(file);
   }
 }
 

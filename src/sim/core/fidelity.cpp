@@ -72,7 +72,6 @@ nlohmann::json calibrated_band(const FidelityInput& in) {
   const nlohmann::json& s = in.calibration->report.at("summary");
   const auto bytes = static_cast<double>(in.message_bytes);
   nlohmann::json band = {{"message_bytes", in.message_bytes}, {"lone_max_abs", nullptr}, {"round_max_abs", nullptr}};
-  if (!s.contains("coverage")) return band;
   const nlohmann::json& cover = s.at("coverage");
   std::string lone_gap;
   if (in.devices.empty())
