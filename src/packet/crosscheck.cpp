@@ -89,13 +89,6 @@ struct Span {
   double seconds() const { return end - start; }
 };
 
-// How far the flow model's round time is outside TCP's range across queues (0 inside it).
-double error_to_range(double flow_s, double lo_s, double hi_s) {
-  if (flow_s < lo_s) return error(flow_s, lo_s);
-  if (flow_s > hi_s) return error(flow_s, hi_s);
-  return 0;
-}
-
 nlohmann::json tcp_json(const TcpSettings& tcp) {
   return {{"congestion", tcp.congestion},
           {"recovery", tcp.recovery},
@@ -109,6 +102,12 @@ nlohmann::json tcp_json(const TcpSettings& tcp) {
 }
 
 }  // namespace
+
+double error_to_range(double model_s, double lo_s, double hi_s) {
+  if (model_s < lo_s) return error(model_s, lo_s);
+  if (model_s > hi_s) return error(model_s, hi_s);
+  return 0;
+}
 
 CrosscheckReport crosscheck_report(const Workload& w, const std::vector<QueueReplay>& replays, const TcpSettings& tcp,
                                    int64_t local) {

@@ -28,6 +28,9 @@ struct CrosscheckReport {
   std::string text;     // a few lines for the terminal
 };
 
+// How far a model's round time is outside TCP's range across queues: model / nearest end - 1, 0 inside.
+double error_to_range(double model_s, double lo_s, double hi_s);
+
 // `replays` holds the replay under `tcp.queue` and under every other queue of the spread; `local`
 // counts a host's messages to itself, which have no network to replay.
 CrosscheckReport crosscheck_report(const Workload& workload, const std::vector<QueueReplay>& replays,

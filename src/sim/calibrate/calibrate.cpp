@@ -6,6 +6,7 @@
 #include <map>
 #include <simgrid/s4u.hpp>
 
+#include "packet/crosscheck.hpp"
 #include "packet/error.hpp"
 #include "packet/replay.hpp"
 #include "platform/check.hpp"
@@ -333,8 +334,8 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
       lo = std::min(lo, round_s);
       hi = std::max(hi, round_s);
     }
-    const auto to_range = [&](double s) { return s < lo ? error(s, lo) : s > hi ? error(s, hi) : 0.0; };
-    const double rb = to_range(b["round_s"]), rt = to_range(t["round_s"]), ra = to_range(a["round_s"]);
+    const double rb = packet::error_to_range(b["round_s"], lo, hi), rt = packet::error_to_range(t["round_s"], lo, hi),
+                 ra = packet::error_to_range(a["round_s"], lo, hi);
     const double errors[3] = {eb, et, ea}, outside[3] = {rb, rt, ra};
     for (size_t m = 0; m < 3; ++m) {
       round_worst[m] = std::max(round_worst[m], std::fabs(errors[m]));
