@@ -17,6 +17,9 @@ namespace edgetrain::packet {
 
 namespace {
 
+// A SYN or SYN-ACK with its options and headers, rounded up: the spacing of the connections' opening.
+constexpr double kHandshakeFrameBytes = 128;
+
 // How often the replay looks at the stop flag, in simulated seconds.
 constexpr double kStopCheck_s = 0.05;
 
@@ -43,8 +46,9 @@ void configure_tcp(const TcpSettings& tcp) {
 // The replay's state: which transfers wait for how many causes, and the sockets.
 class Replay {
  public:
-  Replay(const Workload& workload, const Ns3Network& network, double offset_s)
-      : workload_(workload), network_(network), offset_s_(offset_s), timing_(workload.transfers.size()),
+  Replay(const Workload& workload, const Ns3Network& network, double offset_s, double connect_spacing_s)
+      : workload_(workload), network_(network), offset_s_(offset_s), connect_spacing_s_(connect_spacing_s),
+        timing_(workload.transfers.size()),
         waiting_(workload.transfers.size()), senders_(workload.transfers.size()), received_(workload.transfers.size()),
         unsent_(workload.transfers.size()), last_sent_(workload.transfers.size()),
         started_(workload.transfers.size()) {
@@ -77,7 +81,7 @@ class Replay {
       senders_[t]->TraceConnectWithoutContext("Tx", ns3::MakeBoundCallback(&Replay::sent, this, t));
       senders_[t]->TraceConnectWithoutContext("RTO", ns3::MakeBoundCallback(&Replay::timeout_changed, this, t));
       sender_of_[senders_[t]] = t;
-      senders_[t]->Connect(ns3::InetSocketAddress(network_.destination(t), port));
+      ns3::Simulator::Schedule(ns3::Seconds(static_cast<double>(t) * connect_spacing_s_), &Replay::connect, this, t, port);
       if (transfer.causes.empty()) ns3::Simulator::Schedule(ns3::Seconds(offset_s_ + transfer.start_s), &Replay::start, this, t);
     }
   }
@@ -120,12 +124,16 @@ class Replay {
 
   void writable(ns3::Ptr<ns3::Socket> socket, uint32_t) { write(sender_of_.at(socket)); }
 
+  void connect(size_t t, uint16_t port) { senders_[t]->Connect(ns3::InetSocketAddress(network_.destination(t), port)); }
+
   // The sender's segments out: the last one before a timeout fires starts the wait it counts.
   static void sent(Replay* r, size_t t, ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader&, ns3::Ptr<const ns3::TcpSocketBase>) {
     if (p->GetSize() > 0) r->last_sent_[t] = ns3::Simulator::Now().GetSeconds();
   }
   // ns-3 doubles the timeout (to at most 60 s) exactly when the retransmission timer expires
-  // (RFC 6298 5.5); an RTT sample sets it from the estimator, never to exactly twice its value.
+  // (RFC 6298 5.5); an RTT sample sets it from the estimator, never to exactly twice its value. At the
+  // 60 s cap the value no longer changes and is not traced: a transfer that far has spent over a
+  // hundred seconds in back-off already.
   static void timeout_changed(Replay* r, size_t t, ns3::Time before, ns3::Time after) {
     if (after != std::min(before + before, ns3::Seconds(60)) || before.IsZero()) return;
     if (!r->started_[t] || r->timing_[t].end_s != 0) return;  // the handshake's, or after the last byte
@@ -161,6 +169,7 @@ class Replay {
   const Workload& workload_;
   const Ns3Network& network_;
   const double offset_s_;
+  const double connect_spacing_s_;
   std::vector<Timing> timing_;
   std::vector<size_t> waiting_;
   std::vector<std::vector<size_t>> dependents_;
@@ -203,9 +212,15 @@ std::vector<Timing> replay(const Workload& workload, const TcpSettings& tcp) {
   std::vector<Timing> timing;
   {
     const Ns3Network network(workload, tcp);
-    // Connections open during this first stretch: several handshakes' worth of the longest path.
-    const double offset_s = 1.0 + 6 * network.max_rtt_s();
-    Replay replay(workload, network, offset_s);
+    // Connections open one after the other, a handshake's frame apart on the slowest link: opened all
+    // at once, thousands of SYNs (a secure-aggregation run's) overflowed a router queue, and ns-3's
+    // retries, 3 s apart for all of them alike, collided again until the connections gave up. Transfers
+    // start after this stretch and several handshakes' worth of the longest path.
+    double slowest_Bps = INFINITY;
+    for (const Link& link : workload.links) slowest_Bps = std::min(slowest_Bps, link.bandwidth_Bps);
+    const double spacing_s = kHandshakeFrameBytes / slowest_Bps;
+    const double offset_s = 1.0 + 6 * network.max_rtt_s() + static_cast<double>(workload.transfers.size()) * spacing_s;
+    Replay replay(workload, network, offset_s, spacing_s);
     replay.open_connections();
     replay.watch_stop_flag();
     // A safety net, never reached by a replay that works: ten times every transfer one after the
