@@ -186,20 +186,24 @@ class Replay {
 
 }  // namespace
 
+std::string unreplayable(const Link& link) {
+  if (link.bandwidth_Bps < kMinReplayBandwidth_Bps)
+    return "link " + link.name + ": " + util::format_number(link.bandwidth_Bps * 8) +
+           " bit/s is below what packet-level TCP can carry (" + util::format_number(kMinReplayBandwidth_Bps * 8) +
+           " bit/s: a segment within TCP's timeouts)";
+  if (link.latency_s > kMaxReplayLatency_s)
+    return "link " + link.name + ": a latency of " + util::format_number(link.latency_s) +
+           " s is above what packet-level TCP can connect over (" + util::format_number(kMaxReplayLatency_s) +
+           " s: a handshake within TCP's retries)";
+  return {};
+}
+
 std::vector<Timing> replay(const Workload& workload, const TcpSettings& tcp) {
   // TCP gives a connection up after its retries: a link that takes longer than its largest
   // retransmission timeout to carry one segment, or a path whose round trip outlasts the handshake's
   // retries, never delivers, and the replay would only say so at its end.
-  for (const auto& link : workload.links) {
-    if (link.bandwidth_Bps < kMinReplayBandwidth_Bps)
-      throw MappingError("link " + link.name + ": " + util::format_number(link.bandwidth_Bps * 8) +
-                         " bit/s is below what packet-level TCP can carry (" +
-                         util::format_number(kMinReplayBandwidth_Bps * 8) + " bit/s: a segment within TCP's timeouts)");
-    if (link.latency_s > kMaxReplayLatency_s)
-      throw MappingError("link " + link.name + ": a latency of " + util::format_number(link.latency_s) +
-                         " s is above what packet-level TCP can connect over (" +
-                         util::format_number(kMaxReplayLatency_s) + " s: a handshake within TCP's retries)");
-  }
+  for (const auto& link : workload.links)
+    if (const std::string why = unreplayable(link); !why.empty()) throw MappingError(why);
   for (size_t t = 0; t < workload.transfers.size(); ++t) {
     const Transfer& transfer = workload.transfers[t];
     if (transfer.bytes <= 0) throw MappingError("transfer " + std::to_string(t) + ": no bytes to send");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "packet/tcp_settings.hpp"
@@ -32,6 +33,8 @@ inline bool is_anomaly(const Timing& t) { return t.backoff_s > kAnomalyBackoffSh
 // full segment in 1.2 s) and at most 10 s of latency (a geostationary hop is 0.25 s).
 inline constexpr double kMinReplayBandwidth_Bps = 10e3 / 8;
 inline constexpr double kMaxReplayLatency_s = 10;
+// Why a link is outside those bounds (one line naming it), or "" when the reference can carry it.
+std::string unreplayable(const Link& link);
 
 // One entry per transfer of `workload`, in its order. Throws MappingError when the platform
 // cannot be mapped (ns3_network.hpp) or a link is outside the bounds above, util::Interrupted when a

@@ -13,6 +13,7 @@ their own settings (results/fidelity/seeds/, written by tools/adacomp/paper.py a
 usage: tools/docs/fidelity_page.py [--measure] [--check] [--binary build/edgetrain]"""
 import argparse
 import concurrent.futures
+import functools
 import json
 import pathlib
 import shutil
@@ -63,12 +64,18 @@ def lv08_s(point, cls):
     return LV08_LATENCY * one_way + point["bytes"] / rate
 
 
+@functools.lru_cache(maxsize=None)
+def calibration(platform):
+    """The calibration measured for a platform (results/fidelity/network/), read once per page."""
+    return json.load(open(NET / f"{pathlib.Path(platform).stem}.calibration.json"))
+
+
 def default_model_summary():
     """The default model's goals in measured words: lone transfers within 15% of ns-3, rounds never
     further from ns-3 than CM02 (issue 39)."""
     lone, within, rounds, worse, worst = 0, 0, 0, [], []
     for platform, _ in PLATFORMS + HELD_OUT:
-        c = json.load(open(NET / f"{pathlib.Path(platform).stem}.calibration.json"))
+        c = calibration(platform)
         for p in c["report"]["single"]:
             if p.get("reference_anomaly"):
                 continue
@@ -123,7 +130,7 @@ def render():
     per_size = {}
     for platform, _ in PLATFORMS + HELD_OUT:
         name = pathlib.Path(platform).stem
-        c = json.load(open(NET / f"{name}.calibration.json"))
+        c = calibration(platform)
         classes = {cls["example"]: cls for cls in c["classes"]}
         pts = [p for p in c["report"]["single"] if not p.get("reference_anomaly")]
 
@@ -164,7 +171,7 @@ def render():
         out.append(f"| {size_label(size)}{'' if kind == 'fitted' else f' ({kind})'} | "
                    f"{min(times):.3g} to {max(times):.3g} s | {rng('flow_error')} | {rng('lv08_error')} | "
                    f"{rng('tcp_error')} | {rng('calibrated_error')} |")
-    c = json.load(open(NET / "quickstart.calibration.json"))
+    c = calibration("platforms/quickstart.xml")
     out += ["", "## Rounds: the quickstart's 8 devices at once", "",
             "| round | ns-3 time (finish spread) | TCP's range across queues | CM02 (spread) | TCP model (spread) | calibrated (spread) |",
             "|---|---|---|---|---|---|"]
@@ -175,7 +182,7 @@ def render():
                    f"{cell('flow', 'flow_error')} | {cell('tcp', 'tcp_error')} | {cell('calibrated', 'calibrated_error')} |")
     anomalies = []
     for platform, _ in PLATFORMS + HELD_OUT:
-        c = json.load(open(NET / f"{pathlib.Path(platform).stem}.calibration.json"))
+        c = calibration(platform)
         anomalies += [f"{platform}: {a['experiment']}, {a['source']} -> {a['destination']}, {size_label(a['bytes'])}: "
                       f"{a['packet_s']:.4g} s, {a['timeouts']} timeouts, {a['backoff_s']:.3g} s waiting for them"
                       for a in c["report"].get("anomalies", [])]

@@ -85,17 +85,14 @@ double error(double model_s, double packet_s) { return model_s / packet_s - 1; }
 
 // Why the packet-level reference cannot carry a route (replay.hpp's bounds), or "".
 std::string unreplayable(const std::vector<sg4::Link*>& links) {
-  for (const sg4::Link* l : links) {
-    if (l->get_bandwidth() < packet::kMinReplayBandwidth_Bps)
-      return "link " + l->get_name() + ": " + util::format_number(l->get_bandwidth() * 8) +
-             " bit/s is below what packet-level TCP can carry (" +
-             util::format_number(packet::kMinReplayBandwidth_Bps * 8) + " bit/s: a segment within TCP's timeouts)";
-    if (l->get_latency() > packet::kMaxReplayLatency_s)
-      return "link " + l->get_name() + ": a latency of " + util::format_number(l->get_latency()) +
-             " s is above what packet-level TCP can connect over (" + util::format_number(packet::kMaxReplayLatency_s) +
-             " s: a handshake within TCP's retries)";
-  }
+  for (const sg4::Link* l : links)
+    if (std::string why = packet::unreplayable(packet_link(l)); !why.empty()) return why;
   return {};
+}
+
+// "pi-1 -> cloud": a route class's first route, as reports name the class.
+std::string route_name(const RouteClassInfo& rc) {
+  return rc.routes.front().first->get_name() + " -> " + rc.routes.front().second->get_name();
 }
 
 nlohmann::json round_json(const std::vector<double>& seconds) {
@@ -158,8 +155,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
       continue;
     }
     if (first_refusal.empty()) first_refusal = why;
-    skipped.push_back({{"example", rc.routes.front().first->get_name() + " -> " + rc.routes.front().second->get_name()},
-                       {"why", why}});
+    skipped.push_back({{"example", route_name(rc)}, {"why", why}});
     progress(options.quiet, "left out: " + skipped.back()["example"].get<std::string>() + " (" + why + ")");
   }
   if (classes.empty() && !first_refusal.empty()) throw packet::MappingError(first_refusal);
@@ -178,6 +174,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
     double bytes;
     const char* kind;  // "fitted", "held out", "random"
     bool anomaly;      // a reference anomaly (replay.hpp): left out of the fit and the figures
+    bool fitted() const { return std::string(kind) == "fitted"; }
   };
   std::vector<Point> points;
   std::vector<std::vector<packet::LonePoint>> class_points(classes.size());
@@ -197,9 +194,8 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
   };
   const std::vector<double> randoms = random_sizes(kRandomSizes, options.max_bytes);
   for (size_t k = 0; k < classes.size(); ++k) {
-    progress(options.quiet, "route class " + std::to_string(k + 1) + " of " + std::to_string(classes.size()) + " (" +
-                                classes[k].routes.front().first->get_name() + " -> " +
-                                classes[k].routes.front().second->get_name() + ")");
+    progress(options.quiet,
+             "route class " + std::to_string(k + 1) + " of " + std::to_string(classes.size()) + " (" + route_name(classes[k]) + ")");
     const auto [one_way, bottleneck] = packet::Calibration::path_of(classes[k].shape);
     for (const auto& [kind, sizes] : {std::pair{"fitted", &fitted_sizes()}, std::pair{"held out", &held_out_sizes()},
                                       std::pair{"random", &randoms}}) {
@@ -213,7 +209,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
         packet.push_back(seconds_of(timing));
         points.push_back({k, bytes, kind, packet::is_anomaly(timing[0])});
         // An anomaly is the reference's fault, not TCP's: the fit never sees one.
-        if (std::string(kind) == "fitted" && !points.back().anomaly) {
+        if (points.back().fitted() && !points.back().anomaly) {
           class_points[k].push_back({bytes, one_way, bottleneck, timing[0].seconds()});
           all_points.push_back(class_points[k].back());
         }
@@ -224,7 +220,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
   for (size_t k = 0; k < classes.size(); ++k) {
     packet::RouteClass rc;
     rc.links = classes[k].shape;
-    rc.example = classes[k].routes.front().first->get_name() + " -> " + classes[k].routes.front().second->get_name();
+    rc.example = route_name(classes[k]);
     rc.model = class_points[k].empty() ? c.model : packet::fit_tcp_model(class_points[k], packet::TcpModel{});
     c.classes.push_back(std::move(rc));
   }
@@ -300,7 +296,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
     single.push_back({{"class", c.classes[points[i].cls].example},
                       {"bytes", points[i].bytes},
                       {"kind", points[i].kind},
-                      {"held_out", std::string(points[i].kind) != "fitted"},
+                      {"held_out", !points[i].fitted()},
                       {"reference_anomaly", anomaly},
                       {"packet_s", p},
                       {"flow_s", before},
@@ -312,7 +308,7 @@ packet::Calibration calibrate_platform(const CalibrateOptions& options) {
     if (anomaly) continue;
     size_lo = std::min(size_lo, points[i].bytes);
     size_hi = std::max(size_hi, points[i].bytes);
-    double* w = worst[std::string(points[i].kind) == "fitted" ? 0 : 1];
+    double* w = worst[points[i].fitted() ? 0 : 1];
     w[0] = std::max(w[0], std::fabs(error(before, p)));
     w[1] = std::max(w[1], std::fabs(error(model, p)));
     w[2] = std::max(w[2], std::fabs(error(after, p)));

@@ -65,6 +65,20 @@ nlohmann::json compute_fidelity(const FidelityInput& in) {
   return json_of(all);
 }
 
+// The first device route of no class the calibration measured, named, or "".
+std::string unmeasured_route(const FidelityInput& in) {
+  for (const sg4::Host* d : in.devices) {
+    for (const auto& [from, to] : {std::pair{d, in.server}, std::pair{in.server, d}}) {
+      if (from == to) continue;
+      std::vector<sg4::Link*> links;
+      from->route_to(to, links, nullptr);
+      if (!links.empty() && &in.calibration->model_of(route_shape(links)) == &in.calibration->model)
+        return "the route " + from->get_name() + " -> " + to->get_name() + " is of no class calibrate measured";
+    }
+  }
+  return {};
+}
+
 // A calibration's band holds only where its measurements reach: the run's message among the lone
 // sizes it measured, every device route of a class it measured, and no more devices than its rounds
 // had flows. Elsewhere the band is unknown, with the reason.
@@ -78,16 +92,7 @@ nlohmann::json calibrated_band(const FidelityInput& in) {
     lone_gap = "a population's devices take other hosts every round: no route was measured for them";
   else if (bytes < cover["lone_bytes"][0].get<double>() || bytes > cover["lone_bytes"][1].get<double>())
     lone_gap = "the run's message (" + util::format_number(bytes) + " B) is outside the sizes calibrate measured";
-  for (const sg4::Host* d : in.devices) {
-    for (const auto& [from, to] : {std::pair{d, in.server}, std::pair{in.server, d}}) {
-      if (from == to || !lone_gap.empty()) continue;
-      std::vector<sg4::Link*> links;
-      from->route_to(to, links, nullptr);
-      const packet::RouteShape shape = route_shape(links);
-      if (!links.empty() && &in.calibration->model_of(shape) == &in.calibration->model)
-        lone_gap = "the route " + from->get_name() + " -> " + to->get_name() + " is of no class calibrate measured";
-    }
-  }
+  if (lone_gap.empty()) lone_gap = unmeasured_route(in);
   // The largest error measured at any size, fitted or not: a run's message is neither.
   if (lone_gap.empty())
     band["lone_max_abs"] = std::max(s.at("single_fitted_max_abs_error").at("calibrated").get<double>(),
