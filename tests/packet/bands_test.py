@@ -17,7 +17,8 @@ EDGETRAIN = sys.argv[1]
 NET = Path("results/fidelity/network")
 HELD_OUT = Path("results/fidelity/held-out")
 SHIPPED = [("scenarios/quickstart.json", "quickstart"), ("scenarios/adacomp/adacomp-1pct.json", "adacomp16"),
-           ("scenarios/scadles/s1-scadles.json", "scadles16")]
+           ("scenarios/scadles/s1-scadles.json", "scadles16"), ("scenarios/fl/server.json", "gossip16"),
+           ("scenarios/fl/flat.json", "factory")]
 
 
 def held_out_scenario(tmp, name, devices):
