@@ -7,6 +7,7 @@
 #include "input/json_text.hpp"
 #include "input/text.hpp"
 #include "scenario/fill.hpp"
+#include "scenario/keys/compression.hpp"
 #include "scenario/schema.hpp"
 #include "scenario/validate.hpp"
 #include "util/read_input.hpp"
@@ -232,6 +233,7 @@ Scenario parse_scenario(json doc, const fs::path& file_for_relative_paths,
     for (const auto& o : set_overrides) apply_override(doc, o);
     check_json_depth(doc, "scenario (after --set)");
     if (seed_override) doc["seed"] = *seed_override;
+    keys::expand_compressor_aliases(doc);
     Scenario s = typed_scenario(resolve_document(doc, ctx));
     ctx.platform->fill(s);
     s.file = file_abs;

@@ -1,6 +1,9 @@
 // See compression.hpp.
 #include "scenario/keys/compression.hpp"
 
+#include <algorithm>
+
+#include "compress/aliases.hpp"
 #include "compress/kinds.hpp"
 #include "input/text.hpp"
 #include "scenario/error.hpp"
@@ -114,7 +117,32 @@ std::vector<KeySpec> nested_compressor(const std::vector<KeySpec>& from_rows, co
 }
 
 std::vector<KeySpec> uplink_rows() {
-  return compressor_rows("compression", "Uplink compressor: " + compress::kind_legend() + ".");
+  return compressor_rows("compression", "Uplink compressor: " + compress::kind_legend() +
+                                            ". Also by the names people use, each a kind with the settings it fixes: " +
+                                            text::join(compress::alias_legend(), "; ") + ".");
+}
+
+// The sections holding a compressor (compression, compression.downlink, topology.site_compression):
+// the rows whose `kind` offers the kinds table.
+std::vector<std::string> compressor_sections() {
+  std::vector<std::string> sections;
+  for (const KeySpec& k : schema_keys()) {
+    const std::string tail = ".kind";
+    if (k.type == ValueType::Enum && k.choices == compress::kind_names() && k.path.size() > tail.size() &&
+        k.path.ends_with(tail))
+      sections.push_back(k.path.substr(0, k.path.size() - tail.size()));
+  }
+  return sections;
+}
+
+// The object at dotted `path` of `doc`, or nullptr when absent or not an object.
+json* object_at(json& doc, const std::string& path) {
+  json* node = &doc;
+  for (const std::string& part : text::split(path, '.')) {
+    if (!node->is_object() || !node->contains(part)) return nullptr;
+    node = &(*node)[part];
+  }
+  return node->is_object() ? node : nullptr;
 }
 
 // "compression.timing_ratio" when a timing-only run needs it and it is missing: `at` is the
@@ -135,6 +163,38 @@ void check_timing_ratio(const nlohmann::json& spec, const std::string& at, bool 
 }
 
 }  // namespace
+
+void expand_compressor_aliases(json& doc) {
+  for (const std::string& section : compressor_sections()) {
+    json* spec = object_at(doc, section);
+    if (spec == nullptr || !spec->contains("kind") || !spec->at("kind").is_string()) continue;
+    const std::string name = spec->at("kind").get<std::string>();
+    std::optional<compress::Alias> alias;
+    try {
+      alias = compress::alias_named(name);
+    } catch (const compress::ConfigError& e) {
+      throw ScenarioError(section + ".kind: " + e.detail());
+    }
+    if (!alias) {
+      const std::vector<std::string> kinds = compress::kind_names();
+      if (std::find(kinds.begin(), kinds.end(), name) != kinds.end()) continue;
+      std::vector<std::string> names = kinds;
+      for (const std::string& a : compress::alias_names()) names.push_back(a);
+      std::string message = section + ".kind: must be one of " + text::join(kinds, ", ") + ", or an alias (" +
+                            text::join(compress::alias_names(), ", ") + "); got " + text::show(spec->at("kind"));
+      if (auto near = text::closest(name, names)) message += " (did you mean \"" + *near + "\"?)";
+      throw ScenarioError(message);
+    }
+    for (const auto& [key, value] : alias->settings) {
+      if (spec->contains(key) && !spec->at(key).is_null() && !(spec->at(key).is_number() && spec->at(key) == value))
+        throw ScenarioError(section + "." + key + ": kind " + name + " is " + alias->kind + " with " + key + " " +
+                            text::format_number(value) + ", got " + text::show(spec->at(key)) + " (give kind " +
+                            alias->kind + " to choose " + key + ")");
+      (*spec)[key] = value;
+    }
+    (*spec)["kind"] = alias->kind;
+  }
+}
 
 std::vector<KeySpec> compressor_copy_rows(const std::string& section) {
   return nested_compressor(uplink_rows(), "compression", section);
@@ -219,7 +279,11 @@ std::string compressor_text(const json& c) {
                                             : value.dump()));
   }
   const std::string kind = c.at("kind").get<std::string>();
-  return settings.empty() ? kind : kind + " (" + text::join(settings, ", ") + ")";
+  const std::string alias = compress::alias_of(kind, [&c](const std::string& key) -> std::optional<double> {
+    if (!c.contains(key) || !c.at(key).is_number()) return std::nullopt;
+    return c.at(key).get<double>();
+  });
+  return (alias.empty() ? "" : alias + " = ") + (settings.empty() ? kind : kind + " (" + text::join(settings, ", ") + ")");
 }
 
 }  // namespace edgetrain::scenario::keys

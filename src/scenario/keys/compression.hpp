@@ -21,6 +21,11 @@ std::vector<Rule> compression_rules();
 // CompressorSpec (place_rows puts them where the section's compressor is).
 std::vector<KeySpec> compressor_copy_rows(const std::string& section);
 
+// Rewrites every compressor section of a raw document whose kind is an alias ("int8") into the
+// kind and the settings it fixes (compress/aliases.hpp), before validation; ScenarioError when the
+// document sets one of those settings otherwise, or a pattern's number is out of range.
+void expand_compressor_aliases(nlohmann::json& doc);
+
 // A resolved compressor in words: "topk (ratio 0.01, scope layer, index_bits 32, error_feedback false)".
 std::string compressor_text(const nlohmann::json& resolved_compressor);
 

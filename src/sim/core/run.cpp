@@ -40,6 +40,7 @@
 #include "sim/core/stop_signal.hpp"
 #include "sim/core/transfer_log.hpp"
 #include "sim/core/wire.hpp"
+#include "sim/core/wire_plan.hpp"
 #include "sim/topology/topology.hpp"
 #include "stream/rates.hpp"
 #include "util/memory.hpp"
@@ -550,6 +551,7 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
   out += fidelity_text(fidelity_of(p, scenario));
   out += "dense message size: " + std::to_string(message_bytes(p.learning->backend->cost().dense_bytes())) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
+  out += wire_plan_text(scenario, p.learning->charged);
   const std::optional<double> available = util::memory_for_this_process();
   out += "memory: needs " + p.learning->memory.describe() +
          (available ? ", " + util::format_bytes(*available) + " available" : std::string(", available memory unknown")) +

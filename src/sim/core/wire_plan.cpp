@@ -1,0 +1,142 @@
+// See wire_plan.hpp. Sizes come from the same formulas a timing-only run charges (compress/size.hpp),
+// the budget from the run's own accountant (privacy_run.hpp) fed the rounds as planned.
+#include "sim/core/wire_plan.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "backend/mode.hpp"
+#include "compress/size.hpp"
+#include "privacy/epsilon_ledger.hpp"
+#include "scenario/population.hpp"
+#include "sim/core/privacy_run.hpp"
+#include "sim/core/wire.hpp"
+#include "util/memory.hpp"
+
+namespace edgetrain::sim {
+
+namespace {
+
+// Rounds the budget line looks ahead when no stop condition bounds them.
+constexpr int64_t kShownRounds = 100;
+// At most this many rounds are accounted to find where stop.epsilon stops a run.
+constexpr int64_t kMaxPlannedRounds = 100000;
+
+std::string bytes_text(int64_t bytes) {
+  return std::to_string(bytes) + " bytes (" + util::format_bytes(static_cast<double>(bytes)) + ")";
+}
+
+std::string four_digits(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", v);
+  return text;
+}
+
+// One message's bytes with `spec`, or nullopt when its size depends on the data and none is declared.
+std::optional<int64_t> message_of(const scenario::CompressorSpec& spec, const backend::ChargedModel& charged) {
+  if (const std::optional<int64_t> payload = compress::formula_payload_bytes(spec, charged.layers))
+    return message_bytes(*payload);
+  if (spec.timing_ratio) return message_bytes(compress::declared_payload_bytes(charged.layers, *spec.timing_ratio));
+  return std::nullopt;
+}
+
+struct Directions {
+  std::optional<int64_t> up, down;  // a message each way, as every round after the first sends them
+  std::string text;
+};
+
+Directions directions(const scenario::Scenario& s, const backend::ChargedModel& charged) {
+  Directions d;
+  const int64_t dense = message_bytes(charged.cost.dense_bytes());
+  const auto& uplink = s.compression.uplink;
+  d.text = "messages: uplink ";
+  if (s.privacy.secure_aggregation) {
+    d.text += "a masked input under secure aggregation, with its key phases (summary.json's secure_aggregation has their bytes)";
+  } else if (s.compression.adaptive) {
+    const std::optional<int64_t> compressed = message_of(uplink, charged);
+    d.text += "dense " + bytes_text(dense) + " or top-k " +
+              (compressed ? bytes_text(*compressed) : std::string("of the gradients' size")) +
+              " a message, as ScaDLES's norm gap decides";
+    if (uplink.timing_ratio) d.up = message_of(uplink, charged);
+  } else {
+    d.up = message_of(uplink, charged);
+    d.text += d.up ? bytes_text(*d.up) + " a message" : "as many bytes as the gradients make it (no timing_ratio declared)";
+    if (d.up && uplink.kind != "none")
+      d.text += ", " + four_digits(100.0 * static_cast<double>(*d.up) / static_cast<double>(dense)) + "% of dense";
+  }
+  d.text += "; downlink ";
+  if (const auto& downlink = s.compression.downlink) {
+    d.down = message_of(*downlink, charged);
+    d.text += "the dense model " + bytes_text(dense) + " to a device's first round, then model deltas of " +
+              (d.down ? bytes_text(*d.down) : std::string("the data's size (no timing_ratio declared)"));
+  } else {
+    d.down = dense;
+    d.text += "the dense model, " + bytes_text(dense) + " a message";
+  }
+  d.text += "\n";
+  return d;
+}
+
+// A round on the devices' links: each device picked pulls the model and pushes one update.
+std::string round_text(const scenario::Scenario& s, const Directions& d) {
+  if (backend::Mode(s.training, s.devices.size()).applies_on_arrival())
+    return "a push: each update applied on arrival costs its device one message each way\n";
+  const size_t picked = scenario::most_picked(s.training.selection, s.devices.size());
+  std::string out = "a round: " + std::to_string(picked) + " devices picked x (uplink + downlink)";
+  if (d.up && d.down) out += " = " + bytes_text(static_cast<int64_t>(picked) * (*d.up + *d.down));
+  if (s.topology.kind != "flat") out += " on the devices' links; the " + s.topology.kind + " topology adds its own";
+  return out + "\n";
+}
+
+// The epsilon the run spends over the rounds it will account: stop.rounds, or those stop.epsilon
+// allows, or kShownRounds when neither bounds them.
+std::string privacy_text(const scenario::Scenario& s) {
+  if (!s.privacy.dp) return "";
+  const std::unique_ptr<privacy::EpsilonLedger> ledger = make_epsilon_ledger(s);
+  const auto members = static_cast<int64_t>(s.devices.size());
+  const auto picked = static_cast<int64_t>(scenario::most_picked(s.training.selection, static_cast<size_t>(members)));
+  const auto planned = static_cast<int64_t>(scenario::planned_round_size(s.training.selection, static_cast<size_t>(members)));
+  const bool local = s.privacy.dp->placement == "local";
+  const auto one_round = [&] {
+    if (local) {
+      ledger->update_received(0);  // the device released most often: at most once a round
+    } else {
+      ledger->round_applied(picked, members, planned);
+    }
+  };
+  const std::optional<double> budget = s.stop.epsilon;
+  const int64_t limit = s.stop.rounds.value_or(budget ? kMaxPlannedRounds : kShownRounds);
+  int64_t rounds = 0;
+  for (; rounds < limit; ++rounds) {
+    if (budget && (local ? ledger->epsilon_after_next(1, 1) : ledger->epsilon_after_next(picked, members)) > *budget)
+      break;
+    one_round();
+  }
+  if (budget && rounds == 0) {
+    return "privacy: one round would spend epsilon " +
+           four_digits(local ? ledger->epsilon_after_next(1, 1) : ledger->epsilon_after_next(picked, members)) +
+           " at delta " + four_digits(s.privacy.dp->delta) + ", above stop.epsilon " + four_digits(*budget) +
+           ": the run stops before its first round\n";
+  }
+  std::string out = "privacy: epsilon " + four_digits(ledger->epsilon()) + " at delta " + four_digits(s.privacy.dp->delta) +
+                    " after " + std::to_string(rounds) + " round" + (rounds == 1 ? "" : "s");
+  if (budget && rounds < limit) {
+    out += " (stop.epsilon " + four_digits(*budget) + " stops the run there)";
+  } else if (s.stop.rounds) {
+    out += " (stop.rounds), if every round applies as planned";
+  } else {
+    out += " (shown at " + std::to_string(kShownRounds) + ": no stop.rounds, and each round spends more)";
+  }
+  if (local) out += "; local noise: the device released in every round";
+  return out + "\n";
+}
+
+}  // namespace
+
+std::string wire_plan_text(const scenario::Scenario& scenario, const backend::ChargedModel& charged) {
+  const Directions d = directions(scenario, charged);
+  return d.text + round_text(scenario, d) + privacy_text(scenario);
+}
+
+}  // namespace edgetrain::sim
