@@ -51,6 +51,8 @@ class RoundAggregation {
   virtual bool apply_accumulated(double lr, double total_weight) = 0;
   // Adds the sum of `count` updates (secure aggregation: what the protocol unmasked), each of weight 1.
   virtual void accumulate_sum(std::span<const double> sum, int64_t count) = 0;
+  // Drops what was accumulated since the last apply (a round below training.selection.min_updates).
+  virtual void discard_accumulated() = 0;
 
  protected:
   ~RoundAggregation() = default;

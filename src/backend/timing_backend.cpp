@@ -65,6 +65,7 @@ class TimingStore : public StoreOfEveryRole {
   void accumulate(const UpdatePayload&, size_t, double) override {}
   bool apply_accumulated(double, double) override { return true; }
   void accumulate_sum(std::span<const double>, int64_t) override {}
+  void discard_accumulated() override {}
   void buffer(const UpdatePayload&, size_t, int64_t) override {}
   bool apply_buffer(double, int64_t) override { return true; }
   bool mix(const std::vector<std::pair<ModelPayload, double>>&) override { return true; }

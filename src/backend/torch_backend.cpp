@@ -293,6 +293,12 @@ class TorchStore : public StoreOfEveryRole {
     accumulated_ += count;
   }
 
+  void discard_accumulated() override {
+    std::fill(plain_sum_.begin(), plain_sum_.end(), 0.0);
+    std::fill(sum_.begin(), sum_.end(), 0.0f);
+    accumulated_ = 0;
+  }
+
   bool apply_accumulated(double lr, double total_weight) override {
     if (config_.plain) {
       std::vector<float>& x = writable();

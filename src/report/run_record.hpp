@@ -116,7 +116,7 @@ struct SecureRoundRecord {
 // that crossed the network meanwhile.
 struct RoundRow {
   int64_t round = 0;     // the model version the round trained (0 = the initial model)
-  bool applied = false;  // false: no update arrived, the model stayed as it was
+  bool applied = false;  // false: no update arrived (or fewer than min_updates), the model stayed as it was
   double start_s = 0, end_s = 0;
   std::string slowest_device;  // empty when nothing was aggregated
   int64_t selected = 0;        // devices picked for the round (training.selection)

@@ -110,6 +110,10 @@ struct SelectionSpec {
   double exploration{};
   double alpha{};
   std::optional<double> preferred_round_s;
+  // A round applies only when at least this many updates arrived (empty: whatever arrived); below it at
+  // its timeout it waits on ("extend") or closes applying nothing ("skip").
+  std::optional<int64_t> min_updates;
+  std::string below_min;  // extend | skip
 };
 
 struct TrainingSpec {

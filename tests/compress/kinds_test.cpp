@@ -85,7 +85,7 @@ TEST_CASE("kinds: an unknown kind is refused on compression.kind") {
                        "compression.kind: unknown compressor \"zip\"", ConfigError);
 }
 
-TEST_CASE("kinds: every kind builds; its formula is the length of its encodings; its index sets as its row says") {
+TEST_CASE("kinds: every kind builds, its formula is the length of its encodings, its index sets as its row says") {
   for (const Kind& k : kinds()) {
     for (const auto& layers : layouts()) {
       CAPTURE(k.name);

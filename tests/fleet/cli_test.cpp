@@ -34,7 +34,7 @@ nlohmann::json scenario_over(const fs::path& devices_csv, const std::string& pla
 
 }  // namespace
 
-TEST_CASE("edgetrain fleet writes the platform and the device list; SimGrid loads it and runs on it") {
+TEST_CASE("edgetrain fleet writes the platform and the device list, SimGrid loads it and runs on it") {
   const fs::path dir = test::fresh_dir("fleet-cli");
   write(dir / "two-sites.json", test::two_site_fleet().dump(2));
   const test::Result gen = test::run_cli(

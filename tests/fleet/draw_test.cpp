@@ -65,7 +65,7 @@ TEST_CASE("counts per class, per site and per link class are exact") {
   CHECK(fleet.devices.back().host == "pi-599");
 }
 
-TEST_CASE("same description and seed give the same bytes; another seed other draws") {
+TEST_CASE("same description and seed give the same bytes, another seed other draws") {
   const FleetSpec spec = parse_fleet(test::two_site_fleet());
   CHECK(platform_xml(spec, 3) == platform_xml(spec, 3));
   CHECK(device_list_csv(spec, 3) == device_list_csv(spec, 3));

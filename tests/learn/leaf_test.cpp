@@ -53,7 +53,7 @@ void check_refused(const std::string& train_json, const std::string& expected) {
 
 }  // namespace
 
-TEST_CASE("leaf: samples keep their users in file order; 4 values are a 1x2x2 image") {
+TEST_CASE("leaf: samples keep their users in file order, 4 values are a 1x2x2 image") {
   const DatasetPair d = load_leaf_dataset(spec_of(leaf_dir("ok")));
   CHECK(d.train.size() == 6);
   CHECK(d.test.size() == 2);

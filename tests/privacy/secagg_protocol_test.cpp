@@ -96,7 +96,7 @@ TEST_CASE("a phase that leaves fewer than t live clients fails the round") {
   }
 }
 
-TEST_CASE("the same seed gives byte-identical messages; another seed other bytes") {
+TEST_CASE("the same seed gives byte-identical messages, another seed other bytes") {
   const Config config = plus_config(4, 3, 16);
   const auto ids = client_ids(10);
   const std::array<std::set<uint32_t>, 5> silent{{{}, {}, {ids[2]}, {ids[4]}, {}}};

@@ -8,7 +8,7 @@
 
 using namespace edgetrain::privacy::secagg;
 
-TEST_CASE("exactly t shares reconstruct the secret, whichever t; t - 1 are an error") {
+TEST_CASE("exactly t shares reconstruct the secret, whichever t, t - 1 are an error") {
   const Key secret = seed_key(1, "secret", 0);
   const std::vector<uint32_t> holders{0, 3, 4, 9, 20, 21, 1000};
   Prg coefficients(seed_key(1, "coefficients", 0));

@@ -100,7 +100,7 @@ TEST_CASE("write_output: a folder, a socket or a block device is refused with on
   CHECK(entries(dir) == (block.parent_path() == dir ? 3u : 2u));
 }
 
-TEST_CASE("write_output: a symlink's target is written and the link stays; a dangling one gets its target") {
+TEST_CASE("write_output: a symlink's target is written and the link stays, a dangling one gets its target") {
   const fs::path dir = fresh("symlink");
   std::ofstream(dir / "real.html") << "old";
   fs::create_symlink("real.html", dir / "latest.html");

@@ -72,7 +72,7 @@ TEST_CASE("dataset leaf and fedscale: a folder, inferred shape and classes, the 
             .find("dataset.partition.users_per_device: must be") == 0);
 }
 
-TEST_CASE("dataset: natural needs users; synthetic data keeps its shape and classes when given null") {
+TEST_CASE("dataset: natural needs users, synthetic data keeps its shape and classes when given null") {
   TempDir dir;
   dir.mkdir("flowers");
   dir.write("x.npz", "");

@@ -16,7 +16,7 @@ json with_dp(json dp) {
 }
 }  // namespace
 
-TEST_CASE("privacy: none by default; dp's defaults") {
+TEST_CASE("privacy: none by default, dp's defaults") {
   TempDir dir;
   CHECK(!parse_in(dir, minimal_doc()).privacy.dp);
   const Scenario s = parse_in(dir, with_dp(json::object()));

@@ -157,7 +157,7 @@ TEST_CASE("gossip: a ring of 4, timing-only: bytes per link and the iteration ti
   }
 }
 
-TEST_CASE("gossip: a missing route and what gossip does not run are one line, exit 2; validate shows the graph") {
+TEST_CASE("gossip: a missing route and what gossip does not run are one line, exit 2, validate shows the graph") {
   const std::string run = "run " + (kData / "gossip4.json").string() + " --quiet --set training.compute=timing-only ";
   const Result route = run_cli(run + "--set platform=" + (kData / "gossip4-ring.xml").string() +
                                    " --set topology.graph=complete --out " + fresh_dir("gossip-noroute").string(),

@@ -82,7 +82,7 @@ std::string four_digits(double v) {
 
 }  // namespace
 
-TEST_CASE("privacy: central DP with top-k costs no bytes or time; epsilon per round is the accountant's") {
+TEST_CASE("privacy: central DP with top-k costs no bytes or time, epsilon per round is the accountant's") {
   const fs::path plain = run_two_devices("dp-central-plain", kTopk);
   const fs::path central = run_two_devices("dp-central", kTopk + dp("{\"noise_multiplier\":1}"));
   const auto p = read_json(plain / "summary.json"), c = read_json(central / "summary.json");

@@ -88,7 +88,7 @@ TwoDevicePhases two_device_phases(double field_bits = 32) {
 
 }  // namespace
 
-TEST_CASE("secure aggregation: two devices, each phase's bytes and time by hand; the sum is recovered") {
+TEST_CASE("secure aggregation: two devices, each phase's bytes and time by hand, the sum is recovered") {
   const fs::path plain = run_two_devices("secagg-plain");
   const fs::path out = run_two_devices("secagg-two", secagg("{\"kind\":\"secagg\"}"));
   const TwoDevicePhases expected = two_device_phases();
@@ -148,7 +148,7 @@ TEST_CASE("secure aggregation: two devices, each phase's bytes and time by hand;
   CHECK(slurp(plain / "rounds.csv").find("secagg_") == std::string::npos);
 }
 
-TEST_CASE("secure aggregation: field_bits shrinks only the masked input; a coarse field still trains") {
+TEST_CASE("secure aggregation: field_bits shrinks only the masked input, a coarse field still trains") {
   // 12 bits: 5 + ceil(1,108 x 12 / 8) = 1,667 bytes a masked input instead of 4,437.
   const fs::path out = run_two_devices("secagg-12bits", secagg("{\"field_bits\":12}"));
   const TwoDevicePhases wide = two_device_phases(32), narrow = two_device_phases(12);
@@ -233,7 +233,7 @@ std::array<double, 5> phase_ends(const fs::path& out) {
 
 }  // namespace
 
-TEST_CASE("secure aggregation: a device off in a phase drops out; the round recovers above the threshold") {
+TEST_CASE("secure aggregation: a device off in a phase drops out, the round recovers above the threshold") {
   const fs::path base =
       run_three("secagg-drop-base", secagg("{}") + "--set stop.rounds=1 --set training.round_timeout_s=1");
   const std::array<double, 5> ends = phase_ends(base);

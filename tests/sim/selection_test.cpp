@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "cli_helpers.hpp"
 #include "scenario/error.hpp"
@@ -135,6 +136,33 @@ int64_t sum(const std::vector<std::map<std::string, std::string>>& rows, const s
   return total;
 }
 
+// selections.csv against rounds.csv: a round's rows are its picks (and the stragglers it aggregated),
+// each with one outcome, and they count what rounds.csv counts. Only a round the run's end abandoned
+// has rows and no line of its own.
+void check_selections_add_up(const fs::path& out) {
+  const auto rounds = read_csv(out / "rounds.csv");
+  std::map<std::pair<std::string, std::string>, std::map<std::string, int64_t>> outcomes;  // (round, start)
+  for (const auto& row : read_csv(out / "selections.csv"))
+    outcomes[{row.at("round"), row.at("round_start_s")}][row.at("outcome")] += 1;
+  size_t matched = 0;
+  for (const auto& r : rounds) {
+    auto& o = outcomes[{r.at("round"), r.at("start_s")}];
+    INFO("round " << r.at("round") << " at " << r.at("start_s"));
+    const int64_t arrived = o["aggregated"] + o["straggler"] + o["discarded"];
+    const int64_t unarrived = o["cut"] + o["timed-out"] + o["failed"] + o["off"] + o["busy"];
+    CHECK(arrived == count(r, "updates"));
+    // A straggler may also have been picked by this round (busy with the update it delivered).
+    CHECK(arrived + unarrived >= count(r, "selected"));
+    CHECK(o["aggregated"] + unarrived <= count(r, "selected"));
+    if (count(r, "applied") == 1) CHECK(o["discarded"] == 0);
+    if (count(r, "applied") == 0) CHECK(o["aggregated"] + o["straggler"] == 0);
+    if (o["straggler"] == 0 && o["discarded"] == 0) CHECK(unarrived == count(r, "missing"));
+    CHECK(o["abandoned"] == 0);
+    matched += 1;
+  }
+  CHECK(outcomes.size() <= matched + 1);  // at most the abandoned round beyond rounds.csv
+}
+
 // Every selection ends one way, and the participation object agrees with the other outputs.
 void check_participation_adds_up(const fs::path& out) {
   const auto summary = read_json(out / "summary.json");
@@ -144,14 +172,19 @@ void check_participation_adds_up(const fs::path& out) {
   CHECK(p["selected"] == sum(devices, "rounds_selected", 0, devices.size()));
   CHECK(p["aggregated"] == sum(devices, "rounds_aggregated", 0, devices.size()));
   CHECK(p["selected"].get<int64_t>() == p["aggregated"].get<int64_t>() + p["late"].get<int64_t>() +
-                                            p["failed"].get<int64_t>() + p["missing"].get<int64_t>());
+                                            p["failed"].get<int64_t>() + p["missing"].get<int64_t>() +
+                                            p["discarded"].get<int64_t>());
   CHECK(p["late"] == summary["late_pushes"]);
   const auto rounds = read_csv(out / "rounds.csv");
-  CHECK(p["aggregated"] == sum(rounds, "updates", 0, rounds.size()));
+  int64_t applied = 0, discarded = 0;  // updates of the rounds that applied them, and of those that did not
+  for (const auto& r : rounds) (count(r, "applied") == 1 ? applied : discarded) += count(r, "updates");
+  CHECK(p["aggregated"] == applied);
+  CHECK(p["discarded"] == discarded);
   CHECK(summary["missing_updates"] == sum(rounds, "missing", 0, rounds.size()));
   int64_t never = 0;
   for (const auto& d : devices) never += count(d, "rounds_selected") == 0 ? 1 : 0;
   CHECK(p["devices_never_selected"] == never);
+  check_selections_add_up(out);
 }
 
 }  // namespace
@@ -259,6 +292,68 @@ TEST_CASE("selection: counters add up when devices fail mid-round") {
   const auto p = read_json(out / "summary.json")["participation"];
   CHECK(p["failed"].get<int64_t>() >= 1);
   CHECK(p["missing"].get<int64_t>() >= 1);
+  check_participation_adds_up(out);
+}
+
+TEST_CASE("selection: min_updates extend waits past the timeout for the K-th update, skip applies nothing") {
+  // d5..d8 take four times as long as d1..d4: a timeout between the two closes a round with 4 updates.
+  const std::string sets = " --set stop.rounds=6 --set stop.sim_time_s=60 --set training.round_timeout_s=0.03" + kSlowHalf;
+  const fs::path plain = run_eight("selection-min-none", sets);
+  for (const auto& r : read_csv(plain / "rounds.csv")) CHECK(count(r, "updates") < 6);
+  const fs::path extend = run_eight("selection-min-extend", sets + " --set 'training.selection={\"min_updates\":6}'");
+  const auto extended = read_csv(extend / "rounds.csv");
+  REQUIRE(extended.size() == 6);
+  for (const auto& r : extended) {
+    CHECK(count(r, "applied") == 1);
+    CHECK(count(r, "updates") >= 6);
+    CHECK(num(r, "duration_s") > 0.03);  // past its timeout
+  }
+  const auto e = read_json(extend / "summary.json");
+  CHECK(e["rounds_extended"] == 6);
+  CHECK(e["rounds_below_min"] == 0);
+  check_participation_adds_up(extend);
+  const fs::path skip =
+      run_eight("selection-min-skip", sets + " --set 'training.selection={\"min_updates\":6,\"below_min\":\"skip\"}'");
+  const auto s = read_json(skip / "summary.json");
+  int64_t skipped = 0;
+  for (const auto& r : read_csv(skip / "rounds.csv")) {
+    CHECK(num(r, "duration_s") <= 0.03 + 1e-9);  // never past its timeout
+    if (count(r, "updates") > 0 && count(r, "updates") < 6) {
+      CHECK(count(r, "applied") == 0);  // below the minimum: nothing applied
+      skipped += 1;
+    } else if (count(r, "updates") >= 6) {
+      CHECK(count(r, "applied") == 1);
+    }
+  }
+  CHECK(skipped > 0);
+  CHECK(s["rounds_below_min"] == skipped);
+  CHECK(s["rounds"] == 6);  // rounds count applied updates only
+  check_participation_adds_up(skip);
+  // Reachable or refused: more than the devices, more than per_round.
+  for (const char* bad : {"{\"min_updates\":9}", "{\"kind\":\"random\",\"per_round\":3,\"min_updates\":4}"}) {
+    const Result r = run_cli("validate " + (kData / "eight-devices.json").string() + " --set 'training.selection=" +
+                                 bad + "'",
+                             "selection-min-bad");
+    CHECK(r.status == 2);
+    CHECK(lines_of(r.err).size() == 1);
+    CHECK(r.err.find("training.selection.min_updates: ") != std::string::npos);
+  }
+}
+
+TEST_CASE("selection: no round runs while every device is off, it starts when one comes back") {
+  // Every device off from 0.05 s (during round 2 or so) to 0.5 s; rounds time out after 0.1 s.
+  std::string off = "[";
+  for (int d = 1; d <= 8; ++d) off += std::string(d > 1 ? "," : "") + "{\"device\":\"d" + std::to_string(d) + "\",\"off_s\":[[0.05,0.5]]}";
+  off += "]";
+  const fs::path out = run_eight("selection-all-off", "--set training.round_timeout_s=0.1 --set 'faults.devices=" + off + "'");
+  const auto rounds = read_csv(out / "rounds.csv");
+  int64_t empty = 0;
+  for (const auto& r : rounds) {
+    CHECK(!(num(r, "start_s") > 0.05 && num(r, "start_s") < 0.5));  // nobody to reach: no round
+    empty += count(r, "updates") == 0 ? 1 : 0;
+  }
+  CHECK(empty <= 1);  // at most the round the devices left in the middle of
+  CHECK(read_json(out / "summary.json")["rounds"] == 12);
   check_participation_adds_up(out);
 }
 

@@ -67,20 +67,61 @@ std::vector<KeySpec> selection_rows() {
           .above(0)
           .null_default("the median of the last round's times")
           .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::preferred_round_s),
+      integer_key("training.selection.min_updates",
+                  "A round applies its updates only when at least this many arrived; at its timeout with fewer it "
+                  "waits on or is skipped (`below_min`), and a round that can get no more applies nothing (what "
+                  "arrived is dropped; selections.csv says `discarded`). At most the updates a round aggregates.")
+          .at_least(1)
+          .limit(1e6, "a million devices")
+          .null_default("a round applies whatever arrived")
+          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::min_updates),
+      enum_key("training.selection.below_min", {"extend", "skip"},
+               "With `min_updates`, a round that has fewer at training.round_timeout_s: extend = it waits on for the "
+               "updates still owed (as Flower waits for min_fit_clients); skip = it closes at once, applying nothing.")
+          .def("extend")
+          .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::below_min),
   };
 }
+
+namespace {
+
+// training.selection.min_updates: reachable (at most K, or the devices), on a flat topology's rounds,
+// and not with secure aggregation (its threshold decides how few updates a round may sum).
+void check_min_updates(const nlohmann::json& r, const nlohmann::json& sel) {
+  if (!sel.contains("min_updates") || sel.at("min_updates").is_null()) return;
+  const int64_t min = sel.at("min_updates").get<int64_t>();
+  const std::string at = "training.selection.min_updates: ";
+  if (r.at("topology").at("kind") != "flat")
+    throw ScenarioError(at + "flat topology only (a hierarchy's sites and gossip run rounds of their own)");
+  const auto& privacy = r.at("privacy");
+  if (privacy.is_object() && privacy.contains("secure_aggregation") && !privacy.at("secure_aggregation").is_null())
+    throw ScenarioError(at + "not with privacy.secure_aggregation (its threshold decides how few updates a round sums)");
+  auto given = [&](const char* key) { return sel.contains(key) && !sel.at(key).is_null(); };
+  if (given("per_round") && min > sel.at("per_round").get<int64_t>())
+    throw ScenarioError(at + std::to_string(min) + " is more than per_round " + sel.at("per_round").dump() +
+                        ", the updates a round aggregates: no round would apply");
+  const auto& population = r.at("population");
+  const bool slots = population.is_object() && population.at("hosts") == "slots";
+  if (!slots && r.at("devices").is_array() && min > static_cast<int64_t>(r.at("devices").size()))
+    throw ScenarioError(at + std::to_string(min) + " is more than the " + std::to_string(r.at("devices").size()) +
+                        " devices: no round would apply");
+}
+
+}  // namespace
 
 std::vector<Rule> selection_rules() {
   return {
       {"training.selection",
        "Random and oort selection need exactly one of `per_round` (at most the number of devices) and "
        "`fraction`, available at most one; over_selection needs one of them; synchronous rounds; not with data "
-       "injection (it plans over every device).",
+       "injection (it plans over every device). min_updates at most per_round and the devices, on a flat "
+       "topology, not with secure aggregation.",
        [](const nlohmann::json& r) {
          const auto& t = r.at("training");
          if (!t.contains("selection") || t.at("selection").is_null()) return;
          const auto& sel = t.at("selection");
          const std::string kind = sel.at("kind").get<std::string>();
+         check_min_updates(r, sel);
          if (kind == "all") return;
          auto given = [&](const char* key) { return sel.contains(key) && !sel.at(key).is_null(); };
          const bool per_round = given("per_round"), fraction = given("fraction");

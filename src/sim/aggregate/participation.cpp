@@ -22,6 +22,7 @@ nlohmann::json participation_summary(const RunState& state) {
           {"late", state.late_pushes},
           {"failed", state.selections_failed},
           {"missing", state.selections_missing},
+          {"discarded", state.selections_discarded},
           {"selected_per_round_mean", per_round(selected)},
           {"aggregated_per_round_mean", per_round(aggregated)},
           {"devices_never_selected", never_selected},

@@ -1,6 +1,7 @@
 // See sync_rounds.hpp.
 #include "sim/aggregate/sync_rounds.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -30,7 +31,9 @@ SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> member
       selection_(state.scenario.training.selection, selection_seed, members_.size(),
                  scenario::poisson_draw(state.scenario)),
       sent_at_(members_.size(), 0.0),
-      last_round_end_(members_.size(), 0.0) {}
+      last_round_end_(members_.size(), 0.0),
+      unsent_(members_.size()),
+      picked_(members_.size(), false) {}
 
 std::vector<bool> SyncRounds::available(double now) const {
   std::vector<bool> out(members_.size(), false);
@@ -84,6 +87,8 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
   for (size_t m = 0; m < n; ++m) {
     const size_t device = members_[m];
     DeviceLiveness& live = state_.live[device];
+    picked_[m] = chosen[m];
+    unsent_[m].reset();
     if (!chosen[m]) {
       if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
       continue;
@@ -91,6 +96,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     selected += 1;
     state_.devices[device].rounds_selected += 1;
     if (!live.on || live.model_outstanding) {
+      unsent_[m] = live.on ? report::PickOutcome::busy : report::PickOutcome::off;
       state_.selections_missing += 1;  // never sent: off, or busy with an earlier round
       if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
       continue;
@@ -104,7 +110,11 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     for (size_t m = 0; m < n; ++m)
       if (waits_for[m]) participants.push_back(members_[m]);
     secure_.emplace(state_, inbox_, draw, participants, started);
-    if (!secure_->failure().empty()) std::fill(waits_for.begin(), waits_for.end(), false);  // no model goes out
+    if (!secure_->failure().empty()) {  // no model goes out
+      for (size_t m = 0; m < n; ++m)
+        if (waits_for[m]) unsent_[m] = report::PickOutcome::discarded;
+      std::fill(waits_for.begin(), waits_for.end(), false);
+    }
   }
   for (size_t m = 0; m < n; ++m) {
     if (!waits_for[m]) continue;
@@ -113,6 +123,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     // Posting a model lets other actors run: a device may have gone off since it was counted in.
     if (!live.on) {
       waits_for[m] = false;
+      unsent_[m] = report::PickOutcome::off;
       state_.selections_missing += 1;
       if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
       continue;
@@ -137,6 +148,56 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
   return waits_for;
 }
 
+bool SyncRounds::wait_for_a_member() {
+  const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
+  auto none_on = [&] {
+    return std::none_of(members_.begin(), members_.end(), [&](size_t d) { return state_.live[d].on; });
+  };
+  auto none_out = [&] {
+    return std::none_of(members_.begin(), members_.end(), [&](size_t d) { return state_.live[d].model_outstanding; });
+  };
+  while (none_on() && none_out()) {
+    if (std::all_of(members_.begin(), members_.end(), [&](size_t d) { return state_.live[d].gone; })) {
+      state_.stop("completed", "every device of the aggregator on " + inbox_.host()->get_name() +
+                                   " is off for the rest of the run (faults.devices, traces.availability)");
+      return false;
+    }
+    std::unique_ptr<Message> next = inbox_.next(deadline);
+    if (next) {
+      // Nothing is out, so only a key-phase answer of a device an earlier secure round aborted can come.
+      const auto stale = expect<SecureMessage>(std::move(next), "aggregator on " + inbox_.host()->get_name());
+      state_.count_upload(stale->device, inbox_.host(), stale->bytes, stale->bytes);
+      continue;
+    }
+    if (deadline >= 0 && sg4::Engine::get_clock() >= deadline) return false;
+    if (state_.should_stop(sg4::Engine::get_clock())) return false;  // interrupted
+  }
+  return true;
+}
+
+void SyncRounds::log_picks(const report::RoundRow& row, const std::vector<bool>& waits_for,
+                           const std::vector<bool>& arrived, const std::vector<double>& arrived_at, bool applied,
+                           bool ended, bool had_k) {
+  using report::PickOutcome;
+  const std::string& aggregator = inbox_.host()->get_name();
+  for (size_t m = 0; m < members_.size(); ++m) {
+    if (!picked_[m] && !arrived[m]) continue;
+    const size_t device = members_[m];
+    PickOutcome outcome = PickOutcome::failed;
+    if (arrived[m]) {
+      outcome = !applied ? PickOutcome::discarded : waits_for[m] ? PickOutcome::aggregated : PickOutcome::straggler;
+    } else if (unsent_[m]) {
+      outcome = *unsent_[m];
+    } else if (ended) {
+      outcome = PickOutcome::abandoned;
+    } else if (state_.live[device].model_outstanding) {
+      outcome = had_k ? PickOutcome::cut : PickOutcome::timed_out;
+    }
+    state_.selection_log.record(row.round, row.start_s, aggregator, state_.devices[device].device, outcome,
+                                arrived[m] ? std::optional<double>(arrived_at[m]) : std::nullopt);
+  }
+}
+
 RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   const size_t n = members_.size();
   const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
@@ -144,6 +205,10 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   const std::string me = "aggregator on " + inbox_.host()->get_name();
 
   RoundResult result;
+  if (!wait_for_a_member()) {
+    result.ended = true;
+    return result;
+  }
   report::RoundRow& row = result.row;
   const double started = sg4::Engine::get_clock();
   size_t selected = 0;
@@ -156,10 +221,15 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   row.selected = static_cast<int64_t>(selected);
   const int64_t up_before = state_.bytes_up, down_before = state_.bytes_down;
   std::vector<bool> arrived(n, false);
+  std::vector<double> arrived_at(n, 0.0);
   size_t present = 0, stragglers = 0;  // stragglers: aggregated, selected by an earlier (empty) round
   double weight_total = 0;
   const RoundClock clock(started, round_timeout, deadline);
-  const double closes = clock.closes, until = clock.until;
+  const double closes = clock.closes;
+  double until = clock.until;  // past `closes` while a round below min_updates is extended
+  bool extended = false;
+  const auto& selection = state_.scenario.training.selection;
+  const auto min_updates = static_cast<size_t>(selection.min_updates.value_or(0));
   // Wait for every expected update; a member whose update failed no longer owes one. Within a round a
   // member only stops owing (its update arrives or fails; models go out before the loop), so the scan
   // resumes where it stopped: linear in the members over the round, not per update.
@@ -205,6 +275,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   if (secure_ && !secure_failed && !secure_->key_phases(deadline, count_late)) {
     if (secure_->ended()) {
       result.ended = true;
+      log_picks(row, waits_for, arrived, arrived_at, false, true, false);
       return result;
     }
     secure_failed = true;
@@ -213,7 +284,8 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   if (expected == 0 && closes < 0 && selection_.uses_availability() && !any_outstanding()) wait_for_data(until);
   auto waiting = [&] {
     if (secure_failed) return false;
-    if (expected > 0) return present < target && owed();
+    // Extended past its timeout, a round closes as soon as it has min_updates.
+    if (expected > 0) return present < (extended ? min_updates : target) && owed();
     return closes >= 0 || (!heard && any_outstanding());
   };
   while (waiting()) {
@@ -222,6 +294,11 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     if (!next) {
       if (until >= 0 && sg4::Engine::get_clock() >= until) {
         result.ended = deadline >= 0 && sg4::Engine::get_clock() >= deadline;
+        if (!result.ended && present < min_updates && selection.below_min == "extend" && owed()) {
+          until = deadline;  // below min_updates: the round waits on for the updates still owed
+          extended = true;
+          continue;
+        }
         break;  // the round closes with what arrived (or the run ends)
       }
       continue;  // poked: a member failed; check again who still owes an update
@@ -256,6 +333,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     result.samples += static_cast<double>(update->samples);
     selection_.aggregated(m, update->samples, update->loss, round_time_s);
     arrived[m] = true;
+    arrived_at[m] = sg4::Engine::get_clock();
     present += 1;
     if (!waits_for[m]) stragglers += 1;
     row.slowest_device = state_.devices[update->device].device;
@@ -267,6 +345,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   if (result.ended) {
     // The round in flight is abandoned: its updates are not applied (missing, as those still out).
     state_.selections_missing += static_cast<int64_t>(present);
+    log_picks(row, waits_for, arrived, arrived_at, false, true, false);
     return result;
   }
   if (secure_) {
@@ -285,9 +364,17 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   state_.missing_updates += missing;
   row.updates = static_cast<int64_t>(present);
   row.missing = missing;
+  // Fewer than min_updates arrived (the round was skipped, or extended with nobody left owing one):
+  // nothing is applied, and what arrived is dropped.
+  const bool below_min = present > 0 && present < min_updates;
   if (present == 0) {
     state_.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
-  } else if (!secure_failed) {
+  } else if (below_min || secure_failed) {
+    // What arrived is dropped: below min_updates, or masked inputs the failed protocol cannot unmask.
+    state_.rounds_below_min += below_min ? 1 : 0;
+    state_.selections_discarded += static_cast<int64_t>(present);
+    if (!secure_) sum_.discard_accumulated();
+  } else {
     if (secure_) sum_.accumulate_sum(secure_->protocol()->sum(), static_cast<int64_t>(present));
     sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
     result.finite = sum_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
@@ -299,8 +386,10 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
       if (arrived[m]) state_.devices[members_[m]].rounds_aggregated += 1;
     XBT_DEBUG("%s: round %ld applied", me.c_str(), static_cast<long>(round));
   }
+  if (extended) state_.rounds_extended += 1;
   if (state_.privacy) row.epsilon = state_.privacy->epsilon();
   row.end_s = sg4::Engine::get_clock();
+  log_picks(row, waits_for, arrived, arrived_at, row.applied, false, present >= target && expected > 0);
   for (size_t m = 0; m < n; ++m)
     if (waits_for[m]) last_round_end_[m] = row.end_s;
   row.bytes_up = state_.bytes_up - up_before;

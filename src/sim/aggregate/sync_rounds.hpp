@@ -19,6 +19,7 @@
 #include "backend/mode.hpp"
 #include "backend/model_store.hpp"
 #include "report/run_record.hpp"
+#include "report/selection_log.hpp"
 #include "sim/aggregate/injection.hpp"
 #include "sim/aggregate/secure_phases.hpp"
 #include "sim/aggregate/selection.hpp"
@@ -67,6 +68,13 @@ class SyncRounds {
   // A round with nobody to wait for, no timeout and no straggler out (kinds available and oort:
   // no device has a full batch yet): sleeps until the first device that is on will have one.
   void wait_for_data(double until);
+  // Before a round draws: while every member is off and no update is out, waits for one to come back
+  // (its switch-on pokes the inbox) rather than run rounds that can reach nobody. False when the run's
+  // deadline came first.
+  bool wait_for_a_member();
+  // selections.csv: the outcome of each member this round picked (picks_), once it closed.
+  void log_picks(const report::RoundRow& row, const std::vector<bool>& waits_for, const std::vector<bool>& arrived,
+                 const std::vector<double>& arrived_at, bool applied, bool ended, bool had_k);
   RunState& state_;
   Inbox& inbox_;
   std::vector<size_t> members_;
@@ -81,6 +89,10 @@ class SyncRounds {
   std::vector<double> sent_at_;  // per member: when its last model was sent (its round time's start)
   std::vector<double> last_round_end_;  // per member: when the last round that sent it a model closed
   std::optional<SecurePhases> secure_;   // secure aggregation: the round in progress's protocol
+  // Per member, this round: why a picked member was sent no model (off, busy), or sent (nullopt: not
+  // picked, or sent; the round's close decides what became of a sent one).
+  std::vector<std::optional<report::PickOutcome>> unsent_;
+  std::vector<bool> picked_;
 };
 
 }  // namespace edgetrain::sim

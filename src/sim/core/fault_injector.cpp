@@ -56,6 +56,13 @@ void switch_off(RunState& state, size_t i) {
   gone_off(state, i);
 }
 
+// A round-based aggregator whose members were all off waits for one to come back (sync_rounds.hpp):
+// tell it. Aggregators on arrival and gossip peers take a poke as a failure to look at: not them.
+void tell_back_on(RunState& state, size_t i) {
+  if (!state.mode.applies_on_arrival() && !state.scenario.topology.gossip() && state.upstream.at(i))
+    state.upstream[i]->poke();
+}
+
 void switch_on(RunState& state, size_t i) {
   const double now = sg4::Engine::get_clock();
   report::DeviceRecord& record = state.devices[i];
@@ -66,6 +73,7 @@ void switch_on(RunState& state, size_t i) {
     // A population's device waits off any slot until a round places it (and starts its actor there).
     state.live[i].on = true;
     record.restarts += 1;
+    tell_back_on(state, i);
     return;
   }
   if (DeviceStream* stream = state.streams[i].get(); stream && stream->loses_while_off()) {
@@ -77,6 +85,7 @@ void switch_on(RunState& state, size_t i) {
   record.restarts += 1;
   sg4::Actor::create(record.device, state.device_hosts[i], guarded(state, DeviceActor(state, i, *state.upstream[i])))
       ->daemonize();
+  tell_back_on(state, i);
 }
 
 // Plays one off interval: false when the run is stopping (nothing more to play).
@@ -84,7 +93,10 @@ bool cycle(RunState& state, size_t i, double off_at, double on_at) {
   sg4::this_actor::sleep_until(off_at);
   if (state.stopping()) return false;
   switch_off(state, i);
-  if (std::isinf(on_at)) return false;  // off until the run ends (a trace's last interval)
+  if (std::isinf(on_at)) {
+    state.live[i].gone = true;
+    return false;  // off until the run ends (a trace's last interval)
+  }
   sg4::this_actor::sleep_until(on_at);
   switch_on(state, i);
   return true;
@@ -149,7 +161,12 @@ void population_churn(RunState& state) {
     sg4::this_actor::yield();
     for (const Next& e : events) {
       if (e.off) {
-        if (!stopping && !std::isinf(e.on_at)) queue.push({e.on_at, e.on_at, e.device, e.step, false});
+        if (stopping) continue;
+        if (std::isinf(e.on_at)) {
+          state.live[e.device].gone = true;
+        } else {
+          queue.push({e.on_at, e.on_at, e.device, e.step, false});
+        }
         continue;
       }
       switch_on(state, e.device);

@@ -294,7 +294,17 @@ nlohmann::json energy_json(const RunState& state) {
   if (!state.energy) return nullptr;
   const EnergyTotals t = state.energy->totals(state.links);
   auto j = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  // The devices that took part (picked for a round, or trained at all) beside the whole fleet's.
+  std::optional<double> participants_j;
+  int64_t participants = 0;
+  for (const report::DeviceRecord& d : state.devices) {
+    if (d.rounds_selected == 0 && d.steps == 0) continue;
+    participants += 1;
+    if (d.energy_j) participants_j = participants_j.value_or(0.0) + *d.energy_j;
+  }
   return {{"devices_j", j(t.devices_j)},
+          {"participants", participants},
+          {"participants_j", j(participants_j)},
           {"aggregators_j", j(t.aggregators_j)},
           {"links_j", j(t.links_j)},
           {"total_j", j(t.total_j)},
@@ -380,6 +390,8 @@ report::RunSummary summarize(RunState& state, const Topology& topology, double e
   summary.extra["late_pushes"] = state.late_pushes;
   summary.extra["missing_updates"] = state.missing_updates;
   summary.extra["empty_rounds"] = state.empty_rounds;
+  summary.extra["rounds_below_min"] = state.rounds_below_min;
+  summary.extra["rounds_extended"] = state.rounds_extended;
   summary.extra["offline_s"] = offline_s;
   summary.extra["restarts"] = restarts;
   summary.extra["samples_lost_in_faults"] = lost_in_faults;
@@ -569,9 +581,10 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   state.step_charges = p.step_charges.get();
   state.slots = p.slots.get();
   std::error_code ec;
-  state.buffer_timeline.open(results.temporary(), options.out_dir,
-                             std::filesystem::exists(results.folder(), ec) ? "the previous results are left as they were"
-                                                                           : "no results were written");
+  const std::string kept = std::filesystem::exists(results.folder(), ec) ? "the previous results are left as they were"
+                                                                         : "no results were written";
+  state.buffer_timeline.open(results.temporary(), options.out_dir, kept);
+  state.selection_log.open(results.temporary(), options.out_dir, kept);
   backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts, p.traces); });
   if (p.energy->active()) state.energy = p.energy.get();
   std::vector<std::string> warnings = run_warnings(scenario, results, options.out_dir, options.warn_replacing);
@@ -654,6 +667,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   warnings.insert(warnings.end(), late.begin(), late.end());
   summary.extra["warnings"] = warnings;
   state.buffer_timeline.close(end);  // its files are complete before summary.json is written
+  state.selection_log.close();
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!scenario.platform_xml.empty()) results.write("platform.xml", scenario.platform_xml);  // what was simulated
   if (options.crosscheck && summary.status != "interrupted" && !state.failure) {

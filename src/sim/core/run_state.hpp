@@ -16,6 +16,7 @@
 #include "learn/partition.hpp"
 #include "report/buffer_streams.hpp"
 #include "report/run_record.hpp"
+#include "report/selection_log.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/core/device_stream.hpp"
 #include "sim/core/downlink_courier.hpp"
@@ -39,6 +40,7 @@ struct DeviceLiveness {
   bool pushing = false;            // a push is on the wire: a fault now makes it a failed push
   bool model_outstanding = false;  // sync rounds: a model was sent and no push has come back yet
   bool in_secure_round = false;    // secure aggregation: a round's protocol counts on this device
+  bool gone = false;               // off for the rest of the run (its faults or trace say so)
 };
 
 class Inbox;
@@ -73,6 +75,7 @@ struct RunState {
   stream::SampleOrder& static_order(size_t device);
   // buffers.csv and buffers_fleet.csv, streamed to the results' temporary folder as the run goes.
   report::BufferStreams buffer_timeline;
+  report::SelectionLog selection_log;  // selections.csv, streamed likewise
   LinkLedger links;
   std::vector<simgrid::s4u::Host*> device_hosts;  // per device
   const StepCharges* step_charges = nullptr;      // what each device's steps cost (step_charges.hpp)
@@ -144,13 +147,18 @@ struct RunState {
   int64_t failed_pushes = 0, late_pushes = 0;
   int64_t missing_updates = 0;  // sync rounds: devices whose update was not aggregated in a round
   int64_t empty_rounds = 0;     // sync rounds that closed with no update at all
+  // training.selection.min_updates: rounds that applied nothing for want of updates, and rounds that
+  // waited past their timeout for them.
+  int64_t rounds_below_min = 0, rounds_extended = 0;
   int64_t secure_rounds_failed = 0;  // secure aggregation: rounds whose protocol fell below its threshold
   report::SecureRoundRecord secure_totals;  // secure aggregation: every round's phases (sites' rounds too)
   // Sync rounds' participation (summary.json): each time a device is selected it ends aggregated
-  // (DeviceRecord::rounds_aggregated), late (late_pushes), failed (a fault while its model was out)
-  // or missing (not sent, being off or busy with an earlier round; or still out when the run ended).
+  // (DeviceRecord::rounds_aggregated), late (late_pushes), failed (a fault while its model was out),
+  // missing (not sent, being off or busy with an earlier round; or still out when the run ended) or
+  // discarded (its round had fewer than min_updates).
   int64_t rounds_started = 0;
   int64_t selections_failed = 0, selections_missing = 0;
+  int64_t selections_discarded = 0;  // arrived in a round below training.selection.min_updates
 
   // Upload accounting is done by the receiver on delivery, so that a fault striking the sender
   // right after a completed transfer cannot lose it. Each upload is counted once, here: the
