@@ -172,7 +172,8 @@ TEST_CASE("compression: errors") {
   CHECK(compression_error(dir, {{"kind", "topk"}, {"ratio", "1%"}}) ==
         "compression.ratio: expected a number, got \"1%\"");
   const std::string kinds =
-      "none, fp16, topk, randomk, threshold, qsgd, terngrad, signsgd, onebit, powersgd, adacomp, adacomp-bins";
+      "none, fp16, topk, randomk, threshold, qsgd, terngrad, signsgd, onebit, powersgd, adacomp, adacomp-bins, or an "
+      "alias (fp32, int8, int4, int2, ternary, sign, 1bit, topk-P%, randomk-P%, adacomp-P%, powersgd-rankR)";
   CHECK(compression_error(dir, {{"kind", "top-k"}}) ==
         "compression.kind: must be one of " + kinds + "; got \"top-k\" (did you mean \"topk\"?)");
   CHECK(compression_error(dir, {{"kind", "PowerSGD"}}) ==
@@ -461,4 +462,59 @@ TEST_CASE("compression: markdown rows") {
                                                                         "error_feedback", "threshold", "levels", "rank",
                                                                         "bin_size", "timing_ratio"});
   CHECK(child_names("compression.adaptive") == std::vector<std::string>{"delta", "smoothing"});
+}
+
+TEST_CASE("compression: an alias is its kind with the settings it fixes, in every direction") {
+  TempDir dir;
+  // Each alias parses to exactly what its kind and settings written out parse to.
+  const std::vector<std::pair<json, json>> pairs = {
+      {{{"kind", "int8"}}, {{"kind", "qsgd"}, {"levels", 127}}},
+      {{{"kind", "int4"}}, {{"kind", "qsgd"}, {"levels", 7}}},
+      {{{"kind", "int2"}}, {{"kind", "qsgd"}, {"levels", 1}}},
+      {{{"kind", "fp32"}}, {{"kind", "none"}}},
+      {{{"kind", "ternary"}}, {{"kind", "terngrad"}}},
+      {{{"kind", "sign"}}, {{"kind", "signsgd"}}},
+      {{{"kind", "1bit"}}, {{"kind", "onebit"}}},
+      {{{"kind", "topk-1%"}}, {{"kind", "topk"}, {"ratio", 0.01}}},
+      {{{"kind", "topk-0.5%"}, {"scope", "global"}}, {{"kind", "topk"}, {"ratio", 0.005}, {"scope", "global"}}},
+      {{{"kind", "randomk-10%"}}, {{"kind", "randomk"}, {"ratio", 0.1}}},
+      {{{"kind", "adacomp-100%"}}, {{"kind", "adacomp"}, {"ratio", 1.0}}},
+      {{{"kind", "powersgd-rank4"}}, {{"kind", "powersgd"}, {"rank", 4}}},
+      {{{"kind", "int8"}, {"levels", 127}}, {{"kind", "qsgd"}, {"levels", 127}}},  // the same value: allowed
+  };
+  for (const auto& [alias, written] : pairs) {
+    CAPTURE(alias.dump());
+    json up = alias, down = alias;
+    up["downlink"] = down;
+    json plain = written, plain_down = written;
+    plain["downlink"] = plain_down;
+    check_same_compression(parse_in(dir, with_compression(up)).compression,
+                           parse_in(dir, with_compression(plain)).compression);
+  }
+  // The resolved scenario holds the kind; its words name the alias back (validate prints them).
+  const Scenario s = parse_in(dir, with_compression({{"kind", "int8"}}));
+  CHECK(s.resolved["compression"]["kind"] == "qsgd");
+  CHECK(describe(s).find("int8 = qsgd") != std::string::npos);
+}
+
+TEST_CASE("compression: an alias with another value of its setting, a bad pattern or an unknown name is one line") {
+  TempDir dir;
+  CHECK(compression_error(dir, {{"kind", "int8"}, {"levels", 16}}) ==
+        "compression.levels: kind int8 is qsgd with levels 127, got 16 (give kind qsgd to choose levels)");
+  CHECK(compression_error(dir, {{"kind", "topk-0%"}}) ==
+        "compression.kind: topk-0%: the percentage must be above 0 and at most 100");
+  CHECK(compression_error(dir, {{"kind", "topk-150%"}}) ==
+        "compression.kind: topk-150%: the percentage must be above 0 and at most 100");
+  CHECK(compression_error(dir, {{"kind", "powersgd-rank2.5"}}) ==
+        "compression.kind: powersgd-rank2.5: the rank must be a whole number from 1 to 4096");
+  const std::string unknown = compression_error(dir, {{"kind", "int16"}});
+  CHECK(unknown.find("compression.kind: must be one of none, fp16,") == 0);
+  CHECK(unknown.find("or an alias (fp32, int8, int4, int2, ternary, sign, 1bit, topk-P%") != std::string::npos);
+  CHECK(compression_error(dir, {{"kind", "none"}, {"downlink", {{"kind", "int8"}, {"levels", 3}}}}).find(
+            "compression.downlink.levels: kind int8 is qsgd") == 0);
+  // The schema lists the aliases beside the kinds.
+  bool listed = false;
+  for (const KeySpec& k : schema_keys())
+    if (k.path == "compression.kind") listed = k.description.find("int8 = qsgd, levels 127") != std::string::npos;
+  CHECK(listed);
 }

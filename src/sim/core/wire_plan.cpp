@@ -122,7 +122,7 @@ std::string privacy_text(const scenario::Scenario& s) {
   std::string out = "privacy: epsilon " + four_digits(ledger->epsilon()) + " at delta " + four_digits(s.privacy.dp->delta) +
                     " after " + std::to_string(rounds) + " round" + (rounds == 1 ? "" : "s");
   if (budget && rounds < limit) {
-    out += " (stop.epsilon " + four_digits(*budget) + " stops the run there)";
+    out += " (stop.epsilon " + four_digits(*budget) + " stops the run there, if nothing stops it before)";
   } else if (s.stop.rounds) {
     out += " (stop.rounds), if every round applies as planned";
   } else {
