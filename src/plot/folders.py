@@ -73,7 +73,7 @@ def _optional_table(folder, name):
 class Run:
     """One run folder. Tables absent from the folder are None."""
 
-    TABLES = ("metrics", "devices", "links", "buffers", "buffers_fleet", "rounds", "staleness")
+    TABLES = ("metrics", "devices", "links", "buffers", "buffers_fleet", "rounds", "staleness", "selections")
 
     def __init__(self, folder):
         self.folder = folder

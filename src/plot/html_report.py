@@ -160,6 +160,39 @@ def tables_section(page, run, prefix):
                  e("p", f"{len(r.rows)} rounds (rounds.csv), duration mean "
                         f"{fmt_seconds(sum(durations) / len(durations)) if durations else '-'}, longest "
                         f"{fmt_seconds(max(durations)) if durations else '-'}."))
+        selections_section(page, run, prefix)
+
+
+# selections.csv's outcomes, in the order the table shows them; those that left a round short are named.
+OUTCOMES = ("aggregated", "straggler", "discarded", "cut", "timed-out", "failed", "off", "busy", "abandoned")
+SHORT = ("timed-out", "cut", "failed", "off", "busy", "discarded")
+SLOWEST_ROUNDS = 10
+NAMED_DEVICES = 8
+
+
+def selections_section(page, run, prefix):
+    """The slowest rounds with who each one picked and what became of them (selections.csv)."""
+    s, r = run.selections, run.rounds
+    if s is None or not s.rows:
+        return
+    by_round = {}
+    for rec in s.records():
+        by_round.setdefault((rec["round"], rec["round_start_s"]), []).append(rec)
+    totals = {o: sum(1 for rec in s.records() if rec["outcome"] == o) for o in OUTCOMES}
+    rows = []
+    for rec in sorted(r.records(), key=lambda x: -(_typed(x["duration_s"]) or 0))[:SLOWEST_ROUNDS]:
+        picks = by_round.get((rec["round"], rec["start_s"]), [])
+        counts = [sum(1 for p in picks if p["outcome"] == o) for o in OUTCOMES]
+        short = [f"{p['device']} ({p['outcome']})" for p in picks if p["outcome"] in SHORT]
+        named = ", ".join(short[:NAMED_DEVICES]) + (f" and {len(short) - NAMED_DEVICES} more" if len(short) > NAMED_DEVICES else "")
+        rows.append([cell(_typed(rec["round"])), fmt_seconds(_typed(rec["start_s"])), fmt_seconds(_typed(rec["duration_s"])),
+                     *[cell(c) for c in counts], named or "-"])
+    page.add(e("h3", "Selections", id=prefix + "selections"),
+             e("p", f"What became of every device a round picked (selections.csv, {len(s.rows)} rows): " +
+               ", ".join(f"{totals[o]} {o}" for o in OUTCOMES if totals[o]) +
+               f". The {min(SLOWEST_ROUNDS, len(r.rows))} slowest rounds, with the devices each went on without or "
+               "waited for:"),
+             table(["round", "start", "duration", *OUTCOMES, "devices short of the round"], rows))
 
 
 def _typed(value):
@@ -225,7 +258,9 @@ def run_report(run):
     line = fidelity_line(run.summary.get("fidelity"))
     if line:
         page.add(e("p", "Fidelity: ", line))
-    page.add(e("nav", *[e("a", name, href="#" + name) for name in ("summary", "bottleneck", "devices", "scenario")]))
+    links = ("summary", "bottleneck", "devices") + (("selections",) if run.selections is not None and run.selections.rows
+                                                    else ()) + ("scenario",)
+    page.add(e("nav", *[e("a", name, href="#" + name) for name in links]))
     run_body(page, run)
     return _document(f"edgetrain report: {run.name}", page.parts)
 

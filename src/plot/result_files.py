@@ -17,7 +17,7 @@ MAX_BYTES = {"json": 16 << 20, "csv": 64 << 20}
 MAX_DEPTH = 64  # as for scenarios
 # The text columns of a run's CSV files; every other column holds numbers (or nothing).
 TEXT_COLUMNS = {"device", "host", "class", "bound", "link", "slowest_device", "sharing",
-                "secagg_failed_phase"}
+                "secagg_failed_phase", "aggregator", "outcome"}
 # The columns edgetrain always fills with a finite number, which the figures compute with.
 REQUIRED = {
     "metrics.csv": ("sim_time_s", "round", "bytes_up", "bytes_down"),
@@ -29,6 +29,7 @@ REQUIRED = {
     "rounds.csv": ("round", "applied", "start_s", "end_s", "duration_s", "selected", "updates", "missing", "late",
                    "bytes_up", "bytes_down"),
     "staleness.csv": ("sim_time_s", "staleness"),
+    "selections.csv": ("round", "round_start_s"),
 }
 
 read_files = set()  # (st_dev, st_ino) of every file read

@@ -166,3 +166,19 @@ TEST_CASE("report: a run on a platform with wattages adds energy per device and 
   check_self_contained(page);
   check_unique_ids(page);
 }
+
+TEST_CASE("report: the selections section names the devices the slowest rounds went on without") {
+  // d5..d8 at a quarter of the speed and a timeout between the two halves: every round times them out.
+  const fs::path run = fresh_dir("report-selections-run");
+  const Result r = run_cli("run " + (kData / "eight-devices.json").string() + " --out " + run.string() +
+                               " --quiet --set training.compute=timing-only --set stop.rounds=4"
+                               " --set training.round_timeout_s=0.03 --set platform.hosts.d8.speed=2.5Mf",
+                           "report-selections-run");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const std::string page = report_of(run, "selections");
+  CHECK(page.find("<a href=\"#selections\">selections</a>") != std::string::npos);
+  CHECK(page.find("<h3 id=\"selections\">Selections</h3>") != std::string::npos);
+  CHECK(page.find("d8 (timed-out)") != std::string::npos);
+  CHECK(page.find("d1 (") == std::string::npos);  // the fast devices were never short of a round
+  check_unique_ids(page);
+}

@@ -118,7 +118,7 @@ TEST_CASE("privacy: central DP with top-k costs no bytes or time, epsilon per ro
 }
 
 TEST_CASE(
-    "privacy: device noise after compression goes dense, before it keeps top-k's bytes; timing-only agrees") {
+    "privacy: device noise after compression goes dense, before it keeps top-k's bytes, timing-only agrees") {
   const std::string after = kTopk + dp("{\"placement\":\"distributed\",\"order\":\"clip_compress_noise\"}");
   const std::string before = kTopk + dp("{\"placement\":\"local\",\"order\":\"clip_noise_compress\"}");
   const std::string timing_only = " --set training.compute=timing-only";
