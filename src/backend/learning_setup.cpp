@@ -38,12 +38,16 @@ learn::NpzSpec npz_spec(const scenario::Scenario& s) {
           .x_test = d.arrays.x_test,
           .y_test = d.arrays.y_test,
           .channels_at = d.channels_at,
+          .users = d.partition.kind == "natural" ? d.arrays.users : std::string(),
           .classes = d.classes,
           .train_limit = d.train_samples,
           .test_limit = s.eval.test_samples};
 }
 learn::ImageFolderSpec images_spec(const scenario::Scenario& s) {
-  return {.dir = s.dataset.path, .train_limit = s.dataset.train_samples, .test_limit = s.eval.test_samples};
+  return {.dir = s.dataset.path,
+          .user_folders = s.dataset.layout == "user/class",
+          .train_limit = s.dataset.train_samples,
+          .test_limit = s.eval.test_samples};
 }
 learn::LeafSpec leaf_spec(const scenario::Scenario& s) {
   const auto& d = s.dataset;

@@ -12,10 +12,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// One split's files in sample order, with their labels.
+// One split's files in sample order, with their labels (and users, with user folders).
 struct Listing {
   std::vector<fs::path> files;
   std::vector<int64_t> labels;
+  std::vector<int64_t> users;
 };
 
 std::vector<fs::path> sorted_entries(const fs::path& dir, bool folders) {
@@ -27,12 +28,22 @@ std::vector<fs::path> sorted_entries(const fs::path& dir, bool folders) {
   return out;
 }
 
-std::vector<std::string> class_names(const fs::path& dir) {
+// What a split's folder holds, in words, for messages.
+std::string holding(bool user_folders) { return user_folders ? "a folder per user, each a folder per class" : "a folder per class"; }
+
+std::vector<std::string> class_names(const fs::path& dir, bool user_folders) {
   const fs::path train = dir / "train";
   if (!fs::is_directory(train))
-    throw DataError("dataset: " + train.string() + " is not a directory (a folder per class)");
+    throw DataError("dataset: " + train.string() + " is not a directory (" + holding(user_folders) + ")");
   std::vector<std::string> names;
-  for (const fs::path& p : sorted_entries(train, true)) names.push_back(p.filename().string());
+  if (user_folders) {  // every user's class folders, in name order
+    for (const fs::path& user : sorted_entries(train, true))
+      for (const fs::path& p : sorted_entries(user, true)) names.push_back(p.filename().string());
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+  } else {
+    for (const fs::path& p : sorted_entries(train, true)) names.push_back(p.filename().string());
+  }
   if (names.size() < 2)
     throw DataError("dataset: " + train.string() + " holds " + std::to_string(names.size()) +
                     " class folders; at least 2 are needed");
@@ -42,11 +53,10 @@ std::vector<std::string> class_names(const fs::path& dir) {
   return names;
 }
 
-Listing list_split(const fs::path& dir, const std::string& split, const std::vector<std::string>& classes,
-                   int64_t limit) {
-  const fs::path root = dir / split;
-  if (!fs::is_directory(root))
-    throw DataError("dataset: " + root.string() + " is not a directory (a folder per class)");
+// Appends the class folders of `root` to `l`, round-robin over the classes, as samples of `user`, until
+// `l` holds `limit` files (0: no limit).
+void list_classes(const fs::path& dir, const fs::path& root, const std::vector<std::string>& classes, int64_t user,
+                  int64_t limit, Listing& l) {
   std::vector<std::vector<fs::path>> per_class(classes.size());
   for (const fs::path& folder : sorted_entries(root, true)) {
     const auto it = std::find(classes.begin(), classes.end(), folder.filename().string());
@@ -56,7 +66,6 @@ Listing list_split(const fs::path& dir, const std::string& split, const std::vec
     }
     per_class[static_cast<size_t>(it - classes.begin())] = sorted_entries(folder, false);
   }
-  Listing l;
   for (size_t round = 0;; ++round) {
     bool any = false;
     for (size_t c = 0; c < per_class.size(); ++c) {
@@ -65,32 +74,60 @@ Listing list_split(const fs::path& dir, const std::string& split, const std::vec
       if (limit > 0 && static_cast<int64_t>(l.files.size()) >= limit) break;
       l.files.push_back(per_class[c][round]);
       l.labels.push_back(static_cast<int64_t>(c));
+      l.users.push_back(user);
     }
     if (!any || (limit > 0 && static_cast<int64_t>(l.files.size()) >= limit)) break;
+  }
+}
+
+Listing list_split(const fs::path& dir, const std::string& split, const std::vector<std::string>& classes,
+                   int64_t limit, bool user_folders) {
+  const fs::path root = dir / split;
+  if (!fs::is_directory(root))
+    throw DataError("dataset: " + root.string() + " is not a directory (" + holding(user_folders) + ")");
+  Listing l;
+  if (user_folders) {
+    int64_t user = 0;
+    for (const fs::path& folder : sorted_entries(root, true)) list_classes(dir, folder, classes, user++, limit, l);
+  } else {
+    list_classes(dir, root, classes, 0, limit, l);
+    l.users.clear();
   }
   if (l.files.empty()) throw DataError("dataset: " + root.string() + " holds no image");
   return l;
 }
 
+// Each user's training samples, in user order (users numbered in name order, those left without a
+// sample by the limit kept as zeros).
+std::vector<int64_t> user_samples(const Listing& l) {
+  std::vector<int64_t> out;
+  for (int64_t u : l.users) {
+    if (static_cast<size_t>(u) >= out.size()) out.resize(static_cast<size_t>(u) + 1, 0);
+    out[static_cast<size_t>(u)] += 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 DatasetPair load_image_folder(const ImageFolderSpec& spec) {
-  const auto classes = class_names(spec.dir);
-  const Listing train = list_split(spec.dir, "train", classes, spec.train_limit);
-  const Listing test = list_split(spec.dir, "test", classes, spec.test_limit);
+  const auto classes = class_names(spec.dir, spec.user_folders);
+  const Listing train = list_split(spec.dir, "train", classes, spec.train_limit, spec.user_folders);
+  const Listing test = list_split(spec.dir, "test", classes, spec.test_limit, spec.user_folders);
   const fs::path& first = train.files.front();
   const ImageSize size = image_size(first);
   DatasetPair pair{decode_images(train.files, train.labels, size, first),
                    decode_images(test.files, test.labels, size, first)};
+  pair.train.sample_users = train.users;  // the test set's users play no part
   finish_dataset(pair, static_cast<int64_t>(classes.size()), (spec.dir / "train").string(),
                  (spec.dir / "test").string());
   return pair;
 }
 
 DatasetShape image_folder_shape(const ImageFolderSpec& spec) {
-  const auto classes = class_names(spec.dir);
-  const Listing train = list_split(spec.dir, "train", classes, spec.train_limit);
-  const Listing test = list_split(spec.dir, "test", classes, spec.test_limit);
+  const auto classes = class_names(spec.dir, spec.user_folders);
+  const Listing train = list_split(spec.dir, "train", classes, spec.train_limit, spec.user_folders);
+  const Listing test = list_split(spec.dir, "test", classes, spec.test_limit, spec.user_folders);
   const ImageSize size = image_size(train.files.front());
   DatasetShape s;
   s.train_samples = static_cast<int64_t>(train.files.size());
@@ -101,6 +138,7 @@ DatasetShape image_folder_shape(const ImageFolderSpec& spec) {
   s.classes = static_cast<int64_t>(classes.size());
   s.value_bytes = 1;
   s.read_bytes = static_cast<double>(s.sample_floats()) * 2;  // one decoded image at a time
+  s.user_samples = user_samples(train);
   return s;
 }
 

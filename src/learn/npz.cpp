@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <tuple>
 
 #include "learn/zip.hpp"
@@ -17,6 +18,7 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "npz arrays are read as little-endian");
 
 constexpr int64_t kMaxSampleValues = int64_t{1} << 24;  // as dataset.shape: 64 MiB of fp32 per sample
+constexpr int kMaxUserChars = 256;                       // a users array's strings, '<U256' at most
 // A dimension has at most 12 digits: with 2^24 values of 8 bytes a sample, an array's bytes can still
 // pass 2^64, so byte counts are computed in 128 bits.
 using Bytes128 = unsigned __int128;
@@ -24,8 +26,8 @@ using Bytes128 = unsigned __int128;
 // One array's header, checked: its dtype, its shape, and what one sample (the first axis) holds.
 struct NpyHeader {
   std::string where;  // "file: name", for messages
-  char kind = 0;      // 'u', 'i', 'f'
-  int bytes = 0;      // of each value
+  char kind = 0;      // 'u', 'i', 'f'; 'U' for NumPy's fixed-width unicode (UTF-32) strings
+  int bytes = 0;      // of each value (a 'U' string: 4 per character)
   std::vector<int64_t> shape;
   int64_t count() const { return shape.at(0); }
   int64_t item_values() const {
@@ -33,7 +35,7 @@ struct NpyHeader {
     for (size_t i = 1; i < shape.size(); ++i) n *= shape[i];
     return n;
   }
-  std::string dtype() const { return std::string(1, kind) + std::to_string(bytes); }
+  std::string dtype() const { return std::string(1, kind) + std::to_string(kind == 'U' ? bytes / 4 : bytes); }
   std::string shape_text() const {
     std::string s;
     for (int64_t d : shape) s += (s.empty() ? "(" : ", ") + std::to_string(d);
@@ -61,14 +63,23 @@ NpyHeader parse_header(const std::string& dict, const std::string& where) {
   NpyHeader h;
   h.where = where;
   const std::string descr = dict_value(dict, "descr", where);
-  // '|u1', '<f4', '<i8': byte order, kind, size; one-byte values have no order.
+  // '|u1', '<f4', '<i8', '<U12': byte order, kind, size (a string's in characters); one-byte values have no order.
   if (descr.size() < 3 || (descr[0] != '<' && descr[0] != '|' && descr[0] != '=') ||
-      std::string("uif").find(descr[1]) == std::string::npos) {
-    throw h.error("has dtype " + descr + ": only little-endian integers and float32 are read");
+      std::string("uifU").find(descr[1]) == std::string::npos) {
+    throw h.error("has dtype " + descr + ": only little-endian integers, float32 and unicode strings are read");
   }
   h.kind = descr[1];
-  h.bytes = std::atoi(descr.c_str() + 2);
-  if (h.bytes != 1 && h.bytes != 2 && h.bytes != 4 && h.bytes != 8) throw h.error("has dtype " + descr + " (not read)");
+  const std::string size = descr.substr(2);
+  if (size.empty() || size.size() > 3 || size.find_first_not_of("0123456789") != std::string::npos)
+    throw h.error("has dtype " + descr + " (not read)");
+  h.bytes = std::stoi(size);
+  if (h.kind == 'U') {
+    if (h.bytes < 1 || h.bytes > kMaxUserChars)
+      throw h.error("has dtype " + descr + ": user names of 1 to " + std::to_string(kMaxUserChars) + " characters are read");
+    h.bytes *= 4;
+  } else if (h.bytes != 1 && h.bytes != 2 && h.bytes != 4 && h.bytes != 8) {
+    throw h.error("has dtype " + descr + " (not read)");
+  }
   if (dict_value(dict, "fortran_order", where) != "False") {
     throw h.error("is stored in Fortran order: save it C-ordered (numpy.ascontiguousarray)");
   }
@@ -185,7 +196,7 @@ SampleShape sample_shape(const NpyHeader& x, const NpzSpec& spec) {
 }
 
 void check_labels(const NpyHeader& y, const NpyHeader& x) {
-  if (y.kind == 'f') throw y.error("has dtype " + y.dtype() + ": labels must be integers");
+  if (y.kind == 'f' || y.kind == 'U') throw y.error("has dtype " + y.dtype() + ": labels must be integers");
   if (y.shape.size() > 2 || (y.shape.size() == 2 && y.shape[1] != 1)) {
     throw y.error("has shape " + y.shape_text() + ": labels must be (N,) or (N, 1)");
   }
@@ -263,6 +274,61 @@ std::vector<int64_t> labels(const NpyArray& y, int64_t keep) {
   return out;
 }
 
+// A users array's header, against the training samples': integers or strings, one per sample.
+void check_users(const NpyHeader& u, const NpyHeader& x) {
+  if (u.kind == 'f') throw u.error("has dtype " + u.dtype() + ": users must be integers or strings");
+  if (u.shape.size() > 2 || (u.shape.size() == 2 && u.shape[1] != 1)) {
+    throw u.error("has shape " + u.shape_text() + ": users must be (N,) or (N, 1), one per training sample");
+  }
+  if (u.count() != x.count()) {
+    throw u.error("holds " + std::to_string(u.count()) + " users but " + x.where + " " + std::to_string(x.count()) +
+                  " samples");
+  }
+}
+
+// The first `keep` samples' users, numbered 0.. in the order they first appear.
+std::vector<int64_t> users(const NpyArray& u, int64_t keep) {
+  std::vector<int64_t> out;
+  out.reserve(static_cast<size_t>(keep));
+  if (u.header.kind == 'U') {
+    std::map<std::string, int64_t> number;
+    for (int64_t i = 0; i < keep; ++i) {
+      std::string key(u.data.data() + i * u.header.bytes, static_cast<size_t>(u.header.bytes));
+      while (key.size() >= 4 && key.compare(key.size() - 4, 4, std::string(4, '\0')) == 0) key.resize(key.size() - 4);
+      out.push_back(number.emplace(key, static_cast<int64_t>(number.size())).first->second);
+    }
+    return out;
+  }
+  std::map<int64_t, int64_t> number;
+  for (int64_t id : labels(u, keep)) out.push_back(number.emplace(id, static_cast<int64_t>(number.size())).first->second);
+  return out;
+}
+
+// Each user's sample count, in user order.
+std::vector<int64_t> user_counts(const std::vector<int64_t>& sample_users) {
+  std::vector<int64_t> counts;
+  for (int64_t u : sample_users) {
+    if (static_cast<size_t>(u) >= counts.size()) counts.resize(static_cast<size_t>(u) + 1, 0);
+    counts[static_cast<size_t>(u)] += 1;
+  }
+  return counts;
+}
+
+// The training samples' users, when spec.users names an array (checked against x_train's header).
+std::vector<int64_t> read_users(ZipArchive& zip, const NpzSpec& spec, const NpyHeader& x_train) {
+  if (spec.users.empty()) return {};
+  NpyHeader header;
+  try {
+    header = read_array(zip, spec.users, true, 0).header;
+  } catch (const DataError& e) {
+    throw DataError(std::string(e.what()) + "; partition natural reads each training sample's user from it "
+                    "(dataset.arrays.users)");
+  }
+  check_users(header, x_train);
+  const NpyArray u = read_array(zip, spec.users, false, std::numeric_limits<int64_t>::max());
+  return users(u, kept(u.header.count(), spec.train_limit));
+}
+
 Dataset read_split(ZipArchive& zip, const std::string& x_name, const std::string& y_name, const SampleShape& s,
                    int64_t limit) {
   NpyArray x = read_array(zip, x_name, false, limit > 0 ? limit : std::numeric_limits<int64_t>::max());
@@ -290,6 +356,7 @@ DatasetPair load_npz_dataset(const NpzSpec& spec) {
   const auto [shape, h] = headers(zip, spec);
   DatasetPair pair{read_split(zip, spec.x_train, spec.y_train, shape, spec.train_limit),
                    read_split(zip, spec.x_test, spec.y_test, shape, spec.test_limit)};
+  pair.train.sample_users = read_users(zip, spec, h[0]);
   finish_dataset(pair, spec.classes, h[1].where, h[3].where);
   return pair;
 }
@@ -314,6 +381,7 @@ DatasetShape npz_dataset_shape(const NpzSpec& spec) {
     shape.classes = classes_of_top_label(top, util::printable(spec.file.string()));
   }
   shape.value_bytes = h[0].bytes;
+  shape.user_samples = user_counts(read_users(zip, spec, h[0]));
   // Each array's kept bytes are read whole, then copied into the values (not for uint8 stored
   // channel-first, moved as they are, but counted anyway) and the labels widened to int64.
   shape.read_bytes = static_cast<double>(shape.train_samples) * static_cast<double>(shape.sample_floats()) *

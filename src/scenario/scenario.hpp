@@ -37,6 +37,7 @@ struct PartitionSpec {
 // npz: the names of the four arrays in the archive.
 struct DatasetArrays {
   std::string x_train, y_train, x_test, y_test;
+  std::string users;  // each training sample's user (natural partition)
 };
 
 struct DatasetSpec {
@@ -46,6 +47,7 @@ struct DatasetSpec {
   std::filesystem::path file;  // npz: the archive
   DatasetArrays arrays;        // npz
   std::string channels_at;     // npz 4-D arrays: first | last; empty: undeclared
+  std::string layout;          // images: "class" (train/<class>/) | "user/class" (train/<user>/<class>/)
   int64_t train_samples{};     // 0 = the whole training set (files); synthetic: how many
   // Synthetic (and leaf: empty = inferred): sample shape; synthetic, npz, leaf, fedscale: class count
   // (0 = the largest label + 1); synthetic: the spread of each class cluster.

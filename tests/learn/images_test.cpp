@@ -89,6 +89,31 @@ TEST_CASE("images: broken files are refused with one line naming the file and th
   CHECK_THROWS_WITH_AS(load_image_folder({.dir = stray}), doctest::Contains("test/bird is not a class of"), DataError);
 }
 
+TEST_CASE("images: a folder per user gives each training sample its user, the classes of all users") {
+  // alice holds cat (2) and dog (1), bob only bird (1): classes bird, cat, dog; test/ per user too.
+  const fs::path dir = fixtures::scratch("images-users");
+  png(dir / "train/alice/cat/a.png", 2, 1, 1, 0);
+  png(dir / "train/alice/cat/b.png", 2, 1, 1, 1);
+  png(dir / "train/alice/dog/a.png", 2, 1, 1, 2);
+  png(dir / "train/bob/bird/a.png", 2, 1, 1, 3);
+  png(dir / "test/carol/dog/a.png", 2, 1, 1, 4);
+  const DatasetPair d = load_image_folder({.dir = dir, .user_folders = true});
+  CHECK(d.train.classes == 3);
+  CHECK(d.train.labels == std::vector<int64_t>{1, 2, 1, 0});  // alice round-robin (cat, dog, cat), then bob
+  CHECK(d.train.sample_users == std::vector<int64_t>{0, 0, 0, 1});
+  CHECK(d.test.labels == std::vector<int64_t>{2});
+  CHECK(image_folder_shape({.dir = dir, .user_folders = true}).user_samples == std::vector<int64_t>{3, 1});
+  // A limit cuts users in order: the first three samples are alice's.
+  CHECK(image_folder_shape({.dir = dir, .user_folders = true, .train_limit = 3}).user_samples ==
+        std::vector<int64_t>{3});
+  // The class layout carries no users.
+  CHECK(load_image_folder({.dir = image_dir("no-users")}).train.sample_users.empty());
+  // A test class no training user has is refused.
+  png(dir / "test/carol/fish/a.png", 2, 1, 1, 5);
+  CHECK_THROWS_WITH_AS(load_image_folder({.dir = dir, .user_folders = true}),
+                       doctest::Contains("test/carol/fish is not a class of"), DataError);
+}
+
 TEST_CASE("fedscale: the clients of train.csv are the samples' users") {
   const fs::path dir = fixtures::scratch("fedscale");
   png(dir / "train/x1.png", 2, 2, 1, 0);

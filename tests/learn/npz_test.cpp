@@ -186,3 +186,41 @@ TEST_CASE("npz: broken archives and arrays are refused with one line naming the 
   CHECK_THROWS_WITH_AS(load_npz_dataset(spec_of(file)), doctest::Contains("is not a zip archive"), DataError);
   CHECK_THROWS_WITH_AS(npz_dataset_shape(spec_of(file)), doctest::Contains(file.string().c_str()), DataError);
 }
+
+TEST_CASE("npz: a users array numbers each training sample's user by first appearance, integers or strings") {
+  auto members = uint8_members();
+  members.emplace_back("users_train.npy", npy("<i4", {3}, bytes_of(std::vector<int32_t>{42, 7, 42})));
+  NpzSpec spec = spec_of(write_npz("users-int", members));
+  CHECK(load_npz_dataset(spec).train.sample_users.empty());  // read only when named
+  spec.users = "users_train";
+  CHECK(load_npz_dataset(spec).train.sample_users == std::vector<int64_t>{0, 1, 0});
+  CHECK(npz_dataset_shape(spec).user_samples == std::vector<int64_t>{2, 1});
+  spec.train_limit = 2;
+  CHECK(load_npz_dataset(spec).train.sample_users == std::vector<int64_t>{0, 1});
+  // NumPy's unicode strings ('<U3', UTF-32): "bob", "al" (padded with NULs), "bob".
+  std::string utf32;
+  for (const std::string& name : {std::string("bob"), std::string("al\0", 3), std::string("bob")})
+    for (char c : name) utf32 += fixtures::le(static_cast<unsigned char>(c), 4);
+  auto named = uint8_members();
+  named.emplace_back("clients.npy", npy("<U3", {3}, utf32));
+  NpzSpec by_name = spec_of(write_npz("users-str", named));
+  by_name.users = "clients";
+  CHECK(load_npz_dataset(by_name).train.sample_users == std::vector<int64_t>{0, 1, 0});
+}
+
+TEST_CASE("npz: a users array of the wrong kind or count, or missing, is refused naming it") {
+  NpzSpec spec;
+  spec.users = "users_train";
+  auto floats = uint8_members();
+  floats.emplace_back("users_train.npy", npy("<f4", {3}, bytes_of(std::vector<float>{1, 2, 3})));
+  check_refused(floats, "users_train.npy has dtype f4: users must be integers or strings", spec);
+  auto short_list = uint8_members();
+  short_list.emplace_back("users_train.npy", npy("<i8", {2}, bytes_of(std::vector<int64_t>{1, 2})));
+  check_refused(short_list, "users_train.npy holds 2 users but", spec);
+  check_refused(uint8_members(), "has no array users_train.npy", spec);
+  check_refused(uint8_members(), "partition natural reads each training sample's user from it", spec);
+  // Strings are no labels.
+  auto string_labels = uint8_members();
+  string_labels[1] = {"y_train.npy", npy("<U1", {3}, std::string(12, 'a'))};
+  check_refused(string_labels, "y_train.npy has dtype U1: labels must be integers");
+}

@@ -132,6 +132,56 @@ TEST_CASE("your data: leaf's natural partition gives each device its user's samp
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }
 
+TEST_CASE("your data: your own split, an npz users array or a folder per user, is the natural partition") {
+  if (std::system("/usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null") != 0) {
+    MESSAGE("needs python3-numpy and python3-matplotlib to write the files");
+    std::exit(77);
+  }
+  // 60 samples of 4x4: client "b" holds 40 (first seen), client "a" 20, interleaved; the same split as
+  // PNG files, train/<client>/<label>/.
+  const fs::path dir = fresh_dir("own-split");
+  write(dir / "write.py",
+        "import sys, os, numpy as np, matplotlib\n"
+        "matplotlib.use('Agg')\n"
+        "import matplotlib.image as img\n"
+        "d = sys.argv[1]; r = np.random.default_rng(5)\n"
+        "x = r.integers(0, 256, (60, 4, 4), dtype=np.uint8); y = np.arange(60) % 4\n"
+        "users = np.array(['b' if i % 3 else 'a' for i in range(60)])\n"
+        "np.savez(d + '/own.npz', x_train=x, y_train=y, x_test=x[:12], y_test=y[:12], users_train=users)\n"
+        "for split, n in (('train', 60), ('test', 12)):\n"
+        "    for i in range(n):\n"
+        "        f = f'{d}/images/{split}/{users[i]}/{y[i]}/{i:02d}.png'\n"
+        "        os.makedirs(os.path.dirname(f), exist_ok=True)\n"
+        "        img.imsave(f, x[i], cmap='gray', vmin=0, vmax=255)\n");
+  REQUIRE(std::system(("/usr/bin/python3 " + (dir / "write.py").string() + " " + dir.string()).c_str()) == 0);
+  const std::string natural = "\"partition\": {\"kind\": \"natural\"}";
+  const std::string npz = "{\"name\": \"npz\", \"file\": \"" + (dir / "own.npz").string() + "\", " + natural + "}";
+  const std::string images =
+      "{\"name\": \"images\", \"path\": \"" + (dir / "images").string() + "\", \"layout\": \"user/class\", " + natural + "}";
+  for (const std::string& dataset : {npz, images}) {
+    for (const char* compute : {"\"real\"", "\"timing-only\""}) {
+      CAPTURE(dataset);
+      CAPTURE(compute);
+      const fs::path out = run_scenario(scenario_with(fresh_dir("own-split-scenario"), dataset, compute), "own-split-run");
+      const auto devices = read_csv(out / "devices.csv");
+      REQUIRE(devices.size() == 2);
+      // npz: users by first appearance ("a" at sample 0); folders: users in name order (a, b).
+      CHECK(count(devices[0], "partition_samples") == 20);
+      CHECK(count(devices[1], "partition_samples") == 40);
+    }
+  }
+  // An image folder of classes carries no users: refused by validate, in one line.
+  const Result r = run_cli(
+      "validate " +
+          scenario_with(fresh_dir("own-split-class"), "{\"name\": \"images\", \"path\": \"" + (dir / "images").string() +
+                                                       "\", " + natural + "}", "\"timing-only\"")
+              .string(),
+      "own-split-class");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("natural on an image folder needs dataset.layout user/class") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
 TEST_CASE("your data: natural on a data set without users is refused in one line") {
   const fs::path dir = fresh_dir("natural-npz");
   const Result r =
@@ -140,8 +190,8 @@ TEST_CASE("your data: natural on a data set without users is refused in one line
                                 .string(),
               "natural-npz");
   CHECK(r.status == 2);
-  CHECK(r.err.find("dataset.partition.kind: natural needs a data set whose samples carry users (dataset.name leaf or "
-                   "fedscale), not fashion-mnist") != std::string::npos);
+  CHECK(r.err.find("dataset.partition.kind: natural needs a data set whose samples carry users (dataset.name leaf, "
+                   "fedscale, npz or images), not fashion-mnist") != std::string::npos);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }
 

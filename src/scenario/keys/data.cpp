@@ -68,6 +68,18 @@ std::vector<KeySpec> data_rows() {
           .only_when(npz)
           .def("y_test")
           .fills(&Scenario::dataset, &DatasetSpec::arrays, &DatasetArrays::y_test),
+      string_key("dataset.arrays.users",
+                 "npz: with partition natural, the array of each training sample's user (client id): integers or "
+                 "strings, (N,) or (N, 1); users are numbered in the order they first appear.")
+          .only_when(npz)
+          .def("users_train")
+          .fills(&Scenario::dataset, &DatasetSpec::arrays, &DatasetArrays::users),
+      enum_key("dataset.layout", {"class", "user/class"},
+               "images: class = train/<class>/ and test/<class>/ (torchvision's ImageFolder); user/class = "
+               "train/<user>/<class>/ (and test/ alike): each training sample keeps its user, for partition natural.")
+          .only_when(when("dataset.name", {"images"}))
+          .def("class")
+          .fills(&Scenario::dataset, &DatasetSpec::layout),
       enum_key("dataset.channels_at", {"first", "last"},
                "npz: where a 4-D array keeps its channels: first (N, C, H, W) or last (N, H, W, C). (N, H, W) "
                "arrays are one channel, (N, D) arrays 1x1xD.")
@@ -105,7 +117,8 @@ std::vector<KeySpec> data_rows() {
           .fills(&Scenario::dataset, &DatasetSpec::noise),
       enum_key("dataset.partition.kind", {"iid", "shards", "dirichlet", "natural"},
                "How training samples are split among devices; natural: the data set's own users (leaf, "
-               "fedscale), users_per_device of them per device.")
+               "fedscale, npz with a users array, images with layout user/class), users_per_device of them per "
+               "device.")
           .def("iid")
           .fills(&Scenario::dataset, &DatasetSpec::partition, &PartitionSpec::kind),
       integer_key("dataset.partition.labels_per_device", "Distinct labels each device holds.")
@@ -157,15 +170,23 @@ std::vector<Rule> data_rules() {
                                std::to_string(kMaxSampleValues) + " (2^24, 64 MiB of fp32) are allowed");
          }
        }},
-      {"dataset.partition.kind", "natural needs a data set whose samples carry users: dataset.name leaf or fedscale.",
+      {"dataset.partition.kind",
+       "natural needs a data set whose samples carry users: dataset.name leaf, fedscale, npz (its users array) or "
+       "images with dataset.layout user/class.",
        [](const nlohmann::json& r) {
          const auto& ds = r.at("dataset");
          if (ds.at("partition").at("kind") != "natural") return;
          const auto& name = ds.at("name");
-         if (name == "leaf" || name == "fedscale") return;
+         if (name == "leaf" || name == "fedscale" || name == "npz") return;
+         if (name == "images") {
+           if (ds.at("layout") == "user/class") return;
+           throw ScenarioError(
+               "dataset.partition.kind: natural on an image folder needs dataset.layout user/class "
+               "(train/<user>/<class>/): with a folder per class the samples carry no users");
+         }
          throw ScenarioError(
              "dataset.partition.kind: natural needs a data set whose samples carry users "
-             "(dataset.name leaf or fedscale), not " +
+             "(dataset.name leaf, fedscale, npz or images), not " +
              (name.is_string() ? name.get<std::string>() : std::string("none")));
        }},
   };
