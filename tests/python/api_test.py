@@ -99,9 +99,10 @@ class SameAsCommandLine(Case):
         self.assertEqual(run.scenario, json.loads((cli / "scenario.json").read_text()))
         import pandas
 
-        for name in ("metrics", "devices", "links", "rounds", "buffers", "staleness"):
+        for name in ("metrics", "devices", "links", "rounds", "buffers", "staleness", "selections"):
             pandas.testing.assert_frame_equal(getattr(run, name), pandas.read_csv(cli / (name + ".csv")))
         self.assertEqual(len(run.rounds), 30)
+        self.assertEqual(len(run.selections), 30 * 8)  # every device every round
         with self.assertRaises(edgetrain.InputError):
             edgetrain.load(self.dir / "nothing")
 

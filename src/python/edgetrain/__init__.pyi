@@ -28,6 +28,7 @@ class Run:
     rounds: pandas.DataFrame
     buffers: pandas.DataFrame
     staleness: pandas.DataFrame
+    selections: pandas.DataFrame
     def __init__(self, folder: PathLike, output: str = ...) -> None: ...
     @property
     def status(self) -> str | None: ...

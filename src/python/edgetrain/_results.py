@@ -6,15 +6,15 @@ from pathlib import Path
 from ._errors import InputError
 
 # The tables every run folder may hold, as attributes of Run (docs/reference/outputs.md).
-TABLES = ("metrics", "devices", "links", "rounds", "buffers", "staleness")
+TABLES = ("metrics", "devices", "links", "rounds", "buffers", "staleness", "selections")
 
 
 class Run:
     """One run's results, from ``edgetrain.run`` or ``edgetrain.load``.
 
     Attributes: ``folder`` (a Path), ``summary`` (summary.json as a dict), ``scenario`` (the resolved
-    scenario, scenario.json, as a dict), ``metrics``, ``devices``, ``links``, ``rounds``, ``buffers``
-    and ``staleness`` (the CSV files as pandas DataFrames; empty when the run wrote no such file),
+    scenario, scenario.json, as a dict), ``metrics``, ``devices``, ``links``, ``rounds``, ``buffers``,
+    ``staleness`` and ``selections`` (the CSV files as pandas DataFrames; empty when the run wrote no such file),
     ``output`` (what the engine printed, for runs made here). ``table(name)`` reads any other CSV
     file of the folder (``table("buffers_fleet")``)."""
 
@@ -58,6 +58,9 @@ class Run:
             parts.append("%.6g s simulated" % s["sim_time_s"])
         if s.get("final_test_accuracy") is not None:
             parts.append("test accuracy %.4f" % s["final_test_accuracy"])
+        privacy = s.get("privacy") or {}
+        if privacy.get("epsilon") is not None:
+            parts.append("epsilon %.4g at delta %.4g" % (privacy["epsilon"], privacy.get("delta")))
         return "<edgetrain.Run %s, in %s>" % (", ".join(parts), self.folder)
 
 
