@@ -47,13 +47,16 @@ def parser(command):
                    help="sweeps: a summary figure of sweep.csv to draw (repeatable; default: time_to_target_s if any "
                         "run reached its target, else final_test_accuracy, else round_mean_s)")
     p.add_argument("--x", metavar="COLUMN",
-                   help="sweeps: the swept value on the x axis (default: the first varied key)")
+                   help="sweeps: the swept value on the x axis (default: the first varied key; with labelled "
+                        "runs the grid's first key)")
     p.add_argument("--by", action="append", metavar="COLUMN",
                    help="sweeps: one line per value of this column (repeatable: per combination; default: the "
-                        "other varied keys but seed, whose runs are averaged; 'none' for one line)")
-    p.add_argument("--target", action="append", metavar="COLUMN=VALUE",
-                   help="sweeps: a dashed target line on that figure, drawn even without --y (repeatable; "
-                        "round_s=60 marks every per-round figure)")
+                        "other varied keys but seed, whose runs are averaged, or with labelled runs one line per "
+                        "label; 'none' for one line)")
+    p.add_argument("--target", action="append", metavar="COLUMN<=VALUE",
+                   help="sweeps: a dashed target line on that figure, each point marked as meeting or missing it, "
+                        "drawn even without --y (repeatable; COLUMN>=VALUE for a floor, COLUMN=VALUE a ceiling but "
+                        "on accuracies; round_s<=60 marks every per-round figure)")
     return p
 
 

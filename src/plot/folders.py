@@ -102,7 +102,11 @@ class Sweep:
         if not isinstance(varied, list):  # the columns before `status` are the varied keys
             varied = header[: header.index("status")] if "status" in header else []
         self.varied = [key for key in varied if key in header]
-        skip = set(self.varied) | {"status", "folder", "id"}
+        grid = self.description.get("grid_keys")
+        # The grid's keys (every run has a value); the others come from `runs` entries. Older sweeps: all.
+        self.grid_keys = [k for k in grid if k in self.varied] if isinstance(grid, list) else list(self.varied)
+        self.labelled = "label" in header  # runs[].label: one line per label in the figures
+        skip = set(self.varied) | {"status", "folder", "id", "label"}
         self.figures = [c for c in header if c not in skip and any(v is not None for v in self.table.numbers(c))]
         ids = {}
         for run in self.description.get("runs", []) if isinstance(self.description.get("runs"), list) else []:

@@ -275,23 +275,34 @@ def _run_anchor(row):
 
 
 def limiting_link(summary):
-    """The run's busiest link (summary.json's bottleneck.links[0]) and its mean utilisation, as text."""
-    links = ((summary or {}).get("bottleneck") or {}).get("links") if isinstance(summary, dict) else None
+    """The link that limited the run's rounds (summary.json's bottleneck.critical_path: the link on the
+    route of the device that most often closed a round) and the share of rounds it did, as text; without
+    rounds, the busiest link (bottleneck.links[0]) and its mean utilisation."""
+    bottleneck = (summary.get("bottleneck") or {}) if isinstance(summary, dict) else {}
+    critical = bottleneck.get("critical_path") if isinstance(bottleneck, dict) else None
+    if isinstance(critical, dict) and critical.get("link"):
+        share = critical.get("share_of_rounds")
+        return str(critical["link"]) + (f" (slowest in {pct(share)} of rounds)" if isinstance(share, (int, float))
+                                        else "")
+    links = bottleneck.get("links") if isinstance(bottleneck, dict) else None
     first = links[0] if isinstance(links, list) and links and isinstance(links[0], dict) else {}
     if not first.get("link"):
         return "-"
     load = first.get("mean_utilization")
-    return str(first["link"]) + (f" ({pct(load)})" if isinstance(load, (int, float)) else "")
+    return str(first["link"]) + (f" (busiest, {pct(load)} mean load)" if isinstance(load, (int, float)) else "")
 
 
-def runs_table(sweep, figures, runs=None):
-    """One row per run: its id linking to its section, the varied values, status, then `figures`
-    (None: every column) and, given the loaded runs, the link that limited each."""
-    plain = set(sweep.varied) | {"status", "status_reason"}
+def runs_table(sweep, figures, runs=None, targets=None):
+    """One row per run: its id linking to its section, its label, the varied values, status, then
+    `figures` (None: every column), whether it meets each of `targets` ({column: Target}) and, given the
+    loaded runs, the link that limited each."""
+    targets = targets or {}
+    plain = set(sweep.varied) | {"status", "status_reason", "label"}
     if figures is None:
         columns = [c for c in sweep.table.header if c not in ("folder", "id")]
     else:
-        columns = [c for c in sweep.varied + ["status"] if c in sweep.table.header]  # a failure's reason beside it
+        labels = ["label"] if getattr(sweep, "labelled", False) else []
+        columns = [c for c in labels + sweep.varied + ["status"] if c in sweep.table.header]  # a failure's reason beside it
         columns += [c for c in figures if c in sweep.figures]
     rows = []
     for row in sweep.rows:
@@ -310,12 +321,17 @@ def runs_table(sweep, figures, runs=None):
             if failed and figures is not None and record.get("status_reason"):
                 shown = join(shown, text(f" ({record['status_reason']})"))
             cells.append(e("span", shown, class_="bad") if failed else shown)
+        for column, target in targets.items():
+            value = _typed(record.get(column, "")) if record.get(column, "") else None
+            verdict = "-" if not isinstance(value, (int, float)) else "meets" if target.met(value) else "misses"
+            cells.append(e("span", verdict, class_="bad") if verdict == "misses" else text(verdict))
         if runs is not None:
             run = runs.get(row["id"])
             cells.append(text(limiting_link(run.summary if run else None)))
         rows.append(cells)
     # A dotted or long key may break after its dots and underscores, so the table fits the page.
     header = [c.replace(".", ".\u200b").replace("_", "_\u200b") for c in columns]
+    header += [f"{c} {t.sign} {fmt_number(t.value)}".replace("_", "_\u200b") for c, t in targets.items()]
     return table(["run"] + header + (["limiting link"] if runs is not None else []), rows)
 
 
@@ -333,9 +349,13 @@ def sweep_report(sweep, ys, x, by, targets, run_figures):
     if not charts:
         page.add(e("p", "No figures: no run of the sweep has summary figures yet.", class_="note"))
     runs = {row["id"]: sweep.load_run(row) for row in sweep.rows}
-    page.add(e("h2", "Runs", id="runs"), runs_table(sweep, RUN_COLUMNS, runs))
+    # The figures a target was set on come first, each run's verdict beside them.
+    figures = list(targets) + [c for c in RUN_COLUMNS if c not in targets]
+    page.add(e("h2", "Runs", id="runs"), runs_table(sweep, figures, runs, targets))
     notes = [f"{c}: {why}." for c, why in sorted(getattr(sweep, "derived", {}).items())]
-    notes.append("Limiting link: the busiest link of the run (summary.json's bottleneck), with its mean utilisation.")
+    notes.append("Limiting link: the link on the route of the device that most often closed the run's rounds "
+                 "(summary.json's bottleneck.critical_path), with the share of rounds it did; in a run without "
+                 "rounds, its busiest link and mean utilisation.")
     page.add(e("p", " ".join(notes), class_="note"))
     page.add(e("details", e("summary", "every column of sweep.csv"), runs_table(sweep, None)))
     for row in sweep.rows:

@@ -63,14 +63,43 @@ def default_y(sweep):
     return sweep.figures[0]
 
 
+# Figures where more is better: a target on them is a floor, on every other figure a ceiling.
+HIGHER_IS_BETTER = ("final_test_accuracy", "best_test_accuracy", "compression_ratio", "cnc_ratio")
+
+
+class Target:
+    """A target on a figure: `value`, met at or below it (`at_most`) or at or above it."""
+
+    def __init__(self, value, at_most):
+        self.value, self.at_most = value, at_most
+
+    def met(self, v):
+        return v <= self.value if self.at_most else v >= self.value
+
+    @property
+    def sign(self):
+        return "\u2264" if self.at_most else "\u2265"
+
+
+def _split_target(text):
+    """COLUMN<=V, COLUMN>=V or COLUMN=V as (column, value text, at_most or None for the figure's default)."""
+    for op, at_most in (("<=", True), (">=", False), ("=", None)):
+        name, sep, value = text.partition(op)
+        if sep:
+            return name, value, at_most
+    return text, "", None
+
+
 def parse_targets(sweep, texts):
-    """--target COLUMN=VALUE (repeatable) as {column: value}; round_s names every round_*_s column."""
+    """--target COLUMN=VALUE, COLUMN<=VALUE or COLUMN>=VALUE (repeatable) as {column: Target}; round_s
+    names every round_*_s column. With '=' the target is a ceiling, a floor on an accuracy."""
     targets = {}
     for text in texts or []:
-        name, sep, value = text.partition("=")
-        number = _number(value) if sep else None
+        name, value, at_most = _split_target(text)
+        number = _number(value) if value else None
         if number is None:
-            raise InputError(f"--target {text}: expected COLUMN=NUMBER (e.g. round_s=60)")
+            raise InputError(f"--target {text}: expected COLUMN=NUMBER, COLUMN<=NUMBER or COLUMN>=NUMBER "
+                             "(e.g. round_s<=60)")
         if name == ROUND_ALIAS:
             columns = [c for c in ROUND_COLUMNS if c in sweep.figures]
             if not columns:
@@ -79,7 +108,7 @@ def parse_targets(sweep, texts):
         else:
             columns = [_check_column(sweep, "--target", name, sweep.figures + [ROUND_ALIAS])]
         for c in columns:
-            targets[c] = number
+            targets[c] = Target(number, at_most if at_most is not None else c not in HIGHER_IS_BETTER)
     return targets
 
 
@@ -97,13 +126,19 @@ def resolve(sweep, y, x, by):
     (one line per combination of its values; empty: one line)."""
     columns = [c for c in sweep.table.header if c != "folder"]
     y = _check_column(sweep, "--y", y, sweep.figures) if y else default_y(sweep)
+    labelled = getattr(sweep, "labelled", False)
     if x:
         x = _check_column(sweep, "--x", x, columns)
     else:
-        x = sweep.varied[0] if sweep.varied else None
+        # Labelled runs are options drawn as lines against the grid's first key (or side by side).
+        keys = sweep.grid_keys if labelled else sweep.varied
+        x = keys[0] if keys else ("label" if labelled else None)
         if x is None:
             raise InputError(f"{sweep.table.path}: no varied key to plot against (give --x)")
-    if by is None:
+    if by is None and labelled:
+        # One line per label (the runs' own keys are what the label names), per other grid key.
+        by = [k for k in sweep.grid_keys if k != x and k not in REPLICATE_KEYS] + (["label"] if x != "label" else [])
+    elif by is None:
         by = [k for k in sweep.varied if k != x and k not in REPLICATE_KEYS]
     elif by in (["none"], [""]):
         by = []

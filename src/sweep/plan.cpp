@@ -39,6 +39,7 @@ Plan make_plan(SweepSpec spec, const std::filesystem::path& out) {
     PlannedRun run;
     run.number = i + 1;
     run.overrides = spec.runs[i];
+    run.label = i < spec.labels.size() ? spec.labels[i] : std::string();
     std::vector<std::string> sets;
     for (const auto& o : run.overrides) sets.push_back(set_text(o));
     try {
@@ -62,11 +63,14 @@ nlohmann::ordered_json plan_json(const Plan& plan) {
   nlohmann::ordered_json j;
   j["base"] = plan.spec.base.string();
   j["varied"] = plan.spec.varied;
+  j["grid_keys"] = plan.spec.grid_keys;
   j["runs"] = nlohmann::ordered_json::array();
   for (const auto& r : plan.runs) {
     nlohmann::ordered_json o = nlohmann::ordered_json::object();
     for (const auto& [key, value] : r.overrides) o[key] = nlohmann::ordered_json::parse(value.dump());
-    j["runs"].push_back({{"id", r.id}, {"folder", r.folder}, {"overrides", o}, {"hash", r.hash}});
+    nlohmann::ordered_json run = {{"id", r.id}, {"folder", r.folder}, {"overrides", o}, {"hash", r.hash}};
+    if (!r.label.empty()) run["label"] = r.label;
+    j["runs"].push_back(std::move(run));
   }
   return j;
 }

@@ -28,6 +28,7 @@ class PlanError : public std::runtime_error, public util::InputError {
 struct PlannedRun {
   size_t number = 0;  // 1-based position in the expansion
   Overrides overrides;
+  std::string label;  // runs[].label ("" for none)
   std::string hash, id;
   std::string folder;  // relative to the sweep's output folder: runs/<id>
 };
@@ -43,7 +44,8 @@ struct Plan {
 // Loads every run's scenario (base + overrides); throws PlanError listing every bad run.
 Plan make_plan(SweepSpec spec, const std::filesystem::path& out);
 
-// sweep.json: {"base", "varied", "runs": [{"id", "folder", "overrides", "hash"}]}.
+// sweep.json: {"base", "varied", "grid_keys", "runs": [{"id", "folder", "overrides", "hash", "label"}]}
+// ("label" only on labelled runs).
 nlohmann::ordered_json plan_json(const Plan& plan);
 
 }  // namespace edgetrain::sweep

@@ -92,6 +92,8 @@ std::string sweep_csv(const Plan& plan, const std::vector<RunRow>& rows) {
   if (rows.size() != plan.runs.size()) throw std::logic_error("sweep_csv: one row per run expected");
   std::vector<std::string> header;
   for (const auto& key : plan.spec.varied) header.push_back(spreadsheet_text(key));
+  const bool labelled = plan.spec.labelled();
+  if (labelled) header.push_back("label");
   header.push_back("status");
   header.push_back("status_reason");
   for (const auto& c : summary_columns()) header.push_back(c);
@@ -105,6 +107,7 @@ std::string sweep_csv(const Plan& plan, const std::vector<RunRow>& rows) {
         if (k == key) cell = cell_text(value);
       row.add(spreadsheet_text(cell));
     }
+    if (labelled) row.add(spreadsheet_text(plan.runs[i].label));
     row.add(spreadsheet_text(rows[i].status)).add(spreadsheet_text(rows[i].status_reason));
     for (const auto& c : summary_columns()) {
       const nlohmann::json& s = rows[i].summary;

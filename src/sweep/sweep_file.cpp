@@ -26,6 +26,19 @@ void check_key(const std::string& key, const std::string& at) {
 
 nlohmann::json plain(const ojson& v) { return nlohmann::json::parse(v.dump()); }
 
+// runs[].label: a short printable name for figures and tables.
+std::string checked_label(const ojson& value, const std::string& at) {
+  if (!value.is_string() || value.get<std::string>().empty())
+    throw SweepError(at + ": expected a non-empty string, the run's name in figures and tables");
+  const std::string label = value.get<std::string>();
+  if (util::printable(label) != label)
+    throw SweepError(at + ": \"" + util::printable(label) + "\" holds a character that is not printable");
+  if (label.size() > kMaxLabelLength)
+    throw SweepError(at + ": " + std::to_string(label.size()) + " characters, at most " +
+                     std::to_string(kMaxLabelLength) + " (a legend entry)");
+  return label;
+}
+
 }  // namespace
 
 SweepSpec expand(const ojson& grid, const ojson& runs, const std::string& shown) {
@@ -46,6 +59,8 @@ SweepSpec expand(const ojson& grid, const ojson& runs, const std::string& shown)
     }
   }
   std::vector<Overrides> explicit_runs;
+  std::vector<std::string> run_labels;
+  spec.grid_keys = spec.varied;
   if (!runs.is_null()) {
     if (!runs.is_array() || runs.empty()) {
       throw SweepError(shown + ": runs: expected a non-empty list of objects, e.g. [{\"training.lr\": 0.1}]");
@@ -54,7 +69,12 @@ SweepSpec expand(const ojson& grid, const ojson& runs, const std::string& shown)
       const std::string at = shown + ": runs[" + std::to_string(i) + "]";
       if (!runs[i].is_object()) throw SweepError(at + ": expected an object of key -> value");
       Overrides run;
+      std::string label;
       for (const auto& [key, value] : runs[i].items()) {
+        if (key == "label") {
+          label = checked_label(value, at + ".label");
+          continue;
+        }
         check_key(key, at);
         if (grid.is_object() && grid.contains(key)) {
           throw SweepError(at + "." + util::printable(key) + ": also in grid (a run cannot override a grid key)");
@@ -63,12 +83,16 @@ SweepSpec expand(const ojson& grid, const ojson& runs, const std::string& shown)
         run.emplace_back(key, plain(value));
       }
       explicit_runs.push_back(std::move(run));
+      run_labels.push_back(std::move(label));
     }
   }
   if (axes.empty() && explicit_runs.empty()) {
     throw SweepError(shown + ": nothing to vary: give \"grid\" and/or \"runs\"");
   }
-  if (explicit_runs.empty()) explicit_runs.emplace_back();  // the grid alone
+  if (explicit_runs.empty()) {  // the grid alone
+    explicit_runs.emplace_back();
+    run_labels.emplace_back();
+  }
   // Counted before anything is expanded (in double: 10^12 runs and more stay exact enough to say).
   double count = static_cast<double>(explicit_runs.size());
   std::string factors;
@@ -87,7 +111,8 @@ SweepSpec expand(const ojson& grid, const ojson& runs, const std::string& shown)
   std::vector<size_t> index(axes.size(), 0);
   while (true) {
     util::throw_if_stopped("expanding the sweep");
-    for (const Overrides& run : explicit_runs) {
+    for (size_t r = 0; r < explicit_runs.size(); ++r) {
+      const Overrides& run = explicit_runs[r];
       Overrides o;
       for (size_t a = 0; a < axes.size(); ++a) o.emplace_back(axes[a].first, axes[a].second[index[a]]);
       o.insert(o.end(), run.begin(), run.end());
@@ -97,6 +122,7 @@ SweepSpec expand(const ojson& grid, const ojson& runs, const std::string& shown)
                std::find(spec.varied.begin(), spec.varied.end(), y.first);
       });
       spec.runs.push_back(std::move(o));
+      spec.labels.push_back(run_labels[r]);
     }
     size_t a = axes.size();
     while (a > 0 && ++index[a - 1] == axes[a - 1].second.size()) index[--a] = 0;
@@ -139,6 +165,10 @@ SweepSpec load_sweep(const fs::path& file) {
     throw SweepError(shown + ": base: " + util::printable(spec.base.string()) + ": no such file");
   }
   return spec;
+}
+
+bool SweepSpec::labelled() const {
+  return std::any_of(labels.begin(), labels.end(), [](const std::string& l) { return !l.empty(); });
 }
 
 std::string set_text(const Override& o) { return o.first + "=" + o.second.dump(); }

@@ -3,7 +3,8 @@
 // explicit list of override sets; with both, every grid combination is crossed with every run
 // (grid outer, runs inner). The expansion is the list of runs in that order, each with its
 // overrides in the order of `varied` (the grid keys in file order, then the keys of `runs` in the
-// order they first appear).
+// order they first appear). A `runs` entry may name itself with "label" (not a scenario key): the
+// figures draw one line per label, and sweep.csv has a label column.
 #pragma once
 
 #include <filesystem>
@@ -32,11 +33,18 @@ using Overrides = std::vector<Override>;
 // minutes to plan and hours to run on a workstation; a larger study is several sweeps.
 inline constexpr size_t kMaxSweepRuns = 1000000;
 
+// A run's label (`runs[].label`): how figures and tables name it. Printable, at most this long.
+inline constexpr size_t kMaxLabelLength = 60;
+
 struct SweepSpec {
   std::filesystem::path file;  // the sweep file, absolute
   std::filesystem::path base;  // the base scenario, absolute (relative paths: from the sweep file's folder)
   std::vector<std::string> varied;
+  std::vector<std::string> grid_keys;  // the keys of `grid`, in file order (the start of `varied`)
   std::vector<Overrides> runs;  // the expansion
+  // Per run of the expansion: the label of the `runs` entry it came from ("" for none).
+  std::vector<std::string> labels;
+  bool labelled() const;
 };
 
 // Expands `grid` (an object of key -> non-empty list, or null) and `runs` (a list of objects, or

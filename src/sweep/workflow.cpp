@@ -63,7 +63,8 @@ class Sweeper : public TaskListener {
     errors_[run.hash] = error;
     std::string line = run.id + " " + (state.ours ? state.status : "failed");
     if (!ok) line += ": " + (state.ours && !state.reason.empty() ? state.reason : error);
-    line += "  (" + describe(run.overrides) + ")  " + Progress::duration_text(end.wall_s);
+    line += "  (" + (run.label.empty() ? "" : run.label + ": ") + describe(run.overrides) + ")  " +
+            Progress::duration_text(end.wall_s);
     progress_.ended(!ok, end.wall_s, line);
   }
 
