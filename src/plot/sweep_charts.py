@@ -77,9 +77,13 @@ def _group_label(values):
     return ", ".join(readable(v) for v in values)
 
 
+_DOTTED = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$")
+
+
 def _short(key):
-    """A key for a file name: its last two dotted segments (platform.link_classes.lte.up -> lte.up)."""
-    return ".".join(key.split(".")[-2:])
+    """A dotted scenario key for a file name: its last two segments (platform.link_classes.lte.up ->
+    lte.up); any other column name as it is (safe_file_name makes it safe)."""
+    return ".".join(key.split(".")[-2:]) if _DOTTED.match(key) else key
 
 
 

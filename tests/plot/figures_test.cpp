@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <regex>
+#include <tuple>
 
 #include "plot_helpers.hpp"
 #include "png_image.hpp"
@@ -56,11 +57,12 @@ TEST_CASE("plot: a sweep's figure per round has a line per other swept key, read
   // --target round_s marks every per-round figure and draws them without --y.
   const auto written = lines_of(r.out);
   REQUIRE(written.size() == 4);
-  const fs::path mean = sweep / "plots/sweep_round_mean_s_vs_compression_by_platform.sites.metro.uplink.up.svg";
+  // File names keep the keys' last two segments: short enough for a slide deck's folder.
+  const fs::path mean = sweep / "plots/sweep_round_mean_s_vs_compression_by_uplink.up.svg";
   CHECK(written[0] == mean.string());
   const std::string svg = slurp(mean);
   CHECK(xtick_labels(svg) == std::vector<std::string>{"null", "kind topk, ratio 0.01"});  // not raw JSON
-  for (const std::string line : {">1Gbps<", ">10Gbps<", ">target 60<", ">mean round (s)<",
+  for (const std::string line : {">1Gbps<", ">10Gbps<", ">target ≤ 60<", ">mean round (s)<",
                                  "sweep edgetrain-test-figures-sweep-rounds: round_mean_s against compression"}) {
     CAPTURE(line);
     CHECK(svg.find(line) != std::string::npos);
@@ -73,10 +75,12 @@ TEST_CASE("plot: a sweep's figure per round has a line per other swept key, read
   const std::string html = slurp(sweep / "report.html");
   CHECK(html.find("compression = kind topk, ratio 0.01, platform.sites.metro.uplink.up = 10Gbps: round_mean_s = 46 "
                   "(range 45 to 47 over 2 runs)") != std::string::npos);
-  CHECK(html.find("Dashed: the target round_mean_s = 60.") != std::string::npos);
+  CHECK(html.find("Dashed: the target, round_mean_s ≤ 60; a dot meets it, a cross misses it.") != std::string::npos);
+  CHECK(html.find("round_mean_s = 91 (range 90 to 92 over 2 runs): misses the target") != std::string::npos);
+  CHECK(html.find("round_mean_s = 46 (range 45 to 47 over 2 runs): meets the target") != std::string::npos);
   // Bad targets: one line, exit 2.
   for (const auto& [target, message] : std::vector<std::pair<std::string, std::string>>{
-           {"round_s", "--target round_s: expected COLUMN=NUMBER (e.g. round_s=60)"},
+           {"round_s", "--target round_s: expected COLUMN=NUMBER, COLUMN<=NUMBER or COLUMN>=NUMBER (e.g. round_s<=60)"},
            {"round_s=fast", "--target round_s=fast: expected COLUMN=NUMBER"},
            {"round_meen_s=60", "--target round_meen_s: not a column of " + (sweep / "sweep.csv").string() +
                                    " (did you mean \"round_mean_s\"?)"}}) {
@@ -86,6 +90,51 @@ TEST_CASE("plot: a sweep's figure per round has a line per other swept key, read
     CHECK(lines_of(bad.err).size() == 1);
     CHECK(bad.err.find(message) != std::string::npos);
   }
+}
+
+TEST_CASE("plot: labelled runs are a line each against the grid's key, and a target marks each point meets or misses") {
+  // The planner's slide: four uplinks (a grid) x two options (labelled runs); the option's own key is
+  // not a line of its own. Rounds: dense 100 s at 2Mbps falling to 60 s, int8 a quarter of the upload.
+  const fs::path dir = fresh_dir("figures-labelled");
+  std::string csv = "platform.link_classes.lte.up,compression.kind,label,status,status_reason,round_max_s,bytes_up,folder\n";
+  int id = 0;
+  for (const std::string uplink : {"2Mbps", "5Mbps", "10Mbps", "20Mbps"}) {
+    const double mbps = std::stod(uplink);
+    for (const auto& [kind, label, scale] : {std::tuple{"fp32", "fp32 (dense)", 1.0}, std::tuple{"qsgd", "int8", 0.25}}) {
+      const double round = 50 + 100 * scale / mbps;
+      csv += uplink + "," + kind + "," + label + ",completed,stop.rounds reached," + std::to_string(round) +
+             ",1000,runs/" + std::to_string(++id) + "\n";
+    }
+  }
+  write_file(dir / "sweep.csv", csv);
+  write_file(dir / "sweep.json",
+             R"({"varied": ["platform.link_classes.lte.up", "compression.kind"], "grid_keys": ["platform.link_classes.lte.up"], "runs": []})");
+  const Result r = run_cli("plot " + dir.string() + " --format svg --y round_max_s --target 'round_max_s<=80'",
+                           "figures-labelled");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const fs::path figure = dir / "plots/sweep_round_max_s_vs_lte.up_by_label.svg";
+  CHECK(lines_of(r.out) == std::vector<std::string>{figure.string()});
+  const std::string svg = slurp(figure);
+  for (const std::string text : {">fp32 (dense)<", ">int8<", ">target ≤ 80<", ">2Mbps<", ">20Mbps<"}) {
+    CAPTURE(text);
+    CHECK(svg.find(text) != std::string::npos);
+  }
+  CHECK(svg.find(">label<") == std::string::npos);  // labels name themselves: no legend title
+  CHECK(svg.find("compression.kind") == std::string::npos);
+  const Result page = run_cli("report " + dir.string() + " --y round_max_s --target 'round_max_s<=80'", "figures-labelled-page");
+  REQUIRE_MESSAGE(page.status == 0, page.err);
+  const std::string html = slurp(dir / "report.html");
+  // fp32 at 2Mbps: 100 s misses; int8 at 2Mbps: 62.5 s meets.
+  CHECK(html.find("platform.link_classes.lte.up = 2Mbps, label = fp32 (dense): round_max_s = 100: misses the target") !=
+        std::string::npos);
+  CHECK(html.find("platform.link_classes.lte.up = 2Mbps, label = int8: round_max_s = 62.5: meets the target") !=
+        std::string::npos);
+  CHECK(occurrences(html, "<span class=\"bad\">misses</span>") == 1);  // the runs table: fp32 at 2Mbps only
+  // A floor on a figure where more is better.
+  const Result floor = run_cli("plot " + dir.string() + " --format svg --y round_max_s --target 'round_max_s>=70'",
+                               "figures-labelled-floor");
+  REQUIRE_MESSAGE(floor.status == 0, floor.err);
+  CHECK(slurp(figure).find(">target ≥ 70<") != std::string::npos);
 }
 
 TEST_CASE("plot: an older sweep.csv without round columns gets the mean round from sim_time_s / rounds, said so") {

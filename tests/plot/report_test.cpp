@@ -130,9 +130,10 @@ TEST_CASE("report: a sweep's page links each run of its table to the run's own s
   CHECK(page.find("<h3>final_test_accuracy against training.mode</h3>") != std::string::npos);
   CHECK(occurrences(page, "<svg ") == 2);
   CHECK(occurrences(page, "<th>limiting link</th>") == 1);
+  // The limiting link: the critical path's (the link of the device that most often closed a round).
   const auto first = read_json(sweep / "runs/1/summary.json");
-  const std::string link = first["bottleneck"]["links"][0]["link"].get<std::string>();
-  CHECK(page.find("<td>" + link + " (") != std::string::npos);
+  const std::string link = first["bottleneck"]["critical_path"]["link"].get<std::string>();
+  CHECK(page.find("<td>" + link + " (slowest in ") != std::string::npos);
   CHECK(page.find("edgetrain report " + (sweep / "runs/1").string()) != std::string::npos);
   check_self_contained(page);
   check_unique_ids(page);

@@ -74,3 +74,24 @@ TEST_CASE("expand: a bad grid or runs entry names the file and the key") {
         std::string::npos);
   CHECK(error_of(nullptr, ojson::parse(R"([{"a=b": 1}])")).find("s.json: runs[0]: \"a=b\" is not") == 0);
 }
+
+TEST_CASE("expand: a run's label names it in every run it makes, and is no scenario key") {
+  const auto grid = ojson::parse(R"({"seed": [1, 2]})");
+  const auto runs = ojson::parse(R"([{"label": "int8", "compression.kind": "int8"}, {"compression.kind": "none"}])");
+  const SweepSpec s = expand(grid, runs, "s.json");
+  CHECK(s.varied == std::vector<std::string>{"seed", "compression.kind"});  // the label is not varied
+  CHECK(s.grid_keys == std::vector<std::string>{"seed"});
+  CHECK(s.labels == std::vector<std::string>{"int8", "", "int8", ""});
+  CHECK(described(s) == std::vector<std::string>{"seed=1 compression.kind=int8", "seed=1 compression.kind=none",
+                                                 "seed=2 compression.kind=int8", "seed=2 compression.kind=none"});
+  CHECK(s.labelled());
+  CHECK_FALSE(expand(grid, nullptr, "s.json").labelled());
+  // A label is a short printable string.
+  CHECK(error_of(nullptr, ojson::parse(R"([{"label": 3}])")) ==
+        "s.json: runs[0].label: expected a non-empty string, the run's name in figures and tables");
+  CHECK(error_of(nullptr, ojson::parse(R"([{"label": ""}])")).find("expected a non-empty string") != std::string::npos);
+  CHECK(error_of(nullptr, ojson::parse(R"([{"label": "a\nb"}])")) ==
+        "s.json: runs[0].label: \"a\\x0ab\" holds a character that is not printable");
+  CHECK(error_of(nullptr, ojson::parse("[{\"label\": \"" + std::string(61, 'x') + "\"}]")) ==
+        "s.json: runs[0].label: 61 characters, at most 60 (a legend entry)");
+}

@@ -80,6 +80,19 @@ TEST_CASE("sweep.csv: varied keys, status, summary figures with units, folder, o
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
 }
 
+TEST_CASE("sweep.csv: labelled runs add a label column after the varied keys") {
+  SweepSpec spec = expand(ojson::parse(R"({"seed": [1]})"),
+                          ojson::parse(R"([{"label": "=cmd", "stop.rounds": 2}, {"stop.rounds": 3}])"), "s.json");
+  spec.file = "/tmp/s.json";
+  spec.base = kBase;
+  const Plan plan = make_plan(std::move(spec), "/tmp/out");
+  const std::vector<RunRow> rows(2, {"pending", "not run", nullptr});
+  const std::string csv = sweep_csv(plan, rows);
+  CHECK(csv.rfind("seed,stop.rounds,label,status,", 0) == 0);
+  CHECK(csv.find("\n1,2,'=cmd,pending,") != std::string::npos);  // a formula-like label defused
+  CHECK(csv.find("\n1,3,,pending,") != std::string::npos);
+}
+
 TEST_CASE("sweep.csv: round_s and bytes_by_level become their columns, empty when null or absent") {
   SweepSpec spec = expand(ojson::parse(R"({"training.mode": ["sync", "async"]})"), ojson::parse("[{}]"), "s.json");
   spec.file = "/tmp/s.json";

@@ -104,4 +104,11 @@ TEST_CASE("plan: sweep.json lists base, varied keys and each run's id, folder, o
   std::vector<std::string> keys;
   for (const auto& [k, v] : j["runs"][0].items()) keys.push_back(k);
   CHECK(keys == std::vector<std::string>{"id", "folder", "overrides", "hash"});
+  CHECK(j["grid_keys"] == ojson::parse(R"(["training.mode", "seed"])"));
+  // A labelled run carries its label; the label takes no part in the run's identity.
+  const Plan labelled = plan_of(R"({"seed": [3]})", R"([{"label": "fast", "training.mode": "sync"}])");
+  const ojson l = plan_json(labelled);
+  CHECK(l["runs"][0]["label"] == "fast");
+  CHECK(l["grid_keys"] == ojson::parse(R"(["seed"])"));
+  CHECK(labelled.runs[0].hash == p.runs[0].hash);
 }
