@@ -345,6 +345,59 @@ def non_iid(run):
     return items(q1, q2, q3, q4)
 
 
+# compression.ipynb
+
+COMPRESSION = "teaching/compression"
+EF = sets("compression.error_feedback=true")
+FAST_PIS = sets(*(f"platform.links.pi-{i}-up.bandwidth=100Mbps" for i in (1, 2, 3)))
+
+
+def compression(run):
+    def final(r):
+        return r["summary"]["final_test_accuracy"]
+
+    def kb_round(r):
+        return int(device(r, "pi-1")["bytes_up"]) / r["summary"]["rounds"] / 1e3
+
+    tenth, tenth_ef = run(COMPRESSION, *sets("compression.kind=topk-0.1%")), run(COMPRESSION, *sets("compression.kind=topk-0.1%"), *EF)
+    percent, percent_ef = run(COMPRESSION), run(COMPRESSION, *EF)
+    q1 = (f"Top-k 0.1% closes {tenth['summary']['rounds']} rounds and ends at about {acc(final(tenth), 3)} without "
+          f"error feedback, {acc(final(tenth_ef), 3)} with it (1%: {acc(final(percent), 3)} and "
+          f"{acc(final(percent_ef), 3)}). "
+          + either(tenth["summary"]["rounds"] - percent["summary"]["rounds"] < 10,
+                   "Barely more rounds than 1%: once the upload is small, the dense model sent down each round and "
+                   "the compute set the round's length, so a smaller update buys almost no time, ",
+                   "More rounds than 1%, ")
+          + "while each round keeps ten times less of the gradient.")
+
+    int8, int4, sign = (run(COMPRESSION, *sets(f"compression.kind={k}")) for k in ("int8", "int4", "sign"))
+    q2 = (f"`int4` sends about {kb_round(int4):.1f} KB a round and `sign` about {kb_round(sign):.1f} KB, against "
+          f"{kb_round(int8):.1f} KB for `int8`; they end at about {acc(final(int4), 3)} and {acc(final(sign), 3)}, "
+          f"against {acc(final(int8), 3)} for `int8`: "
+          + either(max(final(int4), final(sign)) >= final(int8) - 0.01,
+                   "fewer bits a round, more rounds in the 120 s, and no loss: quantisation keeps every entry.",
+                   "fewer bits a round, but each round learns less."))
+
+    dense_fast = run(COMPRESSION, *sets("compression.kind=fp32"), *FAST_PIS)
+    ef_fast = run(COMPRESSION, *EF, *FAST_PIS)
+    critical = dense_fast["summary"]["bottleneck"]["critical_path"]
+    q3 = (f"With 100 Mbit/s uplinks dense closes {dense_fast['summary']['rounds']} rounds and ends at about "
+          f"{acc(final(dense_fast), 3)}; top-k with error feedback closes {ef_fast['summary']['rounds']} and ends at "
+          f"about {acc(final(ef_fast), 3)}. "
+          + either(final(dense_fast) >= final(ef_fast),
+                   "Dense wins: the upload no longer limits the rounds, so compression buys few extra rounds and "
+                   "each compressed round still learns less.",
+                   f"Top-k with error feedback still wins: the dense rounds are now limited by `{critical['link']}` "
+                   f"({mbit(critical['link_bandwidth_bps'])}), another device's uplink, so the dense update still "
+                   "costs more time than compression costs accuracy."))
+
+    dense = run(COMPRESSION, *sets("compression.kind=fp32"))
+    q4 = (f"Accuracy against rounds: after as many rounds as dense ({dense['summary']['rounds']}), top-k without error "
+          f"feedback is far below it, so its {percent['summary']['rounds']} rounds do not make up the difference. "
+          "Against simulated time the curves mix both effects (more rounds, each worth less).")
+    return items(q1, q2, q3, q4)
+
+
 # thin-uplink.ipynb
 
 THIN = "teaching/thin-uplink"
@@ -615,6 +668,7 @@ def privacy(run):
 
 
 BLOCKS = {"stragglers": stragglers, "slow-stream": slow_stream, "overflow": overflow, "non-iid": non_iid,
+          "compression": compression,
           "thin-uplink": thin_uplink, "site-uplink": site_uplink, "capacity-planning": capacity_planning,
           "privacy": privacy}
 
