@@ -42,6 +42,19 @@ size_t terminal_columns() {
   return ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
 }
 
+// "12.3 kJ", "456 J": joules with an SI prefix, three significant digits.
+std::string format_joules(double joules) {
+  char text[48];
+  if (joules >= 1e6) {
+    std::snprintf(text, sizeof text, "%.3g MJ", joules / 1e6);
+  } else if (joules >= 1e3) {
+    std::snprintf(text, sizeof text, "%.3g kJ", joules / 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.3g J", joules);
+  }
+  return text;
+}
+
 }  // namespace
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
@@ -193,14 +206,27 @@ std::string summary_text(const RunSummary& s, const std::string& out_dir) {
                   static_cast<long>(releases), releases == 1 ? "" : "s");
     privacy_line = line;
   }
-  char buf[1024];
+  // Platforms with wattages: the whole run's energy, and the devices that took part beside the fleet's.
+  std::string energy_line;
+  const auto energy = s.extra.find("energy");
+  if (energy != s.extra.end() && energy->is_object() && energy->value("total_j", nlohmann::json()).is_number()) {
+    energy_line = "energy: total " + format_joules(energy->at("total_j").get<double>());
+    const nlohmann::json& devices = energy->value("devices_j", nlohmann::json());
+    const nlohmann::json& participants = energy->value("participants_j", nlohmann::json());
+    if (devices.is_number()) energy_line += "; devices " + format_joules(devices.get<double>());
+    if (participants.is_number())
+      energy_line += ", of which the " + std::to_string(energy->value("participants", int64_t{0})) +
+                     " that took part " + format_joules(participants.get<double>());
+    energy_line += "\n";
+  }
+  char buf[1280];
   std::snprintf(buf, sizeof buf,
                 "status: %s (%s)\nrounds: %ld   simulated time: %.2f s   wall time: %.1f s\n%s%s\n"
-                "bytes up: %s   bytes down: %s   model parameters: %ld\n%s%sresults: %s\n",
+                "bytes up: %s   bytes down: %s   model parameters: %ld\n%s%s%sresults: %s\n",
                 s.status.c_str(), s.status_reason.c_str(), static_cast<long>(s.rounds), s.sim_time_s, s.wall_time_s,
                 round_line.c_str(), accuracy, human_bytes(static_cast<double>(s.bytes_up)).c_str(),
                 human_bytes(static_cast<double>(s.bytes_down)).c_str(), static_cast<long>(s.model_params),
-                level_line.c_str(), privacy_line.c_str(), out_dir.c_str());
+                level_line.c_str(), privacy_line.c_str(), energy_line.c_str(), out_dir.c_str());
   return buf;
 }
 
