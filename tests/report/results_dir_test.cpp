@@ -3,6 +3,7 @@
 // removed.
 #include "report/buffer_streams.hpp"
 #include "report/results_dir.hpp"
+#include "report/selection_log.hpp"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>
@@ -101,6 +102,9 @@ TEST_CASE("write_run_outputs and the buffer streams write exactly the result fil
   BufferStreams buffers(1.0);  // buffers.csv and buffers_fleet.csv, streamed during a run
   buffers.open(dir.temporary(), out, "no results were written");
   buffers.close(0);
+  SelectionLog selections;  // selections.csv, streamed likewise
+  selections.open(dir.temporary(), out, "no results were written");
+  selections.close();
   write_run_outputs(dir, {scenario, summary, {}, {}, {}, {}, {}});
   std::set<std::string> expected(ResultsDir::result_files().begin(), ResultsDir::result_files().end());
   expected.erase("platform.xml");           // the run writes it only for a changed or generated platform

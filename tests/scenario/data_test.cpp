@@ -76,15 +76,19 @@ TEST_CASE("dataset: natural needs users, synthetic data keeps its shape and clas
   TempDir dir;
   dir.mkdir("flowers");
   dir.write("x.npz", "");
-  for (const json& dataset : {json{{"name", "npz"}, {"file", "x.npz"}}, json{{"name", "images"}, {"path", "flowers"}},
-                              json{{"name", "synthetic"}}}) {
-    json d = dataset;
-    d["partition"] = {{"kind", "natural"}};
-    CHECK(parse_error(dir, with_dataset(d)) ==
-          "dataset.partition.kind: natural needs a data set whose samples carry users (dataset.name leaf or "
-          "fedscale), not " +
-              dataset["name"].get<std::string>());
-  }
+  const json natural = {{"kind", "natural"}};
+  CHECK(parse_error(dir, with_dataset({{"name", "synthetic"}, {"partition", natural}})) ==
+        "dataset.partition.kind: natural needs a data set whose samples carry users (dataset.name leaf, "
+        "fedscale, npz or images), not synthetic");
+  // An image folder carries users only with a folder per user; an npz with its users array (read when loaded).
+  CHECK(parse_error(dir, with_dataset({{"name", "images"}, {"path", "flowers"}, {"partition", natural}})) ==
+        "dataset.partition.kind: natural on an image folder needs dataset.layout user/class "
+        "(train/<user>/<class>/): with a folder per class the samples carry no users");
+  CHECK(parse_in(dir, with_dataset({{"name", "images"}, {"path", "flowers"}, {"layout", "user/class"},
+                                    {"partition", natural}}))
+            .dataset.layout == "user/class");
+  CHECK(parse_in(dir, with_dataset({{"name", "npz"}, {"file", "x.npz"}, {"partition", natural}})).dataset.arrays.users ==
+        "users_train");
   // null is "not given": synthetic data takes its defaults.
   const Scenario synthetic =
       parse_in(dir, with_dataset({{"name", "synthetic"}, {"classes", nullptr}, {"shape", nullptr}}));

@@ -112,8 +112,9 @@ TEST_CASE("a write that fails keeps the previous results intact and says which f
   CHECK(e.result.status == 2);
   CHECK(e.result.err.find(": cannot write: File too large (the previous results are left as they were)") !=
         std::string::npos);
-  CHECK(e.result.err.find("\nedgetrain: " + (out / "scenario.json").string() + ": cannot write") !=
-        std::string::npos);  // names the file
+  // Names the file: the first to pass the limit, selections.csv (streamed while the run goes).
+  CHECK(e.result.err.find("\nedgetrain: " + (out / "selections.csv").string() + ": cannot write") !=
+        std::string::npos);
   CHECK(contents(out) == before);
   CHECK(entries(parent) == std::set<std::string>{"run"});
 }
