@@ -304,6 +304,15 @@ DatasetShape synthetic_shape(const SyntheticSpec& spec) {
   return s;
 }
 
+std::vector<int64_t> user_counts(const std::vector<int64_t>& sample_users) {
+  std::vector<int64_t> counts;
+  for (int64_t u : sample_users) {
+    if (static_cast<size_t>(u) >= counts.size()) counts.resize(static_cast<size_t>(u) + 1, 0);
+    counts[static_cast<size_t>(u)] += 1;
+  }
+  return counts;
+}
+
 DatasetShape shape_of(const DatasetPair& data) {
   const Dataset& t = data.train;
   DatasetShape s;

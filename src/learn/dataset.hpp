@@ -96,6 +96,8 @@ void finish_dataset(DatasetPair& pair, int64_t classes, const std::string& where
 // left as they are.
 void standardise(DatasetPair& pair);
 DatasetShape shape_of(const DatasetPair& data);
+// Each user's sample count, in user order, from each sample's user (DatasetShape::user_samples).
+std::vector<int64_t> user_counts(const std::vector<int64_t>& sample_users);
 // From the IDX headers and file sizes only (headers checked as load_idx_dataset does).
 DatasetShape idx_dataset_shape(const std::filesystem::path& dir, int64_t train_limit, int64_t test_limit);
 

@@ -97,16 +97,6 @@ Listing list_split(const fs::path& dir, const std::string& split, const std::vec
   return l;
 }
 
-// Each user's training samples, in user order (users numbered in name order, those left without a
-// sample by the limit kept as zeros).
-std::vector<int64_t> user_samples(const Listing& l) {
-  std::vector<int64_t> out;
-  for (int64_t u : l.users) {
-    if (static_cast<size_t>(u) >= out.size()) out.resize(static_cast<size_t>(u) + 1, 0);
-    out[static_cast<size_t>(u)] += 1;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -138,7 +128,7 @@ DatasetShape image_folder_shape(const ImageFolderSpec& spec) {
   s.classes = static_cast<int64_t>(classes.size());
   s.value_bytes = 1;
   s.read_bytes = static_cast<double>(s.sample_floats()) * 2;  // one decoded image at a time
-  s.user_samples = user_samples(train);
+  s.user_samples = user_counts(train.users);
   return s;
 }
 

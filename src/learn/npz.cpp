@@ -304,16 +304,6 @@ std::vector<int64_t> users(const NpyArray& u, int64_t keep) {
   return out;
 }
 
-// Each user's sample count, in user order.
-std::vector<int64_t> user_counts(const std::vector<int64_t>& sample_users) {
-  std::vector<int64_t> counts;
-  for (int64_t u : sample_users) {
-    if (static_cast<size_t>(u) >= counts.size()) counts.resize(static_cast<size_t>(u) + 1, 0);
-    counts[static_cast<size_t>(u)] += 1;
-  }
-  return counts;
-}
-
 // The training samples' users, when spec.users names an array (checked against x_train's header).
 std::vector<int64_t> read_users(ZipArchive& zip, const NpzSpec& spec, const NpyHeader& x_train) {
   if (spec.users.empty()) return {};

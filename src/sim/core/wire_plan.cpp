@@ -98,6 +98,10 @@ std::string privacy_text(const scenario::Scenario& s) {
   const auto picked = static_cast<int64_t>(scenario::most_picked(s.training.selection, static_cast<size_t>(members)));
   const auto planned = static_cast<int64_t>(scenario::planned_round_size(s.training.selection, static_cast<size_t>(members)));
   const bool local = s.privacy.dp->placement == "local";
+  // Local DP: the device released most often, released once more; else a round as planned.
+  const auto next_epsilon = [&] {
+    return local ? ledger->epsilon_after_next(1, 1) : ledger->epsilon_after_next(picked, members);
+  };
   const auto one_round = [&] {
     if (local) {
       ledger->update_received(0);  // the device released most often: at most once a round
@@ -109,13 +113,11 @@ std::string privacy_text(const scenario::Scenario& s) {
   const int64_t limit = s.stop.rounds.value_or(budget ? kMaxPlannedRounds : kShownRounds);
   int64_t rounds = 0;
   for (; rounds < limit; ++rounds) {
-    if (budget && (local ? ledger->epsilon_after_next(1, 1) : ledger->epsilon_after_next(picked, members)) > *budget)
-      break;
+    if (budget && next_epsilon() > *budget) break;
     one_round();
   }
   if (budget && rounds == 0) {
-    return "privacy: one round would spend epsilon " +
-           four_digits(local ? ledger->epsilon_after_next(1, 1) : ledger->epsilon_after_next(picked, members)) +
+    return "privacy: one round would spend epsilon " + four_digits(next_epsilon()) +
            " at delta " + four_digits(s.privacy.dp->delta) + ", above stop.epsilon " + four_digits(*budget) +
            ": the run stops before its first round\n";
   }
