@@ -19,7 +19,7 @@ Mode::Kind kind_of(const std::string& mode) {
 Mode::Mode(const scenario::TrainingSpec& t, size_t devices)
     : kind_(kind_of(t.mode)),
       name_(t.mode),
-      on_arrival_(kind_ == Kind::Async || (kind_ == Kind::LocalSgd && t.aggregation == "async")),
+      on_arrival_(t.applies_on_arrival()),
       steps_(kind_ == Kind::LocalSgd ? t.local_steps : 1),
       // FedAvg weights local-sgd's deltas by samples; ScaDLES its gradients by batch (unless uniform).
       by_samples_(kind_ == Kind::LocalSgd || (kind_ == Kind::Scadles && t.weighting == "batch")),

@@ -163,9 +163,7 @@ std::string describe(const Scenario& s) {
            format_number(s.training.weight_decay) +
            (s.training.round_timeout_s ? ", round timeout " + format_number(*s.training.round_timeout_s) + " s"
                                        : std::string()));
-  const bool on_arrival =
-      s.training.mode == "async" || (s.training.mode == "local-sgd" && s.training.aggregation == "async");
-  if (!on_arrival) {
+  if (!s.training.applies_on_arrival()) {
     // Sync rounds: who each round asks (per site where the topology has sites).
     const SelectionSpec& sel = s.training.selection;
     const std::optional<std::string> per = keys::selection_scope(s.topology);  // none: no rounds to select for
@@ -199,7 +197,7 @@ std::string describe(const Scenario& s) {
     line("local-sgd", std::to_string(t.local_steps) + " local steps per push, aggregation " + t.aggregation +
                           ", server lr " + format_number(t.server_lr));
   }
-  if (s.training.mode == "async" || (s.training.mode == "local-sgd" && s.training.aggregation == "async")) {
+  if (s.training.applies_on_arrival()) {
     const auto& t = s.training;
     line("async", "staleness lr " + t.staleness_lr + ", max staleness " +
                       (t.max_staleness ? std::to_string(*t.max_staleness) + " (" + t.staleness_policy + ")"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scenario/fill.hpp"
+#include "scenario/scenario.hpp"
 #include "scenario/schema.hpp"
 
 namespace edgetrain::scenario {
@@ -53,5 +54,13 @@ std::vector<KeySpec> per_entry_overrides(const std::vector<KeySpec>& table, cons
 
 // "devices[2]": the JSON path of entry i of the list `list`, for messages.
 std::string entry_at(const std::string& list, size_t i);
+
+// applies_on_arrival (scenario.hpp) of a resolved document's `training` section, for the rules that
+// run before the typed scenario exists (aggregation is resolved only for local-sgd).
+inline bool applies_on_arrival(const nlohmann::json& training) {
+  const auto& mode = training.at("mode").get_ref<const std::string&>();
+  return applies_on_arrival(mode, mode == "local-sgd" ? training.at("aggregation").get_ref<const std::string&>()
+                                                      : std::string());
+}
 
 }  // namespace edgetrain::scenario

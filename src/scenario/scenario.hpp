@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compress/config.hpp"
@@ -118,6 +119,13 @@ struct SelectionSpec {
   std::string below_min;  // extend | skip
 };
 
+// The one rule of rounds against arrival: mode async, and local-sgd with aggregation async, apply
+// each update on arrival; sync, scadles and local-sgd with aggregation sync run rounds. Every other
+// place asks this (TrainingSpec::applies_on_arrival, and keys::applies_on_arrival on a resolved document).
+inline bool applies_on_arrival(std::string_view mode, std::string_view aggregation) {
+  return mode == "async" || (mode == "local-sgd" && aggregation == "async");
+}
+
 struct TrainingSpec {
   std::string compute;  // real (LibTorch steps on data) | timing-only (no tensors, no data)
   bool timing_only() const { return compute == "timing-only"; }
@@ -148,6 +156,7 @@ struct TrainingSpec {
   // (sync rounds or async on arrival), and the server's step size on the averaged model delta.
   int64_t local_steps{};
   std::string aggregation;  // sync | async
+  bool applies_on_arrival() const { return scenario::applies_on_arrival(mode, aggregation); }
   double server_lr{};
   SelectionSpec selection;
   // Synchronous rounds under faults: aggregate what arrived by then (empty = wait for all).

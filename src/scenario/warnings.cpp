@@ -15,11 +15,6 @@ namespace {
 
 using util::format_number;
 
-// Updates applied on arrival, each computed on a model pulled some updates earlier (staleness).
-bool applies_on_arrival(const TrainingSpec& t) {
-  return t.mode == "async" || (t.mode == "local-sgd" && t.aggregation == "async");
-}
-
 std::string mode_text(const TrainingSpec& t) {
   return t.mode == "async" ? "training.mode async" : "training.mode local-sgd with training.aggregation async";
 }
@@ -33,7 +28,7 @@ bool needs_error_feedback(const std::string& kind) {
 // so explicit momentum on top overshoots. Not when every stale push is dropped, nor with one device.
 void async_momentum(const Scenario& s, std::vector<std::string>& out) {
   const TrainingSpec& t = s.training;
-  if (t.momentum <= 0 || !applies_on_arrival(t) || s.devices.size() < 2) return;
+  if (t.momentum <= 0 || !t.applies_on_arrival() || s.devices.size() < 2) return;
   if (t.max_staleness && *t.max_staleness == 0) return;
   out.push_back("training.momentum: " + format_number(t.momentum) + " with " + mode_text(t) +
                 ": heavy-ball momentum on stale updates amplifies their staleness and tends to diverge (asynchrony "
@@ -60,7 +55,7 @@ void feedback_momentum(const Scenario& s, std::vector<std::string>& out) {
 void async_rounds(const Scenario& s, std::vector<std::string>& out) {
   const size_t n = s.devices.size();
   const int64_t k = s.training.buffer_size;
-  if (!s.stop.rounds || !applies_on_arrival(s.training) || static_cast<int64_t>(n) <= k) return;
+  if (!s.stop.rounds || !s.training.applies_on_arrival() || static_cast<int64_t>(n) <= k) return;
   const int64_t rounds = *s.stop.rounds;
   const double per_device = static_cast<double>(rounds * k) / static_cast<double>(n);
   const std::string each = k == 1 ? "counts applied pushes in " + mode_text(s.training) + ", each from one device"
@@ -98,7 +93,7 @@ void downlink_feedback(const Scenario& s, std::vector<std::string>& out) {
 void tight_staleness(const Scenario& s, std::vector<std::string>& out) {
   const TrainingSpec& t = s.training;
   const auto n = static_cast<int64_t>(s.devices.size());
-  if (!applies_on_arrival(t) || !t.max_staleness || n < 2 || *t.max_staleness >= n - 1) return;
+  if (!t.applies_on_arrival() || !t.max_staleness || n < 2 || *t.max_staleness >= n - 1) return;
   if (t.staleness_policy == "hold" || t.buffer_size > 1) return;
   out.push_back("training.max_staleness: " + std::to_string(*t.max_staleness) + " with " + std::to_string(n) +
                 " devices may drop most pushes: a push is on average about " + std::to_string(n - 1) +
@@ -108,7 +103,7 @@ void tight_staleness(const Scenario& s, std::vector<std::string>& out) {
 
 // Devices on one host without streams compute and send alike: started together, they stay in lockstep.
 void lockstep(const Scenario& s, std::vector<std::string>& out) {
-  if (!applies_on_arrival(s.training) || s.training.start_jitter_s > 0) return;
+  if (!s.training.applies_on_arrival() || s.training.start_jitter_s > 0) return;
   std::map<std::string, const DeviceSpec*> first_on_host;
   for (const DeviceSpec& d : s.devices) {
     if (d.stream) continue;

@@ -40,7 +40,7 @@ void slot_limits(const nlohmann::json& r) {
   };
   if (r.at("topology").at("kind") != "flat") refuse("topology.kind", "populations run the flat topology");
   const auto& t = r.at("training");
-  if (t.at("mode") == "async" || (t.at("mode") == "local-sgd" && t.at("aggregation") == "async"))
+  if (applies_on_arrival(t))
     refuse("training.mode", "populations take part in synchronous rounds; async runs every device at once");
   if (t.at("mode") == "scadles")
     refuse("training.mode", "scadles batches follow streams, which populations do not have");

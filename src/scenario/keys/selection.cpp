@@ -136,7 +136,7 @@ std::vector<Rule> selection_rules() {
                "training.selection.over_selection: needs per_round or fraction (K, the updates a round "
                "aggregates)");
          }
-         if (t.at("mode") == "local-sgd" && t.at("aggregation") != "sync") {
+         if (applies_on_arrival(t)) {  // local-sgd with aggregation async (the section row refuses async)
            throw ScenarioError("training.selection: needs synchronous rounds (local-sgd with aggregation sync)");
          }
          if (t.contains("injection") && !t.at("injection").is_null()) {

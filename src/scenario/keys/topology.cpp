@@ -41,7 +41,7 @@ void gossip_limits(const nlohmann::json& r) {
   const auto& t = r.at("training");
   const auto& mode = t.at("mode").get_ref<const std::string&>();
   auto refuse = [](const std::string& what) { throw ScenarioError("topology.kind: gossip does not support " + what); };
-  if (mode == "async" || (mode == "local-sgd" && t.at("aggregation") == "async")) {
+  if (applies_on_arrival(t)) {
     refuse("updates applied on arrival (training.mode " + mode +
            (mode == "async" ? std::string() : std::string(" with aggregation async")) +
            "): every peer runs synchronous iterations with its neighbours");
@@ -134,7 +134,7 @@ std::vector<Rule> topology_rules() {
          if (kind == "gossip") return gossip_limits(r);
          if (kind != "hierarchical") return;
          const auto& t = r.at("training");
-         if (t.at("mode") == "async" || (t.at("mode") == "local-sgd" && t.at("aggregation") != "sync")) {
+         if (applies_on_arrival(t)) {
            throw ScenarioError(
                "topology.kind: hierarchical needs synchronous rounds at the sites (training.mode "
                "sync, scadles, or local-sgd with aggregation sync), not updates applied on arrival");

@@ -41,8 +41,7 @@ void availability_limits(const nlohmann::json& r) {
   }
   const auto& t = r.at("training");
   const auto& mode = t.at("mode").get_ref<const std::string&>();
-  const bool sync = mode == "sync" || mode == "scadles" || (mode == "local-sgd" && t.at("aggregation") == "sync");
-  if (sync && t.at("round_timeout_s").is_null()) {
+  if (!applies_on_arrival(t) && t.at("round_timeout_s").is_null()) {
     throw ScenarioError("training.round_timeout_s: required in synchronous rounds (training.mode " + mode +
                         ") with traces.availability (without it a round waits for every device, however long one is "
                         "off)");

@@ -282,15 +282,9 @@ std::vector<Rule> training_rules() {
        [](const nlohmann::json& r) {
          if (fault_entries(r, "devices").empty() && fault_entries(r, "links").empty()) return;
          const auto& t = r.at("training");
+         if (applies_on_arrival(t)) return;
          const auto& mode = t.at("mode").get_ref<const std::string&>();
-         std::string which;
-         if (mode == "sync" || mode == "scadles") {
-           which = "mode " + mode;
-         } else if (mode == "local-sgd" && t.at("aggregation") == "sync") {
-           which = "mode local-sgd with aggregation sync";
-         } else {
-           return;
-         }
+         const std::string which = mode == "local-sgd" ? "mode local-sgd with aggregation sync" : "mode " + mode;
          if (!t.at("round_timeout_s").is_null()) return;
          throw ScenarioError("training.round_timeout_s: required in " + which +
                              " when faults has device or link entries (without it a round waits for every device, "
@@ -303,7 +297,7 @@ std::vector<Rule> training_rules() {
          const auto& t = r.at("training");
          if (!t.contains("buffer_size")) return;  // not async
          const bool buffered = t.at("buffer_size") != 1, hold = t.at("staleness_policy") == "hold";
-         if (t.at("mode") == "local-sgd" && t.at("aggregation") == "sync") {
+         if (!applies_on_arrival(t)) {  // local-sgd with aggregation sync (buffer_size is async's)
            if (buffered) {
              throw ScenarioError(
                  "training.buffer_size: needs pushes applied on arrival (local-sgd with aggregation async)");

@@ -107,8 +107,7 @@ void fleet_availability(const scenario::Scenario& sc, const std::vector<sg4::Hos
                           " follows its fleet class's availability trace)");
     }
     const auto& t = sc.training;
-    const bool sync = t.mode == "sync" || t.mode == "scadles" || (t.mode == "local-sgd" && t.aggregation == "sync");
-    if (sync && !t.round_timeout_s) {
+    if (!t.applies_on_arrival() && !t.round_timeout_s) {
       throw PlatformError(
           "training.round_timeout_s: required in synchronous rounds when devices follow an availability "
           "trace (" +

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <optional>
 
-#include "backend/mode.hpp"
 #include "compress/size.hpp"
 #include "privacy/epsilon_ledger.hpp"
 #include "scenario/population.hpp"
@@ -80,7 +79,7 @@ Directions directions(const scenario::Scenario& s, const backend::ChargedModel& 
 
 // A round on the devices' links: each device picked pulls the model and pushes one update.
 std::string round_text(const scenario::Scenario& s, const Directions& d) {
-  if (backend::Mode(s.training, s.devices.size()).applies_on_arrival())
+  if (s.training.applies_on_arrival())
     return "a push: each update applied on arrival costs its device one message each way\n";
   const size_t picked = scenario::most_picked(s.training.selection, s.devices.size());
   std::string out = "a round: " + std::to_string(picked) + " devices picked x (uplink + downlink)";
