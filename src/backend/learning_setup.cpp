@@ -1,97 +1,18 @@
 // See learning_setup.hpp.
 #include "backend/learning_setup.hpp"
 
-#include "learn/fedscale.hpp"
-#include "learn/images.hpp"
-#include "learn/leaf.hpp"
-#include "learn/npz.hpp"
+#include "backend/data_sources.hpp"
 #include "learn/partition.hpp"
-#include "util/seed.hpp"
 
 namespace edgetrain::backend {
 
-namespace {
+learn::DatasetPair load_data(const scenario::Scenario& s) { return data_source(s.dataset.name).load(s); }
 
-learn::SyntheticSpec synthetic_spec(const scenario::Scenario& s) {
-  const auto& d = s.dataset;
-  learn::SyntheticSpec spec;
-  spec.channels = d.shape.at(0);
-  spec.height = d.shape.at(1);
-  spec.width = d.shape.at(2);
-  spec.classes = d.classes;
-  spec.train_samples = d.train_samples;
-  spec.test_samples = s.eval.test_samples;
-  spec.noise = d.noise;
-  spec.seed = util::derive_seed(s.seed, "synthetic-data");
-  return spec;
-}
-
-}  // namespace
-
-namespace {
-
-learn::NpzSpec npz_spec(const scenario::Scenario& s) {
-  const auto& d = s.dataset;
-  return {.file = d.file,
-          .x_train = d.arrays.x_train,
-          .y_train = d.arrays.y_train,
-          .x_test = d.arrays.x_test,
-          .y_test = d.arrays.y_test,
-          .channels_at = d.channels_at,
-          .users = d.partition.kind == "natural" ? d.arrays.users : std::string(),
-          .classes = d.classes,
-          .train_limit = d.train_samples,
-          .test_limit = s.eval.test_samples};
-}
-learn::ImageFolderSpec images_spec(const scenario::Scenario& s) {
-  return {.dir = s.dataset.path,
-          .user_folders = s.dataset.layout == "user/class",
-          .train_limit = s.dataset.train_samples,
-          .test_limit = s.eval.test_samples};
-}
-learn::LeafSpec leaf_spec(const scenario::Scenario& s) {
-  const auto& d = s.dataset;
-  return {.dir = d.path,
-          .shape = d.shape,
-          .classes = d.classes,
-          .train_limit = d.train_samples,
-          .test_limit = s.eval.test_samples};
-}
-learn::FedScaleSpec fedscale_spec(const scenario::Scenario& s) {
-  const auto& d = s.dataset;
-  return {.dir = d.path, .classes = d.classes, .train_limit = d.train_samples, .test_limit = s.eval.test_samples};
-}
-
-// The formats read from the user's files (not the published IDX sets nor synthetic data).
-bool read_from_files(const std::string& name) {
-  return name == "npz" || name == "images" || name == "leaf" || name == "fedscale";
-}
-
-}  // namespace
-
-learn::DatasetPair load_data(const scenario::Scenario& s) {
-  const auto& d = s.dataset;
-  if (d.name == "synthetic") return learn::make_synthetic_dataset(synthetic_spec(s));
-  if (d.name == "npz") return learn::load_npz_dataset(npz_spec(s));
-  if (d.name == "images") return learn::load_image_folder(images_spec(s));
-  if (d.name == "leaf") return learn::load_leaf_dataset(leaf_spec(s));
-  if (d.name == "fedscale") return learn::load_fedscale_dataset(fedscale_spec(s));
-  return learn::load_idx_dataset(d.path, d.train_samples, s.eval.test_samples);
-}
-
-learn::DatasetShape data_shape(const scenario::Scenario& s) {
-  const auto& d = s.dataset;
-  if (d.name == "synthetic") return learn::synthetic_shape(synthetic_spec(s));
-  if (d.name == "npz") return learn::npz_dataset_shape(npz_spec(s));
-  if (d.name == "images") return learn::image_folder_shape(images_spec(s));
-  if (d.name == "leaf") return learn::leaf_dataset_shape(leaf_spec(s));
-  if (d.name == "fedscale") return learn::fedscale_dataset_shape(fedscale_spec(s));
-  return learn::idx_dataset_shape(d.path, d.train_samples, s.eval.test_samples);
-}
+learn::DatasetShape data_shape(const scenario::Scenario& s) { return data_source(s.dataset.name).shape(s); }
 
 learn::KnownData known_data(const scenario::Scenario& s) {
   const auto& d = s.dataset;
-  if (read_from_files(d.name)) {
+  if (data_source(d.name).own_files) {
     // No published size to take: the headers, listings and counts of the files.
     const learn::DatasetShape shape = data_shape(s);
     const std::string where = (d.name == "npz" ? d.file : d.path).string();
