@@ -19,7 +19,7 @@ namespace {
 
 // Rounds the budget line looks ahead when no stop condition bounds them.
 constexpr int64_t kShownRounds = 100;
-// At most this many rounds are accounted to find where stop.epsilon stops a run.
+// At most this many rounds are accounted (stop.rounds may be up to 10^12; each round is composed in turn).
 constexpr int64_t kMaxPlannedRounds = 100000;
 
 std::string bytes_text(int64_t bytes) {
@@ -109,7 +109,7 @@ std::string privacy_text(const scenario::Scenario& s) {
     }
   };
   const std::optional<double> budget = s.stop.epsilon;
-  const int64_t limit = s.stop.rounds.value_or(budget ? kMaxPlannedRounds : kShownRounds);
+  const int64_t limit = std::min(s.stop.rounds.value_or(budget ? kMaxPlannedRounds : kShownRounds), kMaxPlannedRounds);
   int64_t rounds = 0;
   for (; rounds < limit; ++rounds) {
     if (budget && next_epsilon() > *budget) break;
@@ -124,8 +124,13 @@ std::string privacy_text(const scenario::Scenario& s) {
                     " after " + std::to_string(rounds) + " round" + (rounds == 1 ? "" : "s");
   if (budget && rounds < limit) {
     out += " (stop.epsilon " + four_digits(*budget) + " stops the run there, if nothing stops it before)";
+  } else if (s.stop.rounds && *s.stop.rounds > limit) {
+    out += " (the first " + std::to_string(limit) + " of stop.rounds " + std::to_string(*s.stop.rounds) +
+           ", as far as validate accounts; each round spends more)";
   } else if (s.stop.rounds) {
     out += " (stop.rounds), if every round applies as planned";
+  } else if (budget) {
+    out += " (stop.epsilon " + four_digits(*budget) + " is not reached within them)";
   } else {
     out += " (shown at " + std::to_string(kShownRounds) + ": no stop.rounds, and each round spends more)";
   }
