@@ -2,7 +2,8 @@
 // model goes to in a round. `random` draws a uniform sample without replacement of every member,
 // `available` of the members the aggregator reports available (on, not busy, a batch at hand), and
 // `oort` picks among the available ones by Oort's utility (oort.hpp), an `exploration` share of
-// the picks going to never-picked members. Draws come from the round's own seeded stream (seed,
+// the picks going to never-picked members. Each kind is a policy of its own file, one row of the
+// kinds table (selection_policy.hpp); this class does what they share. Draws come from the round's own seeded stream (seed,
 // "selection", round), so a round's draw does not depend on the thread count. Over-selection picks
 // ceil(K (1 + over_selection)) members where K is the updates a round aggregates. Under privacy.dp with
 // sampling poisson, `random` draws each member independently with probability picks/members (the draw
@@ -12,11 +13,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "scenario/scenario.hpp"
-#include "sim/aggregate/oort.hpp"
+#include "sim/aggregate/selection_policy.hpp"
 
 namespace edgetrain::sim {
 
@@ -26,7 +28,7 @@ class RoundSelection {
   // `poisson`: scenario::poisson_draw (kind random under privacy.dp sampling poisson).
   RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members, bool poisson = false);
   // Whether pick() looks at who is available (kinds available and oort).
-  bool uses_availability() const { return kind_ == Kind::Available || kind_ == Kind::Oort; }
+  bool uses_availability() const { return kind_->uses_availability; }
   // Per member position: selected in round `round` (counted from 0). `available` (per member) is
   // read only when uses_availability().
   std::vector<bool> pick(int64_t round, const std::vector<bool>& available);
@@ -34,24 +36,24 @@ class RoundSelection {
   size_t aggregates(size_t selected) const {
     return per_round_ && !poisson_only() ? std::min(*per_round_, selected) : selected;
   }
-  // Oort's feedback (ignored by the other kinds): an update came back (in time or late) or was
+  // The policy's feedback (Oort learns from it): an update came back (in time or late) or was
   // aggregated, `round_time_s` after its model was sent; a round closed.
-  void delivered(size_t member, double round_time_s);
-  void aggregated(size_t member, int64_t samples, double loss, double round_time_s);
-  void round_closed();
+  void delivered(size_t member, double round_time_s) { policy_->delivered(member, round_time_s); }
+  void aggregated(size_t member, int64_t samples, double loss, double round_time_s) {
+    policy_->aggregated(member, samples, loss, round_time_s);
+  }
+  void round_closed() { policy_->round_closed(); }
 
  private:
-  enum class Kind { All, Random, Available, Oort };
   // A Poisson draw without over-selection aggregates every update it drew.
   bool poisson_only() const { return poisson_ && picks_ == *per_round_; }
-  Kind kind_;
+  const SelectionKind* kind_;
+  std::unique_ptr<SelectionPolicy> policy_;
   bool poisson_ = false;  // random: each member with probability picks_ / members_
   uint64_t seed_;
   size_t members_;
   std::optional<size_t> per_round_;  // K; empty: every member (all) or every available one
   size_t picks_ = 0;                 // with K: ceil(K (1 + over_selection)), at most the members
-  double exploration_;
-  std::optional<OortScores> oort_;
 };
 
 }  // namespace edgetrain::sim
