@@ -1,6 +1,7 @@
 // See timing_backend.hpp.
 #include "backend/timing_backend.hpp"
 
+#include "compress/kinds.hpp"
 #include "compress/size.hpp"
 
 namespace edgetrain::backend {
@@ -9,20 +10,19 @@ int64_t timing_payload_bytes(const scenario::CompressorSpec& spec, const std::ve
                              const std::string& section, std::vector<std::pair<std::string, double>>& declared) {
   std::optional<int64_t> bytes;
   try {
-    bytes = compress::formula_payload_bytes(spec, layers);
+    bytes = compress::planned_payload_bytes(spec, layers);
   } catch (const compress::ConfigError& e) {
     throw compress::ConfigError(e.setting(), e.detail(), section);
   }
-  if (bytes) return *bytes;
-  if (!spec.timing_ratio) {
+  if (!bytes) {
     throw compress::ConfigError("timing_ratio",
                                 "a " + spec.kind +
                                     " payload's size depends on the data: declare it as a "
                                     "fraction of the dense update for timing-only runs",
                                 section);
   }
-  declared.emplace_back(section + ".timing_ratio", *spec.timing_ratio);
-  return compress::declared_payload_bytes(layers, *spec.timing_ratio);
+  if (!compress::kind_named(spec.kind).payload_bytes) declared.emplace_back(section + ".timing_ratio", *spec.timing_ratio);
+  return *bytes;
 }
 
 namespace {

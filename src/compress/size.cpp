@@ -19,4 +19,10 @@ int64_t declared_payload_bytes(const std::vector<Layer>& layers, double ratio) {
   return std::llround(ratio * 4.0 * static_cast<double>(detail::layout_size(layers)));
 }
 
+std::optional<int64_t> planned_payload_bytes(const Config& config, const std::vector<Layer>& layers) {
+  if (const std::optional<int64_t> bytes = formula_payload_bytes(config, layers)) return bytes;
+  if (config.timing_ratio) return declared_payload_bytes(layers, *config.timing_ratio);
+  return std::nullopt;
+}
+
 }  // namespace edgetrain::compress

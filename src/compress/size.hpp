@@ -23,4 +23,8 @@ std::optional<int64_t> formula_payload_bytes(const Config& config, const std::ve
 // for the data-dependent kinds (timing_ratio in the scenario).
 int64_t declared_payload_bytes(const std::vector<Layer>& layers, double ratio);
 
+// The size a timing-only run charges for one payload: the formula, else the declared ratio
+// (config.timing_ratio); nullopt for a data-dependent kind with no ratio declared.
+std::optional<int64_t> planned_payload_bytes(const Config& config, const std::vector<Layer>& layers);
+
 }  // namespace edgetrain::compress

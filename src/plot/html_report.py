@@ -6,6 +6,7 @@ and forms: a name from a results folder is text, whatever it holds."""
 
 import json
 import os
+from collections import Counter
 
 from charts import fmt_bytes, fmt_number, fmt_seconds, pct
 from html_build import Markup, anchor_id, element, join, text
@@ -176,9 +177,10 @@ def selections_section(page, run, prefix):
     if s is None or not s.rows:
         return
     by_round = {}
-    for rec in s.records():
+    totals = Counter()
+    for rec in s.records():  # a population's file holds a row per pick of every round: read once
         by_round.setdefault((rec["round"], rec["round_start_s"]), []).append(rec)
-    totals = {o: sum(1 for rec in s.records() if rec["outcome"] == o) for o in OUTCOMES}
+        totals[rec["outcome"]] += 1
     rows = []
     for rec in sorted(r.records(), key=lambda x: -(_typed(x["duration_s"]) or 0))[:SLOWEST_ROUNDS]:
         picks = by_round.get((rec["round"], rec["start_s"]), [])

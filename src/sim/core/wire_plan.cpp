@@ -34,10 +34,8 @@ std::string four_digits(double v) {
 
 // One message's bytes with `spec`, or nullopt when its size depends on the data and none is declared.
 std::optional<int64_t> message_of(const scenario::CompressorSpec& spec, const backend::ChargedModel& charged) {
-  if (const std::optional<int64_t> payload = compress::formula_payload_bytes(spec, charged.layers))
-    return message_bytes(*payload);
-  if (spec.timing_ratio) return message_bytes(compress::declared_payload_bytes(charged.layers, *spec.timing_ratio));
-  return std::nullopt;
+  const std::optional<int64_t> payload = compress::planned_payload_bytes(spec, charged.layers);
+  return payload ? std::optional<int64_t>(message_bytes(*payload)) : std::nullopt;
 }
 
 struct Directions {
