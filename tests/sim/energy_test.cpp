@@ -132,3 +132,28 @@ TEST_CASE("energy: a malformed wattage is one line naming the file and line, exi
   CHECK(lines_of(r.err).size() == 1);
   CHECK(r.err.find("bad.xml:10: host \"dev-b\": wattage_per_state must be") != std::string::npos);
 }
+
+TEST_CASE("energy: the devices that took part are counted apart from the fleet, and the printed summary says so") {
+  // One device a round for two rounds: at least one of the three never takes part.
+  const fs::path out = fresh_dir("energy-participants");
+  const Result r = run_cli("run " + (kData / "two-devices.json").string() + " --out " + out.string() + " " + kEnergy +
+                               "--set training.compute=timing-only --set stop.rounds=2 "
+                               "--set 'training.selection={\"kind\":\"random\",\"per_round\":1}'",
+                           "energy-participants");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto e = read_json(out / "summary.json")["energy"];
+  int64_t took_part = 0;
+  double their_j = 0;
+  for (const auto& d : read_csv(out / "devices.csv")) {
+    if (count(d, "rounds_selected") == 0 && count(d, "steps") == 0) continue;
+    took_part += 1;
+    if (!cell(d, "energy_j").empty()) their_j += num(d, "energy_j");
+  }
+  CHECK(took_part >= 1);
+  CHECK(took_part <= 2);
+  CHECK(e["participants"] == took_part);
+  CHECK(e["participants_j"].get<double>() == doctest::Approx(their_j).epsilon(1e-12));
+  CHECK(e["participants_j"].get<double>() <= e["devices_j"].get<double>());
+  CHECK(r.out.find("that took part") != std::string::npos);
+}

@@ -71,3 +71,32 @@ TEST_CASE("validate: the epsilon it prints is the one the run spends, and where 
   CHECK(far.out.find("after 100000 rounds (the first 100000 of stop.rounds 1000000000000, as far as validate "
                      "accounts; each round spends more)") != std::string::npos);
 }
+
+TEST_CASE("validate: the epsilon it prints holds for distributed noise, a Poisson draw and local noise") {
+  // Distributed noise on the eight devices, and a Poisson draw on 1,000 (on eight, a round drawing no one is
+  // refused): validate's epsilon is the run's.
+  const std::string distributed = " --set training.compute=timing-only --set stop.rounds=7"
+                                  " --set 'privacy.dp={\"clip\":1,\"noise_multiplier\":1.1,\"placement\":\"distributed\"}'"
+                                  " --set 'training.selection={\"kind\":\"random\",\"per_round\":4}'";
+  const std::string fleet = (kSource / "scenarios/privacy/dp-fleet.json").string();
+  const std::string poisson = " --set training.compute=timing-only --set stop.rounds=5 --set privacy.dp.sampling=poisson";
+  for (const auto& [scenario, sets] : {std::pair{kEight, distributed}, std::pair{fleet, poisson}}) {
+    CAPTURE(sets);
+    const Result v = run_cli("validate " + scenario + sets, "wire-plan-placement-validate");
+    REQUIRE(v.status == 0);
+    const fs::path out = fresh_dir("wire-plan-placement-run");
+    REQUIRE(run_cli("run " + scenario + sets + " --quiet --out " + out.string(), "wire-plan-placement-run").status == 0);
+    CHECK(number_after(v.out, "privacy: epsilon ") ==
+          doctest::Approx(read_json(out / "summary.json")["privacy"]["epsilon"].get<double>()).epsilon(5e-4));
+  }
+  // Local noise, four of eight a round: validate counts a device released every round, the worst device of
+  // any draw, so the run's epsilon (its most released device) is at most that.
+  const std::string local = " --set training.compute=timing-only --set stop.rounds=7"
+                            " --set 'privacy.dp={\"clip\":1,\"noise_multiplier\":3,\"placement\":\"local\"}'"
+                            " --set 'training.selection={\"kind\":\"random\",\"per_round\":4}'";
+  const Result v = run_cli("validate " + kEight + local, "wire-plan-local-validate");
+  REQUIRE(v.status == 0);
+  const fs::path out = run_ok("eight-devices.json", local, "wire-plan-local-run");
+  CHECK(read_json(out / "summary.json")["privacy"]["epsilon"].get<double>() <=
+        number_after(v.out, "privacy: epsilon ") * (1 + 5e-4));
+}
