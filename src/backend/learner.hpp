@@ -46,6 +46,7 @@ struct UpdatePayload {
 struct Evaluation {
   double accuracy = 0, loss = 0;
   std::optional<double> model_spread;  // an average of mixed models: their mean L2 distance to it
+  std::optional<double> attack_success;  // attack backdoor: the stamped test samples classified as its target
 };
 
 // The learning side of one device. The protocol calls receive, then per local step start_step

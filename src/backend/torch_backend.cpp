@@ -12,6 +12,9 @@
 #include "backend/uplink.hpp"
 #include "learn/sgd.hpp"
 #include "scenario/population.hpp"
+#include "strategy/attack.hpp"
+#include "strategy/defence.hpp"
+#include "strategy/server_optimizer.hpp"
 #include "util/seed.hpp"
 
 namespace edgetrain::backend {
@@ -28,6 +31,11 @@ struct TorchBackend::Shared {
   // model.cost_as: the catalogued model's sizes, charged in place of the real ones.
   std::optional<ChargedSizes> uplink_charge, downlink_charge, delta_charge;
   std::vector<float> initial;  // the seeded initial model
+  // attack: per device, whether it attacks; the attackers' training set (label-flip, backdoor); a
+  // backdoor's stamped test set (its accuracy is the attack success rate).
+  std::vector<bool> attackers;
+  double attacker_share = 0;
+  std::optional<learn::Dataset> poisoned_train, backdoor_test;
   // One workspace and one gradient buffer per worker, made by that worker on first use: they are
   // only ever used by the thread of their index, and a step's gradient lives only while its job runs.
   std::vector<std::unique_ptr<learn::Workspace>> workspaces =
@@ -47,6 +55,7 @@ struct TorchBackend::Shared {
   uint64_t uplink_seed(size_t device) const { return util::derive_seed(scenario.seed, "uplink", device); }
   uint64_t downlink_seed(size_t device) const { return util::derive_seed(scenario.seed, "downlink", device); }
   uint64_t privacy_seed(size_t device) const { return util::derive_seed(scenario.seed, "dp-noise", device); }
+  uint64_t attack_seed(size_t device) const { return util::derive_seed(scenario.seed, "attack", device); }
   uint64_t delta_seed(size_t index) const { return util::derive_seed(scenario.seed, deltas->seed_name, index); }
   // The delta link's compressor, as an uplink without adaptive switching.
   scenario::CompressionSpec delta_compression() const {
@@ -83,7 +92,10 @@ class TorchDevice : public DeviceLearner {
         training_(shared.scenario.training),
         local_sgd_(shared.mode.local_sgd()),
         steps_per_update_(shared.mode.steps_per_update()),
-        encoder_(shared.scenario.compression, shared.layers, shared.uplink_seed(index)) {
+        encoder_(shared.scenario.compression, shared.layers, shared.uplink_seed(index)),
+        attack_(shared.attackers.empty() || !shared.attackers[index] ? nullptr : &*shared.scenario.attack),
+        train_(attack_ && shared.poisoned_train ? *shared.poisoned_train : shared.data.train) {
+    if (const auto& s = shared.scenario.strategy; s && s->kind == "fedprox") proximal_mu_ = static_cast<float>(s->mu);
     if (const auto& down = shared.scenario.compression.downlink) {
       replica_.emplace(*down, shared.layers, shared.downlink_seed(index));
     }
@@ -121,7 +133,8 @@ class TorchDevice : public DeviceLearner {
       std::vector<float>& gradient = shared_.gradient(worker);
       if (local_sgd_ && first) local_ = base();  // the local model starts from the received one
       const std::vector<float>& from = local_sgd_ ? local_ : base();
-      loss_ = shared_.workspace(worker).gradient(from, shared_.data.train, batch, gradient);
+      loss_ = shared_.workspace(worker).gradient(from, train_, batch, gradient);
+      if (proximal_mu_ > 0 && !first) add_proximal(gradient);
       if (local_sgd_) local_optimizer_.step(local_, gradient, training_.lr);
       if (last) encode(gradient);
     });
@@ -159,6 +172,11 @@ class TorchDevice : public DeviceLearner {
 
  private:
   const std::vector<float>& base() const { return replica_ ? replica_->params() : *base_; }
+  // FedProx: the gradient of mu/2 |local - received|^2 (zero at a round's first step).
+  void add_proximal(std::vector<float>& gradient) const {
+    const std::vector<float>& received = base();
+    for (size_t k = 0; k < gradient.size(); ++k) gradient[k] += proximal_mu_ * (local_[k] - received[k]);
+  }
   // On the worker, after the last step: the update (the gradient in `update`, or local-sgd's
   // delta, written there) encoded into pending_; the local model freed.
   void encode(std::vector<float>& update) {
@@ -167,6 +185,9 @@ class TorchDevice : public DeviceLearner {
       const std::vector<float>& pulled = base();
       for (size_t k = 0; k < local_.size(); ++k) update[k] = pulled[k] - local_[k];
     }
+    // An attacker changes its update before anything else a device does to it.
+    if (attack_ && strategy::attacks_updates(*attack_))
+      strategy::attack_update(*attack_, util::mix64(shared_.attack_seed(index_) + static_cast<uint64_t>(encoded_)), update);
     if (privacy_) privacy_->before_encoding(update, encoded_);
     EncodedUpdate encoded = encoder_.encode(update, encoded_);
     if (own_decoder_) {
@@ -192,6 +213,9 @@ class TorchDevice : public DeviceLearner {
   std::optional<DownlinkReplica> replica_;  // the device's own copy under downlink compression
   std::optional<DevicePrivacy> privacy_;     // privacy.dp: clipping and the device's noise
   std::optional<UplinkDecoder> own_decoder_;  // noise after compression, secure aggregation: its encodings decoded
+  const scenario::AttackSpec* attack_;          // this device's attack; null: honest
+  const learn::Dataset& train_;                 // what it learns from (an attacker's may be poisoned)
+  float proximal_mu_ = 0;                       // strategy fedprox: mu
   bool secure_ = false;                       // privacy.secure_aggregation
   std::vector<float> secure_input_;           // secure aggregation: the last update, decoded
   int64_t encoded_ = 0;                     // updates encoded (the uplink's context)
@@ -223,7 +247,7 @@ class TorchStore : public StoreOfEveryRole {
       : shared_(shared),
         config_(std::move(config)),
         params_(std::make_shared<std::vector<float>>(shared.initial)),
-        sgd_(shared.scenario.training.momentum, shared.scenario.training.weight_decay),
+        optimizer_(strategy::make_server_optimizer(shared.scenario)),
         decoder_(config_.decoding, shared.layers),
         rule_(shared.scenario.training.staleness_lr, shared.initial.size(),
               static_cast<size_t>(shared.scenario.training.staleness_history)) {
@@ -231,6 +255,7 @@ class TorchStore : public StoreOfEveryRole {
       for (size_t device : config_.devices) downlinks_.emplace_back(*down, shared.layers, shared.downlink_seed(device));
     }
     if (const auto& dp = shared.scenario.privacy.dp) privacy_.emplace(*dp, util::derive_seed(shared.scenario.seed, "dp-noise-sum"));
+    if (!config_.plain && shared.scenario.defence) defence_ = &*shared.scenario.defence;
     if (config_.adopting) {
       delta_encoder_.emplace(shared.delta_compression(), shared.layers, shared.delta_seed(*config_.adopting));
     }
@@ -282,6 +307,11 @@ class TorchStore : public StoreOfEveryRole {
       for (size_t k = 0; k < g.size(); ++k) plain_sum_[k] += weight * static_cast<double>(g[k]);
       return;
     }
+    if (defence_) {  // a robust rule compares the round's updates: each kept whole
+      kept_.push_back(g);
+      kept_weights_.push_back(weight);
+      return;
+    }
     if (sum_.empty()) sum_.assign(g.size(), 0.0f);
     const auto w = static_cast<float>(weight);
     for (size_t k = 0; k < g.size(); ++k) sum_[k] += w * g[k];
@@ -297,6 +327,8 @@ class TorchStore : public StoreOfEveryRole {
     std::fill(plain_sum_.begin(), plain_sum_.end(), 0.0);
     std::fill(sum_.begin(), sum_.end(), 0.0f);
     accumulated_ = 0;
+    kept_.clear();
+    kept_weights_.clear();
   }
 
   bool apply_accumulated(double lr, double total_weight) override {
@@ -307,6 +339,7 @@ class TorchStore : public StoreOfEveryRole {
       ++version_;
       return all_finite(x);
     }
+    if (defence_) return apply_robust(lr);
     if (privacy_) {
       privacy_->noise_sum(sum_, version_);
       total_weight = static_cast<double>(accumulated_);
@@ -314,7 +347,7 @@ class TorchStore : public StoreOfEveryRole {
     accumulated_ = 0;
     const auto scale = static_cast<float>(1.0 / total_weight);
     for (float& v : sum_) v *= scale;
-    sgd_.step(writable(), sum_, lr);
+    optimizer_->step(writable(), sum_, lr);
     std::fill(sum_.begin(), sum_.end(), 0.0f);
     ++version_;
     return all_finite(*params_);
@@ -342,7 +375,7 @@ class TorchStore : public StoreOfEveryRole {
   bool apply_buffer(double lr, int64_t count) override {
     const auto scale = static_cast<float>(1.0 / static_cast<double>(count));
     for (float& v : buffer_) v *= scale;
-    sgd_.step(writable(), buffer_, lr);
+    optimizer_->step(writable(), buffer_, lr);
     if (buffer_dense_) buffer_touched_.clear();
     std::sort(buffer_touched_.begin(), buffer_touched_.end());
     buffer_touched_.erase(std::unique(buffer_touched_.begin(), buffer_touched_.end()), buffer_touched_.end());
@@ -386,10 +419,33 @@ class TorchStore : public StoreOfEveryRole {
     });
     shared_.pool.wait(ticket);
     if (!result) return std::nullopt;
-    return Evaluation{result->accuracy, result->loss, std::nullopt};
+    Evaluation out{result->accuracy, result->loss, std::nullopt, std::nullopt};
+    if (shared_.backdoor_test) {
+      std::optional<learn::EvalResult> stamped;
+      ticket = shared_.pool.submit([&, snapshot](size_t worker) {
+        stamped = shared_.workspace(worker).evaluate(*snapshot, *shared_.backdoor_test, limit, cancelled);
+      });
+      shared_.pool.wait(ticket);
+      if (!stamped) return std::nullopt;
+      out.attack_success = stamped->accuracy;
+    }
+    return out;
   }
 
  private:
+  // A robust rule's aggregate of the kept updates, stepped like the mean (no central noise: refused).
+  bool apply_robust(double lr) {
+    const auto n = static_cast<int64_t>(kept_.size());
+    strategy::RoundUpdates round{kept_, kept_weights_, strategy::assumed_byzantine(*defence_, shared_.attacker_share, n)};
+    strategy::defence_kind(defence_->kind).aggregate(*defence_, round, sum_);
+    kept_.clear();
+    kept_weights_.clear();
+    accumulated_ = 0;
+    optimizer_->step(writable(), sum_, lr);
+    std::fill(sum_.begin(), sum_.end(), 0.0f);
+    ++version_;
+    return all_finite(*params_);
+  }
   // The decoded update, in the store's own buffer (valid until the next decode).
   std::vector<float>& decode(const UpdatePayload& update, size_t member) {
     decoded_.resize(shared_.initial.size());
@@ -409,7 +465,10 @@ class TorchStore : public StoreOfEveryRole {
   std::optional<UplinkEncoder> delta_encoder_;         // adopting: its delta's compressor
   int64_t deltas_ = 0;                                 // adopting: deltas encoded (the compressor's context)
   std::vector<double> plain_sum_;                      // a delta store: the weighted sum of its members' deltas
-  learn::Sgd sgd_;
+  std::unique_ptr<strategy::ServerOptimizer> optimizer_;  // the strategy's (FedAvg's SGD by default)
+  const scenario::DefenceSpec* defence_ = nullptr;        // a robust rule in place of the mean; null: the mean
+  std::vector<std::vector<float>> kept_;                   // defence: the round's decoded updates ...
+  std::vector<double> kept_weights_;                       // ... and their weights
   UplinkDecoder decoder_;
   std::optional<AggregatePrivacy> privacy_;  // privacy.dp: updates bounded, weighted alike, the sum noised
   int64_t accumulated_ = 0;                  // privacy.dp, secure aggregation: updates in the round's sum
@@ -442,6 +501,10 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
                          {},
                          {},
                          {},
+                         {},
+                         {},
+                         0,
+                         {},
                          {}}),
       cost_(charged.cost) {
   if (charged.catalogued) {
@@ -451,6 +514,13 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
     if (deltas) shared_->delta_charge.emplace(deltas->compressor, model.num_params(), charged, deltas->key);
   }
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
+  if (scenario.attack) {
+    shared_->attackers = strategy::attackers(scenario);
+    const auto count = std::count(shared_->attackers.begin(), shared_->attackers.end(), true);
+    shared_->attacker_share = static_cast<double>(count) / static_cast<double>(scenario.devices.size());
+    shared_->poisoned_train = strategy::poisoned_train(*scenario.attack, data.train, util::derive_seed(scenario.seed, "poison"));
+    shared_->backdoor_test = strategy::backdoor_test(*scenario.attack, data.test);
+  }
   devices_.resize(scenario.devices.size());
 }
 

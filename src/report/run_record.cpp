@@ -56,6 +56,9 @@ std::string metrics_csv(const std::vector<EvalPoint>& points) {
   // Runs with differential privacy add the epsilon spent (privacy.dp).
   const bool epsilon = std::any_of(points.begin(), points.end(), [](const EvalPoint& p) { return p.epsilon; });
   if (epsilon) columns.emplace_back("epsilon");
+  // Runs under a backdoor attack add its success rate.
+  const bool attack = std::any_of(points.begin(), points.end(), [](const EvalPoint& p) { return p.attack_success; });
+  if (attack) columns.emplace_back("attack_success");
   CsvTable t(columns);
   auto optional = [](const std::optional<double>& v) { return v ? format_number(*v) : std::string(); };
   for (const auto& p : points) {
@@ -70,6 +73,7 @@ std::string metrics_csv(const std::vector<EvalPoint>& points) {
                     .add(optional(p.energy_j));
     if (spread) row.add(p.model_spread.value_or(std::numeric_limits<double>::quiet_NaN()));
     if (epsilon) row.add(optional(p.epsilon));
+    if (attack) row.add(optional(p.attack_success));
   }
   return t.str();
 }

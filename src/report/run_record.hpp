@@ -27,6 +27,7 @@ struct EvalPoint {
   std::optional<double> devices_energy_j, energy_j;
   std::optional<double> model_spread;    // peers without a server: mean L2 distance of the devices' models to their average
   std::optional<double> epsilon;         // privacy.dp: epsilon spent by the rounds evaluated
+  std::optional<double> attack_success;  // attack backdoor: the share of stamped test samples led to its target
 };
 
 // Stream accounting of one device (absent for a device without a stream). Own-stream

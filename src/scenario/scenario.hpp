@@ -296,6 +296,37 @@ struct PrivacySpec {
   std::optional<SecureAggregationSpec> secure_aggregation;  // empty: the aggregator sees every update
 };
 
+// The server's side of federated learning (`strategy`, docs/explanation/strategies.md): how a round's
+// averaged model delta moves the model (FedAvg's step, FedAvgM's momentum, FedOpt's adaptive steps of
+// Reddi et al. 2021) and what the devices add to their local steps (FedProx's proximal term).
+struct StrategySpec {
+  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox
+  double server_lr{};        // fedadam, fedyogi, fedadagrad: eta (fedavg-like kinds use training.server_lr)
+  double server_momentum{};  // fedavgm
+  double beta1{}, beta2{}, tau{};  // the FedOpt kinds
+  double mu{};                      // fedprox: the proximal term's weight
+};
+
+// A robust aggregation rule (`defence`) in place of the round's weighted mean.
+struct DefenceSpec {
+  std::string kind;                  // median | trimmed-mean | krum | multikrum | bulyan | norm-bound
+  std::optional<int64_t> byzantine;  // f; empty: the attackers' share of each round's updates
+  double trim{};                     // trimmed-mean: the share cut at each end
+  std::optional<int64_t> multikrum_m;  // multikrum: updates averaged; empty: n - f
+  double norm_bound{};               // norm-bound: each update's L2 norm at most this
+};
+
+// Attackers among the devices (`attack`): which, and what they do to their updates or their data.
+struct AttackSpec {
+  std::string kind;               // sign-flip | scale | noise | label-flip | backdoor
+  std::optional<double> fraction;  // a seeded share of the devices ...
+  std::string devices;            // ... or those whose names match this glob
+  double scale{};                 // sign-flip, scale: the factor
+  double stddev{};                // noise: the Gaussian's standard deviation
+  int64_t target_class{};         // backdoor: the label the trigger leads to
+  double poison_fraction{};       // backdoor: the share of an attacker's samples stamped
+};
+
 struct TopologySpec {
   std::string kind;  // flat | hierarchical | gossip
   bool hierarchical() const { return kind == "hierarchical"; }
@@ -358,6 +389,9 @@ struct Scenario {
   CompressionSpec compression;
   TopologySpec topology;
   PrivacySpec privacy;
+  std::optional<StrategySpec> strategy;  // empty: FedAvg at training.server_lr
+  std::optional<DefenceSpec> defence;    // empty: the weighted mean
+  std::optional<AttackSpec> attack;      // empty: every device honest
   std::optional<FaultsSpec> faults;  // empty: no churn, no link faults
   std::optional<TracesSpec> traces;  // empty: the platform's speeds and links, always on
   nlohmann::json resolved;           // the whole scenario with defaults filled in (written as scenario.json)

@@ -15,6 +15,7 @@
 #include "scenario/keys/report.hpp"
 #include "scenario/keys/run.hpp"
 #include "scenario/keys/selection.hpp"
+#include "scenario/keys/strategy.hpp"
 #include "scenario/keys/stream.hpp"
 #include "scenario/keys/topology.hpp"
 #include "scenario/keys/traces.hpp"
@@ -56,6 +57,9 @@ constexpr std::string_view kRuleOrder[] = {
     "privacy.dp.order",
     "privacy.secure_aggregation",
     "stop.epsilon",
+    "strategy",
+    "defence",
+    "attack",
 };
 
 }  // namespace
@@ -67,7 +71,8 @@ std::vector<KeySpec> table_rows() {
   std::vector<KeySpec> table;
   for (const auto& part : {population_rows(), run_rows(), stream_rows(), device_rows(), device_stream_rows(),
                            compute_rows(), data_rows(), model_rows(), training_rows(), selection_rows(),
-                           compression_rows(), fault_rows(), trace_rows(), topology_rows(), report_rows(), privacy_rows()}) {
+                           compression_rows(), fault_rows(), trace_rows(), topology_rows(), report_rows(), privacy_rows(),
+                           strategy_rows()}) {
     table.insert(table.end(), part.begin(), part.end());
   }
   for (auto& k : table) {
@@ -80,7 +85,7 @@ std::vector<Rule> table_rules() {
   std::vector<Rule> all;
   for (const auto& part : {population_rules(), run_rules(), data_rules(), model_rules(), training_rules(),
                            selection_rules(), compression_rules(), fault_rules(), trace_rules(), topology_rules(),
-                           report_rules(), privacy_rules()}) {
+                           report_rules(), privacy_rules(), strategy_rules()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   std::vector<bool> taken(all.size(), false);

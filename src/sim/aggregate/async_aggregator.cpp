@@ -79,7 +79,8 @@ void AsyncAggregator::take(const UpdateMessage& push) {
   // a version. Charged at once, before the buffer changes.
   const bool completes = buffered_ + 1 == buffer_size_;
   const auto params = static_cast<double>(state_.backend.cost().params);
-  sg4::this_actor::execute((completes ? 5.0 : 1.0) * params);
+  sg4::this_actor::execute((completes ? 5.0 : 1.0) * params +
+                           (completes ? cost_.extra_flops(state_.backend.cost().params, buffer_size_) : 0.0));
   buffering_.buffer(push.update, position_.at(push.device), staleness);
   buffered_ += 1;
   buffer_finite_ = buffer_finite_ && std::isfinite(push.loss);

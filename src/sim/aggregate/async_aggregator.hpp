@@ -15,10 +15,11 @@
 #include <optional>
 #include <vector>
 
-#include "sim/aggregate/ssp_barrier.hpp"
 #include "backend/model_store.hpp"
+#include "sim/aggregate/ssp_barrier.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/run_state.hpp"
+#include "strategy/aggregation_cost.hpp"
 
 namespace edgetrain::sim {
 
@@ -47,6 +48,7 @@ class AsyncAggregator {
   bool buffer_finite_ = true;          // every buffered push's loss was finite
   std::optional<SspBarrier> barrier_;  // staleness_policy hold
   std::vector<int64_t> restarts_;      // hold: each member's restarts when it last pulled
+  strategy::AggregationCost cost_{state_.scenario};  // an adaptive optimiser's FLOPs beyond SGD's
 };
 
 }  // namespace edgetrain::sim

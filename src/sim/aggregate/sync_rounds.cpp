@@ -33,7 +33,8 @@ SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> member
       sent_at_(members_.size(), 0.0),
       last_round_end_(members_.size(), 0.0),
       unsent_(members_.size()),
-      picked_(members_.size(), false) {}
+      picked_(members_.size(), false),
+      cost_(state.scenario) {}
 
 std::vector<bool> SyncRounds::available(double now) const {
   std::vector<bool> out(members_.size(), false);
@@ -376,7 +377,9 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     if (!secure_) sum_.discard_accumulated();
   } else {
     if (secure_) sum_.accumulate_sum(secure_->protocol()->sum(), static_cast<int64_t>(present));
-    sg4::this_actor::execute(apply_flops(state_.backend.cost().params, static_cast<int64_t>(present)));
+    const int64_t params = state_.backend.cost().params;
+    sg4::this_actor::execute(apply_flops(params, static_cast<int64_t>(present)) +
+                             cost_.extra_flops(params, static_cast<int64_t>(present)));
     result.finite = sum_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
     row.applied = true;
     if (state_.privacy)

@@ -25,6 +25,7 @@
 #include "sim/aggregate/selection.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/run_state.hpp"
+#include "strategy/aggregation_cost.hpp"
 
 namespace edgetrain::sim {
 
@@ -93,6 +94,7 @@ class SyncRounds {
   // picked, or sent; the round's close decides what became of a sent one).
   std::vector<std::optional<report::PickOutcome>> unsent_;
   std::vector<bool> picked_;
+  strategy::AggregationCost cost_;  // a robust rule's or an adaptive optimiser's FLOPs beyond the mean
 };
 
 }  // namespace edgetrain::sim

@@ -38,6 +38,7 @@
 #include "sim/core/simgrid_flags.hpp"
 #include "sim/core/step_charges.hpp"
 #include "sim/core/stop_signal.hpp"
+#include "sim/core/strategy_summary.hpp"
 #include "sim/core/transfer_log.hpp"
 #include "sim/core/wire.hpp"
 #include "sim/core/wire_plan.hpp"
@@ -412,6 +413,7 @@ report::RunSummary summarize(RunState& state, const Topology& topology, double e
   // Sync rounds: the devices selected per round (training.selection; every device by default).
   summary.extra["selection"] = scenario.training.selection.kind;
   summary.extra["participation"] = participation_summary(state);
+  summarize_strategy(state, summary.extra);
   nlohmann::json overrides = nlohmann::json::array();
   for (const auto& o : scenario.platform_overrides) {
     overrides.push_back({{"key", o.key}, {"value", o.value}, {"before", o.before}});

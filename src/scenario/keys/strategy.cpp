@@ -1,0 +1,247 @@
+// See strategy.hpp.
+#include "scenario/keys/strategy.hpp"
+
+#include <fnmatch.h>
+
+#include <cstdint>
+
+#include "scenario/error.hpp"
+#include "scenario/rows.hpp"
+
+namespace edgetrain::scenario::keys {
+
+namespace {
+
+std::vector<KeySpec> server_rows() {
+  const Condition fedopt = when("strategy.kind", {"fedadam", "fedyogi", "fedadagrad"});
+  return {
+      section_key("strategy",
+                  "The server's strategy in local SGD (mode local-sgd): how the round's averaged model delta moves "
+                  "the global model, and what devices add to their local steps.")
+          .off_when_null("FedAvg: model -= training.server_lr x the weighted mean delta")
+          .fills(&Scenario::strategy),
+      enum_key("strategy.kind", {"fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad", "fedprox"},
+               "fedavg = the weighted mean delta at training.server_lr (McMahan et al. 2017); fedavgm = with server "
+               "momentum (Hsu et al. 2019); fedadam, fedyogi, fedadagrad = the adaptive server optimisers of Reddi "
+               "et al. (ICLR 2021, Algorithm 2), at `server_lr`; fedprox = FedAvg whose devices add the proximal "
+               "term mu/2 |w - w_global|^2 to their local loss (Li et al., MLSys 2020).")
+          .def("fedavg")
+          .fills(&Scenario::strategy, &StrategySpec::kind),
+      number_key("strategy.server_lr",
+                 "FedOpt kinds: the server's step size eta (Flower's defaults: fedadam 0.1, fedyogi 0.01, "
+                 "fedadagrad 0.1).")
+          .allowed_only_when(fedopt)
+          .above(0)
+          .def_if(when("strategy.kind", {"fedyogi"}), 0.01)
+          .def(0.1)
+          .fills(&Scenario::strategy, &StrategySpec::server_lr),
+      number_key("strategy.server_momentum", "fedavgm: the server momentum beta (v = beta v + delta).")
+          .allowed_only_when(when("strategy.kind", {"fedavgm"}))
+          .at_least(0)
+          .below(1)
+          .def(0.9)
+          .fills(&Scenario::strategy, &StrategySpec::server_momentum),
+      number_key("strategy.beta1", "FedOpt kinds: the first moment's decay (fedadagrad: 0, as Flower's).")
+          .allowed_only_when(fedopt)
+          .at_least(0)
+          .below(1)
+          .def_if(when("strategy.kind", {"fedadagrad"}), 0.0)
+          .def(0.9)
+          .fills(&Scenario::strategy, &StrategySpec::beta1),
+      number_key("strategy.beta2", "fedadam, fedyogi: the second moment's decay.")
+          .allowed_only_when(when("strategy.kind", {"fedadam", "fedyogi"}))
+          .above(0)
+          .below(1)
+          .def(0.99)
+          .fills(&Scenario::strategy, &StrategySpec::beta2),
+      number_key("strategy.tau", "FedOpt kinds: the adaptivity tau added to sqrt(v) (Flower's defaults: fedyogi 1e-3, "
+                                 "else 1e-9).")
+          .allowed_only_when(fedopt)
+          .above(0)
+          .def_if(when("strategy.kind", {"fedyogi"}), 1e-3)
+          .def(1e-9)
+          .fills(&Scenario::strategy, &StrategySpec::tau),
+      number_key("strategy.mu", "fedprox: the proximal term's weight mu (Flower's proximal_mu).")
+          .allowed_only_when(when("strategy.kind", {"fedprox"}))
+          .above(0)
+          .def(0.01)
+          .fills(&Scenario::strategy, &StrategySpec::mu),
+  };
+}
+
+std::vector<KeySpec> defence_rows() {
+  return {
+      section_key("defence",
+                  "A robust aggregation rule in place of the round's weighted mean (synchronous rounds of a flat "
+                  "topology): the aggregator keeps each decoded update of the round, so it needs them all before it "
+                  "can aggregate.")
+          .off_when_null("the weighted mean")
+          .fills(&Scenario::defence),
+      enum_key("defence.kind", {"median", "trimmed-mean", "krum", "multikrum", "bulyan", "norm-bound"},
+               "median = the coordinate-wise median (Yin et al. 2018, Flower's FedMedian); trimmed-mean = the "
+               "coordinate-wise mean without the `trim` share at each end (FedTrimmedAvg); krum = the update with "
+               "the smallest sum of squared distances to its n - f - 2 nearest (Blanchard et al. 2017); multikrum = "
+               "the mean of the m best by that score; bulyan = Krum chooses n - 2f, then per coordinate the mean "
+               "of the n - 4f closest to their median (El Mhamdi et al. 2018); norm-bound = each update scaled to L2 "
+               "norm at most `norm_bound`, then the weighted mean (Sun et al. 2019). All but norm-bound weigh "
+               "updates alike.")
+          .required()
+          .fills(&Scenario::defence, &DefenceSpec::kind),
+      integer_key("defence.byzantine",
+                  "f: the attackers a round is assumed to hold (krum, multikrum, bulyan).")
+          .allowed_only_when(when("defence.kind", {"krum", "multikrum", "bulyan"}))
+          .at_least(0)
+          .limit(1e6, "a million devices")
+          .null_default("the attackers' share of the devices times the round's updates, rounded up (0 without `attack`)")
+          .fills(&Scenario::defence, &DefenceSpec::byzantine),
+      number_key("defence.trim", "trimmed-mean: the share of values cut at each end of each coordinate.")
+          .allowed_only_when(when("defence.kind", {"trimmed-mean"}))
+          .at_least(0)
+          .below(0.5)
+          .def(0.2)
+          .fills(&Scenario::defence, &DefenceSpec::trim),
+      integer_key("defence.multikrum_m", "multikrum: the updates averaged.")
+          .allowed_only_when(when("defence.kind", {"multikrum"}))
+          .at_least(1)
+          .limit(1e6, "a million devices")
+          .null_default("n - f")
+          .fills(&Scenario::defence, &DefenceSpec::multikrum_m),
+      number_key("defence.norm_bound", "norm-bound: the largest L2 norm an update keeps.")
+          .allowed_only_when(when("defence.kind", {"norm-bound"}))
+          .above(0)
+          .required_if(when("defence.kind", {"norm-bound"}))
+          .fills(&Scenario::defence, &DefenceSpec::norm_bound),
+  };
+}
+
+std::vector<KeySpec> attack_rows() {
+  return {
+      section_key("attack",
+                  "Attackers among the devices (real training): what they do to their updates (sign-flip, scale, "
+                  "noise) or to their data (label-flip, backdoor).")
+          .off_when_null("every device is honest")
+          .fills(&Scenario::attack),
+      enum_key("attack.kind", {"sign-flip", "scale", "noise", "label-flip", "backdoor"},
+               "sign-flip = the update times -scale; scale = times scale (model replacement, Bagdasaryan et al. "
+               "2020); noise = a Gaussian vector of standard deviation `stddev` in place of the update; label-flip = "
+               "trained on labels c -> classes - 1 - c; backdoor = a share `poison_fraction` of the attacker's "
+               "samples carry a trigger (a 3x3 patch of the brightest value in each image's bottom-right corner) "
+               "and the label `target_class`; its attack success rate (test samples of other classes, stamped, "
+               "classified as the target) is in metrics.csv and summary.json.")
+          .required()
+          .fills(&Scenario::attack, &AttackSpec::kind),
+      number_key("attack.fraction", "The share of devices that attack, a seeded draw of round(fraction x devices).")
+          .above(0)
+          .at_most(1)
+          .null_default("not given: `devices` says who")
+          .fills(&Scenario::attack, &AttackSpec::fraction),
+      string_key("attack.devices",
+                 "Or the devices whose names match this glob (fnmatch: `*`, `?`, `[...]`), e.g. a class's or a "
+                 "site's `pi4-*`.")
+          .null_default("not given: `fraction` says how many")
+          .fills(&Scenario::attack, &AttackSpec::devices),
+      number_key("attack.scale", "sign-flip, scale: the factor (sign-flip sends -scale x the update).")
+          .allowed_only_when(when("attack.kind", {"sign-flip", "scale"}))
+          .above(0)
+          .limit(1e6, "beyond, the model is no longer finite after one round")
+          .def_if(when("attack.kind", {"scale"}), 10.0)
+          .def(1.0)
+          .fills(&Scenario::attack, &AttackSpec::scale),
+      number_key("attack.stddev", "noise: the standard deviation of each coordinate.")
+          .allowed_only_when(when("attack.kind", {"noise"}))
+          .above(0)
+          .limit(1e6, "beyond, the model is no longer finite after one round")
+          .def(1.0)
+          .fills(&Scenario::attack, &AttackSpec::stddev),
+      integer_key("attack.target_class", "backdoor: the label a stamped sample is given.")
+          .allowed_only_when(when("attack.kind", {"backdoor"}))
+          .at_least(0)
+          .limit(1e6, "a million classes")
+          .def(0)
+          .fills(&Scenario::attack, &AttackSpec::target_class),
+      number_key("attack.poison_fraction", "backdoor: the share of each attacker's samples stamped.")
+          .allowed_only_when(when("attack.kind", {"backdoor"}))
+          .above(0)
+          .at_most(1)
+          .def(0.5)
+          .fills(&Scenario::attack, &AttackSpec::poison_fraction),
+  };
+}
+
+bool given(const nlohmann::json& r, const char* key) { return r.contains(key) && !r.at(key).is_null(); }
+
+// Where the algorithms apply: the flat topology's aggregator (a hierarchy's sites and gossip have rules
+// of their own), updates it sees one by one (not secure aggregation's sum).
+void check_where(const nlohmann::json& r, const std::string& section, const std::string& what) {
+  if (!given(r, section.c_str())) return;
+  const std::string at = section + ": ";
+  if (r.at("topology").at("kind") != "flat")
+    throw ScenarioError(at + what + " on the flat topology's aggregator only (a hierarchy's sites and gossip "
+                        "aggregate by rules of their own)");
+  const auto& privacy = r.at("privacy");
+  if (section != "attack" && privacy.is_object() && given(privacy, "secure_aggregation"))
+    throw ScenarioError(at + "not with privacy.secure_aggregation (the aggregator sees only the round's sum)");
+}
+
+}  // namespace
+
+std::vector<KeySpec> strategy_rows() {
+  std::vector<KeySpec> rows;
+  for (const auto& part : {server_rows(), defence_rows(), attack_rows()}) rows.insert(rows.end(), part.begin(), part.end());
+  return rows;
+}
+
+std::vector<Rule> strategy_rules() {
+  return {
+      {"strategy",
+       "Mode local-sgd (the strategies move the model by the devices' model deltas), a flat topology, not with "
+       "secure aggregation; training.momentum 0 (the server's momentum is the strategy's).",
+       [](const nlohmann::json& r) {
+         if (!given(r, "strategy")) return;
+         const auto& t = r.at("training");
+         if (t.at("mode") != "local-sgd")
+           throw ScenarioError("strategy: needs training.mode local-sgd (a strategy moves the model by the devices' "
+                               "model deltas), got " + t.at("mode").dump());
+         check_where(r, "strategy", "a strategy");
+         const auto& kind = r.at("strategy").at("kind");
+         if (kind != "fedavg" && kind != "fedprox" && t.at("momentum") != 0.0)
+           throw ScenarioError("strategy.kind: " + kind.get<std::string>() +
+                               " has a server optimiser of its own; set training.momentum to 0");
+       }},
+      {"defence",
+       "Synchronous rounds (a robust rule needs the round's updates together), a flat topology, not with secure "
+       "aggregation or central differential privacy (its noise is calibrated to the mean).",
+       [](const nlohmann::json& r) {
+         if (!given(r, "defence")) return;
+         if (applies_on_arrival(r.at("training")))
+           throw ScenarioError("defence: needs synchronous rounds (a robust rule compares the round's updates); "
+                               "updates applied on arrival have none to compare");
+         check_where(r, "defence", "a defence");
+         const auto& privacy = r.at("privacy");
+         if (privacy.is_object() && given(privacy, "dp") && privacy.at("dp").at("placement") == "central")
+           throw ScenarioError("defence: not with privacy.dp placement central (its noise is calibrated to the "
+                               "weighted mean's sensitivity); place the noise on the devices");
+       }},
+      {"attack",
+       "Real training (an attack changes what is learnt, not sizes); exactly one of `fraction` and `devices`; a flat "
+       "topology.",
+       [](const nlohmann::json& r) {
+         if (!given(r, "attack")) return;
+         if (r.at("training").at("compute") == "timing-only")
+           throw ScenarioError("attack: needs training.compute real (an attack changes what is learnt; timing-only "
+                               "runs learn nothing)");
+         const auto& a = r.at("attack");
+         const bool fraction = given(a, "fraction"), devices = given(a, "devices");
+         if (fraction == devices)
+           throw ScenarioError(std::string("attack: give exactly one of fraction and devices") +
+                               (fraction ? " (both are given)" : " (which devices attack?)"));
+         check_where(r, "attack", "an attack");
+         if (!devices || !r.at("devices").is_array()) return;
+         for (const auto& d : r.at("devices"))
+           if (fnmatch(a.at("devices").get_ref<const std::string&>().c_str(), d.at("name").get_ref<const std::string&>().c_str(), 0) == 0) return;
+         throw ScenarioError("attack.devices: " + a.at("devices").dump() + " matches no device name");
+       }},
+  };
+}
+
+}  // namespace edgetrain::scenario::keys

@@ -1,0 +1,34 @@
+// See aggregation_cost.hpp.
+#include "strategy/aggregation_cost.hpp"
+
+#include <algorithm>
+
+#include "strategy/attack.hpp"
+#include "strategy/defence.hpp"
+
+namespace edgetrain::strategy {
+
+namespace {
+// FedOpt's step beyond SGD's: two moments, a square root and a division per parameter.
+constexpr double kFedOptFlopsPerParam = 8;
+}  // namespace
+
+AggregationCost::AggregationCost(const scenario::Scenario& scenario) : scenario_(scenario) {
+  if (!scenario.attack || scenario.devices.empty()) return;
+  const std::vector<bool> who = attackers(scenario);
+  attacker_share_ = static_cast<double>(std::count(who.begin(), who.end(), true)) / static_cast<double>(who.size());
+}
+
+double AggregationCost::extra_flops(int64_t params, int64_t updates) const {
+  double flops = 0;
+  const auto d = static_cast<double>(params), n = static_cast<double>(updates);
+  if (const auto& s = scenario_.strategy; s && (s->kind == "fedadam" || s->kind == "fedyogi" || s->kind == "fedadagrad"))
+    flops += kFedOptFlopsPerParam * d;
+  if (const auto& defence = scenario_.defence; defence && updates > 0) {
+    const auto f = static_cast<double>(assumed_byzantine(*defence, attacker_share_, updates));
+    flops += defence_kind(defence->kind).flops(*defence, n, d, f);
+  }
+  return flops;
+}
+
+}  // namespace edgetrain::strategy
