@@ -32,6 +32,8 @@ struct ModelPayload {
   std::optional<std::vector<uint8_t>> delta;         // or the encoded delta to the device's copy
   int64_t bytes = 0;                                 // wire size of the payload
   int64_t version = 0;  // updates the store had applied (the downlink's compression context)
+  // SCAFFOLD (strategy.kind scaffold): the server's control variate c, sent dense beside the model.
+  std::shared_ptr<const std::vector<float>> control;
 };
 
 // One device's update as it travels; the protocol reads only its size and its index sets' size.
@@ -41,6 +43,10 @@ struct UpdatePayload {
   bool compressed = true;                     // false: dense fp32 (ScaDLES's adaptive switch chose not to compress)
   std::vector<std::vector<int64_t>> indices;  // sparse schemes: the index sets sent (staleness rule)
   int64_t step = 0;                           // the device's encode counter (compression context)
+  // SCAFFOLD: the change of the device's control variate, encoded like the update by an encoder of its own
+  // (its bytes are in `bytes`: the upload doubles).
+  std::vector<uint8_t> control;
+  bool control_compressed = true;
 };
 
 struct Evaluation {

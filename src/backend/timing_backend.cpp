@@ -54,12 +54,12 @@ class TimingStore : public StoreOfEveryRole {
       return dense_payload();
     }
     ModelPayload out;
-    out.bytes = owner_.downlink_delta_bytes();
+    out.bytes = owner_.downlink_delta_bytes() + owner_.control_bytes();
     return out;
   }
   ModelPayload dense_payload() override {
     ModelPayload out;
-    out.bytes = owner_.cost().dense_bytes();
+    out.bytes = owner_.cost().dense_bytes() + owner_.control_bytes();
     return out;
   }
   void accumulate(const UpdatePayload&, size_t, double) override {}
@@ -98,6 +98,11 @@ TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
     downlink_delta_bytes_ = timing_payload_bytes(*compression.downlink, layers, "compression.downlink", declared_);
   }
   if (deltas) delta_bytes_ = timing_payload_bytes(deltas->compressor, layers, deltas->key, declared_);
+  // SCAFFOLD: the control variate's change goes up compressed like the update, c down dense beside the model.
+  if (scenario.strategy && scenario.strategy->kind == "scaffold") {
+    uplink_bytes_ *= 2;
+    control_bytes_ = cost_.dense_bytes();
+  }
   devices_.reserve(scenario.devices.size());
   for (size_t i = 0; i < scenario.devices.size(); ++i) devices_.emplace_back(this);
 }

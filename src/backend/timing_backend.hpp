@@ -35,6 +35,7 @@ class TimingBackend : public Backend {
   int64_t downlink_delta_bytes() const { return downlink_delta_bytes_; }
   // What one delta weighs on the delta link (0: no delta link).
   int64_t delta_bytes() const { return delta_bytes_; }
+  int64_t control_bytes() const { return control_bytes_; }  // SCAFFOLD: c beside each model sent
 
  private:
   class Device : public DeviceLearner {
@@ -52,7 +53,7 @@ class TimingBackend : public Backend {
     int64_t encoded_ = 0;
   };
   ModelCost cost_;
-  int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0, delta_bytes_ = 0;
+  int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0, delta_bytes_ = 0, control_bytes_ = 0;
   bool adaptive_ = false;
   std::vector<std::pair<std::string, double>> declared_;
   std::vector<Device> devices_;

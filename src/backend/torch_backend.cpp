@@ -55,6 +55,8 @@ struct TorchBackend::Shared {
   uint64_t uplink_seed(size_t device) const { return util::derive_seed(scenario.seed, "uplink", device); }
   uint64_t downlink_seed(size_t device) const { return util::derive_seed(scenario.seed, "downlink", device); }
   uint64_t privacy_seed(size_t device) const { return util::derive_seed(scenario.seed, "dp-noise", device); }
+  uint64_t control_seed(size_t device) const { return util::derive_seed(scenario.seed, "scaffold-uplink", device); }
+  bool scaffold() const { return scenario.strategy && scenario.strategy->kind == "scaffold"; }
   uint64_t attack_seed(size_t device) const { return util::derive_seed(scenario.seed, "attack", device); }
   uint64_t delta_seed(size_t index) const { return util::derive_seed(scenario.seed, deltas->seed_name, index); }
   // The delta link's compressor, as an uplink without adaptive switching.
@@ -96,6 +98,7 @@ class TorchDevice : public DeviceLearner {
         attack_(shared.attackers.empty() || !shared.attackers[index] ? nullptr : &*shared.scenario.attack),
         train_(attack_ && shared.poisoned_train ? *shared.poisoned_train : shared.data.train) {
     if (const auto& s = shared.scenario.strategy; s && s->kind == "fedprox") proximal_mu_ = static_cast<float>(s->mu);
+    if (shared.scaffold()) control_encoder_.emplace(shared.scenario.compression, shared.layers, shared.control_seed(index));
     if (const auto& down = shared.scenario.compression.downlink) {
       replica_.emplace(*down, shared.layers, shared.downlink_seed(index));
     }
@@ -118,6 +121,7 @@ class TorchDevice : public DeviceLearner {
     } else {
       base_ = model.params;
     }
+    server_control_ = model.control;
     steps_ = 0;
   }
 
@@ -135,6 +139,7 @@ class TorchDevice : public DeviceLearner {
       const std::vector<float>& from = local_sgd_ ? local_ : base();
       loss_ = shared_.workspace(worker).gradient(from, train_, batch, gradient);
       if (proximal_mu_ > 0 && !first) add_proximal(gradient);
+      if (control_encoder_) correct_drift(gradient);
       if (local_sgd_) local_optimizer_.step(local_, gradient, training_.lr);
       if (last) encode(gradient);
     });
@@ -172,6 +177,24 @@ class TorchDevice : public DeviceLearner {
 
  private:
   const std::vector<float>& base() const { return replica_ ? replica_->params() : *base_; }
+  // SCAFFOLD: the local step follows g - c_i + c (Karimireddy et al. 2020, Algorithm 1).
+  void correct_drift(std::vector<float>& gradient) const {
+    const std::vector<float>& c = *server_control_;
+    for (size_t k = 0; k < gradient.size(); ++k) gradient[k] += c[k] - (own_control_.empty() ? 0.0f : own_control_[k]);
+  }
+  // SCAFFOLD's option II, from the round's delta x - y_i (`update`): c_i+ = c_i - c + (x - y_i) / (K lr). The
+  // change c_i+ - c_i, encoded for the uplink; c_i becomes c_i+.
+  EncodedUpdate control_change(const std::vector<float>& update) {
+    const std::vector<float>& c = *server_control_;
+    if (own_control_.empty()) own_control_.assign(update.size(), 0.0f);
+    const auto per_step = static_cast<float>(1.0 / (static_cast<double>(steps_per_update_) * training_.lr));
+    std::vector<float> change(update.size());
+    for (size_t k = 0; k < change.size(); ++k) {
+      change[k] = update[k] * per_step - c[k];
+      own_control_[k] += change[k];
+    }
+    return control_encoder_->encode(change, encoded_);
+  }
   // FedProx: the gradient of mu/2 |local - received|^2 (zero at a round's first step).
   void add_proximal(std::vector<float>& gradient) const {
     const std::vector<float>& received = base();
@@ -185,6 +208,8 @@ class TorchDevice : public DeviceLearner {
       const std::vector<float>& pulled = base();
       for (size_t k = 0; k < local_.size(); ++k) update[k] = pulled[k] - local_[k];
     }
+    std::optional<EncodedUpdate> control;
+    if (control_encoder_) control = control_change(update);
     // An attacker changes its update before anything else a device does to it.
     if (attack_ && strategy::attacks_updates(*attack_))
       strategy::attack_update(*attack_, util::mix64(shared_.attack_seed(index_) + static_cast<uint64_t>(encoded_)), update);
@@ -200,6 +225,12 @@ class TorchDevice : public DeviceLearner {
       if (secure_) secure_input_ = update;  // masked and summed by the protocol instead of sent
     }
     pending_ = travelling(std::move(encoded), shared_.uplink_charge, encoded_);
+    if (control) {
+      const UpdatePayload c = travelling(std::move(*control), shared_.uplink_charge, encoded_);
+      pending_.bytes += c.bytes;
+      pending_.control = std::move(c.encoded);
+      pending_.control_compressed = c.compressed;
+    }
     ++encoded_;
     std::vector<float>().swap(local_);
   }
@@ -216,6 +247,9 @@ class TorchDevice : public DeviceLearner {
   const scenario::AttackSpec* attack_;          // this device's attack; null: honest
   const learn::Dataset& train_;                 // what it learns from (an attacker's may be poisoned)
   float proximal_mu_ = 0;                       // strategy fedprox: mu
+  std::optional<UplinkEncoder> control_encoder_;  // SCAFFOLD: the control variate's change, compressed like updates
+  std::shared_ptr<const std::vector<float>> server_control_;  // SCAFFOLD: c, as received
+  std::vector<float> own_control_;                             // SCAFFOLD: c_i (empty: zero, never sent)
   bool secure_ = false;                       // privacy.secure_aggregation
   std::vector<float> secure_input_;           // secure aggregation: the last update, decoded
   int64_t encoded_ = 0;                     // updates encoded (the uplink's context)
@@ -256,6 +290,8 @@ class TorchStore : public StoreOfEveryRole {
     }
     if (const auto& dp = shared.scenario.privacy.dp) privacy_.emplace(*dp, util::derive_seed(shared.scenario.seed, "dp-noise-sum"));
     if (!config_.plain && shared.scenario.defence) defence_ = &*shared.scenario.defence;
+    if (!config_.plain && shared.scaffold())
+      control_ = std::make_shared<std::vector<float>>(shared.initial.size(), 0.0f);
     if (config_.adopting) {
       delta_encoder_.emplace(shared.delta_compression(), shared.layers, shared.delta_seed(*config_.adopting));
     }
@@ -283,7 +319,7 @@ class TorchStore : public StoreOfEveryRole {
     out.bytes = static_cast<int64_t>(out.delta->size());
     if (shared_.downlink_charge) out.bytes = shared_.downlink_charge->charge(out.bytes, false);
     out.version = version_;
-    return out;
+    return with_control(std::move(out));
   }
 
   ModelPayload dense_payload() override {
@@ -291,7 +327,7 @@ class TorchStore : public StoreOfEveryRole {
     out.params = params_;
     out.bytes = shared_.charged_dense_bytes;
     out.version = version_;
-    return out;
+    return with_control(std::move(out));
   }
 
   void accumulate(const UpdatePayload& update, size_t member, double weight) override {
@@ -307,6 +343,7 @@ class TorchStore : public StoreOfEveryRole {
       for (size_t k = 0; k < g.size(); ++k) plain_sum_[k] += weight * static_cast<double>(g[k]);
       return;
     }
+    if (control_) add_control_change(update, member);
     if (defence_) {  // a robust rule compares the round's updates: each kept whole
       kept_.push_back(g);
       kept_weights_.push_back(weight);
@@ -329,6 +366,7 @@ class TorchStore : public StoreOfEveryRole {
     accumulated_ = 0;
     kept_.clear();
     kept_weights_.clear();
+    control_sum_.clear();
   }
 
   bool apply_accumulated(double lr, double total_weight) override {
@@ -339,6 +377,7 @@ class TorchStore : public StoreOfEveryRole {
       ++version_;
       return all_finite(x);
     }
+    if (control_) apply_control_changes();
     if (defence_) return apply_robust(lr);
     if (privacy_) {
       privacy_->noise_sum(sum_, version_);
@@ -433,6 +472,29 @@ class TorchStore : public StoreOfEveryRole {
   }
 
  private:
+  // SCAFFOLD: c travels dense beside every model the store sends.
+  ModelPayload with_control(ModelPayload out) const {
+    if (!control_) return out;
+    out.control = control_;
+    out.bytes += shared_.charged_dense_bytes;
+    return out;
+  }
+  void add_control_change(const UpdatePayload& update, size_t member) {
+    std::vector<float> change(shared_.initial.size());
+    decoder_.decode_into(update.control, update.control_compressed, shared_.control_seed(config_.devices.at(member)),
+                         update.step, change);
+    if (control_sum_.empty()) control_sum_.assign(change.size(), 0.0);
+    for (size_t k = 0; k < change.size(); ++k) control_sum_[k] += change[k];
+  }
+  // c <- c + sum of the round's changes / N (N: the store's devices), a new vector: the models sent keep theirs.
+  void apply_control_changes() {
+    if (control_sum_.empty()) return;
+    auto next = std::make_shared<std::vector<float>>(*control_);
+    const auto n = static_cast<double>(config_.devices.size());
+    for (size_t k = 0; k < next->size(); ++k) (*next)[k] = static_cast<float>((*next)[k] + control_sum_[k] / n);
+    control_ = std::move(next);
+    control_sum_.clear();
+  }
   // A robust rule's aggregate of the kept updates, stepped like the mean (no central noise: refused).
   bool apply_robust(double lr) {
     const auto n = static_cast<int64_t>(kept_.size());
@@ -469,6 +531,8 @@ class TorchStore : public StoreOfEveryRole {
   const scenario::DefenceSpec* defence_ = nullptr;        // a robust rule in place of the mean; null: the mean
   std::vector<std::vector<float>> kept_;                   // defence: the round's decoded updates ...
   std::vector<double> kept_weights_;                       // ... and their weights
+  std::shared_ptr<std::vector<float>> control_;  // SCAFFOLD: the server's control variate c (null: not SCAFFOLD)
+  std::vector<double> control_sum_;              // SCAFFOLD: the round's control changes, summed
   UplinkDecoder decoder_;
   std::optional<AggregatePrivacy> privacy_;  // privacy.dp: updates bounded, weighted alike, the sum noised
   int64_t accumulated_ = 0;                  // privacy.dp, secure aggregation: updates in the round's sum

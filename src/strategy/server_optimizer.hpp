@@ -1,7 +1,7 @@
 // The server's optimiser: how a round's aggregated update moves the global model. Updates come in the
 // back-ends' convention, a step to subtract (a gradient, or local SGD's pulled - local delta), so
 // FedOpt's pseudo-gradient Delta (local - pulled) is its negation. One row per strategy kind
-// (make_server_optimizer): FedAvg and FedProx step plainly, FedAvgM with server momentum, FedAdam,
+// (make_server_optimizer): FedAvg, FedProx and SCAFFOLD step plainly, FedAvgM with server momentum, FedAdam,
 // FedYogi and FedAdagrad adaptively (fedopt.cpp). Plain C++: no LibTorch, no SimGrid.
 #pragma once
 

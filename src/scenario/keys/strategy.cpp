@@ -20,11 +20,14 @@ std::vector<KeySpec> server_rows() {
                   "the global model, and what devices add to their local steps.")
           .off_when_null("FedAvg: model -= training.server_lr x the weighted mean delta")
           .fills(&Scenario::strategy),
-      enum_key("strategy.kind", {"fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad", "fedprox"},
+      enum_key("strategy.kind", {"fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad", "fedprox", "scaffold"},
                "fedavg = the weighted mean delta at training.server_lr (McMahan et al. 2017); fedavgm = with server "
                "momentum (Hsu et al. 2019); fedadam, fedyogi, fedadagrad = the adaptive server optimisers of Reddi "
                "et al. (ICLR 2021, Algorithm 2), at `server_lr`; fedprox = FedAvg whose devices add the proximal "
-               "term mu/2 |w - w_global|^2 to their local loss (Li et al., MLSys 2020).")
+               "term mu/2 |w - w_global|^2 to their local loss (Li et al., MLSys 2020); scaffold = control variates correct each "
+               "local step by c - c_i, and each upload carries the change of c_i beside the model delta, compressed "
+               "alike (the upload doubles), each model c beside it, dense (Karimireddy et al., ICML 2020, option II); "
+               "the server steps at training.server_lr.")
           .def("fedavg")
           .fills(&Scenario::strategy, &StrategySpec::kind),
       number_key("strategy.server_lr",
@@ -204,7 +207,15 @@ std::vector<Rule> strategy_rules() {
                                "model deltas), got " + t.at("mode").dump());
          check_where(r, "strategy", "a strategy");
          const auto& kind = r.at("strategy").at("kind");
-         if (kind != "fedavg" && kind != "fedprox" && t.at("momentum") != 0.0)
+         if (kind == "scaffold") {
+           if (applies_on_arrival(t))
+             throw ScenarioError("strategy.kind: scaffold needs rounds (training.aggregation sync): its server control "
+                                 "variate moves by each round's changes");
+           if (!r.at("privacy").is_null() && (given(r.at("privacy"), "dp") || given(r.at("privacy"), "secure_aggregation")))
+             throw ScenarioError("strategy.kind: scaffold not with privacy (its control variates would go unclipped and "
+                                 "unmasked beside the protected update)");
+         }
+         if (kind != "fedavg" && kind != "fedprox" && kind != "scaffold" && t.at("momentum") != 0.0)
            throw ScenarioError("strategy.kind: " + kind.get<std::string>() +
                                " has a server optimiser of its own; set training.momentum to 0");
        }},

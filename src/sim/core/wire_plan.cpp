@@ -71,6 +71,14 @@ Directions directions(const scenario::Scenario& s, const backend::ChargedModel& 
     d.down = dense;
     d.text += "the dense model, " + bytes_text(dense) + " a message";
   }
+  if (s.strategy && s.strategy->kind == "scaffold") {
+    // SCAFFOLD: a control variate beside each message, compressed like the update up, dense down.
+    const int64_t header = message_bytes(0);
+    if (d.up) d.up = 2 * *d.up - header;
+    if (d.down) d.down = *d.down + (dense - header);
+    d.text += "; SCAFFOLD adds a control variate to each: uplink " + (d.up ? bytes_text(*d.up) : std::string("twice")) +
+              " a message, downlink + " + bytes_text(dense - header) + " (c, dense)";
+  }
   d.text += "\n";
   return d;
 }
