@@ -3,7 +3,9 @@
 summary.json's wall_time_s masked, so that a change meant to keep behaviour can be checked byte
 for byte: run it before and after, and diff the two listings.
 
-    /usr/bin/python3 tools/dev/outputs_digest.py [--binary build/edgetrain] [--jobs 2] > before.txt
+    /usr/bin/python3 tools/dev/outputs_digest.py [--binary build/edgetrain] [--jobs 2] [--set K=V]... > before.txt
+
+--set shortens every run alike (e.g. --set stop.rounds=3): a quicker check of the same code paths.
 """
 import argparse
 import concurrent.futures
@@ -31,9 +33,10 @@ def digest_folder(folder):
     return rows
 
 
-def run_one(binary, scenario, work):
+def run_one(binary, scenario, work, sets):
     out = os.path.join(work, scenario.replace("/", "_"))
-    p = subprocess.run([binary, "run", os.path.join(ROOT, scenario), "--quiet", "--out", out],
+    p = subprocess.run([binary, "run", os.path.join(ROOT, scenario), "--quiet", "--out", out,
+                        *[a for s in sets for a in ("--set", s)]],
                        capture_output=True, text=True)
     lines = ["%s exit %d" % (scenario, p.returncode)]
     if os.path.isdir(out):
@@ -45,13 +48,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", default=os.path.join(ROOT, "build", "edgetrain"))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--set", action="append", default=[], help="a scenario override for every run")
     args = ap.parse_args()
     scenarios = sorted(os.path.relpath(os.path.join(d, f), ROOT)
                        for d, _, files in os.walk(os.path.join(ROOT, "scenarios")) for f in files
                        if f.endswith(".json") and "data" not in os.path.relpath(d, ROOT).split(os.sep))
     with tempfile.TemporaryDirectory(prefix="edgetrain-digest-") as work:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            for lines in pool.map(lambda s: run_one(args.binary, s, work), scenarios):
+            for lines in pool.map(lambda s: run_one(args.binary, s, work, args.set), scenarios):
                 print("\n".join(lines))
                 sys.stdout.flush()
 

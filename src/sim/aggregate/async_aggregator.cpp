@@ -70,7 +70,7 @@ void AsyncAggregator::take(const UpdateMessage& push) {
   const auto& bound = state_.scenario.training.max_staleness;
   if (barrier_) barrier_->pushed(position_.at(push.device));
   if (!barrier_ && bound && staleness > *bound) {
-    state_.stale_drops += 1;
+    state_.async.stale_drops += 1;
     state_.devices[push.device].stale_drops += 1;
     return;
   }
@@ -84,7 +84,7 @@ void AsyncAggregator::take(const UpdateMessage& push) {
   buffering_.buffer(push.update, position_.at(push.device), staleness);
   buffered_ += 1;
   buffer_finite_ = buffer_finite_ && std::isfinite(push.loss);
-  state_.staleness.push_back({sg4::Engine::get_clock(), state_.devices[push.device].device, staleness});
+  state_.async.staleness.push_back({sg4::Engine::get_clock(), state_.devices[push.device].device, staleness});
   if (!completes) return;
   const bool finite = buffering_.apply_buffer(state_.mode.server_lr(), buffer_size_) && buffer_finite_;
   buffered_ = 0;
@@ -121,11 +121,11 @@ void AsyncAggregator::operator()() {
     if (barrier_) release();
   }
   // A partly filled buffer is not applied (FedBuff): its pushes are counted as such.
-  state_.buffered_at_end += buffered_;
+  state_.async.buffered_at_end += buffered_;
   if (barrier_) {
     barrier_->finish(sg4::Engine::get_clock());
-    state_.holds += barrier_->holds();
-    state_.held_s += barrier_->held_s();
+    state_.async.holds += barrier_->holds();
+    state_.async.held_s += barrier_->held_s();
   }
 }
 

@@ -98,7 +98,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     state_.devices[device].rounds_selected += 1;
     if (!live.on || live.model_outstanding) {
       unsent_[m] = live.on ? report::PickOutcome::busy : report::PickOutcome::off;
-      state_.selections_missing += 1;  // never sent: off, or busy with an earlier round
+      state_.updates.selections_missing += 1;  // never sent: off, or busy with an earlier round
       if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
       continue;
     }
@@ -125,7 +125,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     if (!live.on) {
       waits_for[m] = false;
       unsent_[m] = report::PickOutcome::off;
-      state_.selections_missing += 1;
+      state_.updates.selections_missing += 1;
       if (live.left_out_since_s < 0) live.left_out_since_s = last_round_end_[m];
       continue;
     }
@@ -145,7 +145,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
       state_.courier(device).post(std::move(models[m]));
     }
   }
-  state_.rounds_started += 1;
+  state_.updates.rounds_started += 1;
   return waits_for;
 }
 
@@ -254,7 +254,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   auto count_late = [&](std::unique_ptr<UpdateMessage> update) {
     state_.count_delivered(*update, inbox_.host());
     if (state_.privacy) state_.privacy->update_received(update->device);  // local DP: each update a release
-    state_.late_pushes += 1;
+    state_.updates.late_pushes += 1;
     state_.devices[update->device].late_pushes += 1;
     row.late += 1;
     const size_t m = position_.at(update->device);
@@ -345,7 +345,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   }
   if (result.ended) {
     // The round in flight is abandoned: its updates are not applied (missing, as those still out).
-    state_.selections_missing += static_cast<int64_t>(present);
+    state_.updates.selections_missing += static_cast<int64_t>(present);
     log_picks(row, waits_for, arrived, arrived_at, false, true, false);
     return result;
   }
@@ -362,18 +362,18 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   selection_.round_closed();
   // Selected, not aggregated (a straggler aggregated here was counted missing by its own round).
   const auto missing = static_cast<int64_t>(selected + stragglers - present);
-  state_.missing_updates += missing;
+  state_.updates.missing_updates += missing;
   row.updates = static_cast<int64_t>(present);
   row.missing = missing;
   // Fewer than min_updates arrived (the round was skipped, or extended with nobody left owing one):
   // nothing is applied, and what arrived is dropped.
   const bool below_min = present > 0 && present < min_updates;
   if (present == 0) {
-    state_.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
+    state_.updates.empty_rounds += 1;  // nothing to apply: the model (and its version) stay as they are
   } else if (below_min || secure_failed) {
     // What arrived is dropped: below min_updates, or masked inputs the failed protocol cannot unmask.
-    state_.rounds_below_min += below_min ? 1 : 0;
-    state_.selections_discarded += static_cast<int64_t>(present);
+    state_.updates.rounds_below_min += below_min ? 1 : 0;
+    state_.updates.selections_discarded += static_cast<int64_t>(present);
     if (!secure_) sum_.discard_accumulated();
   } else {
     if (secure_) sum_.accumulate_sum(secure_->protocol()->sum(), static_cast<int64_t>(present));
@@ -389,7 +389,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
       if (arrived[m]) state_.devices[members_[m]].rounds_aggregated += 1;
     XBT_DEBUG("%s: round %ld applied", me.c_str(), static_cast<long>(round));
   }
-  if (extended) state_.rounds_extended += 1;
+  if (extended) state_.updates.rounds_extended += 1;
   if (state_.privacy) row.epsilon = state_.privacy->epsilon();
   row.end_s = sg4::Engine::get_clock();
   log_picks(row, waits_for, arrived, arrived_at, row.applied, false, present >= target && expected > 0);

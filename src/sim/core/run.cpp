@@ -20,7 +20,6 @@
 #include "report/results_dir.hpp"
 #include "report/round_times.hpp"
 #include "report/run_record.hpp"
-#include "sim/aggregate/participation.hpp"
 #include "sim/core/actor_guard.hpp"
 #include "sim/core/capacity_check.hpp"
 #include "sim/core/device_actor.hpp"
@@ -272,7 +271,7 @@ void close_run(RunState& state, backend::ModelEvaluation& model, double end) {
   for (size_t i = 0; i < state.devices.size(); ++i) {
     state.devices[i].samples_held_at_end = state.live[i].held_samples;
     // Sync rounds: a model still out when the run ends was selected and never delivered.
-    if (state.live[i].model_outstanding) state.selections_missing += 1;
+    if (state.live[i].model_outstanding) state.updates.selections_missing += 1;
   }
   close_streams(state, end);
   const bool interrupted = state.status == "interrupted" && !state.evals.empty();
@@ -376,23 +375,9 @@ report::RunSummary summarize(RunState& state, const Topology& topology, double e
   // What crossed into and out of the server, and the topology's own keys.
   topology.summarize(state, summary.extra);
   if (nlohmann::json privacy = privacy_summary(state); !privacy.is_null()) summary.extra["privacy"] = std::move(privacy);
-  const nlohmann::json staleness = report::staleness_summary(state.staleness);
-  for (const auto& [key, value] : staleness.items()) summary.extra[key] = value;
-  summary.extra["stale_drops"] = state.stale_drops;
-  // Asynchronous aggregation: pushes per version, versions applied (= rounds), pushes of the
-  // unapplied last buffer; pulls held by the SSP barrier.
   const bool on_arrival = state.mode.applies_on_arrival();
-  summary.extra["buffer_size"] = on_arrival ? nlohmann::json(scenario.training.buffer_size) : nlohmann::json();
-  summary.extra["buffers_applied"] = on_arrival ? nlohmann::json(state.rounds_done) : nlohmann::json();
-  summary.extra["pushes_buffered_at_end"] = state.buffered_at_end;
-  summary.extra["holds"] = state.holds;
-  summary.extra["held_s"] = state.held_s;
-  summary.extra["failed_pushes"] = state.failed_pushes;
-  summary.extra["late_pushes"] = state.late_pushes;
-  summary.extra["missing_updates"] = state.missing_updates;
-  summary.extra["empty_rounds"] = state.empty_rounds;
-  summary.extra["rounds_below_min"] = state.rounds_below_min;
-  summary.extra["rounds_extended"] = state.rounds_extended;
+  state.async.summarize(summary.extra, on_arrival, scenario.training.buffer_size, state.rounds_done);
+  state.updates.summarize(summary.extra, state.devices, on_arrival);
   summary.extra["offline_s"] = offline_s;
   summary.extra["restarts"] = restarts;
   summary.extra["samples_lost_in_faults"] = lost_in_faults;
@@ -412,7 +397,6 @@ report::RunSummary summarize(RunState& state, const Topology& topology, double e
   summary.extra["devices"] = static_cast<int64_t>(scenario.devices.size());
   // Sync rounds: the devices selected per round (training.selection; every device by default).
   summary.extra["selection"] = scenario.training.selection.kind;
-  summary.extra["participation"] = participation_summary(state);
   summarize_strategy(state, summary.extra);
   nlohmann::json overrides = nlohmann::json::array();
   for (const auto& o : scenario.platform_overrides) {
@@ -678,7 +662,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     for (const auto& [name, content] : options.crosscheck(workload, local)) results.write(name, content);
   }
   report::write_run_outputs(
-      results, {scenario.resolved, summary, state.evals, state.devices, links, state.staleness, state.rounds,
+      results, {scenario.resolved, summary, state.evals, state.devices, links, state.async.staleness, state.rounds,
                 scenario.population != nullptr});
   results.commit();
   std::printf("%s", report::summary_text(summary, options.out_dir.string()).c_str());

@@ -59,10 +59,10 @@ void RunState::count_failed(size_t device, bool was_pushing, bool tell_upstream)
   DeviceLiveness& l = live[device];
   if (was_pushing) {
     record.failed_pushes += 1;
-    failed_pushes += 1;
+    updates.failed_pushes += 1;
   }
   record.samples_lost_in_faults += l.held_samples;
-  if (l.model_outstanding) selections_failed += 1;
+  if (l.model_outstanding) updates.selections_failed += 1;
   l.pushing = false;
   l.held_samples = 0;
   l.model_outstanding = false;

@@ -18,6 +18,7 @@
 #include "report/run_record.hpp"
 #include "report/selection_log.hpp"
 #include "scenario/scenario.hpp"
+#include "sim/core/async_record.hpp"
 #include "sim/core/device_stream.hpp"
 #include "sim/core/downlink_courier.hpp"
 #include "sim/core/host_slots.hpp"
@@ -26,6 +27,7 @@
 #include "sim/core/privacy_run.hpp"
 #include "sim/core/stop_signal.hpp"
 #include "sim/core/time_ledger.hpp"
+#include "sim/core/update_record.hpp"
 
 namespace edgetrain::sim {
 
@@ -134,31 +136,15 @@ struct RunState {
     return stopping();
   }
 
-  // Asynchronous aggregation: one row per push taken into a buffer; pushes dropped for staleness.
-  std::vector<report::StalenessRow> staleness;
-  int64_t stale_drops = 0;
-  int64_t buffered_at_end = 0;  // pushes in a partly filled buffer when the run ended (not applied)
-  int64_t holds = 0;            // staleness_policy hold: pulls held, and for how long in all
-  double held_s = 0;
+  // The features' own records, each writing its summary keys (update_record.hpp, async_record.hpp).
+  AsyncRecord async;
+  UpdateRecord updates;
 
   // Faults (faults.*) and round timeouts: per-device liveness and the fleet's counters.
   std::vector<DeviceLiveness> live;
   std::vector<const scenario::DeviceFaultSpec*> faults;  // per device, its availability entry (null: always on)
-  int64_t failed_pushes = 0, late_pushes = 0;
-  int64_t missing_updates = 0;  // sync rounds: devices whose update was not aggregated in a round
-  int64_t empty_rounds = 0;     // sync rounds that closed with no update at all
-  // training.selection.min_updates: rounds that applied nothing for want of updates, and rounds that
-  // waited past their timeout for them.
-  int64_t rounds_below_min = 0, rounds_extended = 0;
   int64_t secure_rounds_failed = 0;  // secure aggregation: rounds whose protocol fell below its threshold
   report::SecureRoundRecord secure_totals;  // secure aggregation: every round's phases (sites' rounds too)
-  // Sync rounds' participation (summary.json): each time a device is selected it ends aggregated
-  // (DeviceRecord::rounds_aggregated), late (late_pushes), failed (a fault while its model was out),
-  // missing (not sent, being off or busy with an earlier round; or still out when the run ended) or
-  // discarded (its round had fewer than min_updates).
-  int64_t rounds_started = 0;
-  int64_t selections_failed = 0, selections_missing = 0;
-  int64_t selections_discarded = 0;  // arrived in a round below training.selection.min_updates
 
   // Upload accounting is done by the receiver on delivery, so that a fault striking the sender
   // right after a completed transfer cannot lose it. Each upload is counted once, here: the

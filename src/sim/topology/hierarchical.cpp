@@ -220,7 +220,7 @@ class CloudAggregator {
       site.deltas_aggregated += 1;
       state_.rounds_done += 1;
       state_.round_ends_s.push_back(sg4::Engine::get_clock());
-      state_.staleness.push_back({sg4::Engine::get_clock(), site.host, staleness});
+      state_.async.staleness.push_back({sg4::Engine::get_clock(), site.host, staleness});
       if (!finite) {
         state_.stop("diverged", "loss or parameters became NaN/Inf at update " + std::to_string(state_.rounds_done));
       }
@@ -296,7 +296,7 @@ class CloudAggregator {
       state_.rounds_done += 1;
       row.applied = true;
     } else {
-      state_.empty_rounds += 1;  // no site trained anything: the model stays as it is
+      state_.updates.empty_rounds += 1;  // no site trained anything: the model stays as it is
     }
     row.end_s = sg4::Engine::get_clock();
     row.bytes_up = state_.bytes_up - up_before;
