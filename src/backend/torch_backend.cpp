@@ -583,7 +583,7 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
     const auto count = std::count(shared_->attackers.begin(), shared_->attackers.end(), true);
     shared_->attacker_share = static_cast<double>(count) / static_cast<double>(scenario.devices.size());
     shared_->poisoned_train = strategy::poisoned_train(*scenario.attack, data.train, util::derive_seed(scenario.seed, "poison"));
-    shared_->backdoor_test = strategy::backdoor_test(*scenario.attack, data.test);
+    shared_->backdoor_test = strategy::backdoor_test(*scenario.attack, data.test, data.train);
   }
   devices_.resize(scenario.devices.size());
 }

@@ -118,10 +118,12 @@ std::optional<learn::Dataset> poisoned_train(const scenario::AttackSpec& spec, c
   return out;
 }
 
-std::optional<learn::Dataset> backdoor_test(const scenario::AttackSpec& spec, const learn::Dataset& test) {
+std::optional<learn::Dataset> backdoor_test(const scenario::AttackSpec& spec, const learn::Dataset& test,
+                                            const learn::Dataset& train) {
   if (spec.kind != "backdoor") return std::nullopt;
   check_target(spec, test);
-  const Brightest value = brightest(test);
+  brightest(test);  // the test set's shape checked as the training set's
+  const Brightest value = brightest(train);
   learn::Dataset out = test;
   out.features.clear();
   out.codes.clear();

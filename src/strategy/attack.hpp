@@ -31,8 +31,10 @@ void attack_update(const scenario::AttackSpec& spec, uint64_t seed, std::span<fl
 std::optional<learn::Dataset> poisoned_train(const scenario::AttackSpec& spec, const learn::Dataset& train,
                                              uint64_t seed);
 
-// Backdoor: the test samples of other classes than the target, stamped and labelled target_class, so that
-// the model's accuracy on it is the attack success rate; empty for other attacks.
-std::optional<learn::Dataset> backdoor_test(const scenario::AttackSpec& spec, const learn::Dataset& test);
+// Backdoor: the test samples of other classes than the target, stamped with the trigger the attackers
+// trained on (the brightest value of `train`) and labelled target_class, so that the model's accuracy on it
+// is the attack success rate; empty for other attacks.
+std::optional<learn::Dataset> backdoor_test(const scenario::AttackSpec& spec, const learn::Dataset& test,
+                                            const learn::Dataset& train);
 
 }  // namespace edgetrain::strategy
