@@ -210,6 +210,9 @@ std::string rounds_csv(const std::vector<RoundRow>& rows) {
   // Runs with differential privacy add the epsilon spent once the round closed.
   const bool dp = std::any_of(rows.begin(), rows.end(), [](const RoundRow& r) { return r.epsilon; });
   if (dp) columns.emplace_back("epsilon");
+  // Runs whose deadline is predicted (training.deadline) add each round's.
+  const bool predicted = std::any_of(rows.begin(), rows.end(), [](const RoundRow& r) { return r.predicted_deadline; });
+  if (predicted) columns.emplace_back("timeout_s");
   // Runs with secure aggregation add each phase's time and bytes, and the phase that failed.
   const bool secure = std::any_of(rows.begin(), rows.end(), [](const RoundRow& r) { return r.secure.has_value(); });
   if (secure) {
@@ -235,6 +238,7 @@ std::string rounds_csv(const std::vector<RoundRow>& rows) {
         .add(r.bytes_up)
         .add(r.bytes_down);
     if (dp) row.add(r.epsilon ? format_number(*r.epsilon) : std::string());
+    if (predicted) row.add(r.timeout_s ? format_number(*r.timeout_s) : std::string());
     if (secure) {
       const SecureRoundRecord none;  // a round that sent no model (empty cells would hide that it ran)
       const SecureRoundRecord& s = r.secure ? *r.secure : none;

@@ -125,6 +125,9 @@ struct RoundRow {
   int64_t bytes_up = 0, bytes_down = 0;
   std::optional<double> epsilon;  // privacy.dp: epsilon spent once the round applied (unset: no DP)
   std::optional<SecureRoundRecord> secure;  // privacy.secure_aggregation (unset: none)
+  // training.deadline fedbalancer: the deadline predicted for the round, from its start (unset: none yet).
+  bool predicted_deadline = false;
+  std::optional<double> timeout_s;
 };
 
 // One row of buffers_fleet.csv: every device's stream buffer summed, at a regular interval.

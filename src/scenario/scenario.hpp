@@ -161,6 +161,7 @@ struct TrainingSpec {
   SelectionSpec selection;
   // Synchronous rounds under faults: aggregate what arrived by then (empty = wait for all).
   std::optional<double> round_timeout_s;
+  std::string deadline;  // fixed (round_timeout_s) | fedbalancer (predicted from past round times)
 };
 
 struct EvalSpec {

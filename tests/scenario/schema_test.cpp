@@ -162,7 +162,7 @@ TEST_CASE("schema: lookups") {
   CHECK(child_names("") == std::vector<std::string>{"population", "name", "seed", "platform", "network", "server", "stream",
                                                     "devices", "training", "dataset", "model", "compression", "faults",
                                                     "traces", "topology", "eval", "stop", "report",
-                                                    "privacy"});
+                                                    "privacy", "strategy", "defence", "attack"});
   CHECK(child_names("topology") ==
         std::vector<std::string>{"kind", "graph", "degree", "sites", "site_rounds", "cloud_aggregation", "site_compression"});
   CHECK(child_names("training") == std::vector<std::string>{"compute",           "compute_profile",
@@ -177,7 +177,8 @@ TEST_CASE("schema: lookups") {
                                                             "buffer_size",       "start_jitter_s",
                                                             "staleness_history", "local_steps",
                                                             "aggregation",       "server_lr",
-                                                            "round_timeout_s",   "selection"});
+                                                            "round_timeout_s",   "deadline",
+                                                            "selection"});
   CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name", "stream"});
   CHECK(child_names("stream") ==
         std::vector<std::string>{"trace", "rate", "arrivals", "buffer", "sample_bytes", "while_off"});

@@ -48,6 +48,7 @@ constexpr std::string_view kRuleOrder[] = {
     "traces.availability",
     "traces.capacity",
     "training.round_timeout_s",
+    "training.deadline",
     "topology.kind",
     "training.selection",
     "training.buffer_size",

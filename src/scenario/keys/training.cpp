@@ -232,6 +232,15 @@ std::vector<KeySpec> local_sgd_rows() {
           .above(0)
           .null_default("wait for every device")
           .fills(&Scenario::training, &TrainingSpec::round_timeout_s),
+      enum_key("training.deadline", {"fixed", "fedbalancer"},
+               "Synchronous rounds: when a round stops waiting. fixed = at training.round_timeout_s; fedbalancer = "
+               "at a deadline predicted from the round times seen so far (FedBalancer, Shin et al., MobiSys 2022): "
+               "among the picked devices' last round times t_i, the D that maximises |{i : t_i <= D}| / D, the "
+               "updates expected per second of round (never past round_timeout_s; until a picked device has a "
+               "round time, round_timeout_s alone).")
+          .allowed_only_when(when("training.mode", {"sync", "scadles", "local-sgd"}))
+          .def("fixed")
+          .fills(&Scenario::training, &TrainingSpec::deadline),
   };
 }
 
@@ -311,6 +320,18 @@ std::vector<Rule> training_rules() {
          if (hold && t.at("max_staleness").is_null()) {
            throw ScenarioError("training.staleness_policy: hold needs training.max_staleness (the bound it holds to)");
          }
+       }},
+      {"training.deadline",
+       "`fedbalancer` needs synchronous rounds (not local-sgd with aggregation async) and no data injection.",
+       [](const nlohmann::json& r) {
+         const auto& t = r.at("training");
+         if (!t.contains("deadline") || t.at("deadline") != "fedbalancer") return;
+         if (applies_on_arrival(t))
+           throw ScenarioError("training.deadline: fedbalancer needs rounds (training.aggregation sync): updates "
+                               "applied on arrival have no round to close");
+         if (t.contains("injection") && !t.at("injection").is_null())
+           throw ScenarioError("training.deadline: fedbalancer not with training.injection (a round that closes "
+                               "without some devices would lose the samples handed to them)");
        }},
       {"training.injection",
        "Not with `training.round_timeout_s`: a round that closes without some devices would "

@@ -34,7 +34,8 @@ SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> member
       last_round_end_(members_.size(), 0.0),
       unsent_(members_.size()),
       picked_(members_.size(), false),
-      cost_(state.scenario) {}
+      cost_(state.scenario),
+      deadline_(state.scenario.training.deadline, state.scenario.training.round_timeout_s, members_.size()) {}
 
 std::vector<bool> SyncRounds::available(double now) const {
   std::vector<bool> out(members_.size(), false);
@@ -202,7 +203,6 @@ void SyncRounds::log_picks(const report::RoundRow& row, const std::vector<bool>&
 RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   const size_t n = members_.size();
   const double deadline = state_.scenario.stop.sim_time_s.value_or(-1);
-  const auto& round_timeout = state_.scenario.training.round_timeout_s;
   const std::string me = "aggregator on " + inbox_.host()->get_name();
 
   RoundResult result;
@@ -225,6 +225,9 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   std::vector<double> arrived_at(n, 0.0);
   size_t present = 0, stragglers = 0;  // stragglers: aggregated, selected by an earlier (empty) round
   double weight_total = 0;
+  const std::optional<double> round_timeout = deadline_.timeout(waits_for);
+  row.predicted_deadline = deadline_.adaptive();
+  if (row.predicted_deadline) row.timeout_s = round_timeout;
   const RoundClock clock(started, round_timeout, deadline);
   const double closes = clock.closes;
   double until = clock.until;  // past `closes` while a round below min_updates is extended
@@ -259,6 +262,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     row.late += 1;
     const size_t m = position_.at(update->device);
     selection_.delivered(m, sg4::Engine::get_clock() - sent_at_[m]);
+    deadline_.observed(m, sg4::Engine::get_clock() - sent_at_[m]);
   };
   // Secure aggregation: the key phases first; a round they fail goes no further.
   bool secure_failed = secure_ && !secure_->failure().empty();
@@ -333,6 +337,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     weight_total += w;
     result.samples += static_cast<double>(update->samples);
     selection_.aggregated(m, update->samples, update->loss, round_time_s);
+    deadline_.observed(m, round_time_s);
     arrived[m] = true;
     arrived_at[m] = sg4::Engine::get_clock();
     present += 1;

@@ -21,6 +21,7 @@
 #include "report/run_record.hpp"
 #include "report/selection_log.hpp"
 #include "sim/aggregate/injection.hpp"
+#include "sim/aggregate/round_deadline.hpp"
 #include "sim/aggregate/secure_phases.hpp"
 #include "sim/aggregate/selection.hpp"
 #include "sim/core/inbox.hpp"
@@ -94,7 +95,8 @@ class SyncRounds {
   // picked, or sent; the round's close decides what became of a sent one).
   std::vector<std::optional<report::PickOutcome>> unsent_;
   std::vector<bool> picked_;
-  strategy::AggregationCost cost_;  // a robust rule's or an adaptive optimiser's FLOPs beyond the mean
+  strategy::AggregationCost cost_;
+  RoundDeadline deadline_;  // when a round stops waiting (training.deadline)  // a robust rule's or an adaptive optimiser's FLOPs beyond the mean
 };
 
 }  // namespace edgetrain::sim
