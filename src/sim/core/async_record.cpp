@@ -4,7 +4,8 @@
 namespace edgetrain::sim {
 
 void AsyncRecord::summarize(nlohmann::json& extra, bool on_arrival, int64_t buffer_size, int64_t rounds) const {
-  for (const auto& [key, value] : report::staleness_summary(staleness).items()) extra[key] = value;
+  const nlohmann::json summary = report::staleness_summary(staleness);  // kept: items() does not own it
+  for (const auto& [key, value] : summary.items()) extra[key] = value;
   extra["stale_drops"] = stale_drops;
   // Pushes per version, versions applied (= rounds), pushes of the unapplied last buffer; pulls held by
   // the SSP barrier.
