@@ -234,3 +234,46 @@ TEST_CASE("strategy run: refused combinations say so in one line and exit 2") {
   check_refused(kLocal + "--set attack.kind=backdoor --set attack.fraction=0.25 --set attack.target_class=9",
                 "attack.target_class: 9 is not a class of the data set (it has 4)", "target");
 }
+
+TEST_CASE("strategy run: SCAFFOLD's control variates double the upload and ride dense beside every model") {
+  constexpr int kRounds = 10, kDevices = 8;
+  constexpr double kHeader = 64;
+  const fs::path fedavg = run8("scaffold-ref", kRounds), scaffold = run8("scaffold", kRounds, "--set strategy.kind=scaffold");
+  const auto a = read_json(fedavg / "summary.json"), b = read_json(scaffold / "summary.json");
+  const double messages = kRounds * kDevices;
+  // Up: the delta and the control variate's change, both dense here, in one message (one header).
+  CHECK(b["bytes_up"].get<double>() == 2 * a["bytes_up"].get<double>() - messages * kHeader);
+  // Down: the model and c, dense.
+  CHECK(b["bytes_down"].get<double>() == a["bytes_down"].get<double>() + messages * 4 * kParams);
+  CHECK(final_accuracy(scaffold) > 0.8);
+  // Compressed: both halves of the upload shrink alike (top-k 10%: a payload each, one header).
+  const fs::path topk = run8("scaffold-topk", kRounds, "--set strategy.kind=scaffold --set compression.kind=topk-10%");
+  const fs::path topk_ref = run8("scaffold-topk-ref", kRounds, "--set compression.kind=topk-10%");
+  CHECK(read_json(topk / "summary.json")["bytes_up"].get<double>() ==
+        2 * read_json(topk_ref / "summary.json")["bytes_up"].get<double>() - messages * kHeader);
+  // Timing-only charges the same bytes and time, and validate says the message sizes the run sends.
+  const fs::path timing = run8("scaffold-timing", kRounds,
+                               "--set strategy.kind=scaffold --set compression.kind=topk-10% --set training.compute=timing-only");
+  const auto t = read_json(timing / "summary.json"), r = read_json(topk / "summary.json");
+  CHECK(t["bytes_up"] == r["bytes_up"]);
+  CHECK(t["bytes_down"] == r["bytes_down"]);
+  CHECK(t["sim_time_s"] == r["sim_time_s"]);
+  const Result v = run_cli("validate " + (kData / "eight-devices.json").string() + " " + kLocal +
+                               "--set strategy.kind=scaffold --set compression.kind=topk-10%",
+                           "strategy-scaffold-validate");
+  REQUIRE(v.status == 0);
+  const auto per_message = static_cast<int64_t>(r["bytes_up"].get<double>() / messages);
+  CHECK(v.out.find("SCAFFOLD adds a control variate to each: uplink " + std::to_string(per_message) + " bytes") !=
+        std::string::npos);
+  // Same seed, any thread count: the same bytes.
+  const fs::path one = run8("scaffold-t1", 6, "--set strategy.kind=scaffold --threads 1");
+  const fs::path four = run8("scaffold-t4", 6, "--set strategy.kind=scaffold --threads 4");
+  CHECK(slurp(one / "metrics.csv") == slurp(four / "metrics.csv"));
+}
+
+TEST_CASE("strategy run: SCAFFOLD is refused on arrival and with privacy, one line, exit 2") {
+  check_refused(kLocal + "--set strategy.kind=scaffold --set training.aggregation=async",
+                "strategy.kind: scaffold needs rounds", "scaffold-async");
+  check_refused(kLocal + "--set strategy.kind=scaffold --set 'privacy.dp={}'", "strategy.kind: scaffold not with privacy",
+                "scaffold-dp");
+}
