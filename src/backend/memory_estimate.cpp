@@ -34,10 +34,24 @@ constexpr double kSlotBytes = 33e3;
 constexpr double kTrainingActivationCopies = 3;
 constexpr int64_t kEvalChunk = 1000;  // Model::evaluate's chunk of test samples
 
+// What the federated algorithms keep at the server: FedAvgM's momentum, FedOpt's two moments (in
+// double: four vectors), SCAFFOLD's c, its snapshot and the round's sum of changes (in double), and a
+// defence's copy of each update of the round.
+double strategy_vectors(const scenario::Scenario& sc) {
+  double v = 0;
+  if (const auto& s = sc.strategy) {
+    if (s->kind == "fedavgm") v += 1;
+    if (s->kind == "fedadam" || s->kind == "fedyogi" || s->kind == "fedadagrad") v += 4;
+    if (s->kind == "scaffold") v += 4;
+  }
+  if (sc.defence) v += static_cast<double>(scenario::most_picked(sc.training.selection, sc.devices.size()));
+  return v;
+}
+
 // The server's model-sized vectors: the global model, LibTorch's parameters and gradients
 // (the scratch network of evaluation), the decoded update, the momentum buffer, the sync
-// average and the snapshot sent to devices, one downlink replica per device, and adacomp's
-// history of index sets.
+// average and the snapshot sent to devices, one downlink replica per device, adacomp's
+// history of index sets; and the strategy's state (strategy_vectors).
 double server_vectors(const scenario::Scenario& sc) {
   const auto& t = sc.training;
   const double devices = static_cast<double>(sc.devices.size());
@@ -50,7 +64,7 @@ double server_vectors(const scenario::Scenario& sc) {
       compress::kind_named(sc.compression.uplink.kind).indices_sized_by_ratio()) {
     v += static_cast<double>(t.staleness_history) * sc.compression.uplink.ratio * kIndex / kFloat;
   }
-  return v;
+  return v + strategy_vectors(sc);
 }
 
 int64_t largest_batch(const scenario::Scenario& sc) {
@@ -60,12 +74,14 @@ int64_t largest_batch(const scenario::Scenario& sc) {
 }
 
 // What a device's learner keeps between its updates: error feedback memory or its compressor's own
-// state, and its model copy under downlink compression.
+// state, and its model copy under downlink compression; SCAFFOLD's c_i and its own encoder's state.
 int64_t kept_vectors(const scenario::Scenario& sc) {
   const auto& up = sc.compression.uplink;
   // The schema refuses error feedback beside a kind's own state (adacomp-bins' residual).
-  int64_t vectors = (up.error_feedback ? 1 : 0) + compress::kind_named(up.kind).state_vectors;
+  const int64_t encoder = (up.error_feedback ? 1 : 0) + compress::kind_named(up.kind).state_vectors;
+  int64_t vectors = encoder;
   if (sc.compression.downlink) vectors += 1;
+  if (sc.strategy && sc.strategy->kind == "scaffold") vectors += 1 + encoder;
   return vectors;
 }
 

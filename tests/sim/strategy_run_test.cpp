@@ -246,6 +246,9 @@ TEST_CASE("strategy run: SCAFFOLD's control variates double the upload and ride 
   // Down: the model and c, dense.
   CHECK(b["bytes_down"].get<double>() == a["bytes_down"].get<double>() + messages * 4 * kParams);
   CHECK(final_accuracy(scaffold) > 0.8);
+  // A device keeps c_i beside its update and local model: three model-sized vectors against FedAvg's two.
+  CHECK(num(read_csv(scaffold / "devices.csv")[0], "model_memory_bytes") == 3 * 4 * kParams);
+  CHECK(num(read_csv(fedavg / "devices.csv")[0], "model_memory_bytes") == 2 * 4 * kParams);
   // Compressed: both halves of the upload shrink alike (top-k 10%: a payload each, one header).
   const fs::path topk = run8("scaffold-topk", kRounds, "--set strategy.kind=scaffold --set compression.kind=topk-10%");
   const fs::path topk_ref = run8("scaffold-topk-ref", kRounds, "--set compression.kind=topk-10%");
