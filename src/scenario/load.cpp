@@ -202,7 +202,9 @@ void apply_override(json& doc, const std::string& override_text) {
       (leaf->type == ValueType::String || leaf->type == ValueType::Enum || leaf->type == ValueType::Path);
   const bool whole_entry = entry_of != nullptr;                    // e.g. devices.0=pi-3
   const bool null_ok = value.is_null() && leaf && leaf->nullable;  // --set stream.trace=null
-  if (!is_json || (text_key && !value.is_string() && !null_ok) ||
+  // A text key resolved by code of its own may also take an object (attack.devices: a glob or a selector).
+  const bool object_ok = value.is_object() && leaf && leaf->resolve;
+  if (!is_json || (text_key && !value.is_string() && !null_ok && !object_ok) ||
       (whole_entry && !value.is_string() && !value.is_object())) {
     value = value_text;
     try {

@@ -321,7 +321,8 @@ struct DefenceSpec {
 struct AttackSpec {
   std::string kind;               // sign-flip | scale | noise | label-flip | backdoor
   std::optional<double> fraction;  // a seeded share of the devices ...
-  std::string devices;            // ... or those whose names match this glob
+  std::string devices;            // ... or those whose names match this glob ...
+  std::vector<std::string> named;  // ... or these (a host selector's devices: a class or a site of the fleet)
   double scale{};                 // sign-flip, scale: the factor
   double stddev{};                // noise: the Gaussian's standard deviation
   int64_t target_class{};         // backdoor: the label the trigger leads to

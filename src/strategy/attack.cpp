@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 
 #include "privacy/gaussian_noise.hpp"
@@ -78,7 +79,11 @@ std::vector<bool> attackers(const scenario::Scenario& scenario) {
     for (size_t i = 0; i < std::min(count, n); ++i) out[order[i]] = true;
     return out;
   }
-  for (size_t i = 0; i < n; ++i) out[i] = fnmatch(spec.devices.c_str(), scenario.devices[i].name.c_str(), 0) == 0;
+  const std::set<std::string> named(spec.named.begin(), spec.named.end());
+  for (size_t i = 0; i < n; ++i) {
+    const std::string& name = scenario.devices[i].name;
+    out[i] = named.empty() ? fnmatch(spec.devices.c_str(), name.c_str(), 0) == 0 : named.count(name) > 0;
+  }
   if (std::none_of(out.begin(), out.end(), [](bool b) { return b; }))
     throw scenario::ScenarioError("attack.devices: \"" + spec.devices + "\" matches no device");
   return out;

@@ -16,7 +16,7 @@
 namespace edgetrain::strategy {
 
 // Per scenario device: true for an attacker. A seeded draw of round(fraction x devices) (at least one),
-// or the devices whose names match the glob; a ScenarioError when the glob
+// the devices named (a host selector's), or those whose names match the glob; a ScenarioError when the glob
 // matches none.
 std::vector<bool> attackers(const scenario::Scenario& scenario);
 

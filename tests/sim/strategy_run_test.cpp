@@ -5,6 +5,7 @@
 // extra FLOPs are charged (real and timing-only alike); and what the scenario refuses, one line, exit 2.
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <string>
 
 #include "cli_helpers.hpp"
@@ -279,4 +280,44 @@ TEST_CASE("strategy run: SCAFFOLD is refused on arrival and with privacy, one li
                 "strategy.kind: scaffold needs rounds", "scaffold-async");
   check_refused(kLocal + "--set strategy.kind=scaffold --set 'privacy.dp={}'", "strategy.kind: scaffold not with privacy",
                 "scaffold-dp");
+}
+
+TEST_CASE("strategy run: attackers named by a site or a class of a generated fleet") {
+  // The 200 phones of platforms/fleets/phones.json (4 cells), synthetic data: 2 rounds of 10 devices.
+  const fs::path dir = fresh_dir("strategy-site");
+  const nlohmann::json scenario = {
+      {"name", "site-attack"},
+      {"seed", 3},
+      {"platform", (kSource / "platforms/fleets/phones.json").string()},
+      {"server", "cloud"},
+      {"devices", {{"role", "device"}}},
+      {"dataset", {{"name", "synthetic"}, {"train_samples", 2000}, {"shape", {1, 8, 8}}, {"classes", 4}}},
+      {"model", {{"name", "mlp"}, {"hidden", {16}}}},
+      {"training",
+       {{"mode", "local-sgd"}, {"local_steps", 2}, {"batch_size", 8}, {"selection", {{"kind", "random"}, {"per_round", 10}}}}},
+      {"eval", {{"every_s", 1000}, {"test_samples", 100}}},
+      {"stop", {{"rounds", 2}}},
+      {"attack", {{"kind", "sign-flip"}, {"devices", {{"site", "cell-1"}}}}}};
+  const fs::path file = dir / "site.json";
+  std::ofstream(file) << scenario.dump(1);
+  const Result r = run_cli("run " + file.string() + " --quiet --out " + (dir / "out").string(), "strategy-site");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  // cell-1's devices, by the fleet's own records: its hosts in the generated platform.xml.
+  const std::string platform = slurp(dir / "out" / "platform.xml");
+  size_t in_cell = 0;
+  for (size_t at = platform.find("<zone id=\"cell-1\""), end = platform.find("</zone>", at);
+       (at = platform.find("<host id=", at + 1)) < end;)
+    ++in_cell;
+  const auto resolved = read_json(dir / "out" / "scenario.json")["attack"]["devices"];
+  CHECK(resolved.is_array());
+  CHECK(resolved.size() == in_cell);
+  CHECK(read_json(dir / "out" / "summary.json")["attack"]["attackers"] == in_cell);
+  // A class by a glob over the names the fleet gives its hosts, and a selector that names no host.
+  const Result cls = run_cli("validate " + file.string() + " --set attack.devices=budget-*", "strategy-class");
+  CHECK(cls.status == 0);
+  const Result none = run_cli("validate " + file.string() + " --set 'attack.devices={\"site\": \"cell-9\"}'",
+                              "strategy-site-none");
+  CHECK(none.status == 2);
+  CHECK(none.err.find("attack.devices: selector") != std::string::npos);
 }

@@ -174,6 +174,14 @@ TEST_CASE("attackers: a glob picks the devices whose names match, and one matchi
   CHECK_THROWS_WITH(strategy::attackers(s), doctest::Contains("matches no device"));
 }
 
+TEST_CASE("attackers: a host selector's devices, named, whatever the glob") {
+  scenario::Scenario s = make_fleet(6, 3);
+  s.attack = scenario::AttackSpec{};
+  s.attack->kind = "label-flip";
+  s.attack->named = {"pi4-1", "jetson-4"};
+  CHECK(strategy::attackers(s) == std::vector<bool>{false, true, false, false, true, false});
+}
+
 TEST_CASE("attack_update: sign-flip sends -scale x the update, scale scale x it") {
   scenario::AttackSpec a;
   a.kind = "sign-flip";

@@ -4,13 +4,55 @@
 #include <fnmatch.h>
 
 #include <cstdint>
+#include <set>
 
+#include "scenario/device_selector.hpp"
 #include "scenario/error.hpp"
+#include "scenario/fill.hpp"
+#include "scenario/platform_source.hpp"
 #include "scenario/rows.hpp"
+#include "scenario/validate.hpp"
 
 namespace edgetrain::scenario::keys {
 
 namespace {
+
+bool given(const nlohmann::json& r, const char* key) { return r.contains(key) && !r.at(key).is_null(); }
+
+// attack.devices: a glob, kept as given, or a host selector, resolved to the names of the devices on its hosts.
+// Either must name at least one device.
+nlohmann::json resolve_attackers(const nlohmann::json* raw, const std::string& at, const nlohmann::json& resolved,
+                                 const ResolveContext& ctx) {
+  if (!raw) return nullptr;
+  const nlohmann::json& devices = resolved.at("devices");
+  if (raw->is_string()) {
+    const std::string& glob = raw->get_ref<const std::string&>();
+    if (glob.empty()) throw ScenarioError(at + ": must not be empty");
+    for (const auto& d : devices)
+      if (fnmatch(glob.c_str(), d.at("name").get_ref<const std::string&>().c_str(), 0) == 0) return *raw;
+    throw ScenarioError(at + ": " + raw->dump() + " matches no device name");
+  }
+  if (!raw->is_object())
+    throw ScenarioError(at + ": expected a glob (a string such as \"pi4-*\") or a host selector such as "
+                        "{\"site\": \"cell-1\"}, got " + raw->dump());
+  const SelectedHosts selected = select_hosts(*raw, at, ctx.platform->info(), resolved.at("server").get<std::string>(),
+                                              ctx.platform->file());
+  const std::set<std::string> hosts(selected.hosts.begin(), selected.hosts.end());
+  nlohmann::json names = nlohmann::json::array();
+  for (const auto& d : devices)
+    if (hosts.count(d.at("host").get<std::string>())) names.push_back(d.at("name"));
+  if (names.empty()) throw ScenarioError(at + ": the selector's hosts run no device of the scenario");
+  return names;
+}
+
+void fill_attackers(Scenario& s, const nlohmann::json& v) {
+  if (!s.attack || v.is_null()) return;
+  if (v.is_string()) {
+    s.attack->devices = v.get<std::string>();
+  } else {
+    s.attack->named = v.get<std::vector<std::string>>();
+  }
+}
 
 std::vector<KeySpec> server_rows() {
   const Condition fedopt = when("strategy.kind", {"fedadam", "fedyogi", "fedadagrad"});
@@ -118,7 +160,7 @@ std::vector<KeySpec> defence_rows() {
 }
 
 std::vector<KeySpec> attack_rows() {
-  return {
+  std::vector<KeySpec> rows{
       section_key("attack",
                   "Attackers among the devices (real training): what they do to their updates (sign-flip, scale, "
                   "noise) or to their data (label-flip, backdoor).")
@@ -139,10 +181,12 @@ std::vector<KeySpec> attack_rows() {
           .null_default("not given: `devices` says who")
           .fills(&Scenario::attack, &AttackSpec::fraction),
       string_key("attack.devices",
-                 "Or the devices whose names match this glob (fnmatch: `*`, `?`, `[...]`), e.g. a class's or a "
-                 "site's `pi4-*`.")
+                 "Or the devices whose names match this glob (fnmatch: `*`, `?`, `[...]`), e.g. a class's `pi4-*`; or "
+                 "a host selector as `devices` takes, e.g. {\"site\": \"cell-1\"} or {\"class\": \"budget\"}: its "
+                 "hosts' devices, written out by name in scenario.json.")
           .null_default("not given: `fraction` says how many")
-          .fills(&Scenario::attack, &AttackSpec::devices),
+          .resolved_by(resolve_attackers)
+          .fills_root<Scenario>(fill_attackers),
       number_key("attack.scale", "sign-flip, scale: the factor (sign-flip sends -scale x the update).")
           .allowed_only_when(when("attack.kind", {"sign-flip", "scale"}))
           .above(0)
@@ -169,9 +213,10 @@ std::vector<KeySpec> attack_rows() {
           .def(0.5)
           .fills(&Scenario::attack, &AttackSpec::poison_fraction),
   };
+  for (KeySpec& k : rows)
+    if (k.path == "attack.devices") k.type_doc = "glob or host selector";  // the table's type column
+  return rows;
 }
-
-bool given(const nlohmann::json& r, const char* key) { return r.contains(key) && !r.at(key).is_null(); }
 
 // Where the algorithms apply: the flat topology's aggregator (a hierarchy's sites and gossip have rules
 // of their own), updates it sees one by one (not secure aggregation's sum).
@@ -247,10 +292,6 @@ std::vector<Rule> strategy_rules() {
            throw ScenarioError(std::string("attack: give exactly one of fraction and devices") +
                                (fraction ? " (both are given)" : " (which devices attack?)"));
          check_where(r, "attack", "an attack");
-         if (!devices || !r.at("devices").is_array()) return;
-         for (const auto& d : r.at("devices"))
-           if (fnmatch(a.at("devices").get_ref<const std::string&>().c_str(), d.at("name").get_ref<const std::string&>().c_str(), 0) == 0) return;
-         throw ScenarioError("attack.devices: " + a.at("devices").dump() + " matches no device name");
        }},
   };
 }
