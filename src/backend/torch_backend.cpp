@@ -580,8 +580,7 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
   if (scenario.attack) {
     shared_->attackers = strategy::attackers(scenario);
-    const auto count = std::count(shared_->attackers.begin(), shared_->attackers.end(), true);
-    shared_->attacker_share = static_cast<double>(count) / static_cast<double>(scenario.devices.size());
+    shared_->attacker_share = strategy::attacker_share(shared_->attackers);
     shared_->poisoned_train = strategy::poisoned_train(*scenario.attack, data.train, util::derive_seed(scenario.seed, "poison"));
     shared_->backdoor_test = strategy::backdoor_test(*scenario.attack, data.test, data.train);
   }

@@ -1,8 +1,6 @@
 // See aggregation_cost.hpp.
 #include "strategy/aggregation_cost.hpp"
 
-#include <algorithm>
-
 #include "strategy/attack.hpp"
 #include "strategy/defence.hpp"
 
@@ -15,8 +13,7 @@ constexpr double kFedOptFlopsPerParam = 8;
 
 AggregationCost::AggregationCost(const scenario::Scenario& scenario) : scenario_(scenario) {
   if (!scenario.attack || scenario.devices.empty()) return;
-  const std::vector<bool> who = attackers(scenario);
-  attacker_share_ = static_cast<double>(std::count(who.begin(), who.end(), true)) / static_cast<double>(who.size());
+  attacker_share_ = attacker_share(attackers(scenario));
 }
 
 double AggregationCost::extra_flops(int64_t params, int64_t updates) const {

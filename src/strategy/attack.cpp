@@ -89,6 +89,11 @@ std::vector<bool> attackers(const scenario::Scenario& scenario) {
   return out;
 }
 
+double attacker_share(const std::vector<bool>& who) {
+  if (who.empty()) return 0;
+  return static_cast<double>(std::count(who.begin(), who.end(), true)) / static_cast<double>(who.size());
+}
+
 bool attacks_updates(const scenario::AttackSpec& spec) {
   return spec.kind == "sign-flip" || spec.kind == "scale" || spec.kind == "noise";
 }

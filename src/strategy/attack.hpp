@@ -20,6 +20,9 @@ namespace edgetrain::strategy {
 // matches none.
 std::vector<bool> attackers(const scenario::Scenario& scenario);
 
+// The attackers' share of the devices (`who`: attackers()'s answer; 0 for no device).
+double attacker_share(const std::vector<bool>& who);
+
 // Whether the attack changes the updates (sign-flip, scale, noise) rather than the data.
 bool attacks_updates(const scenario::AttackSpec& spec);
 
