@@ -313,7 +313,14 @@ Comparison compare_runs(const std::vector<RunRecord>& runs, const DefaultOf& def
     std::vector<const std::optional<nlohmann::json>*> applying;
     for (size_t i = 0; i < d.values.size(); ++i)
       if (!under || (*under)[i]) applying.push_back(&d.values[i]);
-    if (std::none_of(applying.begin(), applying.end(), [&](const auto* v) { return *v != *applying.front(); })) continue;
+    // A mechanism's kind is shown wherever the mechanism differs (strategy off against fedadam), even when
+    // the runs that have it agree on it: "on" alone does not say which.
+    const bool kind_of_switch = under && key.size() > 5 && key.compare(key.size() - 5, 5, ".kind") == 0 &&
+                                switches.count(key.substr(0, key.size() - 5)) &&
+                                !std::all_of(under->begin(), under->end(), [&](bool on) { return on == under->front(); });
+    if (!kind_of_switch &&
+        std::none_of(applying.begin(), applying.end(), [&](const auto* v) { return *v != *applying.front(); }))
+      continue;
     add(std::move(d));
   }
   for (const std::string& pattern : patterns) {

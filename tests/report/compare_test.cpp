@@ -278,7 +278,9 @@ TEST_CASE("compare: a mechanism on at its defaults differs from one left off (pr
   CHECK(dp.out.find("Scenario keys that differ (1):") != std::string::npos);
   const Output secure = run_compare((dir / "plain").string() + " " + (dir / "secure").string());
   REQUIRE(secure.status == 0);
-  CHECK(secure.out.find("privacy.secure_aggregation  \"off\"  \"on\"\n") != std::string::npos);
+  CHECK(secure.out.find("privacy.secure_aggregation       \"off\"     \"on\"\n") != std::string::npos);
+  // Its kind beside it: "on" alone does not say which protocol.
+  CHECK(secure.out.find("privacy.secure_aggregation.kind  (absent)  \"secagg\"\n") != std::string::npos);
   // Among runs where DP is on, its keys compare as before; the run without it is not a difference there.
   const Output three =
       run_compare((dir / "plain").string() + " " + (dir / "dp").string() + " " + (dir / "dp2").string());

@@ -321,3 +321,22 @@ TEST_CASE("strategy run: attackers named by a site or a class of a generated fle
   CHECK(none.status == 2);
   CHECK(none.err.find("attack.devices: selector") != std::string::npos);
 }
+
+TEST_CASE("strategy run: compare names the strategy, the defence and the attack that differ, not only on and off") {
+  const fs::path plain = run8("compare-plain", 2),
+                 algo = run8("compare-algo", 2,
+                             "--set strategy.kind=fedadam --set defence.kind=median --set attack.kind=noise "
+                             "--set attack.fraction=0.25");
+  const Result r = run_cli("compare " + plain.string() + " " + algo.string(), "strategy-compare");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("strategy       \"off\"     \"on\"") != std::string::npos);
+  CHECK(r.out.find("strategy.kind  (absent)  \"fedadam\"") != std::string::npos);
+  CHECK(r.out.find("defence.kind   (absent)  \"median\"") != std::string::npos);
+  CHECK(r.out.find("attack.kind    (absent)  \"noise\"") != std::string::npos);
+  // Two runs that both have the strategy, alike: no row for it.
+  const fs::path algo2 = run8("compare-algo2", 2, "--set strategy.kind=fedadam --set strategy.server_lr=0.2");
+  const fs::path algo3 = run8("compare-algo3", 2, "--set strategy.kind=fedadam");
+  const Result same = run_cli("compare " + algo2.string() + " " + algo3.string(), "strategy-compare-same");
+  CHECK(same.out.find("strategy.kind") == std::string::npos);
+  CHECK(same.out.find("strategy.server_lr") != std::string::npos);
+}
