@@ -162,7 +162,8 @@ std::string describe(const Scenario& s) {
            ", momentum " + format_number(s.training.momentum) + ", weight decay " +
            format_number(s.training.weight_decay) +
            (s.training.round_timeout_s ? ", round timeout " + format_number(*s.training.round_timeout_s) + " s"
-                                       : std::string()));
+                                       : std::string()) +
+           (s.training.deadline == "fedbalancer" ? ", deadline predicted (fedbalancer)" : std::string()));
   if (!s.training.applies_on_arrival()) {
     // Sync rounds: who each round asks (per site where the topology has sites).
     const SelectionSpec& sel = s.training.selection;
@@ -196,6 +197,23 @@ std::string describe(const Scenario& s) {
     const auto& t = s.training;
     line("local-sgd", std::to_string(t.local_steps) + " local steps per push, aggregation " + t.aggregation +
                           ", server lr " + format_number(t.server_lr));
+  }
+  // The federated algorithms (docs/explanation/strategies.md): each section's kind, then its settings.
+  for (const char* section : {"strategy", "defence", "attack"}) {
+    const json& v = s.resolved.value(section, json());
+    if (v.is_null()) continue;
+    std::string words = v.at("kind").get<std::string>();
+    std::vector<std::string> settings;
+    for (const auto& [key, value] : v.items()) {
+      if (key == "kind" || value.is_null()) continue;
+      if (key == "devices" && value.is_array()) {
+        settings.push_back("devices: the " + std::to_string(value.size()) + " of the selector");
+      } else {
+        settings.push_back(key + " " + (value.is_string() ? value.get<std::string>() : value.dump()));
+      }
+    }
+    if (!settings.empty()) words += " (" + text::join(settings, ", ") + ")";
+    line(section, words);
   }
   if (s.training.applies_on_arrival()) {
     const auto& t = s.training;
