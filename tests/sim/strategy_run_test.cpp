@@ -266,6 +266,7 @@ TEST_CASE("strategy run: SCAFFOLD's control variates double the upload and ride 
                                "--set strategy.kind=scaffold --set compression.kind=topk-10%",
                            "strategy-scaffold-validate");
   REQUIRE(v.status == 0);
+  CHECK(v.out.find("\nstrategy  scaffold\n") != std::string::npos);  // validate names the strategy
   const auto per_message = static_cast<int64_t>(r["bytes_up"].get<double>() / messages);
   CHECK(v.out.find("SCAFFOLD adds a control variate to each: uplink " + std::to_string(per_message) + " bytes") !=
         std::string::npos);
