@@ -41,7 +41,7 @@ double strategy_vectors(const scenario::Scenario& sc) {
   double v = 0;
   if (const auto& s = sc.strategy) {
     if (s->kind == "fedavgm") v += 1;
-    if (s->kind == "fedadam" || s->kind == "fedyogi" || s->kind == "fedadagrad") v += 4;
+    if (s->fedopt()) v += 4;
     if (s->kind == "scaffold") v += 4;
   }
   if (sc.defence) v += static_cast<double>(scenario::most_picked(sc.training.selection, sc.devices.size()));
@@ -81,7 +81,7 @@ int64_t kept_vectors(const scenario::Scenario& sc) {
   const int64_t encoder = (up.error_feedback ? 1 : 0) + compress::kind_named(up.kind).state_vectors;
   int64_t vectors = encoder;
   if (sc.compression.downlink) vectors += 1;
-  if (sc.strategy && sc.strategy->kind == "scaffold") vectors += 1 + encoder;
+  if (sc.strategy_is("scaffold")) vectors += 1 + encoder;
   return vectors;
 }
 

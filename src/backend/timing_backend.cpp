@@ -99,7 +99,7 @@ TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
   }
   if (deltas) delta_bytes_ = timing_payload_bytes(deltas->compressor, layers, deltas->key, declared_);
   // SCAFFOLD: the control variate's change goes up compressed like the update, c down dense beside the model.
-  if (scenario.strategy && scenario.strategy->kind == "scaffold") {
+  if (scenario.strategy_is("scaffold")) {
     uplink_bytes_ *= 2;
     control_bytes_ = cost_.dense_bytes();
   }

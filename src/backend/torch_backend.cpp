@@ -56,7 +56,6 @@ struct TorchBackend::Shared {
   uint64_t downlink_seed(size_t device) const { return util::derive_seed(scenario.seed, "downlink", device); }
   uint64_t privacy_seed(size_t device) const { return util::derive_seed(scenario.seed, "dp-noise", device); }
   uint64_t control_seed(size_t device) const { return util::derive_seed(scenario.seed, "scaffold-uplink", device); }
-  bool scaffold() const { return scenario.strategy && scenario.strategy->kind == "scaffold"; }
   uint64_t attack_seed(size_t device) const { return util::derive_seed(scenario.seed, "attack", device); }
   uint64_t delta_seed(size_t index) const { return util::derive_seed(scenario.seed, deltas->seed_name, index); }
   // The delta link's compressor, as an uplink without adaptive switching.
@@ -97,8 +96,8 @@ class TorchDevice : public DeviceLearner {
         encoder_(shared.scenario.compression, shared.layers, shared.uplink_seed(index)),
         attack_(shared.attackers.empty() || !shared.attackers[index] ? nullptr : &*shared.scenario.attack),
         train_(attack_ && shared.poisoned_train ? *shared.poisoned_train : shared.data.train) {
-    if (const auto& s = shared.scenario.strategy; s && s->kind == "fedprox") proximal_mu_ = static_cast<float>(s->mu);
-    if (shared.scaffold()) control_encoder_.emplace(shared.scenario.compression, shared.layers, shared.control_seed(index));
+    if (shared.scenario.strategy_is("fedprox")) proximal_mu_ = static_cast<float>(shared.scenario.strategy->mu);
+    if (shared.scenario.strategy_is("scaffold")) control_encoder_.emplace(shared.scenario.compression, shared.layers, shared.control_seed(index));
     if (const auto& down = shared.scenario.compression.downlink) {
       replica_.emplace(*down, shared.layers, shared.downlink_seed(index));
     }
@@ -180,7 +179,11 @@ class TorchDevice : public DeviceLearner {
   // SCAFFOLD: the local step follows g - c_i + c (Karimireddy et al. 2020, Algorithm 1).
   void correct_drift(std::vector<float>& gradient) const {
     const std::vector<float>& c = *server_control_;
-    for (size_t k = 0; k < gradient.size(); ++k) gradient[k] += c[k] - (own_control_.empty() ? 0.0f : own_control_[k]);
+    if (own_control_.empty()) {  // c_i is 0 until the device's first round ends
+      for (size_t k = 0; k < gradient.size(); ++k) gradient[k] += c[k];
+      return;
+    }
+    for (size_t k = 0; k < gradient.size(); ++k) gradient[k] += c[k] - own_control_[k];
   }
   // SCAFFOLD's option II, from the round's delta x - y_i (`update`): c_i+ = c_i - c + (x - y_i) / (K lr). The
   // change c_i+ - c_i, encoded for the uplink; c_i becomes c_i+.
@@ -290,7 +293,7 @@ class TorchStore : public StoreOfEveryRole {
     }
     if (const auto& dp = shared.scenario.privacy.dp) privacy_.emplace(*dp, util::derive_seed(shared.scenario.seed, "dp-noise-sum"));
     if (!config_.plain && shared.scenario.defence) defence_ = &*shared.scenario.defence;
-    if (!config_.plain && shared.scaffold())
+    if (!config_.plain && shared.scenario.strategy_is("scaffold"))
       control_ = std::make_shared<std::vector<float>>(shared.initial.size(), 0.0f);
     if (config_.adopting) {
       delta_encoder_.emplace(shared.delta_compression(), shared.layers, shared.delta_seed(*config_.adopting));
@@ -450,21 +453,12 @@ class TorchStore : public StoreOfEveryRole {
   }
 
   std::optional<Evaluation> evaluate(const std::function<bool()>& cancelled) override {
-    std::optional<learn::EvalResult> result;
     const std::shared_ptr<const std::vector<float>> snapshot = params_;
-    const int64_t limit = shared_.scenario.eval.test_samples;
-    WorkerPool::Ticket ticket = shared_.pool.submit([&, snapshot](size_t worker) {
-      result = shared_.workspace(worker).evaluate(*snapshot, shared_.data.test, limit, cancelled);
-    });
-    shared_.pool.wait(ticket);
+    const std::optional<learn::EvalResult> result = evaluate_on(snapshot, shared_.data.test, cancelled);
     if (!result) return std::nullopt;
     Evaluation out{result->accuracy, result->loss, std::nullopt, std::nullopt};
     if (shared_.backdoor_test) {
-      std::optional<learn::EvalResult> stamped;
-      ticket = shared_.pool.submit([&, snapshot](size_t worker) {
-        stamped = shared_.workspace(worker).evaluate(*snapshot, *shared_.backdoor_test, limit, cancelled);
-      });
-      shared_.pool.wait(ticket);
+      const std::optional<learn::EvalResult> stamped = evaluate_on(snapshot, *shared_.backdoor_test, cancelled);
       if (!stamped) return std::nullopt;
       out.attack_success = stamped->accuracy;
     }
@@ -472,6 +466,17 @@ class TorchStore : public StoreOfEveryRole {
   }
 
  private:
+  // `snapshot` evaluated on `data` on the pool (nothing when `cancelled` says so between batches).
+  std::optional<learn::EvalResult> evaluate_on(const std::shared_ptr<const std::vector<float>>& snapshot,
+                                               const learn::Dataset& data, const std::function<bool()>& cancelled) {
+    std::optional<learn::EvalResult> result;
+    const int64_t limit = shared_.scenario.eval.test_samples;
+    WorkerPool::Ticket ticket = shared_.pool.submit([&, snapshot](size_t worker) {
+      result = shared_.workspace(worker).evaluate(*snapshot, data, limit, cancelled);
+    });
+    shared_.pool.wait(ticket);
+    return result;
+  }
   // SCAFFOLD: c travels dense beside every model the store sends.
   ModelPayload with_control(ModelPayload out) const {
     if (!control_) return out;
@@ -479,12 +484,13 @@ class TorchStore : public StoreOfEveryRole {
     out.bytes += shared_.charged_dense_bytes;
     return out;
   }
+  // SCAFFOLD: a member's control change, decoded into a buffer of its own (decoded_ holds its update), summed.
   void add_control_change(const UpdatePayload& update, size_t member) {
-    std::vector<float> change(shared_.initial.size());
+    control_decoded_.resize(shared_.initial.size());
     decoder_.decode_into(update.control, update.control_compressed, shared_.control_seed(config_.devices.at(member)),
-                         update.step, change);
-    if (control_sum_.empty()) control_sum_.assign(change.size(), 0.0);
-    for (size_t k = 0; k < change.size(); ++k) control_sum_[k] += change[k];
+                         update.step, control_decoded_);
+    if (control_sum_.empty()) control_sum_.assign(control_decoded_.size(), 0.0);
+    for (size_t k = 0; k < control_decoded_.size(); ++k) control_sum_[k] += control_decoded_[k];
   }
   // c <- c + sum of the round's changes / N (N: the store's devices), a new vector: the models sent keep theirs.
   void apply_control_changes() {
@@ -533,6 +539,7 @@ class TorchStore : public StoreOfEveryRole {
   std::vector<double> kept_weights_;                       // ... and their weights
   std::shared_ptr<std::vector<float>> control_;  // SCAFFOLD: the server's control variate c (null: not SCAFFOLD)
   std::vector<double> control_sum_;              // SCAFFOLD: the round's control changes, summed
+  std::vector<float> control_decoded_;           // SCAFFOLD: the control change being added
   UplinkDecoder decoder_;
   std::optional<AggregatePrivacy> privacy_;  // privacy.dp: updates bounded, weighted alike, the sum noised
   int64_t accumulated_ = 0;                  // privacy.dp, secure aggregation: updates in the round's sum

@@ -55,6 +55,11 @@ std::vector<KeySpec> per_entry_overrides(const std::vector<KeySpec>& table, cons
 // "devices[2]": the JSON path of entry i of the list `list`, for messages.
 std::string entry_at(const std::string& list, size_t i);
 
+// Whether `key` of a resolved section holds a value (not absent, not null: a section left off).
+inline bool is_given(const nlohmann::json& section, const char* key) {
+  return section.is_object() && section.contains(key) && !section.at(key).is_null();
+}
+
 // applies_on_arrival (scenario.hpp) of a resolved document's `training` section, for the rules that
 // run before the typed scenario exists (aggregation is resolved only for local-sgd).
 inline bool applies_on_arrival(const nlohmann::json& training) {

@@ -301,7 +301,9 @@ struct PrivacySpec {
 // averaged model delta moves the model (FedAvg's step, FedAvgM's momentum, FedOpt's adaptive steps of
 // Reddi et al. 2021) and what the devices add to their local steps (FedProx's proximal term).
 struct StrategySpec {
-  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox
+  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold
+  // The adaptive server optimisers of Reddi et al. (FedOpt).
+  bool fedopt() const { return kind == "fedadam" || kind == "fedyogi" || kind == "fedadagrad"; }
   double server_lr{};        // fedadam, fedyogi, fedadagrad: eta (fedavg-like kinds use training.server_lr)
   double server_momentum{};  // fedavgm
   double beta1{}, beta2{}, tau{};  // the FedOpt kinds
@@ -392,6 +394,7 @@ struct Scenario {
   TopologySpec topology;
   PrivacySpec privacy;
   std::optional<StrategySpec> strategy;  // empty: FedAvg at training.server_lr
+  bool strategy_is(std::string_view kind) const { return strategy && strategy->kind == kind; }
   std::optional<DefenceSpec> defence;    // empty: the weighted mean
   std::optional<AttackSpec> attack;      // empty: every device honest
   std::optional<FaultsSpec> faults;  // empty: no churn, no link faults

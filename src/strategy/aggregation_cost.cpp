@@ -19,8 +19,7 @@ AggregationCost::AggregationCost(const scenario::Scenario& scenario) : scenario_
 double AggregationCost::extra_flops(int64_t params, int64_t updates) const {
   double flops = 0;
   const auto d = static_cast<double>(params), n = static_cast<double>(updates);
-  if (const auto& s = scenario_.strategy; s && (s->kind == "fedadam" || s->kind == "fedyogi" || s->kind == "fedadagrad"))
-    flops += kFedOptFlopsPerParam * d;
+  if (scenario_.strategy && scenario_.strategy->fedopt()) flops += kFedOptFlopsPerParam * d;
   if (const auto& defence = scenario_.defence; defence && updates > 0) {
     const auto f = static_cast<double>(assumed_byzantine(*defence, attacker_share_, updates));
     flops += defence_kind(defence->kind).flops(*defence, n, d, f);

@@ -38,22 +38,44 @@ void mean_of(std::span<const std::vector<float>> updates, const std::vector<size
 
 }  // namespace
 
-std::vector<double> krum_scores(std::span<const std::vector<float>> updates, int64_t byzantine) {
-  const auto n = static_cast<int64_t>(updates.size());
-  std::vector<std::vector<double>> dist(n, std::vector<double>(n, 0.0));
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = i + 1; j < n; ++j) dist[i][j] = dist[j][i] = squared_distance(updates[i], updates[j]);
+namespace {
+
+using Distances = std::vector<std::vector<double>>;
+
+Distances pairwise(std::span<const std::vector<float>> updates) {
+  const size_t n = updates.size();
+  Distances dist(n, std::vector<double>(n, 0.0));
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j) dist[i][j] = dist[j][i] = squared_distance(updates[i], updates[j]);
+  return dist;
+}
+
+// Krum's score of each update of `among` (indices), over its nearest others in `among`.
+std::vector<double> scores_among(const Distances& dist, const std::vector<size_t>& among, int64_t byzantine) {
+  const auto n = static_cast<int64_t>(among.size());
   const int64_t nearest = std::clamp<int64_t>(n - byzantine - 2, 1, std::max<int64_t>(n - 1, 1));
-  std::vector<double> scores(n, 0.0);
-  for (int64_t i = 0; i < n; ++i) {
-    std::vector<double> others;
-    for (int64_t j = 0; j < n; ++j)
-      if (j != i) others.push_back(dist[i][j]);
+  std::vector<double> scores(among.size(), 0.0), others;
+  for (size_t i = 0; i < among.size(); ++i) {
+    others.clear();
+    for (size_t j = 0; j < among.size(); ++j)
+      if (j != i) others.push_back(dist[among[i]][among[j]]);
     std::sort(others.begin(), others.end());
     const auto take = std::min<size_t>(static_cast<size_t>(nearest), others.size());
     scores[i] = std::accumulate(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(take), 0.0);
   }
   return scores;
+}
+
+std::vector<size_t> all_of(size_t n) {
+  std::vector<size_t> out(n);
+  std::iota(out.begin(), out.end(), size_t{0});
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> krum_scores(std::span<const std::vector<float>> updates, int64_t byzantine) {
+  return scores_among(pairwise(updates), all_of(updates.size()), byzantine);
 }
 
 void krum(const scenario::DefenceSpec&, const RoundUpdates& round, std::vector<float>& out) {
@@ -71,25 +93,23 @@ void multikrum(const scenario::DefenceSpec& spec, const RoundUpdates& round, std
 void bulyan(const scenario::DefenceSpec&, const RoundUpdates& round, std::vector<float>& out) {
   const auto n = static_cast<int64_t>(round.updates.size());
   const int64_t f = round.byzantine;
-  // Selection: Krum chooses theta = n - 2f updates one at a time, each taken out of the set.
+  // Selection: Krum chooses theta = n - 2f updates one at a time, each taken out of the set; the distances
+  // between updates do not change as the set shrinks, so they are measured once.
   const int64_t theta = std::clamp<int64_t>(n - 2 * f, 1, n);
-  std::vector<size_t> left(static_cast<size_t>(n));
-  std::iota(left.begin(), left.end(), size_t{0});
-  std::vector<std::vector<float>> chosen;
+  const Distances dist = pairwise(round.updates);
+  std::vector<size_t> left = all_of(static_cast<size_t>(n)), chosen;
   while (static_cast<int64_t>(chosen.size()) < theta) {
-    std::vector<std::vector<float>> set;
-    for (size_t i : left) set.push_back(round.updates[i]);
-    const size_t best = by_score(krum_scores(set, f)).front();
-    chosen.push_back(std::move(set[best]));
+    const size_t best = by_score(scores_among(dist, left, f)).front();
+    chosen.push_back(left[best]);
     left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
   }
   // Aggregation: per coordinate, the mean of the beta = theta - 2f values closest to their median.
   const auto beta = static_cast<size_t>(std::clamp<int64_t>(theta - 2 * f, 1, theta));
-  const size_t d = chosen[0].size();
+  const size_t d = round.updates[0].size();
   out.assign(d, 0.0f);
   std::vector<float> column(chosen.size());
   for (size_t k = 0; k < d; ++k) {
-    for (size_t i = 0; i < chosen.size(); ++i) column[i] = chosen[i][k];
+    for (size_t i = 0; i < chosen.size(); ++i) column[i] = round.updates[chosen[i]][k];
     std::sort(column.begin(), column.end());
     const size_t c = column.size();
     const double median = c % 2 ? column[c / 2] : (static_cast<double>(column[c / 2 - 1]) + column[c / 2]) / 2;

@@ -24,10 +24,9 @@ std::unique_ptr<ServerOptimizer> make_server_optimizer(const scenario::Scenario&
   const auto& t = scenario.training;
   if (!scenario.strategy) return std::make_unique<SgdStep>(t.momentum, t.weight_decay);
   const scenario::StrategySpec& s = *scenario.strategy;
-  if (s.kind == "fedavg" || s.kind == "fedprox" || s.kind == "scaffold")
-    return std::make_unique<SgdStep>(t.momentum, t.weight_decay);
+  if (s.fedopt()) return make_fedopt(s);
   if (s.kind == "fedavgm") return std::make_unique<SgdStep>(s.server_momentum, 0.0);
-  return make_fedopt(s);
+  return std::make_unique<SgdStep>(t.momentum, t.weight_decay);  // fedavg, fedprox, scaffold
 }
 
 }  // namespace edgetrain::strategy

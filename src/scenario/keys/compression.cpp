@@ -248,7 +248,7 @@ std::vector<Rule> compression_rules() {
          if (r.at("training").at("compute") != "timing-only") return;
          const auto& c = r.at("compression");
          if (c.is_null()) return;
-         check_timing_ratio(c, "compression", c.contains("adaptive") && !c.at("adaptive").is_null());
+         check_timing_ratio(c, "compression", is_given(c, "adaptive"));
          check_timing_ratio(c.at("downlink"), "compression.downlink", false);
        }},
       {"compression.error_feedback",

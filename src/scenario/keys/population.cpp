@@ -44,9 +44,8 @@ void slot_limits(const nlohmann::json& r) {
     refuse("training.mode", "populations take part in synchronous rounds; async runs every device at once");
   if (t.at("mode") == "scadles")
     refuse("training.mode", "scadles batches follow streams, which populations do not have");
-  auto given = [](const nlohmann::json& j, const char* key) { return j.contains(key) && !j.at(key).is_null(); };
-  if (given(r, "stream")) refuse("stream", "a device's stream would run while it is not placed");
-  if (given(t, "injection")) refuse("training.injection", "data injection shares a stream's samples");
+  if (is_given(r, "stream")) refuse("stream", "a device's stream would run while it is not placed");
+  if (is_given(t, "injection")) refuse("training.injection", "data injection shares a stream's samples");
 }
 
 }  // namespace

@@ -200,7 +200,7 @@ std::vector<Rule> privacy_rules() {
            throw ScenarioError("privacy.secure_aggregation: needs an aggregator (topology.kind flat, or "
                                "hierarchical: each site runs the protocol with its devices), not gossip");
          }
-         if (t.contains("injection") && !t.at("injection").is_null()) {
+         if (is_given(t, "injection")) {
            throw ScenarioError("privacy.secure_aggregation: not with training.injection (shared samples would travel "
                                "beside the masked inputs, in the clear)");
          }

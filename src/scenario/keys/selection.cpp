@@ -93,11 +93,9 @@ void check_min_updates(const nlohmann::json& r, const nlohmann::json& sel) {
   const std::string at = "training.selection.min_updates: ";
   if (r.at("topology").at("kind") != "flat")
     throw ScenarioError(at + "flat topology only (a hierarchy's sites and gossip run rounds of their own)");
-  const auto& privacy = r.at("privacy");
-  if (privacy.is_object() && privacy.contains("secure_aggregation") && !privacy.at("secure_aggregation").is_null())
+  if (is_given(r.at("privacy"), "secure_aggregation"))
     throw ScenarioError(at + "not with privacy.secure_aggregation (its threshold decides how few updates a round sums)");
-  auto given = [&](const char* key) { return sel.contains(key) && !sel.at(key).is_null(); };
-  if (given("per_round") && min > sel.at("per_round").get<int64_t>())
+  if (is_given(sel, "per_round") && min > sel.at("per_round").get<int64_t>())
     throw ScenarioError(at + std::to_string(min) + " is more than per_round " + sel.at("per_round").dump() +
                         ", the updates a round aggregates: no round would apply");
   const auto& population = r.at("population");
@@ -123,8 +121,7 @@ std::vector<Rule> selection_rules() {
          const std::string kind = sel.at("kind").get<std::string>();
          check_min_updates(r, sel);
          if (kind == "all") return;
-         auto given = [&](const char* key) { return sel.contains(key) && !sel.at(key).is_null(); };
-         const bool per_round = given("per_round"), fraction = given("fraction");
+         const bool per_round = is_given(sel, "per_round"), fraction = is_given(sel, "fraction");
          if (per_round && fraction) {
            throw ScenarioError("training.selection: give one of per_round and fraction, not both");
          }
@@ -139,7 +136,7 @@ std::vector<Rule> selection_rules() {
          if (applies_on_arrival(t)) {  // local-sgd with aggregation async (the section row refuses async)
            throw ScenarioError("training.selection: needs synchronous rounds (local-sgd with aggregation sync)");
          }
-         if (t.contains("injection") && !t.at("injection").is_null()) {
+         if (is_given(t, "injection")) {
            throw ScenarioError(
                "training.selection: not supported with training.injection (injection plans every "
                "round over every device); set one of them to null");

@@ -17,8 +17,6 @@ namespace edgetrain::scenario::keys {
 
 namespace {
 
-bool given(const nlohmann::json& r, const char* key) { return r.contains(key) && !r.at(key).is_null(); }
-
 // attack.devices: a glob, kept as given, or a host selector, resolved to the names of the devices on its hosts.
 // Either must name at least one device.
 nlohmann::json resolve_attackers(const nlohmann::json* raw, const std::string& at, const nlohmann::json& resolved,
@@ -221,13 +219,12 @@ std::vector<KeySpec> attack_rows() {
 // Where the algorithms apply: the flat topology's aggregator (a hierarchy's sites and gossip have rules
 // of their own), updates it sees one by one (not secure aggregation's sum).
 void check_where(const nlohmann::json& r, const std::string& section, const std::string& what) {
-  if (!given(r, section.c_str())) return;
+  if (!is_given(r, section.c_str())) return;
   const std::string at = section + ": ";
   if (r.at("topology").at("kind") != "flat")
     throw ScenarioError(at + what + " on the flat topology's aggregator only (a hierarchy's sites and gossip "
                         "aggregate by rules of their own)");
-  const auto& privacy = r.at("privacy");
-  if (section != "attack" && privacy.is_object() && given(privacy, "secure_aggregation"))
+  if (section != "attack" && is_given(r.at("privacy"), "secure_aggregation"))
     throw ScenarioError(at + "not with privacy.secure_aggregation (the aggregator sees only the round's sum)");
 }
 
@@ -245,7 +242,7 @@ std::vector<Rule> strategy_rules() {
        "Mode local-sgd (the strategies move the model by the devices' model deltas), a flat topology, not with "
        "secure aggregation; training.momentum 0 (the server's momentum is the strategy's).",
        [](const nlohmann::json& r) {
-         if (!given(r, "strategy")) return;
+         if (!is_given(r, "strategy")) return;
          const auto& t = r.at("training");
          if (t.at("mode") != "local-sgd")
            throw ScenarioError("strategy: needs training.mode local-sgd (a strategy moves the model by the devices' "
@@ -256,7 +253,7 @@ std::vector<Rule> strategy_rules() {
            if (applies_on_arrival(t))
              throw ScenarioError("strategy.kind: scaffold needs rounds (training.aggregation sync): its server control "
                                  "variate moves by each round's changes");
-           if (!r.at("privacy").is_null() && (given(r.at("privacy"), "dp") || given(r.at("privacy"), "secure_aggregation")))
+           if (is_given(r.at("privacy"), "dp") || is_given(r.at("privacy"), "secure_aggregation"))
              throw ScenarioError("strategy.kind: scaffold not with privacy (its control variates would go unclipped and "
                                  "unmasked beside the protected update)");
          }
@@ -268,13 +265,13 @@ std::vector<Rule> strategy_rules() {
        "Synchronous rounds (a robust rule needs the round's updates together), a flat topology, not with secure "
        "aggregation or central differential privacy (its noise is calibrated to the mean).",
        [](const nlohmann::json& r) {
-         if (!given(r, "defence")) return;
+         if (!is_given(r, "defence")) return;
          if (applies_on_arrival(r.at("training")))
            throw ScenarioError("defence: needs synchronous rounds (a robust rule compares the round's updates); "
                                "updates applied on arrival have none to compare");
          check_where(r, "defence", "a defence");
          const auto& privacy = r.at("privacy");
-         if (privacy.is_object() && given(privacy, "dp") && privacy.at("dp").at("placement") == "central")
+         if (is_given(privacy, "dp") && privacy.at("dp").at("placement") == "central")
            throw ScenarioError("defence: not with privacy.dp placement central (its noise is calibrated to the "
                                "weighted mean's sensitivity); place the noise on the devices");
        }},
@@ -282,12 +279,12 @@ std::vector<Rule> strategy_rules() {
        "Real training (an attack changes what is learnt, not sizes); exactly one of `fraction` and `devices`; a flat "
        "topology.",
        [](const nlohmann::json& r) {
-         if (!given(r, "attack")) return;
+         if (!is_given(r, "attack")) return;
          if (r.at("training").at("compute") == "timing-only")
            throw ScenarioError("attack: needs training.compute real (an attack changes what is learnt; timing-only "
                                "runs learn nothing)");
          const auto& a = r.at("attack");
-         const bool fraction = given(a, "fraction"), devices = given(a, "devices");
+         const bool fraction = is_given(a, "fraction"), devices = is_given(a, "devices");
          if (fraction == devices)
            throw ScenarioError(std::string("attack: give exactly one of fraction and devices") +
                                (fraction ? " (both are given)" : " (which devices attack?)"));

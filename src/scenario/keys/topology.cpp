@@ -48,10 +48,10 @@ void gossip_limits(const nlohmann::json& r) {
   }
   if (mode == "scadles") refuse("training.mode scadles (its weights and learning rate span the fleet's round)");
   if (!r.at("faults").is_null()) refuse("faults (set faults to null)");
-  if (t.contains("round_timeout_s") && !t.at("round_timeout_s").is_null()) {
+  if (is_given(t, "round_timeout_s")) {
     refuse("training.round_timeout_s (a peer waits for each neighbour's model)");
   }
-  if (t.contains("selection") && !t.at("selection").is_null() && t.at("selection").at("kind") != "all") {
+  if (is_given(t, "selection") && t.at("selection").at("kind") != "all") {
     refuse("a random training.selection (every peer trains every iteration)");
   }
 }
@@ -139,7 +139,7 @@ std::vector<Rule> topology_rules() {
                "topology.kind: hierarchical needs synchronous rounds at the sites (training.mode "
                "sync, scadles, or local-sgd with aggregation sync), not updates applied on arrival");
          }
-         if (t.contains("injection") && !t.at("injection").is_null()) {
+         if (is_given(t, "injection")) {
            throw ScenarioError("training.injection: not supported with topology.kind hierarchical (set it to null)");
          }
        }},

@@ -329,7 +329,7 @@ std::vector<Rule> training_rules() {
          if (applies_on_arrival(t))
            throw ScenarioError("training.deadline: fedbalancer needs rounds (training.aggregation sync): updates "
                                "applied on arrival have no round to close");
-         if (t.contains("injection") && !t.at("injection").is_null())
+         if (is_given(t, "injection"))
            throw ScenarioError("training.deadline: fedbalancer not with training.injection (a round that closes "
                                "without some devices would lose the samples handed to them)");
        }},
@@ -338,8 +338,7 @@ std::vector<Rule> training_rules() {
        "lose the samples handed to them.",
        [](const nlohmann::json& r) {
          const auto& t = r.at("training");
-         if (!t.contains("injection") || t.at("injection").is_null()) return;
-         if (!t.contains("round_timeout_s") || t.at("round_timeout_s").is_null()) return;
+         if (!is_given(t, "injection") || !is_given(t, "round_timeout_s")) return;
          throw ScenarioError(
              "training.injection: not supported with training.round_timeout_s (a round that closes without some "
              "devices would lose the samples handed to them); set one of them to null");

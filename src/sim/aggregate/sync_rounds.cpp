@@ -261,8 +261,9 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     state_.devices[update->device].late_pushes += 1;
     row.late += 1;
     const size_t m = position_.at(update->device);
-    selection_.delivered(m, sg4::Engine::get_clock() - sent_at_[m]);
-    deadline_.observed(m, sg4::Engine::get_clock() - sent_at_[m]);
+    const double round_time_s = sg4::Engine::get_clock() - sent_at_[m];
+    selection_.delivered(m, round_time_s);
+    deadline_.observed(m, round_time_s);
   };
   // Secure aggregation: the key phases first; a round they fail goes no further.
   bool secure_failed = secure_ && !secure_->failure().empty();

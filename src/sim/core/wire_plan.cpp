@@ -71,7 +71,7 @@ Directions directions(const scenario::Scenario& s, const backend::ChargedModel& 
     d.down = dense;
     d.text += "the dense model, " + bytes_text(dense) + " a message";
   }
-  if (s.strategy && s.strategy->kind == "scaffold") {
+  if (s.strategy_is("scaffold")) {
     // SCAFFOLD: a control variate beside each message, compressed like the update up, dense down.
     const int64_t header = message_bytes(0);
     if (d.up) d.up = 2 * *d.up - header;
