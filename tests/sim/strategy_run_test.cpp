@@ -341,3 +341,23 @@ TEST_CASE("strategy run: compare names the strategy, the defence and the attack 
   CHECK(same.out.find("strategy.kind") == std::string::npos);
   CHECK(same.out.find("strategy.server_lr") != std::string::npos);
 }
+
+TEST_CASE("strategy run: validate's SCAFFOLD round bytes are the run's under a compressed downlink too") {
+  // The downlink then sends model deltas after a device's first round, with c dense beside them: validate's
+  // "a round" figure is what every round after the first moves.
+  const std::string sets = "--set strategy.kind=scaffold --set compression.kind=topk-10% "
+                           "--set 'compression.downlink={\"kind\":\"topk\",\"ratio\":0.1}'";
+  const fs::path out = run8("scaffold-downlink", 4, sets);
+  const Result v = run_cli("validate " + (kData / "eight-devices.json").string() + " " + kLocal + sets,
+                           "strategy-scaffold-downlink-validate");
+  REQUIRE(v.status == 0);
+  const auto rounds = read_csv(out / "rounds.csv");
+  REQUIRE(rounds.size() == 4);
+  for (size_t r = 1; r < rounds.size(); ++r) {
+    const auto bytes = count(rounds[r], "bytes_up") + count(rounds[r], "bytes_down");
+    CHECK(v.out.find("a round: 8 devices picked x (uplink + downlink) = " + std::to_string(bytes) + " bytes") !=
+          std::string::npos);
+  }
+  const fs::path timing = run8("scaffold-downlink-timing", 4, sets + " --set training.compute=timing-only");
+  CHECK(slurp(timing / "rounds.csv") == slurp(out / "rounds.csv"));
+}
