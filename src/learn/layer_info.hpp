@@ -13,6 +13,7 @@ struct LayerInfo {
   std::vector<int64_t> shape;
   int64_t offset = 0;  // position in the flat parameter vector
   int64_t numel = 0;
+  bool norm = false;  // a normalisation module's weight or bias (BatchNorm, GroupNorm, LayerNorm): FedBN keeps it local
 };
 
 }  // namespace edgetrain::learn

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <sstream>
 
@@ -19,6 +20,12 @@
 
 namespace edgetrain::learn {
 namespace {
+
+// A parameter's module: its name up to the last dot ("features.1" of "features.1.weight").
+std::string module_name(const std::string& parameter) {
+  const size_t dot = parameter.rfind('.');
+  return dot == std::string::npos ? std::string() : parameter.substr(0, dot);
+}
 
 // The model's own code (a TorchScript forward) cannot be stopped: LibTorch has no cancellation, and a
 // module whose forward never returns would keep the process through Ctrl-C, which only sets the stop
@@ -137,6 +144,13 @@ torch::jit::Module load_script(const ScriptArchive& archive) {
 ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& archive, const ModelConfig& config) {
   ModelShape s;
   int64_t offset = 0;
+  // The normalisation modules, by their class names (torch.nn's BatchNorm1d/2d/3d, GroupNorm, LayerNorm,
+  // InstanceNorm...), for FedBN.
+  std::set<std::string> norm_modules;
+  for (const auto& m : module.named_modules()) {
+    const auto type = m.value.type()->name();
+    if (type && type->name().find("Norm") != std::string::npos) norm_modules.insert(m.name);
+  }
   for (const auto& p : module.named_parameters()) {
     if (p.value.layout() != torch::kStrided) {
       throw ModelError(shown(archive.file) + ": parameter " + p.name +
@@ -147,7 +161,7 @@ ModelShape check_and_measure(torch::jit::Module& module, const ScriptArchive& ar
                        std::string(c10::toString(p.value.scalar_type())) +
                        "; edgetrain trains float32 parameters (call .float() before saving)");
     }
-    s.layers.push_back({p.name, p.value.sizes().vec(), offset, p.value.numel()});
+    s.layers.push_back({p.name, p.value.sizes().vec(), offset, p.value.numel(), norm_modules.count(module_name(p.name)) > 0});
     offset += p.value.numel();
   }
   if (offset == 0) throw ModelError(shown(archive.file) + " has no trainable parameter");

@@ -60,14 +60,21 @@ std::vector<KeySpec> server_rows() {
                   "the global model, and what devices add to their local steps.")
           .off_when_null("FedAvg: model -= training.server_lr x the weighted mean delta")
           .fills(&Scenario::strategy),
-      enum_key("strategy.kind", {"fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad", "fedprox", "scaffold"},
+      enum_key("strategy.kind", {"fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad", "fedprox", "scaffold",
+                                 "fedper", "fedrep", "fedbn", "ditto"},
                "fedavg = the weighted mean delta at training.server_lr (McMahan et al. 2017); fedavgm = with server "
                "momentum (Hsu et al. 2019); fedadam, fedyogi, fedadagrad = the adaptive server optimisers of Reddi "
                "et al. (ICLR 2021, Algorithm 2), at `server_lr`; fedprox = FedAvg whose devices add the proximal "
                "term mu/2 |w - w_global|^2 to their local loss (Li et al., MLSys 2020); scaffold = control variates correct each "
                "local step by c - c_i, and each upload carries the change of c_i beside the model delta, compressed "
                "alike (the upload doubles), each model c beside it, dense (Karimireddy et al., ICML 2020, option II); "
-               "the server steps at training.server_lr.")
+               "the server steps at training.server_lr. Personalisation (each device's personalised accuracy in "
+               "metrics.csv): fedper = the model's head (its last `head_layers` modules) stays on each device and "
+               "trains with the rest; only the rest travels (Arivazhagan et al. 2019); fedrep = the same split, the "
+               "head trained alone for `head_steps`, then the rest alone (Collins et al., ICML 2021); fedbn = the "
+               "normalisation layers stay on each device (Li et al., ICLR 2021); ditto = FedAvg, and each device "
+               "also trains a personal model of its own pulled towards the global one by `lambda`, on the same "
+               "batches (Li et al., ICML 2021): its steps cost twice the compute.")
           .def("fedavg")
           .fills(&Scenario::strategy, &StrategySpec::kind),
       number_key("strategy.server_lr",
@@ -109,6 +116,36 @@ std::vector<KeySpec> server_rows() {
           .above(0)
           .def(0.01)
           .fills(&Scenario::strategy, &StrategySpec::mu),
+      integer_key("strategy.head_layers",
+                  "fedper, fedrep: the model's last modules that stay on each device (a module: the tensors whose "
+                  "names share all but the last part, fc2.weight and fc2.bias).")
+          .allowed_only_when(when("strategy.kind", {"fedper", "fedrep"}))
+          .at_least(1)
+          .limit(1e6, "a million modules")
+          .def(1)
+          .fills(&Scenario::strategy, &StrategySpec::head_layers),
+      integer_key("strategy.head_steps",
+                  "fedrep: the first local steps of each update, which train the head alone (the body frozen); the "
+                  "rest train the body alone (below training.local_steps).")
+          .allowed_only_when(when("strategy.kind", {"fedrep"}))
+          .at_least(1)
+          .limit(1e6, "a million steps")
+          .null_default("half of training.local_steps, as PFLlib's equal head and body epochs")
+          .fills(&Scenario::strategy, &StrategySpec::head_steps),
+      number_key("strategy.lambda", "ditto: the weight of the personal model's proximal term lambda/2 |v - w_global|^2.")
+          .allowed_only_when(when("strategy.kind", {"ditto"}))
+          .at_least(0)
+          .limit(1e6, "beyond, a personal step diverges")
+          .def(0.1)
+          .fills(&Scenario::strategy, &StrategySpec::lambda),
+      integer_key("strategy.personal_test_samples",
+                  "Personalisation: the test samples each device's personalised model is evaluated on, drawn from the "
+                  "test set in the proportions of the classes the device has trained on.")
+          .allowed_only_when(when("strategy.kind", {"fedper", "fedrep", "fedbn", "ditto"}))
+          .at_least(1)
+          .limit(1e5, "a hundred thousand samples")
+          .def(100)
+          .fills(&Scenario::strategy, &StrategySpec::personal_test_samples),
   };
 }
 
@@ -228,6 +265,26 @@ void check_where(const nlohmann::json& r, const std::string& section, const std:
     throw ScenarioError(at + "not with privacy.secure_aggregation (the aggregator sees only the round's sum)");
 }
 
+// Personalisation: the parts that stay on the devices are the trained model's (not a catalogued model's costs);
+// only the shared part travels down, dense; fedrep's head steps leave some for the body.
+void check_personal(const nlohmann::json& r) {
+  const std::string kind = r.at("strategy").at("kind").get<std::string>();
+  const std::string at = "strategy.kind: " + kind + " ";
+  if (is_given(r.at("model"), "cost_as"))
+    throw ScenarioError(at + "not with model.cost_as (what stays on the devices is the trained model's own layers)");
+  if (kind != "ditto" && is_given(r.at("compression"), "downlink"))
+    throw ScenarioError(at + "not with compression.downlink (only the shared layers go down, dense)");
+  if (kind == "fedrep") {
+    const int64_t steps = r.at("training").at("local_steps").get<int64_t>();
+    const auto& head = r.at("strategy").at("head_steps");
+    if (steps < 2)
+      throw ScenarioError("strategy.kind: fedrep needs training.local_steps of at least 2 (head steps, then body steps)");
+    if (!head.is_null() && head.get<int64_t>() >= steps)
+      throw ScenarioError("strategy.head_steps: " + head.dump() + " leaves no step of the " + std::to_string(steps) +
+                          " (training.local_steps) for the body");
+  }
+}
+
 }  // namespace
 
 std::vector<KeySpec> strategy_rows() {
@@ -257,6 +314,7 @@ std::vector<Rule> strategy_rules() {
              throw ScenarioError("strategy.kind: scaffold not with privacy (its control variates would go unclipped and "
                                  "unmasked beside the protected update)");
          }
+         if (kind == "fedper" || kind == "fedrep" || kind == "fedbn" || kind == "ditto") check_personal(r);
          if (kind != "fedavg" && kind != "fedprox" && kind != "scaffold" && t.at("momentum") != 0.0)
            throw ScenarioError("strategy.kind: " + kind.get<std::string>() +
                                " has a server optimiser of its own; set training.momentum to 0");
