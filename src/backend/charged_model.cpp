@@ -8,6 +8,7 @@
 #include "compress/size.hpp"
 #include "learn/catalogue.hpp"
 #include "learn/model_shape.hpp"
+#include "strategy/personal_layers.hpp"
 
 namespace edgetrain::backend {
 
@@ -20,11 +21,13 @@ ChargedModel charged_model(const scenario::Scenario& scenario, const learn::Data
     out.cost = {m->name, m->params, m->step_flops_per_sample(), m->compute_layers};
     out.layers = compress_layers(m->layers);
     out.catalogued = true;
+    out.stays = strategy::kept_on_device(scenario, m->layers);
     return out;
   }
   const learn::ModelShape s = learn::model_shape(model_config(scenario, shape));
   out.cost = {scenario.model.name, static_cast<int64_t>(s.params), 3.0 * s.forward_flops_per_sample, s.compute_layers};
   out.layers = compress_layers(s.layers);
+  out.stays = strategy::kept_on_device(scenario, s.layers);
   return out;
 }
 

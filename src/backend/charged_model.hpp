@@ -18,6 +18,9 @@ struct ChargedModel {
   ModelCost cost;
   std::vector<compress::Layer> layers;
   bool catalogued = false;  // from the model catalogue (learn/catalogue.hpp)
+  // Personalisation: per layer, true for a tensor that stays on each device (strategy/personal_layers.hpp);
+  // empty when the whole model travels.
+  std::vector<bool> stays;
 };
 
 // `shape`: the data set's sample shape (mlp and cnn are sized from it).

@@ -49,10 +49,18 @@ struct UpdatePayload {
   bool control_compressed = true;
 };
 
+// Personalisation: each device's personalised model on its own test samples, over the devices that trained.
+struct PersonalAccuracy {
+  double mean = 0, p10 = 0;
+  int64_t devices = 0;
+};
+
 struct Evaluation {
   double accuracy = 0, loss = 0;
   std::optional<double> model_spread;  // an average of mixed models: their mean L2 distance to it
   std::optional<double> attack_success;  // attack backdoor: the stamped test samples classified as its target
+  // Personalisation: the devices' personalised models (personal_models.hpp); empty before any device trained.
+  std::optional<PersonalAccuracy> personal;
 };
 
 // The learning side of one device. The protocol calls receive, then per local step start_step

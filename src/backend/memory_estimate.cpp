@@ -74,7 +74,8 @@ int64_t largest_batch(const scenario::Scenario& sc) {
 }
 
 // What a device's learner keeps between its updates: error feedback memory or its compressor's own
-// state, and its model copy under downlink compression; SCAFFOLD's c_i and its own encoder's state.
+// state, and its model copy under downlink compression; SCAFFOLD's c_i and its own encoder's state;
+// personalisation's own model.
 int64_t kept_vectors(const scenario::Scenario& sc) {
   const auto& up = sc.compression.uplink;
   // The schema refuses error feedback beside a kind's own state (adacomp-bins' residual).
@@ -82,6 +83,7 @@ int64_t kept_vectors(const scenario::Scenario& sc) {
   int64_t vectors = encoder;
   if (sc.compression.downlink) vectors += 1;
   if (sc.strategy_is("scaffold")) vectors += 1 + encoder;
+  if (sc.strategy && sc.strategy->personalised()) vectors += 1;  // its own model (fedper's: a whole copy, its head read)
   return vectors;
 }
 

@@ -1,6 +1,7 @@
 // See timing_backend.hpp.
 #include "backend/timing_backend.hpp"
 
+#include "backend/travelling_part.hpp"
 #include "compress/kinds.hpp"
 #include "compress/size.hpp"
 
@@ -59,7 +60,7 @@ class TimingStore : public StoreOfEveryRole {
   }
   ModelPayload dense_payload() override {
     ModelPayload out;
-    out.bytes = owner_.cost().dense_bytes() + owner_.control_bytes();
+    out.bytes = owner_.model_bytes() + owner_.control_bytes();
     return out;
   }
   void accumulate(const UpdatePayload&, size_t, double) override {}
@@ -80,19 +81,25 @@ class TimingStore : public StoreOfEveryRole {
 
 }  // namespace
 
-TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
-                             const std::vector<compress::Layer>& layers, const std::optional<DeltaLink>& deltas)
-    : cost_(std::move(cost)), adaptive_(scenario.compression.adaptive.has_value()) {
+TimingBackend::TimingBackend(const scenario::Scenario& scenario, const ChargedModel& charged,
+                             const std::optional<DeltaLink>& deltas)
+    : cost_(charged.cost), adaptive_(scenario.compression.adaptive.has_value()) {
   const auto& compression = scenario.compression;
+  const std::vector<compress::Layer>& layers = charged.layers;
+  // What travels: the model, or personalisation's shared part.
+  std::optional<TravellingPart> part;
+  if (!charged.stays.empty()) part.emplace(layers, charged.stays);
+  const std::vector<compress::Layer>& sent = part ? part->layout() : layers;
+  model_bytes_ = part ? 4 * part->size() : cost_.dense_bytes();
   if (adaptive_) {
-    uplink_bytes_ = adaptive_payload_bytes(compression.uplink, layers);
+    uplink_bytes_ = adaptive_payload_bytes(compression.uplink, sent);
     declared_.emplace_back("compression.timing_ratio", *compression.uplink.timing_ratio);
   } else {
-    uplink_bytes_ = timing_payload_bytes(compression.uplink, layers, "compression", declared_);
+    uplink_bytes_ = timing_payload_bytes(compression.uplink, sent, "compression", declared_);
   }
   // Devices that noise their decoded update after compression send it dense (update_privacy.hpp).
   if (const auto& dp = scenario.privacy.dp; dp && dp->noise_on_devices() && !dp->noise_before_compression()) {
-    uplink_bytes_ = cost_.dense_bytes();
+    uplink_bytes_ = model_bytes_;
   }
   if (compression.downlink) {
     downlink_delta_bytes_ = timing_payload_bytes(*compression.downlink, layers, "compression.downlink", declared_);

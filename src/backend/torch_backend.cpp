@@ -7,7 +7,9 @@
 
 #include "backend/downlink.hpp"
 #include "backend/mode.hpp"
+#include "backend/personal_models.hpp"
 #include "backend/staleness.hpp"
+#include "backend/travelling_part.hpp"
 #include "backend/update_privacy.hpp"
 #include "backend/uplink.hpp"
 #include "learn/sgd.hpp"
@@ -36,6 +38,10 @@ struct TorchBackend::Shared {
   std::vector<bool> attackers;
   double attacker_share = 0;
   std::optional<learn::Dataset> poisoned_train, backdoor_test;
+  // Personalisation: the part of the model that travels (fedper, fedrep, fedbn: the rest stays on each
+  // device) and the devices' personal models.
+  std::optional<TravellingPart> travelling;
+  std::optional<PersonalModels> personal;
   // One workspace and one gradient buffer per worker, made by that worker on first use: they are
   // only ever used by the thread of their index, and a step's gradient lives only while its job runs.
   std::vector<std::unique_ptr<learn::Workspace>> workspaces =
@@ -52,6 +58,8 @@ struct TorchBackend::Shared {
     if (g.empty()) g.resize(static_cast<size_t>(model.num_params()));
     return g;
   }
+  // The layout updates travel in: the travelling part's, or the model's.
+  const std::vector<compress::Layer>& uplink_layers() const { return travelling ? travelling->layout() : layers; }
   uint64_t uplink_seed(size_t device) const { return util::derive_seed(scenario.seed, "uplink", device); }
   uint64_t downlink_seed(size_t device) const { return util::derive_seed(scenario.seed, "downlink", device); }
   uint64_t privacy_seed(size_t device) const { return util::derive_seed(scenario.seed, "dp-noise", device); }
@@ -93,10 +101,16 @@ class TorchDevice : public DeviceLearner {
         training_(shared.scenario.training),
         local_sgd_(shared.mode.local_sgd()),
         steps_per_update_(shared.mode.steps_per_update()),
-        encoder_(shared.scenario.compression, shared.layers, shared.uplink_seed(index)),
+        encoder_(shared.scenario.compression, shared.uplink_layers(), shared.uplink_seed(index)),
         attack_(shared.attackers.empty() || !shared.attackers[index] ? nullptr : &*shared.scenario.attack),
         train_(attack_ && shared.poisoned_train ? *shared.poisoned_train : shared.data.train) {
     if (shared.scenario.strategy_is("fedprox")) proximal_mu_ = static_cast<float>(shared.scenario.strategy->mu);
+    if (shared.personal) {
+      part_ = shared.travelling ? &*shared.travelling : nullptr;
+      if (shared.scenario.strategy_is("fedrep"))
+        head_steps_ = shared.scenario.strategy->head_steps.value_or(std::max<int64_t>(1, steps_per_update_ / 2));
+      if (shared.scenario.strategy_is("ditto")) ditto_lambda_ = static_cast<float>(shared.scenario.strategy->lambda);
+    }
     if (shared.scenario.strategy_is("scaffold")) control_encoder_.emplace(shared.scenario.compression, shared.layers, shared.control_seed(index));
     if (const auto& down = shared.scenario.compression.downlink) {
       replica_.emplace(*down, shared.layers, shared.downlink_seed(index));
@@ -106,7 +120,7 @@ class TorchDevice : public DeviceLearner {
     }
     // Noise after compression, and secure aggregation, need what the aggregator would decode.
     secure_ = shared.scenario.privacy.secure_aggregation.has_value();
-    if ((privacy_ && privacy_->noises_decoded()) || secure_) own_decoder_.emplace(shared.scenario.compression, shared.layers);
+    if ((privacy_ && privacy_->noises_decoded()) || secure_) own_decoder_.emplace(shared.scenario.compression, shared.uplink_layers());
   }
 
   void receive(const ModelPayload& model) override {
@@ -121,6 +135,7 @@ class TorchDevice : public DeviceLearner {
       base_ = model.params;
     }
     server_control_ = model.control;
+    if (shared_.personal) mine_ = shared_.personal->values(index_);
     steps_ = 0;
   }
 
@@ -129,17 +144,23 @@ class TorchDevice : public DeviceLearner {
   // encoded payload alone. A step that a fault cuts still runs to its end, so the device's
   // compression memory then holds it, as it holds an update lost on the wire.
   void start_step(std::vector<int64_t> batch) override {
+    const int64_t step = steps_;
     const bool first = steps_ == 0, last = ++steps_ == steps_per_update_;
     // The job owns its batch and writes only this learner's state; nobody reads it until
     // finish_step has waited for it.
-    ticket_ = shared_.pool.submit([this, first, last, batch = std::move(batch)](size_t worker) {
+    ticket_ = shared_.pool.submit([this, step, first, last, batch = std::move(batch)](size_t worker) {
       std::vector<float>& gradient = shared_.gradient(worker);
-      if (local_sgd_ && first) local_ = base();  // the local model starts from the received one
+      if (local_sgd_ && first) start_local();
       const std::vector<float>& from = local_sgd_ ? local_ : base();
       loss_ = shared_.workspace(worker).gradient(from, train_, batch, gradient);
       if (proximal_mu_ > 0 && !first) add_proximal(gradient);
       if (control_encoder_) correct_drift(gradient);
+      if (head_steps_ > 0) freeze_for(step, gradient);
       if (local_sgd_) local_optimizer_.step(local_, gradient, training_.lr);
+      if (shared_.personal) {
+        for (int64_t i : batch) labels_.push_back(train_.labels[static_cast<size_t>(i)]);
+        if (!part_) ditto_step(shared_.workspace(worker), batch, gradient);
+      }
       if (last) encode(gradient);
     });
   }
@@ -153,6 +174,12 @@ class TorchDevice : public DeviceLearner {
     shared_.pool.wait(ticket_);
     UpdatePayload out = std::move(pending_);
     pending_ = UpdatePayload{};
+    if (personal_done_) {  // what the update trained of the device's own model, evaluated from now on
+      shared_.personal->publish(index_, std::move(personal_done_), labels_);
+      personal_done_ = nullptr;
+    }
+    labels_.clear();
+    mine_ = nullptr;
     if (out.compressed && encoder_.adaptive()) ++compressed_updates_;
     base_ = nullptr;  // the snapshot may go once no device trains on it
     steps_ = 0;
@@ -166,7 +193,11 @@ class TorchDevice : public DeviceLearner {
       // The step's own failure does not matter any more: its update is dropped.
     }
     std::vector<float>().swap(local_);
+    std::vector<float>().swap(ditto_);
     pending_ = UpdatePayload{};
+    personal_done_ = nullptr;
+    labels_.clear();
+    mine_ = nullptr;
     base_ = nullptr;
     steps_ = 0;
   }
@@ -176,6 +207,28 @@ class TorchDevice : public DeviceLearner {
 
  private:
   const std::vector<float>& base() const { return replica_ ? replica_->params() : *base_; }
+  // The local model starts from the received one; personalisation's staying tensors from the device's own.
+  void start_local() {
+    local_ = base();
+    if (part_ && mine_) part_->copy_staying(*mine_, local_);
+    if (ditto_lambda_ >= 0) ditto_ = mine_ ? *mine_ : base();
+  }
+  // FedRep: the head's steps move the head alone, the body's the body alone.
+  void freeze_for(int64_t step, std::vector<float>& gradient) const {
+    if (step < head_steps_) {
+      part_->zero_travelling(gradient);
+    } else {
+      part_->zero_staying(gradient);
+    }
+  }
+  // Ditto: the personal model v takes a step on the same batch, on F(v) + lambda/2 |v - w_received|^2
+  // (the global model's gradient, already applied, makes way for v's).
+  void ditto_step(learn::Workspace& workspace, const std::vector<int64_t>& batch, std::vector<float>& gradient) {
+    workspace.gradient(ditto_, train_, batch, gradient);
+    const std::vector<float>& received = base();
+    for (size_t k = 0; k < gradient.size(); ++k) gradient[k] += ditto_lambda_ * (ditto_[k] - received[k]);
+    personal_optimizer_.step(ditto_, gradient, training_.lr);
+  }
   // SCAFFOLD: the local step follows g - c_i + c (Karimireddy et al. 2020, Algorithm 1).
   void correct_drift(std::vector<float>& gradient) const {
     const std::vector<float>& c = *server_control_;
@@ -198,6 +251,21 @@ class TorchDevice : public DeviceLearner {
     }
     return control_encoder_->encode(change, encoded_);
   }
+  // Personalisation: the device's own model as this update leaves it (published by finish_update).
+  void keep_personal() {
+    if (part_) {
+      personal_done_ = std::make_shared<const std::vector<float>>(local_);  // its staying tensors are read
+    } else {
+      personal_done_ = std::make_shared<const std::vector<float>>(std::move(ditto_));
+      ditto_ = {};
+    }
+  }
+  // The travelling part of a full-size update, in the device's own buffer.
+  std::vector<float>& gathered(const std::vector<float>& update) {
+    part_update_.resize(static_cast<size_t>(part_->size()));
+    part_->gather(update, part_update_);
+    return part_update_;
+  }
   // FedProx: the gradient of mu/2 |local - received|^2 (zero at a round's first step).
   void add_proximal(std::vector<float>& gradient) const {
     const std::vector<float>& received = base();
@@ -211,21 +279,23 @@ class TorchDevice : public DeviceLearner {
       const std::vector<float>& pulled = base();
       for (size_t k = 0; k < local_.size(); ++k) update[k] = pulled[k] - local_[k];
     }
+    if (shared_.personal) keep_personal();
+    std::vector<float>& sent = part_ ? gathered(update) : update;
     std::optional<EncodedUpdate> control;
     if (control_encoder_) control = control_change(update);
     // An attacker changes its update before anything else a device does to it.
     if (attack_ && strategy::attacks_updates(*attack_))
-      strategy::attack_update(*attack_, util::mix64(shared_.attack_seed(index_) + static_cast<uint64_t>(encoded_)), update);
-    if (privacy_) privacy_->before_encoding(update, encoded_);
-    EncodedUpdate encoded = encoder_.encode(update, encoded_);
+      strategy::attack_update(*attack_, util::mix64(shared_.attack_seed(index_) + static_cast<uint64_t>(encoded_)), sent);
+    if (privacy_) privacy_->before_encoding(sent, encoded_);
+    EncodedUpdate encoded = encoder_.encode(sent, encoded_);
     if (own_decoder_) {
-      own_decoder_->decode_into(encoded.payload, encoded.compressed, shared_.uplink_seed(index_), encoded_, update);
+      own_decoder_->decode_into(encoded.payload, encoded.compressed, shared_.uplink_seed(index_), encoded_, sent);
       if (privacy_ && privacy_->noises_decoded()) {
         // Noise after compression: what the server would decode, noised here, goes dense.
-        privacy_->noise_decoded(update, encoded_);
-        encoded = encoder_.encode_dense(update, encoded_);
+        privacy_->noise_decoded(sent, encoded_);
+        encoded = encoder_.encode_dense(sent, encoded_);
       }
-      if (secure_) secure_input_ = update;  // masked and summed by the protocol instead of sent
+      if (secure_) secure_input_ = sent;  // masked and summed by the protocol instead of sent
     }
     pending_ = travelling(std::move(encoded), shared_.uplink_charge, encoded_);
     if (control) {
@@ -253,6 +323,15 @@ class TorchDevice : public DeviceLearner {
   std::optional<UplinkEncoder> control_encoder_;  // SCAFFOLD: the control variate's change, compressed like updates
   std::shared_ptr<const std::vector<float>> server_control_;  // SCAFFOLD: c, as received
   std::vector<float> own_control_;                             // SCAFFOLD: c_i (empty: zero, never sent)
+  const TravellingPart* part_ = nullptr;      // fedper, fedrep, fedbn: what travels (the rest is the device's own)
+  int64_t head_steps_ = 0;                      // fedrep: the first steps of an update, which train the head alone
+  float ditto_lambda_ = -1;                     // ditto: lambda (negative: not ditto)
+  std::shared_ptr<const std::vector<float>> mine_;           // personalisation: the device's own model, as published
+  std::shared_ptr<const std::vector<float>> personal_done_;  // ... and as this update leaves it
+  std::vector<float> ditto_;                                 // ditto: the personal model, while an update trains it
+  std::vector<float> part_update_;                           // the travelling part of the update
+  std::vector<int64_t> labels_;                              // personalisation: the labels this update trained on
+  learn::Sgd personal_optimizer_{0.0, training_.weight_decay};
   bool secure_ = false;                       // privacy.secure_aggregation
   std::vector<float> secure_input_;           // secure aggregation: the last update, decoded
   int64_t encoded_ = 0;                     // updates encoded (the uplink's context)
@@ -285,7 +364,8 @@ class TorchStore : public StoreOfEveryRole {
         config_(std::move(config)),
         params_(std::make_shared<std::vector<float>>(shared.initial)),
         optimizer_(strategy::make_server_optimizer(shared.scenario)),
-        decoder_(config_.decoding, shared.layers),
+        part_(config_.plain || !shared.travelling ? nullptr : &*shared.travelling),
+        decoder_(config_.decoding, part_ ? part_->layout() : shared.layers),
         rule_(shared.scenario.training.staleness_lr, shared.initial.size(),
               static_cast<size_t>(shared.scenario.training.staleness_history)) {
     if (const auto& down = shared.scenario.compression.downlink) {
@@ -328,7 +408,7 @@ class TorchStore : public StoreOfEveryRole {
   ModelPayload dense_payload() override {
     ModelPayload out;
     out.params = params_;
-    out.bytes = shared_.charged_dense_bytes;
+    out.bytes = part_ ? 4 * part_->size() : shared_.charged_dense_bytes;  // personalisation: the shared part
     out.version = version_;
     return with_control(std::move(out));
   }
@@ -462,6 +542,12 @@ class TorchStore : public StoreOfEveryRole {
       if (!stamped) return std::nullopt;
       out.attack_success = stamped->accuracy;
     }
+    if (shared_.personal) {
+      const std::optional<PersonalAccuracy> personal =
+          shared_.personal->evaluate(snapshot, shared_.pool, [this](size_t w) -> learn::Workspace& { return shared_.workspace(w); }, cancelled);
+      if (cancelled()) return std::nullopt;
+      out.personal = personal;
+    }
     return out;
   }
 
@@ -517,6 +603,12 @@ class TorchStore : public StoreOfEveryRole {
   // The decoded update, in the store's own buffer (valid until the next decode).
   std::vector<float>& decode(const UpdatePayload& update, size_t member) {
     decoded_.resize(shared_.initial.size());
+    if (part_) {  // the travelling part, the rest left as it is (0)
+      part_decoded_.resize(static_cast<size_t>(part_->size()));
+      decoder_.decode_into(update.encoded, update.compressed, config_.seeds.at(member), update.step, part_decoded_);
+      part_->scatter(part_decoded_, decoded_);
+      return decoded_;
+    }
     decoder_.decode_into(update.encoded, update.compressed, config_.seeds.at(member), update.step, decoded_);
     return decoded_;
   }
@@ -540,6 +632,8 @@ class TorchStore : public StoreOfEveryRole {
   std::shared_ptr<std::vector<float>> control_;  // SCAFFOLD: the server's control variate c (null: not SCAFFOLD)
   std::vector<double> control_sum_;              // SCAFFOLD: the round's control changes, summed
   std::vector<float> control_decoded_;           // SCAFFOLD: the control change being added
+  const TravellingPart* part_;                   // personalisation: what the members send (null: the model)
+  std::vector<float> part_decoded_;              // ... decoded
   UplinkDecoder decoder_;
   std::optional<AggregatePrivacy> privacy_;  // privacy.dp: updates bounded, weighted alike, the sum noised
   int64_t accumulated_ = 0;                  // privacy.dp, secure aggregation: updates in the round's sum
@@ -590,6 +684,11 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
     shared_->attacker_share = strategy::attacker_share(shared_->attackers);
     shared_->poisoned_train = strategy::poisoned_train(*scenario.attack, data.train, util::derive_seed(scenario.seed, "poison"));
     shared_->backdoor_test = strategy::backdoor_test(*scenario.attack, data.test, data.train);
+  }
+  if (scenario.strategy && scenario.strategy->personalised()) {
+    if (!charged.stays.empty()) shared_->travelling.emplace(shared_->layers, charged.stays);
+    shared_->personal.emplace(scenario.devices.size(), shared_->travelling ? &*shared_->travelling : nullptr, data.test,
+                              scenario.strategy->personal_test_samples, util::derive_seed(scenario.seed, "personal"));
   }
   devices_.resize(scenario.devices.size());
 }

@@ -42,4 +42,8 @@ void TravellingPart::zero_staying(std::span<float> full) const {
   for (const Range& r : staying_) std::fill_n(full.data() + r.from, r.numel, 0.0f);
 }
 
+void TravellingPart::zero_travelling(std::span<float> full) const {
+  for (const Range& r : travelling_) std::fill_n(full.data() + r.from, r.numel, 0.0f);
+}
+
 }  // namespace edgetrain::backend

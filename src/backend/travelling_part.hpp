@@ -26,8 +26,9 @@ class TravellingPart {
   void scatter(std::span<const float> part, std::span<float> full) const;
   // The values that stay, copied from `from` into `to` (both the model's size).
   void copy_staying(std::span<const float> from, std::span<float> to) const;
-  // Zeroes the values that stay in `full`.
+  // Zeroes the values that stay, or those that travel, in `full`.
   void zero_staying(std::span<float> full) const;
+  void zero_travelling(std::span<float> full) const;
 
  private:
   struct Range {

@@ -77,6 +77,7 @@ class Builder {
   void norm(const std::string& name, int64_t channels, double elements) {
     param(name + ".weight", {channels});
     param(name + ".bias", {channels});
+    m_.layers[m_.layers.size() - 2].norm = m_.layers.back().norm = true;
     layer(Kind::norm, 0, 2 * elements, 2.0 * channels);
   }
 

@@ -284,6 +284,25 @@ void Dataset::copy_sample(int64_t index, float* out) const {
   }
 }
 
+Dataset subset(const Dataset& data, const std::vector<int64_t>& indices) {
+  Dataset out = data;
+  out.features.clear();
+  out.codes.clear();
+  out.labels.clear();
+  out.sample_users.clear();
+  const auto size = static_cast<size_t>(data.sample_size());
+  for (int64_t i : indices) {
+    const auto from = static_cast<size_t>(i) * size;
+    if (data.codes.empty()) {
+      out.features.insert(out.features.end(), data.features.begin() + from, data.features.begin() + from + size);
+    } else {
+      out.codes.insert(out.codes.end(), data.codes.begin() + from, data.codes.begin() + from + size);
+    }
+    out.labels.push_back(data.labels[static_cast<size_t>(i)]);
+  }
+  return out;
+}
+
 std::vector<float> Dataset::values() const {
   if (codes.empty()) return features;
   std::vector<float> out(codes.size());

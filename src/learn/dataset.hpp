@@ -59,6 +59,9 @@ struct Dataset {
   bool tokens = false;
 };
 
+// The samples `indices` of `data` (repeats allowed), in that order, without their users.
+Dataset subset(const Dataset& data, const std::vector<int64_t>& indices);
+
 struct DatasetPair {
   Dataset train, test;
 };

@@ -33,8 +33,12 @@ double Workspace::gradient(std::span<const float> params, const Dataset& data, s
 }
 
 std::optional<EvalResult> Workspace::evaluate(std::span<const float> params, const Dataset& data, int64_t limit,
-                                              const std::function<bool()>& cancelled) {
-  return impl_->trainer->evaluate(params, data, limit, cancelled);
+                                              const std::function<bool()>& cancelled, const NormStatistics* fixed) {
+  return impl_->trainer->evaluate(params, data, limit, cancelled, fixed);
+}
+
+std::shared_ptr<const NormStatistics> Workspace::norm_statistics(std::span<const float> params) {
+  return impl_->trainer->norm_statistics(params);
 }
 
 ModelShape script_shape(const ModelConfig& config) { return torch_module().script_shape(config); }

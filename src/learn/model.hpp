@@ -71,6 +71,9 @@ class Model {
   std::unique_ptr<Impl> impl_;
 };
 
+// A network's running statistics (BatchNorm's buffers) as re-estimated for some parameters: opaque here.
+struct NormStatistics;
+
 // One worker's network: the only mutable LibTorch state. Use it from one thread at a time.
 // `statistics`, the training set, re-estimates a TorchScript module's buffers (BatchNorm's running
 // statistics) before each evaluation (learn/torch/network.cpp says how); without it they keep the archive's.
@@ -89,9 +92,13 @@ class Workspace {
   // Accuracy and mean loss over the first `limit` samples of `data` (0 = all), under no-grad in
   // batches of 1,000, asking `cancelled` between batches: nothing once it says so (a long
   // evaluation must not hold up a Ctrl-C).
+  // `fixed`: running statistics to evaluate with instead of re-estimating them for `params` (norm_statistics()).
   std::optional<EvalResult> evaluate(
       std::span<const float> params, const Dataset& data, int64_t limit,
-      const std::function<bool()>& cancelled = [] { return false; });
+      const std::function<bool()>& cancelled = [] { return false; }, const NormStatistics* fixed = nullptr);
+  // The running statistics evaluate would re-estimate for `params`, kept to evaluate other parameters with
+  // (personalised models beside the global one); null when the network has none.
+  std::shared_ptr<const NormStatistics> norm_statistics(std::span<const float> params);
 
  private:
   struct Impl;

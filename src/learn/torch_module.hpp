@@ -28,7 +28,8 @@ class Trainer {
   virtual double gradient(std::span<const float> params, const Dataset& data, std::span<const int64_t> batch,
                           std::span<float> gradient) = 0;
   virtual std::optional<EvalResult> evaluate(std::span<const float> params, const Dataset& data, int64_t limit,
-                                             const std::function<bool()>& cancelled) = 0;
+                                             const std::function<bool()>& cancelled, const NormStatistics* fixed) = 0;
+  virtual std::shared_ptr<const NormStatistics> norm_statistics(std::span<const float> params) = 0;
 };
 
 // Model's implementation: what the model is, as recorded when it was built.

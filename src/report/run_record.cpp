@@ -59,6 +59,10 @@ std::string metrics_csv(const std::vector<EvalPoint>& points) {
   // Runs under a backdoor attack add its success rate.
   const bool attack = std::any_of(points.begin(), points.end(), [](const EvalPoint& p) { return p.attack_success; });
   if (attack) columns.emplace_back("attack_success");
+  // Personalisation adds the devices' personalised accuracy (empty before any device trained).
+  const bool personal = std::any_of(points.begin(), points.end(), [](const EvalPoint& p) { return p.personal_devices; });
+  if (personal)
+    for (const char* c : {"personal_accuracy_mean", "personal_accuracy_p10", "personal_devices"}) columns.emplace_back(c);
   CsvTable t(columns);
   auto optional = [](const std::optional<double>& v) { return v ? format_number(*v) : std::string(); };
   for (const auto& p : points) {
@@ -74,6 +78,10 @@ std::string metrics_csv(const std::vector<EvalPoint>& points) {
     if (spread) row.add(p.model_spread.value_or(std::numeric_limits<double>::quiet_NaN()));
     if (epsilon) row.add(optional(p.epsilon));
     if (attack) row.add(optional(p.attack_success));
+    if (personal)
+      row.add(optional(p.personal_accuracy_mean))
+          .add(optional(p.personal_accuracy_p10))
+          .add(p.personal_devices ? std::to_string(*p.personal_devices) : std::string());
   }
   return t.str();
 }

@@ -28,6 +28,9 @@ struct EvalPoint {
   std::optional<double> model_spread;    // peers without a server: mean L2 distance of the devices' models to their average
   std::optional<double> epsilon;         // privacy.dp: epsilon spent by the rounds evaluated
   std::optional<double> attack_success;  // attack backdoor: the share of stamped test samples led to its target
+  // Personalisation: the devices' personalised accuracy (their mean and 10th percentile) and how many devices.
+  std::optional<double> personal_accuracy_mean, personal_accuracy_p10;
+  std::optional<int64_t> personal_devices;
 };
 
 // Stream accounting of one device (absent for a device without a stream). Own-stream

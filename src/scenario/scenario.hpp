@@ -315,6 +315,8 @@ struct StrategySpec {
   std::optional<int64_t> head_steps;  // fedrep: the local steps that train the head alone (empty: half)
   double lambda{};                    // ditto: the personal model's pull towards the global one
   int64_t personal_test_samples{};    // personalisation: test samples per device for its personalised accuracy
+  // Training passes a local step makes (ditto trains its personal model on the same batch: two).
+  int64_t passes_per_step() const { return kind == "ditto" ? 2 : 1; }
 };
 
 // A robust aggregation rule (`defence`) in place of the round's weighted mean.

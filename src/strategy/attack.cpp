@@ -134,23 +134,14 @@ std::optional<learn::Dataset> backdoor_test(const scenario::AttackSpec& spec, co
   check_target(spec, test);
   brightest(test);  // the test set's shape checked as the training set's
   const Brightest value = brightest(train);
-  learn::Dataset out = test;
-  out.features.clear();
-  out.codes.clear();
-  out.labels.clear();
-  const auto size = static_cast<size_t>(test.sample_size());
-  for (int64_t i = 0; i < test.size(); ++i) {
-    if (test.labels[static_cast<size_t>(i)] == spec.target_class) continue;
-    const auto from = static_cast<size_t>(i) * size;
-    if (test.codes.empty()) {
-      out.features.insert(out.features.end(), test.features.begin() + from, test.features.begin() + from + size);
-    } else {
-      out.codes.insert(out.codes.end(), test.codes.begin() + from, test.codes.begin() + from + size);
-    }
-    out.labels.push_back(spec.target_class);
-    stamp(out, out.size() - 1, value);
+  std::vector<int64_t> others;
+  for (int64_t i = 0; i < test.size(); ++i)
+    if (test.labels[static_cast<size_t>(i)] != spec.target_class) others.push_back(i);
+  learn::Dataset out = learn::subset(test, others);
+  for (int64_t i = 0; i < out.size(); ++i) {
+    out.labels[static_cast<size_t>(i)] = spec.target_class;
+    stamp(out, i, value);
   }
-  out.sample_users.clear();
   return out;
 }
 

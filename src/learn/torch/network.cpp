@@ -17,6 +17,12 @@
 #include "learn/torch/torchscript.hpp"
 
 namespace edgetrain::learn {
+
+// The buffers as estimated (Workspace::statistics).
+struct NormStatistics {
+  std::vector<torch::Tensor> buffers;
+};
+
 namespace {
 
 // LibTorch reports a failed allocation as a c10::Error with a backtrace; callers see it as
@@ -281,10 +287,24 @@ struct TorchTrainer final : Trainer {
     });
   }
 
-  std::optional<EvalResult> evaluate(std::span<const float> flat, const Dataset& data, int64_t limit,
-                                     const std::function<bool()>& cancelled) override {
+  std::shared_ptr<const NormStatistics> norm_statistics(std::span<const float> flat) override {
+    if (buffers.empty()) return nullptr;
     load(flat);
     estimate_buffers();
+    auto out = std::make_shared<NormStatistics>();
+    for (const auto& b : buffers) out->buffers.push_back(b.clone());
+    return out;
+  }
+
+  std::optional<EvalResult> evaluate(std::span<const float> flat, const Dataset& data, int64_t limit,
+                                     const std::function<bool()>& cancelled, const NormStatistics* fixed) override {
+    load(flat);
+    if (fixed) {
+      torch::NoGradGuard no_grad;
+      for (size_t i = 0; i < buffers.size(); ++i) buffers[i].copy_(fixed->buffers.at(i));
+    } else {
+      estimate_buffers();
+    }
     net.train(false);
     torch::NoGradGuard no_grad;
     const int64_t n = limit > 0 ? std::min(limit, data.size()) : data.size();

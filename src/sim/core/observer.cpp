@@ -23,6 +23,13 @@ void Observer::evaluate_now(RunState& state, backend::ModelEvaluation& model, do
     point.energy_j = energy.total_j;
   }
   if (state.privacy) point.epsilon = state.privacy->epsilon();
+  if (state.scenario.strategy && state.scenario.strategy->personalised()) {
+    point.personal_devices = r.personal ? r.personal->devices : 0;
+    if (r.personal) {
+      point.personal_accuracy_mean = r.personal->mean;
+      point.personal_accuracy_p10 = r.personal->p10;
+    }
+  }
   state.evals.push_back(point);
   state.best_accuracy = std::max(state.best_accuracy, r.accuracy);
   const auto& target = state.scenario.stop.target_accuracy;

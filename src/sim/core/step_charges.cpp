@@ -42,7 +42,7 @@ const char* class_property(const scenario::Population& p, size_t device, const c
 StepCharges::StepCharges(const scenario::Scenario& scenario, const backend::ModelCost& cost,
                          const std::vector<simgrid::s4u::Host*>& devices,
                          const std::vector<std::optional<double>>& traced_speed, const HostSlots* slots)
-    : cost_(&cost), traced_speed_(traced_speed) {
+    : cost_(&cost), passes_(scenario.strategy ? scenario.strategy->passes_per_step() : 1), traced_speed_(traced_speed) {
   const scenario::TrainingSpec& t = scenario.training;
   const size_t n = scenario.devices.size();
   for (size_t i = 0; i < n; ++i) host_speed_.push_back(slots ? slots->speed(i) : devices[i]->get_speed());
@@ -65,7 +65,9 @@ StepCharges::StepCharges(const scenario::Scenario& scenario, const backend::Mode
   step_s_.resize(profiles_.size());
 }
 
-double StepCharges::flops(size_t device, int64_t samples) const {
+double StepCharges::flops(size_t device, int64_t samples) const { return static_cast<double>(passes_) * pass_flops(device, samples); }
+
+double StepCharges::pass_flops(size_t device, int64_t samples) const {
   const double model_flops = cost_->step_flops_per_sample * static_cast<double>(samples);
   // A traced speed: the FLOPs that last, on the host's own speed, as long as the step at the trace's.
   if (const std::optional<double>& traced = trace_of(traced_speed_, device))

@@ -35,6 +35,7 @@ class StepCharges {
               const std::vector<simgrid::s4u::Host*>& devices,
               const std::vector<std::optional<double>>& traced_speed = {}, const HostSlots* slots = nullptr);
 
+  // A local step's FLOPs: its training passes (ditto's two) of the model on `samples` samples.
   double flops(size_t device, int64_t samples) const;
   // The flop/s its steps are charged at: its trace's speed, else its host's.
   double speed(size_t device) const { return trace_of(traced_speed_, device).value_or(host_speed_[device]); }
@@ -45,7 +46,10 @@ class StepCharges {
   bool from_file() const { return from_file_; }
 
  private:
+  double pass_flops(size_t device, int64_t samples) const;
+
   const backend::ModelCost* cost_;
+  int64_t passes_;  // per step
   std::vector<compute::Profile> profiles_;
   std::vector<size_t> profile_of_;  // per device, into profiles_ (empty: every device has profile 0, or none)
   std::vector<double> host_speed_;  // per device: flop/s of one core

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "backend/travelling_part.hpp"
 #include "compress/size.hpp"
 #include "privacy/epsilon_ledger.hpp"
 #include "scenario/population.hpp"
@@ -147,8 +148,18 @@ std::string privacy_text(const scenario::Scenario& s) {
 }  // namespace
 
 std::string wire_plan_text(const scenario::Scenario& scenario, const backend::ChargedModel& charged) {
-  const Directions d = directions(scenario, charged);
-  return d.text + round_text(scenario, d) + privacy_text(scenario);
+  // Personalisation: only the shared part travels, both ways.
+  backend::ChargedModel sent = charged;
+  std::string shared;
+  if (!charged.stays.empty()) {
+    const backend::TravellingPart part(charged.layers, charged.stays);
+    sent.layers = part.layout();
+    sent.cost.params = part.size();
+    shared = "personalisation: " + std::to_string(part.size()) + " of the model's " +
+             std::to_string(charged.cost.params) + " parameters travel; the rest stays on each device\n";
+  }
+  const Directions d = directions(scenario, sent);
+  return shared + d.text + round_text(scenario, d) + privacy_text(scenario);
 }
 
 }  // namespace edgetrain::sim
