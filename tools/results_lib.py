@@ -55,9 +55,10 @@ def load_runs(runs_dir):
     return runs
 
 
-def first_at_accuracy(run, target):
-    """The first metrics.csv row (evaluation) whose test accuracy reached `target`, or None."""
-    return next((row for row in run["metrics"] if float(row["test_accuracy"]) >= target), None)
+def first_at_accuracy(run, target, column="test_accuracy"):
+    """The first metrics.csv row (evaluation) whose `column` (test accuracy) reached `target`, or None (an empty
+    cell has not)."""
+    return next((row for row in run["metrics"] if row[column] and float(row[column]) >= target), None)
 
 
 def time_to_accuracy(run, target):

@@ -43,6 +43,7 @@ double strategy_vectors(const scenario::Scenario& sc) {
     if (s->kind == "fedavgm") v += 1;
     if (s->fedopt()) v += 4;
     if (s->kind == "scaffold") v += 4;
+    if (s->kind == "feddyn") v += 2;  // its drift, in double
   }
   if (sc.defence) v += static_cast<double>(scenario::most_picked(sc.training.selection, sc.devices.size()));
   return v;
@@ -83,6 +84,7 @@ int64_t kept_vectors(const scenario::Scenario& sc) {
   int64_t vectors = encoder;
   if (sc.compression.downlink) vectors += 1;
   if (sc.strategy_is("scaffold")) vectors += 1 + encoder;
+  if (sc.strategy_is("feddyn")) vectors += 1;  // its gradient state
   if (sc.strategy && sc.strategy->personalised()) vectors += 1;  // its own model (fedper's: a whole copy, its head read)
   return vectors;
 }

@@ -63,7 +63,7 @@ std::optional<PersonalAccuracy> PersonalModels::evaluate(const std::shared_ptr<c
                                                          const std::function<bool()>& cancelled) const {
   std::vector<size_t> trained;
   for (size_t d = 0; d < values_.size(); ++d)
-    if (values_[d] && !trained_[d].empty()) trained.push_back(d);
+    if (!trained_[d].empty()) trained.push_back(d);
   if (trained.empty()) return std::nullopt;
   // The global model's running statistics, estimated once: those a personalised model is evaluated with
   // (exact when its own tensors come after every normalisation layer, as fedper's and fedrep's heads do).
@@ -76,8 +76,9 @@ std::optional<PersonalAccuracy> PersonalModels::evaluate(const std::shared_ptr<c
   for (size_t k = 0; k < trained.size(); ++k) {
     const size_t d = trained[k];
     tickets.push_back(pool.submit([&, k, d, values = values_[d]](size_t worker) {
-      std::vector<float> params = part_ ? *global : *values;
-      if (part_) part_->copy_staying(*values, params);
+      // FedAvg's baseline (no values): the global model; else the device's own (staying) tensors.
+      std::vector<float> params = part_ || !values ? *global : *values;
+      if (part_ && values) part_->copy_staying(*values, params);
       const learn::Dataset data = learn::subset(test_, test_indices(d));
       results[k] = workspace(worker).evaluate(params, data, 0, cancelled, statistics.get());
     }));

@@ -27,7 +27,8 @@ class PersonalModels {
   PersonalModels(size_t devices, const TravellingPart* part, const learn::Dataset& test, int64_t samples, uint64_t seed);
 
   // Device `device`'s personal values (the model's size; only the staying tensors are read when a part
-  // travels) and the labels of the samples its completed update trained on.
+  // travels; null: fedavg's baseline, the global model) and the labels of the samples its completed update
+  // trained on.
   void publish(size_t device, std::shared_ptr<const std::vector<float>> values, const std::vector<int64_t>& labels);
   // The device's last published values (null before its first update).
   const std::shared_ptr<const std::vector<float>>& values(size_t device) const { return values_.at(device); }

@@ -105,8 +105,10 @@ class TorchDevice : public DeviceLearner {
         attack_(shared.attackers.empty() || !shared.attackers[index] ? nullptr : &*shared.scenario.attack),
         train_(attack_ && shared.poisoned_train ? *shared.poisoned_train : shared.data.train) {
     if (shared.scenario.strategy_is("fedprox")) proximal_mu_ = static_cast<float>(shared.scenario.strategy->mu);
-    if (shared.personal) {
-      part_ = shared.travelling ? &*shared.travelling : nullptr;
+    if (shared.scenario.strategy_is("feddyn")) dyn_alpha_ = static_cast<float>(shared.scenario.strategy->alpha);
+    if (shared.travelling) part_ = &*shared.travelling;
+    if (shared.scenario.strategy && shared.scenario.strategy->personalised()) {
+      personalised_ = true;
       if (shared.scenario.strategy_is("fedrep"))
         head_steps_ = shared.scenario.strategy->head_steps.value_or(std::max<int64_t>(1, steps_per_update_ / 2));
       if (shared.scenario.strategy_is("ditto")) ditto_lambda_ = static_cast<float>(shared.scenario.strategy->lambda);
@@ -154,12 +156,13 @@ class TorchDevice : public DeviceLearner {
       const std::vector<float>& from = local_sgd_ ? local_ : base();
       loss_ = shared_.workspace(worker).gradient(from, train_, batch, gradient);
       if (proximal_mu_ > 0 && !first) add_proximal(gradient);
+      if (dyn_alpha_ > 0) add_dynamic(gradient);
       if (control_encoder_) correct_drift(gradient);
       if (head_steps_ > 0) freeze_for(step, gradient);
       if (local_sgd_) local_optimizer_.step(local_, gradient, training_.lr);
       if (shared_.personal) {
         for (int64_t i : batch) labels_.push_back(train_.labels[static_cast<size_t>(i)]);
-        if (!part_) ditto_step(shared_.workspace(worker), batch, gradient);
+        if (ditto_lambda_ >= 0) ditto_step(shared_.workspace(worker), batch, gradient);
       }
       if (last) encode(gradient);
     });
@@ -174,7 +177,7 @@ class TorchDevice : public DeviceLearner {
     shared_.pool.wait(ticket_);
     UpdatePayload out = std::move(pending_);
     pending_ = UpdatePayload{};
-    if (personal_done_) {  // what the update trained of the device's own model, evaluated from now on
+    if (shared_.personal) {  // what the update trained of the device's own model, evaluated from now on
       shared_.personal->publish(index_, std::move(personal_done_), labels_);
       personal_done_ = nullptr;
     }
@@ -251,6 +254,20 @@ class TorchDevice : public DeviceLearner {
     }
     return control_encoder_->encode(change, encoded_);
   }
+  // FedDyn (Acar et al., ICLR 2021, Algorithm 1): the local loss L(w) - <g_i, w> + alpha/2 |w - w_received|^2,
+  // g_i the device's gradient state (0 until its first update ends).
+  void add_dynamic(std::vector<float>& gradient) const {
+    const std::vector<float>& received = base();
+    for (size_t k = 0; k < gradient.size(); ++k) gradient[k] += dyn_alpha_ * (local_[k] - received[k]);
+    if (!dyn_state_.empty())
+      for (size_t k = 0; k < gradient.size(); ++k) gradient[k] -= dyn_state_[k];
+  }
+  // g_i <- g_i - alpha (w_trained - w_received) = g_i + alpha `delta` (received - trained, before anything else
+  // is done to it).
+  void move_dynamic(const std::vector<float>& delta) {
+    if (dyn_state_.empty()) dyn_state_.assign(delta.size(), 0.0f);
+    for (size_t k = 0; k < delta.size(); ++k) dyn_state_[k] += dyn_alpha_ * delta[k];
+  }
   // Personalisation: the device's own model as this update leaves it (published by finish_update).
   void keep_personal() {
     if (part_) {
@@ -279,7 +296,8 @@ class TorchDevice : public DeviceLearner {
       const std::vector<float>& pulled = base();
       for (size_t k = 0; k < local_.size(); ++k) update[k] = pulled[k] - local_[k];
     }
-    if (shared_.personal) keep_personal();
+    if (personalised_) keep_personal();
+    if (dyn_alpha_ > 0) move_dynamic(update);
     std::vector<float>& sent = part_ ? gathered(update) : update;
     std::optional<EncodedUpdate> control;
     if (control_encoder_) control = control_change(update);
@@ -320,9 +338,12 @@ class TorchDevice : public DeviceLearner {
   const scenario::AttackSpec* attack_;          // this device's attack; null: honest
   const learn::Dataset& train_;                 // what it learns from (an attacker's may be poisoned)
   float proximal_mu_ = 0;                       // strategy fedprox: mu
+  float dyn_alpha_ = 0;                         // strategy feddyn: alpha
+  std::vector<float> dyn_state_;                // feddyn: the device's gradient state g_i (empty: 0)
   std::optional<UplinkEncoder> control_encoder_;  // SCAFFOLD: the control variate's change, compressed like updates
   std::shared_ptr<const std::vector<float>> server_control_;  // SCAFFOLD: c, as received
   std::vector<float> own_control_;                             // SCAFFOLD: c_i (empty: zero, never sent)
+  bool personalised_ = false;                 // a personalised strategy: the device keeps a model of its own
   const TravellingPart* part_ = nullptr;      // fedper, fedrep, fedbn: what travels (the rest is the device's own)
   int64_t head_steps_ = 0;                      // fedrep: the first steps of an update, which train the head alone
   float ditto_lambda_ = -1;                     // ditto: lambda (negative: not ditto)
@@ -418,8 +439,8 @@ class TorchStore : public StoreOfEveryRole {
     if (privacy_) {
       privacy_->bound(g);
       weight = 1.0;  // each update counts the same: one device moves the sum by at most the clip
-      accumulated_ += 1;
     }
+    accumulated_ += 1;
     if (config_.plain) {
       // In double: with one member, x - (w d) / w is x - d exactly, so the store takes its member's model.
       if (plain_sum_.empty()) plain_sum_.assign(g.size(), 0.0);
@@ -466,6 +487,7 @@ class TorchStore : public StoreOfEveryRole {
       privacy_->noise_sum(sum_, version_);
       total_weight = static_cast<double>(accumulated_);
     }
+    optimizer_->round_of(accumulated_);
     accumulated_ = 0;
     const auto scale = static_cast<float>(1.0 / total_weight);
     for (float& v : sum_) v *= scale;
@@ -497,6 +519,7 @@ class TorchStore : public StoreOfEveryRole {
   bool apply_buffer(double lr, int64_t count) override {
     const auto scale = static_cast<float>(1.0 / static_cast<double>(count));
     for (float& v : buffer_) v *= scale;
+    optimizer_->round_of(count);
     optimizer_->step(writable(), buffer_, lr);
     if (buffer_dense_) buffer_touched_.clear();
     std::sort(buffer_touched_.begin(), buffer_touched_.end());
@@ -595,6 +618,7 @@ class TorchStore : public StoreOfEveryRole {
     kept_.clear();
     kept_weights_.clear();
     accumulated_ = 0;
+    optimizer_->round_of(n);
     optimizer_->step(writable(), sum_, lr);
     std::fill(sum_.begin(), sum_.end(), 0.0f);
     ++version_;
@@ -636,7 +660,7 @@ class TorchStore : public StoreOfEveryRole {
   std::vector<float> part_decoded_;              // ... decoded
   UplinkDecoder decoder_;
   std::optional<AggregatePrivacy> privacy_;  // privacy.dp: updates bounded, weighted alike, the sum noised
-  int64_t accumulated_ = 0;                  // privacy.dp, secure aggregation: updates in the round's sum
+  int64_t accumulated_ = 0;                  // updates in the round's sum
   StalenessRule rule_;
   std::vector<DownlinkEncoder> downlinks_;  // per member, when the downlink is compressed
   int64_t version_ = 0;                     // updates applied
@@ -685,10 +709,10 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
     shared_->poisoned_train = strategy::poisoned_train(*scenario.attack, data.train, util::derive_seed(scenario.seed, "poison"));
     shared_->backdoor_test = strategy::backdoor_test(*scenario.attack, data.test, data.train);
   }
-  if (scenario.strategy && scenario.strategy->personalised()) {
-    if (!charged.stays.empty()) shared_->travelling.emplace(shared_->layers, charged.stays);
+  if (!charged.stays.empty()) shared_->travelling.emplace(shared_->layers, charged.stays);
+  if (scenario.strategy && scenario.strategy->evaluates_devices()) {
     shared_->personal.emplace(scenario.devices.size(), shared_->travelling ? &*shared_->travelling : nullptr, data.test,
-                              scenario.strategy->personal_test_samples, util::derive_seed(scenario.seed, "personal"));
+                              *scenario.strategy->personal_test_samples, util::derive_seed(scenario.seed, "personal"));
   }
   devices_.resize(scenario.devices.size());
 }

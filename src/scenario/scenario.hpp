@@ -301,20 +301,24 @@ struct PrivacySpec {
 // averaged model delta moves the model (FedAvg's step, FedAvgM's momentum, FedOpt's adaptive steps of
 // Reddi et al. 2021) and what the devices add to their local steps (FedProx's proximal term).
 struct StrategySpec {
-  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | fedper | fedrep | fedbn | ditto
+  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | feddyn | fedper | fedrep | fedbn | ditto
   // The adaptive server optimisers of Reddi et al. (FedOpt).
   bool fedopt() const { return kind == "fedadam" || kind == "fedyogi" || kind == "fedadagrad"; }
   double server_lr{};        // fedadam, fedyogi, fedadagrad: eta (fedavg-like kinds use training.server_lr)
   double server_momentum{};  // fedavgm
   double beta1{}, beta2{}, tau{};  // the FedOpt kinds
   double mu{};                      // fedprox: the proximal term's weight
+  double alpha{};                   // feddyn: the dynamic regulariser's weight
   // Personalisation: a part of the model (fedper, fedrep: the head; fedbn: the normalisation layers) or a
   // whole personal model (ditto) stays on each device.
   bool personalised() const { return kind == "fedper" || kind == "fedrep" || kind == "fedbn" || kind == "ditto"; }
   int64_t head_layers{};              // fedper, fedrep: the model's last modules that stay on each device
   std::optional<int64_t> head_steps;  // fedrep: the local steps that train the head alone (empty: half)
   double lambda{};                    // ditto: the personal model's pull towards the global one
-  int64_t personal_test_samples{};    // personalisation: test samples per device for its personalised accuracy
+  // Personalisation (and fedavg, when given): test samples per device for its personalised accuracy.
+  std::optional<int64_t> personal_test_samples;
+  // Each device's accuracy is measured (personalised kinds, and fedavg's baseline).
+  bool evaluates_devices() const { return personal_test_samples.has_value(); }
   // Training passes a local step makes (ditto trains its personal model on the same batch: two).
   int64_t passes_per_step() const { return kind == "ditto" ? 2 : 1; }
 };

@@ -25,6 +25,7 @@ std::unique_ptr<ServerOptimizer> make_server_optimizer(const scenario::Scenario&
   if (!scenario.strategy) return std::make_unique<SgdStep>(t.momentum, t.weight_decay);
   const scenario::StrategySpec& s = *scenario.strategy;
   if (s.fedopt()) return make_fedopt(s);
+  if (s.kind == "feddyn") return make_feddyn(scenario.devices.size());
   if (s.kind == "fedavgm") return std::make_unique<SgdStep>(s.server_momentum, 0.0);
   return std::make_unique<SgdStep>(t.momentum, t.weight_decay);  // fedavg, fedprox, scaffold
 }

@@ -60,9 +60,16 @@ TEST_CASE("personalisation run: fedper sends the shared layers alone, both ways,
   CHECK(metrics.front().at("personal_accuracy_mean").empty());  // before any device trained
   CHECK(p["personalisation"]["final_accuracy_mean"].get<double>() == num(last, "personal_accuracy_mean"));
   CHECK(p["personalisation"]["devices"] == kDevices);
-  // FedAvg has none of it.
+  // FedAvg has none of it, unless asked: then its global model is evaluated on each device's samples, and
+  // trains as it did.
   CHECK(lines_of(slurp(fedavg / "metrics.csv")).at(0).find("personal") == std::string::npos);
   CHECK_FALSE(a.contains("personalisation"));
+  const fs::path baseline = run8("fedavg-personal", kRounds, "--set strategy.personal_test_samples=50");
+  const auto b = read_csv(baseline / "metrics.csv"), f = read_csv(fedavg / "metrics.csv");
+  REQUIRE(b.size() == f.size());
+  CHECK(b.back().at("test_accuracy") == f.back().at("test_accuracy"));
+  CHECK(num(b.back(), "personal_devices") == kDevices);
+  CHECK(summary(baseline)["personalisation"]["final_accuracy_mean"].get<double>() > 0.5);
   // A device keeps its own model beside FedAvg's two working vectors.
   CHECK(num(read_csv(fedper / "devices.csv")[0], "model_memory_bytes") == 3 * 4 * (kShared + kHead));
 }

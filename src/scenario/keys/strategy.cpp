@@ -61,14 +61,16 @@ std::vector<KeySpec> server_rows() {
           .off_when_null("FedAvg: model -= training.server_lr x the weighted mean delta")
           .fills(&Scenario::strategy),
       enum_key("strategy.kind", {"fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad", "fedprox", "scaffold",
-                                 "fedper", "fedrep", "fedbn", "ditto"},
+                                 "feddyn", "fedper", "fedrep", "fedbn", "ditto"},
                "fedavg = the weighted mean delta at training.server_lr (McMahan et al. 2017); fedavgm = with server "
                "momentum (Hsu et al. 2019); fedadam, fedyogi, fedadagrad = the adaptive server optimisers of Reddi "
                "et al. (ICLR 2021, Algorithm 2), at `server_lr`; fedprox = FedAvg whose devices add the proximal "
                "term mu/2 |w - w_global|^2 to their local loss (Li et al., MLSys 2020); scaffold = control variates correct each "
                "local step by c - c_i, and each upload carries the change of c_i beside the model delta, compressed "
                "alike (the upload doubles), each model c beside it, dense (Karimireddy et al., ICML 2020, option II); "
-               "the server steps at training.server_lr. Personalisation (each device's personalised accuracy in "
+               "the server steps at training.server_lr; feddyn = each device adds the dynamic regulariser "
+               "-<g_i, w> + alpha/2 |w - w_global|^2 to its local loss, g_i its own gradient state, and the server "
+               "subtracts the drift of all rounds' deltas (Acar et al., ICLR 2021). Personalisation (each device's personalised accuracy in "
                "metrics.csv): fedper = the model's head (its last `head_layers` modules) stays on each device and "
                "trains with the rest; only the rest travels (Arivazhagan et al. 2019); fedrep = the same split, the "
                "head trained alone for `head_steps`, then the rest alone (Collins et al., ICML 2021); fedbn = the "
@@ -116,6 +118,13 @@ std::vector<KeySpec> server_rows() {
           .above(0)
           .def(0.01)
           .fills(&Scenario::strategy, &StrategySpec::mu),
+      number_key("strategy.alpha",
+                 "feddyn: the dynamic regulariser's weight alpha (Acar et al. tune it among 0.1, 0.01 and 0.001).")
+          .allowed_only_when(when("strategy.kind", {"feddyn"}))
+          .above(0)
+          .limit(1e6, "beyond, a local step diverges")
+          .def(0.01)
+          .fills(&Scenario::strategy, &StrategySpec::alpha),
       integer_key("strategy.head_layers",
                   "fedper, fedrep: the model's last modules that stay on each device (a module: the tensors whose "
                   "names share all but the last part, fc2.weight and fc2.bias).")
@@ -140,11 +149,13 @@ std::vector<KeySpec> server_rows() {
           .fills(&Scenario::strategy, &StrategySpec::lambda),
       integer_key("strategy.personal_test_samples",
                   "Personalisation: the test samples each device's personalised model is evaluated on, drawn from the "
-                  "test set in the proportions of the classes the device has trained on.")
-          .allowed_only_when(when("strategy.kind", {"fedper", "fedrep", "fedbn", "ditto"}))
+                  "test set in the proportions of the classes the device has trained on; with fedavg, the global "
+                  "model evaluated so on each device (the baseline personalisation is measured against).")
+          .allowed_only_when(when("strategy.kind", {"fedavg", "fedper", "fedrep", "fedbn", "ditto"}))
           .at_least(1)
           .limit(1e5, "a hundred thousand samples")
-          .def(100)
+          .def_if(when("strategy.kind", {"fedper", "fedrep", "fedbn", "ditto"}), 100)
+          .null_default("fedavg: no evaluation per device")
           .fills(&Scenario::strategy, &StrategySpec::personal_test_samples),
   };
 }
@@ -306,10 +317,11 @@ std::vector<Rule> strategy_rules() {
                                "model deltas), got " + t.at("mode").dump());
          check_where(r, "strategy", "a strategy");
          const auto& kind = r.at("strategy").at("kind");
+         if ((kind == "scaffold" || kind == "feddyn") && applies_on_arrival(t))
+           throw ScenarioError("strategy.kind: " + kind.get<std::string>() +
+                               " needs rounds (training.aggregation sync): its server state moves by each round's "
+                               "updates");
          if (kind == "scaffold") {
-           if (applies_on_arrival(t))
-             throw ScenarioError("strategy.kind: scaffold needs rounds (training.aggregation sync): its server control "
-                                 "variate moves by each round's changes");
            if (is_given(r.at("privacy"), "dp") || is_given(r.at("privacy"), "secure_aggregation"))
              throw ScenarioError("strategy.kind: scaffold not with privacy (its control variates would go unclipped and "
                                  "unmasked beside the protected update)");

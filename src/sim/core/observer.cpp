@@ -23,7 +23,7 @@ void Observer::evaluate_now(RunState& state, backend::ModelEvaluation& model, do
     point.energy_j = energy.total_j;
   }
   if (state.privacy) point.epsilon = state.privacy->epsilon();
-  if (state.scenario.strategy && state.scenario.strategy->personalised()) {
+  if (state.scenario.strategy && state.scenario.strategy->evaluates_devices()) {
     point.personal_devices = r.personal ? r.personal->devices : 0;
     if (r.personal) {
       point.personal_accuracy_mean = r.personal->mean;

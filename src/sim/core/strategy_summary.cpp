@@ -11,7 +11,7 @@ void summarize_strategy(const RunState& state, nlohmann::json& extra) {
   const nlohmann::json& resolved = state.scenario.resolved;
   for (const char* key : {"strategy", "defence", "attack"})
     if (resolved.contains(key) && !resolved.at(key).is_null()) extra[key] = resolved.at(key);
-  if (state.scenario.strategy && state.scenario.strategy->personalised()) {
+  if (state.scenario.strategy && state.scenario.strategy->evaluates_devices()) {
     // The last evaluation's personalised accuracy (null before any device trained).
     const report::EvalPoint* last = state.evals.empty() ? nullptr : &state.evals.back();
     auto value = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
