@@ -301,7 +301,7 @@ struct PrivacySpec {
 // averaged model delta moves the model (FedAvg's step, FedAvgM's momentum, FedOpt's adaptive steps of
 // Reddi et al. 2021) and what the devices add to their local steps (FedProx's proximal term).
 struct StrategySpec {
-  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | fedper | fedrep | fedbn | ditto
+  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | fedper | fedrep | fedbn | ditto | splitfed
   // The adaptive server optimisers of Reddi et al. (FedOpt).
   bool fedopt() const { return kind == "fedadam" || kind == "fedyogi" || kind == "fedadagrad"; }
   double server_lr{};        // fedadam, fedyogi, fedadagrad: eta (fedavg-like kinds use training.server_lr)
@@ -315,6 +315,9 @@ struct StrategySpec {
   std::optional<int64_t> head_steps;  // fedrep: the local steps that train the head alone (empty: half)
   double lambda{};                    // ditto: the personal model's pull towards the global one
   int64_t personal_test_samples{};    // personalisation: test samples per device for its personalised accuracy
+  // Split learning (splitfed): the model's first modules, which run on each device; the server runs the rest.
+  bool split() const { return kind == "splitfed"; }
+  int64_t cut_layers{};
 };
 
 // A robust aggregation rule (`defence`) in place of the round's weighted mean.
