@@ -11,6 +11,19 @@
 
 namespace edgetrain::backend {
 
+namespace {
+
+// splitfed: the cut, and the device's share of the step.
+void cut(ChargedModel& out, const scenario::Scenario& scenario, const std::vector<learn::LayerInfo>& tensors) {
+  out.device_cost = out.cost;
+  if (!scenario.strategy || !scenario.strategy->split()) return;
+  out.split = strategy::split_plan(scenario.strategy->cut_layers, tensors, out.cost.compute_layers, out.cost.name);
+  out.device_cost = {out.cost.name, out.split->device_params, 3.0 * out.split->device_forward_flops,
+                     out.split->device_layers};
+}
+
+}  // namespace
+
 ChargedModel charged_model(const scenario::Scenario& scenario, const learn::DatasetShape& shape) {
   ChargedModel out;
   const std::string& catalogued = scenario.training.timing_only() && learn::find_model(scenario.model.name)
@@ -20,11 +33,13 @@ ChargedModel charged_model(const scenario::Scenario& scenario, const learn::Data
     out.cost = {m->name, m->params, m->step_flops_per_sample(), m->compute_layers};
     out.layers = compress_layers(m->layers);
     out.catalogued = true;
+    cut(out, scenario, m->layers);
     return out;
   }
   const learn::ModelShape s = learn::model_shape(model_config(scenario, shape));
   out.cost = {scenario.model.name, static_cast<int64_t>(s.params), 3.0 * s.forward_flops_per_sample, s.compute_layers};
   out.layers = compress_layers(s.layers);
+  cut(out, scenario, s.layers);
   return out;
 }
 

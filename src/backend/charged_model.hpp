@@ -11,6 +11,7 @@
 #include "compress/compressor.hpp"
 #include "learn/dataset.hpp"
 #include "scenario/scenario.hpp"
+#include "strategy/split_plan.hpp"
 
 namespace edgetrain::backend {
 
@@ -18,6 +19,10 @@ struct ChargedModel {
   ModelCost cost;
   std::vector<compress::Layer> layers;
   bool catalogued = false;  // from the model catalogue (learn/catalogue.hpp)
+  // Split learning (strategy.kind splitfed): where the model is cut; `device_cost` is what a device's step
+  // charges (its modules' FLOPs and compute layers), `cost` without a split.
+  std::optional<strategy::SplitPlan> split;
+  ModelCost device_cost;
 };
 
 // `shape`: the data set's sample shape (mlp and cnn are sized from it).

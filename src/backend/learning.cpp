@@ -29,7 +29,8 @@ std::unique_ptr<Learning> prepare_learning(const scenario::Scenario& scenario, c
   if (timing_only) {
     l.parts = during("partitioning the data", [&] { return partition_counts(scenario, l.shape); });
     l.backend = during("setting up the devices", [&] {
-      return std::make_unique<TimingBackend>(scenario, l.charged.cost, l.charged.layers, request.delta_link);
+      return std::make_unique<TimingBackend>(scenario, l.charged.cost, l.charged.layers, request.delta_link,
+                                             l.charged.split);
     });
     return made;
   }

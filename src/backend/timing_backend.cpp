@@ -1,6 +1,7 @@
 // See timing_backend.hpp.
 #include "backend/timing_backend.hpp"
 
+#include "backend/split_parts.hpp"
 #include "compress/kinds.hpp"
 #include "compress/size.hpp"
 
@@ -59,7 +60,7 @@ class TimingStore : public StoreOfEveryRole {
   }
   ModelPayload dense_payload() override {
     ModelPayload out;
-    out.bytes = owner_.cost().dense_bytes() + owner_.control_bytes();
+    out.bytes = owner_.model_bytes() + owner_.control_bytes();
     return out;
   }
   void accumulate(const UpdatePayload&, size_t, double) override {}
@@ -81,9 +82,18 @@ class TimingStore : public StoreOfEveryRole {
 }  // namespace
 
 TimingBackend::TimingBackend(const scenario::Scenario& scenario, ModelCost cost,
-                             const std::vector<compress::Layer>& layers, const std::optional<DeltaLink>& deltas)
+                             const std::vector<compress::Layer>& model_layers, const std::optional<DeltaLink>& deltas,
+                             const std::optional<strategy::SplitPlan>& split)
     : cost_(std::move(cost)), adaptive_(scenario.compression.adaptive.has_value()) {
   const auto& compression = scenario.compression;
+  model_bytes_ = cost_.dense_bytes();
+  // splitfed: the uplink compresses the devices' part (on its own layout), the models sent are that part.
+  std::optional<SplitParts> parts;
+  if (split) {
+    parts.emplace(model_layers, split->server_tensors);
+    model_bytes_ = 4 * split->device_params;
+  }
+  const std::vector<compress::Layer>& layers = parts ? parts->device().layout() : model_layers;
   if (adaptive_) {
     uplink_bytes_ = adaptive_payload_bytes(compression.uplink, layers);
     declared_.emplace_back("compression.timing_ratio", *compression.uplink.timing_ratio);

@@ -13,15 +13,16 @@
 #include "backend/backend.hpp"
 #include "compress/compressor.hpp"
 #include "scenario/scenario.hpp"
+#include "strategy/split_plan.hpp"
 
 namespace edgetrain::backend {
 
 class TimingBackend : public Backend {
  public:
   // `layers`: the charged model's layout (the compressors' sizes depend on it). `deltas`: the delta
-  // link, if the topology has one.
+  // link, if the topology has one. `split`: splitfed's cut (the devices' part goes up and comes down).
   TimingBackend(const scenario::Scenario& scenario, ModelCost cost, const std::vector<compress::Layer>& layers,
-                const std::optional<DeltaLink>& deltas);
+                const std::optional<DeltaLink>& deltas, const std::optional<strategy::SplitPlan>& split = {});
 
   const ModelCost& cost() const override { return cost_; }
   bool trains() const override { return false; }
@@ -36,6 +37,7 @@ class TimingBackend : public Backend {
   // What one delta weighs on the delta link (0: no delta link).
   int64_t delta_bytes() const { return delta_bytes_; }
   int64_t control_bytes() const { return control_bytes_; }  // SCAFFOLD: c beside each model sent
+  int64_t model_bytes() const { return model_bytes_; }      // a dense model sent (splitfed: the devices' part)
 
  private:
   class Device : public DeviceLearner {
@@ -53,7 +55,7 @@ class TimingBackend : public Backend {
     int64_t encoded_ = 0;
   };
   ModelCost cost_;
-  int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0, delta_bytes_ = 0, control_bytes_ = 0;
+  int64_t uplink_bytes_ = 0, downlink_delta_bytes_ = 0, delta_bytes_ = 0, control_bytes_ = 0, model_bytes_ = 0;
   bool adaptive_ = false;
   std::vector<std::pair<std::string, double>> declared_;
   std::vector<Device> devices_;

@@ -7,6 +7,7 @@
 
 #include "backend/downlink.hpp"
 #include "backend/mode.hpp"
+#include "backend/split_parts.hpp"
 #include "backend/staleness.hpp"
 #include "backend/update_privacy.hpp"
 #include "backend/uplink.hpp"
@@ -41,6 +42,10 @@ struct TorchBackend::Shared {
   std::vector<std::unique_ptr<learn::Workspace>> workspaces =
       std::vector<std::unique_ptr<learn::Workspace>>(pool.threads());
   std::vector<std::vector<float>> gradients = std::vector<std::vector<float>>(pool.threads());
+  std::optional<SplitParts> split = std::nullopt;  // splitfed: the devices' part and the server's
+
+  // What the devices' encoders and the stores' decoders are made on: the model, or a split device's part.
+  const std::vector<compress::Layer>& uplink_layout() const { return split ? split->device().layout() : layers; }
 
   learn::Workspace& workspace(size_t worker) {
     auto& w = workspaces.at(worker);
@@ -93,7 +98,7 @@ class TorchDevice : public DeviceLearner {
         training_(shared.scenario.training),
         local_sgd_(shared.mode.local_sgd()),
         steps_per_update_(shared.mode.steps_per_update()),
-        encoder_(shared.scenario.compression, shared.layers, shared.uplink_seed(index)),
+        encoder_(shared.scenario.compression, shared.uplink_layout(), shared.uplink_seed(index)),
         attack_(shared.attackers.empty() || !shared.attackers[index] ? nullptr : &*shared.scenario.attack),
         train_(attack_ && shared.poisoned_train ? *shared.poisoned_train : shared.data.train) {
     if (shared.scenario.strategy_is("fedprox")) proximal_mu_ = static_cast<float>(shared.scenario.strategy->mu);
@@ -176,6 +181,13 @@ class TorchDevice : public DeviceLearner {
 
  private:
   const std::vector<float>& base() const { return replica_ ? replica_->params() : *base_; }
+  // What the uplink's encoder takes: the update, or a split device's part of it (in device_part_).
+  std::span<const float> uplinked(const std::vector<float>& update) {
+    if (!shared_.split) return update;
+    device_part_.resize(static_cast<size_t>(shared_.split->device().size()));
+    shared_.split->device().gather(update, device_part_);
+    return device_part_;
+  }
   // SCAFFOLD: the local step follows g - c_i + c (Karimireddy et al. 2020, Algorithm 1).
   void correct_drift(std::vector<float>& gradient) const {
     const std::vector<float>& c = *server_control_;
@@ -217,7 +229,7 @@ class TorchDevice : public DeviceLearner {
     if (attack_ && strategy::attacks_updates(*attack_))
       strategy::attack_update(*attack_, util::mix64(shared_.attack_seed(index_) + static_cast<uint64_t>(encoded_)), update);
     if (privacy_) privacy_->before_encoding(update, encoded_);
-    EncodedUpdate encoded = encoder_.encode(update, encoded_);
+    EncodedUpdate encoded = encoder_.encode(uplinked(update), encoded_);
     if (own_decoder_) {
       own_decoder_->decode_into(encoded.payload, encoded.compressed, shared_.uplink_seed(index_), encoded_, update);
       if (privacy_ && privacy_->noises_decoded()) {
@@ -228,6 +240,7 @@ class TorchDevice : public DeviceLearner {
       if (secure_) secure_input_ = update;  // masked and summed by the protocol instead of sent
     }
     pending_ = travelling(std::move(encoded), shared_.uplink_charge, encoded_);
+    if (shared_.split) pending_.server_part = shared_.split->server_values(update);
     if (control) {
       const UpdatePayload c = travelling(std::move(*control), shared_.uplink_charge, encoded_);
       pending_.bytes += c.bytes;
@@ -256,6 +269,7 @@ class TorchDevice : public DeviceLearner {
   bool secure_ = false;                       // privacy.secure_aggregation
   std::vector<float> secure_input_;           // secure aggregation: the last update, decoded
   int64_t encoded_ = 0;                     // updates encoded (the uplink's context)
+  std::vector<float> device_part_;          // splitfed: the device's part of the update being encoded
   std::shared_ptr<const std::vector<float>> base_;
   std::vector<float> local_;  // local-sgd: the local model, only while an update is in progress
   learn::Sgd local_optimizer_{0.0, training_.weight_decay};
@@ -285,7 +299,7 @@ class TorchStore : public StoreOfEveryRole {
         config_(std::move(config)),
         params_(std::make_shared<std::vector<float>>(shared.initial)),
         optimizer_(strategy::make_server_optimizer(shared.scenario)),
-        decoder_(config_.decoding, shared.layers),
+        decoder_(config_.decoding, config_.plain ? shared.layers : shared.uplink_layout()),
         rule_(shared.scenario.training.staleness_lr, shared.initial.size(),
               static_cast<size_t>(shared.scenario.training.staleness_history)) {
     if (const auto& down = shared.scenario.compression.downlink) {
@@ -517,6 +531,12 @@ class TorchStore : public StoreOfEveryRole {
   // The decoded update, in the store's own buffer (valid until the next decode).
   std::vector<float>& decode(const UpdatePayload& update, size_t member) {
     decoded_.resize(shared_.initial.size());
+    if (shared_.split && !config_.plain) {  // splitfed: the device's part decoded, the server's part beside it
+      device_part_.resize(static_cast<size_t>(shared_.split->device().size()));
+      decoder_.decode_into(update.encoded, update.compressed, config_.seeds.at(member), update.step, device_part_);
+      shared_.split->join(device_part_, update.server_part, decoded_, scratch_);
+      return decoded_;
+    }
     decoder_.decode_into(update.encoded, update.compressed, config_.seeds.at(member), update.step, decoded_);
     return decoded_;
   }
@@ -548,6 +568,7 @@ class TorchStore : public StoreOfEveryRole {
   int64_t version_ = 0;                     // updates applied
   std::vector<float> sum_;                  // round-based aggregation: the weighted sum so far
   std::vector<float> decoded_;              // the update being applied
+  std::vector<float> device_part_, scratch_;  // splitfed: a device's part decoded, and join's buffer
   // Asynchronous aggregation: the staleness-scaled sum of the pushes buffered since the last
   // version, how many, and the coordinates they touched (buffer_dense_: every coordinate).
   std::vector<float> buffer_;
@@ -585,6 +606,11 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
     if (deltas) shared_->delta_charge.emplace(deltas->compressor, model.num_params(), charged, deltas->key);
   }
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
+  // splitfed: the models sent down are the devices' part (the server keeps its own), dense.
+  if (charged.split) {
+    shared_->split.emplace(shared_->layers, charged.split->server_tensors);
+    shared_->charged_dense_bytes = 4 * charged.split->device_params;
+  }
   if (scenario.attack) {
     shared_->attackers = strategy::attackers(scenario);
     shared_->attacker_share = strategy::attacker_share(shared_->attackers);
