@@ -122,8 +122,8 @@ TEST_CASE("split run: --threads 1 and 2 give byte-identical results") {
 TEST_CASE("split run: the devices' server parts share the server's cores") {
   // A slow server, timing-only: each step's server part costs W = 3 x fc2's forward x 16 samples.
   constexpr int kRounds = 3;
-  constexpr double kServerSpeed = 1e5;  // 100 kflop/s
-  const std::string slow = "--set training.compute=timing-only --set platform.hosts.server.speed=100kf "
+  constexpr double kServerSpeed = 1e6;  // 1 Mflop/s, the least a platform override takes
+  const std::string slow = "--set training.compute=timing-only --set platform.hosts.server.speed=1Mf "
                            "--set 'devices=[\"d1\", \"d2\"]' ";
   const fs::path one_core = run8("cores1", kRounds, slow);
   const fs::path two_cores = run8("cores2", kRounds, slow + "--set platform.hosts.server.cores=2");
@@ -152,6 +152,13 @@ TEST_CASE("split run: refused where it does not apply, one line, exit 2") {
   check_refused(kSplit + "--set defence.kind=median", "strategy.kind: splitfed not with defence", "defence");
   check_refused(kSplit + "--set model.cost_as=resnet18", "strategy.kind: splitfed not with model.cost_as in real training",
                 "cost-as");
+  // A population's devices share host slots.
+  const Result population = run_cli("validate " + (kSource / "scenarios/population/phones.json").string() +
+                                        " --set strategy.kind=splitfed",
+                                    "split-err-population");
+  CHECK(population.status == 2);
+  CHECK(lines_of(population.err).size() == 1);
+  CHECK(population.err.find("strategy.kind: splitfed not with a population") != std::string::npos);
 }
 
 TEST_CASE("split run: a catalogued model cut in a timing-only run") {
@@ -164,4 +171,22 @@ TEST_CASE("split run: a catalogued model cut in a timing-only run") {
   CHECK(s["split"]["device_params"] == 64 * 3 * 7 * 7 + 2 * 64);
   const int64_t per_device_up = 4 * (64 * 3 * 7 * 7 + 2 * 64) + kHeader + kSteps * (kBatch * 64 * 56 * 56 * 4 + kHeader);
   CHECK(s["bytes_up"].get<int64_t>() == 2 * kDevices * per_device_up);
+}
+
+TEST_CASE("split run: a link cut mid-exchange fails the device's update like a cut upload") {
+  // d1's uplink is down from 5 ms to 50 ms: its first step's activations (sent at about 6.6 ms) are cut.
+  const fs::path out = run8("fault", 6, "--set training.round_timeout_s=1 "
+                                        "--set 'faults={\"links\":[{\"link\":\"d1-up\",\"off_s\":[[0.005,0.05]]}],"
+                                        "\"retry_s\":0.01}'");
+  const auto s = summary(out);
+  CHECK(s["status"] == "completed");
+  CHECK(s["rounds"] == 6);
+  const auto d1 = read_csv(out / "devices.csv")[0];
+  CHECK(count(d1, "samples_lost_in_faults") == kBatch);  // the step in progress
+  CHECK(count(d1, "rounds_aggregated") == 5);
+  // The round closed without it; nothing of its cut exchange was counted (the model it received was).
+  const int64_t per_device_up = kDeviceDeltaMessage + kSteps * kActivationMessage;
+  CHECK(s["bytes_up"].get<int64_t>() == (6 * kDevices - 1) * per_device_up);
+  CHECK(s["bytes_down"].get<int64_t>() ==
+        6 * kDevices * (4 * kDeviceParams + kHeader) + (6 * kDevices - 1) * kSteps * kActivationMessage);
 }
