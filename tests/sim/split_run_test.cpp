@@ -44,7 +44,7 @@ void check_refused(const std::string& sets, const std::string& message, const st
 
 }  // namespace
 
-TEST_CASE("split run: each round sends the device part's delta and K activations up, to the byte; FedAvg's model") {
+TEST_CASE("split run: each round sends the device part's delta and K activations up, to the byte, and learns FedAvg's model") {
   constexpr int kRounds = 6;
   const fs::path split = run8("bytes", kRounds);
   const fs::path fedavg = run_ok("eight-devices.json",
@@ -81,7 +81,7 @@ TEST_CASE("split run: each round sends the device part's delta and K activations
   CHECK_FALSE(f.contains("split"));
 }
 
-TEST_CASE("split run: compressed, timing-only charges the real run's bytes, rounds and time; validate says them") {
+TEST_CASE("split run: compressed, timing-only charges the real run's bytes, rounds and time, and validate says them") {
   constexpr int kRounds = 4;
   const std::string topk = "--set compression.kind=topk-10% ";
   const fs::path real = run8("topk", kRounds, topk);
