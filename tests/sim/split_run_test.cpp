@@ -3,12 +3,16 @@
 // each round against figures computed here from the model's shape; the same model as FedAvg's; timing-only
 // charges the real run's bytes and time; --threads changes nothing; the server's part contends for the
 // server's cores; a fault mid-exchange fails the update; validate says what goes on the wire; and what the
-// scenario refuses, one line, exit 2.
+// scenario refuses, one line, exit 2; a TorchScript model is cut from its measured operations, or refused.
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <string>
 
+#include "../export_model.hpp"
 #include "cli_helpers.hpp"
+#include "learn/model.hpp"
+#include "util/seed.hpp"
 
 using namespace test;
 
@@ -189,4 +193,40 @@ TEST_CASE("split run: a link cut mid-exchange fails the device's update like a c
   CHECK(s["bytes_up"].get<int64_t>() == (6 * kDevices - 1) * per_device_up);
   CHECK(s["bytes_down"].get<int64_t>() ==
         6 * kDevices * (4 * kDeviceParams + kHeader) + (6 * kDevices - 1) * kSteps * kActivationMessage);
+}
+
+TEST_CASE("split run: a TorchScript model is cut from its measured operations, or refused in one line") {
+  // The built-in mlp exported with the run's initial weights: the same cut, the same run.
+  edgetrain::learn::ModelConfig mlp;
+  mlp.hidden = {kHidden};
+  mlp.height = mlp.width = 8;
+  mlp.classes = kClasses;
+  const std::vector<float> init = edgetrain::learn::Model(mlp).init_params(edgetrain::util::derive_seed(11, "model-init"));
+  const fs::path file = export_model("mlp", "split-mlp-8.pt", "--input 1x8x8 --classes 4 --hidden 32 --weights " +
+                                                                   write_raw("split-mlp-8.raw", init).string());
+  const std::string script = "--set 'model={\"name\":\"torchscript\",\"file\":\"" + file.string() + "\"}' ";
+  const fs::path builtin = run8("builtin", 3), scripted = run8("script", 3, script);
+  const auto b = summary(builtin), t = summary(scripted);
+  CHECK(t["bytes_up"] == b["bytes_up"]);
+  CHECK(t["bytes_down"] == b["bytes_down"]);
+  CHECK(t["final_test_accuracy"] == b["final_test_accuracy"]);
+  CHECK(t["split"]["activation_bytes_per_sample"] == kHidden * 4);
+  CHECK(t["split"]["device_params"] == kDeviceParams);
+  // A module used twice: its three layers with weights cannot be told apart into two modules.
+  const fs::path twice = export_dir() / "split-twice.pt";
+  const fs::path maker = export_dir() / "split-twice.py";
+  std::ofstream(maker) << "import torch\n"
+                          "class M(torch.nn.Module):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.fc1 = torch.nn.Linear(64, 64)\n"
+                          "        self.fc2 = torch.nn.Linear(64, 4)\n"
+                          "    def forward(self, x):\n"
+                          "        x = torch.relu(self.fc1(torch.flatten(x, 1)))\n"
+                          "        return self.fc2(torch.relu(self.fc1(x)))\n"
+                          "torch.jit.script(M()).save('" << twice.string() << "')\n";
+  python(maker.string());
+  check_refused(kSplit + "--set 'model={\"name\":\"torchscript\",\"file\":\"" + twice.string() + "\"}'",
+                "strategy.kind: splitfed cannot cut torchscript: its 2 modules do not map one to one onto the 3 layers",
+                "twice");
 }
