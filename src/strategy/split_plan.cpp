@@ -39,7 +39,8 @@ SplitPlan split_plan(int64_t cut, const std::vector<learn::LayerInfo>& tensors, 
   // The device runs up to the server's first layer with weights: its last module's pooling and activation too.
   const size_t first_server = weighted[device_modules];
   plan.device_layers.assign(layers.begin(), layers.begin() + static_cast<std::ptrdiff_t>(first_server));
-  for (size_t i = 0; i < layers.size(); ++i) (i < first_server ? plan.device_forward_flops : plan.server_forward_flops) += layers[i].flops;
+  for (size_t i = 0; i < layers.size(); ++i)
+    (i < first_server ? plan.device_forward_flops : plan.server_forward_flops) += layers[i].flops;
   const double out = plan.device_layers.back().output_bytes;
   if (!(out > 0))
     throw scenario::ScenarioError("strategy.cut_layers: the output of " + model + "'s module " + plan.cut_module +

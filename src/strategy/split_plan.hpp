@@ -19,9 +19,9 @@ struct SplitPlan {
   std::string cut_module;            // the last of them, e.g. "fc1"
   std::vector<bool> server_tensors;  // per parameter tensor of the model: true for the server's
   int64_t device_params = 0, server_params = 0;
-  learn::LayerCosts device_layers;   // the device's compute layers (what a compute profile charges it)
+  learn::LayerCosts device_layers;  // the device's compute layers (what a compute profile charges it)
   double device_forward_flops = 0, server_forward_flops = 0;  // one sample's forward pass, each side
-  int64_t activation_bytes = 0;      // one sample's activations at the cut, dense fp32 (and their gradient)
+  int64_t activation_bytes = 0;  // one sample's activations at the cut, dense fp32 (and their gradient)
   // A training step of `samples` on each side: forward + backward (twice the forward), as the model's cost.
   double device_step_flops(int64_t samples) const { return 3.0 * device_forward_flops * static_cast<double>(samples); }
   double server_step_flops(int64_t samples) const { return 3.0 * server_forward_flops * static_cast<double>(samples); }

@@ -24,12 +24,13 @@ constexpr int64_t kDeviceParams = kInput * kHidden + kHidden;     // 2080
 constexpr int64_t kServerParams = kHidden * kClasses + kClasses;  // 132
 // A step's activations at the cut: fc1's ReLU output, fp32, for the batch; their gradient is as large.
 constexpr int64_t kActivationMessage = kBatch * kHidden * 4 + kHeader;  // 2112
-constexpr int64_t kDeviceDeltaMessage = 4 * kDeviceParams + kHeader;   // dense, uncompressed
+constexpr int64_t kDeviceDeltaMessage = 4 * kDeviceParams + kHeader;    // dense, uncompressed
 
 const std::string kSplit = "--set training.mode=local-sgd --set strategy.kind=splitfed ";
 
 fs::path run8(const std::string& tag, int rounds, const std::string& sets = "") {
-  return run_ok("eight-devices.json", kSplit + "--set stop.rounds=" + std::to_string(rounds) + " " + sets, "split-" + tag);
+  return run_ok("eight-devices.json", kSplit + "--set stop.rounds=" + std::to_string(rounds) + " " + sets,
+                "split-" + tag);
 }
 
 nlohmann::json summary(const fs::path& out) { return read_json(out / "summary.json"); }
@@ -48,12 +49,12 @@ void check_refused(const std::string& sets, const std::string& message, const st
 
 }  // namespace
 
-TEST_CASE("split run: each round sends the device part's delta and K activations up, to the byte, and learns FedAvg's model") {
+TEST_CASE("split run: a round sends the device part's delta and K activations up, to the byte, FedAvg's model") {
   constexpr int kRounds = 6;
   const fs::path split = run8("bytes", kRounds);
-  const fs::path fedavg = run_ok("eight-devices.json",
-                                 "--set training.mode=local-sgd --set stop.rounds=" + std::to_string(kRounds),
-                                 "split-bytes-fedavg");
+  const fs::path fedavg =
+      run_ok("eight-devices.json", "--set training.mode=local-sgd --set stop.rounds=" + std::to_string(kRounds),
+             "split-bytes-fedavg");
   const auto s = summary(split), f = summary(fedavg);
   REQUIRE(s["status"] == "completed");
   CHECK(s["rounds"] == kRounds);
@@ -98,8 +99,8 @@ TEST_CASE("split run: compressed, timing-only charges the real run's bytes, roun
   // Top-k compresses the device part's delta only: the activations go dense.
   const int64_t delta_up = r["bytes_up"].get<int64_t>() / (kRounds * kDevices) - kSteps * kActivationMessage;
   CHECK(delta_up < kDeviceDeltaMessage / 4);
-  const Result v = run_cli("validate " + (kData / "eight-devices.json").string() + " " + kSplit + topk,
-                           "split-validate");
+  const Result v =
+      run_cli("validate " + (kData / "eight-devices.json").string() + " " + kSplit + topk, "split-validate");
   REQUIRE(v.status == 0);
   INFO(v.out);
   CHECK(v.out.find("\nstrategy  splitfed (cut_layers 1)\n") != std::string::npos);
@@ -127,8 +128,9 @@ TEST_CASE("split run: the devices' server parts share the server's cores") {
   // A slow server, timing-only: each step's server part costs W = 3 x fc2's forward x 16 samples.
   constexpr int kRounds = 3;
   constexpr double kServerSpeed = 1e6;  // 1 Mflop/s, the least a platform override takes
-  const std::string slow = "--set training.compute=timing-only --set platform.hosts.server.speed=1Mf "
-                           "--set 'devices=[\"d1\", \"d2\"]' ";
+  const std::string slow =
+      "--set training.compute=timing-only --set platform.hosts.server.speed=1Mf "
+      "--set 'devices=[\"d1\", \"d2\"]' ";
   const fs::path one_core = run8("cores1", kRounds, slow);
   const fs::path two_cores = run8("cores2", kRounds, slow + "--set platform.hosts.server.cores=2");
   const double w = summary(one_core)["split"]["server_step_flops_per_sample"].get<double>() * kBatch;
@@ -141,25 +143,25 @@ TEST_CASE("split run: the devices' server parts share the server's cores") {
 }
 
 TEST_CASE("split run: refused where it does not apply, one line, exit 2") {
-  check_refused(kSplit + "--set strategy.cut_layers=2", "strategy.cut_layers: 2 of mlp's 2 modules would leave the server none",
-                "cut");
+  check_refused(kSplit + "--set strategy.cut_layers=2",
+                "strategy.cut_layers: 2 of mlp's 2 modules would leave the server none", "cut");
   check_refused("--set training.mode=local-sgd --set strategy.kind=fedavg --set strategy.cut_layers=1",
                 "strategy.cut_layers", "cut-kind");
   check_refused(kSplit + "--set 'compression.downlink={\"kind\":\"topk\",\"ratio\":0.1}'",
                 "strategy.kind: splitfed not with compression.downlink", "downlink");
   check_refused(kSplit + "--set training.aggregation=async", "strategy.kind: splitfed needs rounds", "async");
   check_refused(kSplit + "--set 'privacy.dp={}'", "strategy.kind: splitfed not with privacy.dp", "dp");
-  check_refused(kSplit + "--set 'privacy.secure_aggregation={}'",
-                "strategy: not with privacy.secure_aggregation", "secure");
-  check_refused(kSplit + "--set attack.kind=sign-flip --set attack.fraction=0.25", "strategy.kind: splitfed not with attack",
-                "attack");
+  check_refused(kSplit + "--set 'privacy.secure_aggregation={}'", "strategy: not with privacy.secure_aggregation",
+                "secure");
+  check_refused(kSplit + "--set attack.kind=sign-flip --set attack.fraction=0.25",
+                "strategy.kind: splitfed not with attack", "attack");
   check_refused(kSplit + "--set defence.kind=median", "strategy.kind: splitfed not with defence", "defence");
-  check_refused(kSplit + "--set model.cost_as=resnet18", "strategy.kind: splitfed not with model.cost_as in real training",
-                "cost-as");
+  check_refused(kSplit + "--set model.cost_as=resnet18",
+                "strategy.kind: splitfed not with model.cost_as in real training", "cost-as");
   // A population's devices share host slots.
-  const Result population = run_cli("validate " + (kSource / "scenarios/population/phones.json").string() +
-                                        " --set strategy.kind=splitfed",
-                                    "split-err-population");
+  const Result population =
+      run_cli("validate " + (kSource / "scenarios/population/phones.json").string() + " --set strategy.kind=splitfed",
+              "split-err-population");
   CHECK(population.status == 2);
   CHECK(lines_of(population.err).size() == 1);
   CHECK(population.err.find("strategy.kind: splitfed not with a population") != std::string::npos);
@@ -167,21 +169,24 @@ TEST_CASE("split run: refused where it does not apply, one line, exit 2") {
 
 TEST_CASE("split run: a catalogued model cut in a timing-only run") {
   // resnet18 cut after its stem (conv1, bn1, ReLU, max-pool): 64 x 56 x 56 activations a sample.
-  const fs::path out = run8("resnet", 2, "--set training.compute=timing-only --set model.cost_as=resnet18 "
-                                          "--set strategy.cut_layers=2");
+  const fs::path out = run8("resnet", 2,
+                            "--set training.compute=timing-only --set model.cost_as=resnet18 "
+                            "--set strategy.cut_layers=2");
   const auto s = summary(out);
   CHECK(s["split"]["cut_module"] == "bn1");
   CHECK(s["split"]["activation_bytes_per_sample"] == 64 * 56 * 56 * 4);
   CHECK(s["split"]["device_params"] == 64 * 3 * 7 * 7 + 2 * 64);
-  const int64_t per_device_up = 4 * (64 * 3 * 7 * 7 + 2 * 64) + kHeader + kSteps * (kBatch * 64 * 56 * 56 * 4 + kHeader);
+  const int64_t per_device_up =
+      4 * (64 * 3 * 7 * 7 + 2 * 64) + kHeader + kSteps * (kBatch * 64 * 56 * 56 * 4 + kHeader);
   CHECK(s["bytes_up"].get<int64_t>() == 2 * kDevices * per_device_up);
 }
 
 TEST_CASE("split run: a link cut mid-exchange fails the device's update like a cut upload") {
   // d1's uplink is down from 5 ms to 50 ms: its first step's activations (sent at about 6.6 ms) are cut.
-  const fs::path out = run8("fault", 6, "--set training.round_timeout_s=1 "
-                                        "--set 'faults={\"links\":[{\"link\":\"d1-up\",\"off_s\":[[0.005,0.05]]}],"
-                                        "\"retry_s\":0.01}'");
+  const fs::path out = run8("fault", 6,
+                            "--set training.round_timeout_s=1 "
+                            "--set 'faults={\"links\":[{\"link\":\"d1-up\",\"off_s\":[[0.005,0.05]]}],"
+                            "\"retry_s\":0.01}'");
   const auto s = summary(out);
   CHECK(s["status"] == "completed");
   CHECK(s["rounds"] == 6);
@@ -201,9 +206,11 @@ TEST_CASE("split run: a TorchScript model is cut from its measured operations, o
   mlp.hidden = {kHidden};
   mlp.height = mlp.width = 8;
   mlp.classes = kClasses;
-  const std::vector<float> init = edgetrain::learn::Model(mlp).init_params(edgetrain::util::derive_seed(11, "model-init"));
-  const fs::path file = export_model("mlp", "split-mlp-8.pt", "--input 1x8x8 --classes 4 --hidden 32 --weights " +
-                                                                   write_raw("split-mlp-8.raw", init).string());
+  const std::vector<float> init =
+      edgetrain::learn::Model(mlp).init_params(edgetrain::util::derive_seed(11, "model-init"));
+  const fs::path file =
+      export_model("mlp", "split-mlp-8.pt",
+                   "--input 1x8x8 --classes 4 --hidden 32 --weights " + write_raw("split-mlp-8.raw", init).string());
   const std::string script = "--set 'model={\"name\":\"torchscript\",\"file\":\"" + file.string() + "\"}' ";
   const fs::path builtin = run8("builtin", 3), scripted = run8("script", 3, script);
   const auto b = summary(builtin), t = summary(scripted);
@@ -224,7 +231,8 @@ TEST_CASE("split run: a TorchScript model is cut from its measured operations, o
                           "    def forward(self, x):\n"
                           "        x = torch.relu(self.fc1(torch.flatten(x, 1)))\n"
                           "        return self.fc2(torch.relu(self.fc1(x)))\n"
-                          "torch.jit.script(M()).save('" << twice.string() << "')\n";
+                          "torch.jit.script(M()).save('"
+                       << twice.string() << "')\n";
   python(maker.string());
   check_refused(kSplit + "--set 'model={\"name\":\"torchscript\",\"file\":\"" + twice.string() + "\"}'",
                 "strategy.kind: splitfed cannot cut torchscript: its 2 modules do not map one to one onto the 3 layers",

@@ -1,6 +1,8 @@
 // Where split learning cuts a model (strategy/split_plan.hpp), against figures computed by hand from the
 // built-in models' shapes and a catalogued ResNet's: each side's parameters and forward FLOPs, the
 // activations at the cut, and the cuts refused.
+#include "strategy/split_plan.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -8,7 +10,6 @@
 #include "learn/catalogue.hpp"
 #include "learn/model_shape.hpp"
 #include "scenario/error.hpp"
-#include "strategy/split_plan.hpp"
 
 using namespace edgetrain;
 
@@ -64,7 +65,8 @@ TEST_CASE("split plan: a catalogued resnet18 cut after its stem") {
 TEST_CASE("split plan: cuts refused in one line") {
   const learn::ModelShape s = shape_of("mlp", {32});
   CHECK_THROWS_WITH_AS(strategy::split_plan(2, s.layers, s.compute_layers, "mlp"),
-                       "strategy.cut_layers: 2 of mlp's 2 modules would leave the server none", scenario::ScenarioError);
+                       "strategy.cut_layers: 2 of mlp's 2 modules would leave the server none",
+                       scenario::ScenarioError);
   // A module whose layer does not appear (as a TorchScript module used twice would show one too many).
   learn::LayerCosts missing = s.compute_layers;
   missing.erase(missing.begin());

@@ -31,8 +31,8 @@ void transfer(RunState& state, sg4::Host* from, sg4::Host* to, int64_t bytes, Ti
 
 }  // namespace
 
-void split_step(RunState& state, size_t device, sg4::Host* server, const strategy::SplitPlan& plan,
-                double device_flops, int64_t samples, TimeLedger& ledger) {
+void split_step(RunState& state, size_t device, sg4::Host* server, const strategy::SplitPlan& plan, double device_flops,
+                int64_t samples, TimeLedger& ledger) {
   sg4::Host* host = sg4::this_actor::get_host();
   // The activations at the cut and, back, their gradient: dense fp32, one header each.
   const int64_t bytes = message_bytes(plan.activation_bytes * samples);

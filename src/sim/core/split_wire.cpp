@@ -35,7 +35,8 @@ std::string split_wire_text(const scenario::Scenario& s, const backend::ChargedM
          " bytes a sample, " + bytes_text(activations) + " a message at batch " + std::to_string(batch) + "; after " +
          std::to_string(steps) + " local steps, uplink the device part's delta ";
   const std::optional<int64_t> payload = compress::planned_payload_bytes(s.compression.uplink, parts.device().layout());
-  const std::optional<int64_t> up = payload ? std::optional<int64_t>(message_bytes(*payload)) : std::nullopt;
+  std::optional<int64_t> up;
+  if (payload) up = message_bytes(*payload);
   out += up ? bytes_text(*up) + " a message" : std::string("of the data's size (no timing_ratio declared)");
   const int64_t down = message_bytes(4 * plan.device_params);
   out += "; downlink the device part, dense, " + bytes_text(down) + " a message\n";
