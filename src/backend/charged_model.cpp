@@ -12,6 +12,24 @@
 
 namespace edgetrain::backend {
 
+namespace {
+
+// The tensors that do not travel: splitfed's server part (with the cut, and the device's share of the step),
+// or personalisation's.
+void split_off(ChargedModel& out, const scenario::Scenario& scenario, const std::vector<learn::LayerInfo>& tensors) {
+  out.device_cost = out.cost;
+  if (!scenario.strategy || !scenario.strategy->split()) {
+    out.stays = strategy::kept_on_device(scenario, tensors);
+    return;
+  }
+  out.split = strategy::split_plan(scenario.strategy->cut_layers, tensors, out.cost.compute_layers, out.cost.name);
+  out.device_cost = {out.cost.name, out.split->device_params, 3.0 * out.split->device_forward_flops,
+                     out.split->device_layers};
+  out.stays = out.split->server_tensors;
+}
+
+}  // namespace
+
 ChargedModel charged_model(const scenario::Scenario& scenario, const learn::DatasetShape& shape) {
   ChargedModel out;
   const std::string& catalogued = scenario.training.timing_only() && learn::find_model(scenario.model.name)
@@ -21,13 +39,13 @@ ChargedModel charged_model(const scenario::Scenario& scenario, const learn::Data
     out.cost = {m->name, m->params, m->step_flops_per_sample(), m->compute_layers};
     out.layers = compress_layers(m->layers);
     out.catalogued = true;
-    out.stays = strategy::kept_on_device(scenario, m->layers);
+    split_off(out, scenario, m->layers);
     return out;
   }
   const learn::ModelShape s = learn::model_shape(model_config(scenario, shape));
   out.cost = {scenario.model.name, static_cast<int64_t>(s.params), 3.0 * s.forward_flops_per_sample, s.compute_layers};
   out.layers = compress_layers(s.layers);
-  out.stays = strategy::kept_on_device(scenario, s.layers);
+  split_off(out, scenario, s.layers);
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "compress/compressor.hpp"
 #include "learn/dataset.hpp"
 #include "scenario/scenario.hpp"
+#include "strategy/split_plan.hpp"
 
 namespace edgetrain::backend {
 
@@ -18,8 +19,12 @@ struct ChargedModel {
   ModelCost cost;
   std::vector<compress::Layer> layers;
   bool catalogued = false;  // from the model catalogue (learn/catalogue.hpp)
-  // Personalisation: per layer, true for a tensor that stays on each device (strategy/personal_layers.hpp);
-  // empty when the whole model travels.
+  // Split learning (strategy.kind splitfed): where the model is cut; `device_cost` is what a device's step
+  // charges (its modules' FLOPs and compute layers), `cost` without a split.
+  std::optional<strategy::SplitPlan> split;
+  ModelCost device_cost;
+  // Per layer, true for a tensor that does not travel: it stays on each device (personalisation,
+  // strategy/personal_layers.hpp) or on the server (splitfed); empty when the whole model travels.
   std::vector<bool> stays;
 };
 

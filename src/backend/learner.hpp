@@ -47,6 +47,9 @@ struct UpdatePayload {
   // (its bytes are in `bytes`: the upload doubles).
   std::vector<uint8_t> control;
   bool control_compressed = true;
+  // Split learning (splitfed): the server's part of the delta, raw. The server computed it from the device's
+  // activations, so it never crosses the network and `bytes` does not count it (empty otherwise).
+  std::vector<float> server_part;
 };
 
 // Personalisation: each device's personalised model on its own test samples, over the devices that trained.

@@ -19,8 +19,8 @@ namespace edgetrain::backend {
 
 class TimingBackend : public Backend {
  public:
-  // `charged`: the charged model (the compressors' sizes depend on its layout; personalisation sends only
-  // the tensors that do not stay). `deltas`: the delta link, if the topology has one.
+  // `charged`: the charged model (the compressors' sizes depend on its layout; personalisation and
+  // splitfed send only the tensors that do not stay). `deltas`: the delta link, if the topology has one.
   TimingBackend(const scenario::Scenario& scenario, const ChargedModel& charged, const std::optional<DeltaLink>& deltas);
 
   const ModelCost& cost() const override { return cost_; }
@@ -36,7 +36,7 @@ class TimingBackend : public Backend {
   // What one delta weighs on the delta link (0: no delta link).
   int64_t delta_bytes() const { return delta_bytes_; }
   int64_t control_bytes() const { return control_bytes_; }  // SCAFFOLD: c beside each model sent
-  int64_t model_bytes() const { return model_bytes_; }      // the dense model sent (personalisation: its shared part)
+  int64_t model_bytes() const { return model_bytes_; }      // the dense model sent (personalisation, splitfed: the part that travels)
 
  private:
   class Device : public DeviceLearner {

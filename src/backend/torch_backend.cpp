@@ -8,6 +8,7 @@
 #include "backend/downlink.hpp"
 #include "backend/mode.hpp"
 #include "backend/personal_models.hpp"
+#include "backend/split_parts.hpp"
 #include "backend/staleness.hpp"
 #include "backend/travelling_part.hpp"
 #include "backend/update_privacy.hpp"
@@ -47,6 +48,7 @@ struct TorchBackend::Shared {
   std::vector<std::unique_ptr<learn::Workspace>> workspaces =
       std::vector<std::unique_ptr<learn::Workspace>>(pool.threads());
   std::vector<std::vector<float>> gradients = std::vector<std::vector<float>>(pool.threads());
+  std::optional<SplitParts> split = std::nullopt;  // splitfed: the devices' part and the server's
 
   learn::Workspace& workspace(size_t worker) {
     auto& w = workspaces.at(worker);
@@ -316,6 +318,7 @@ class TorchDevice : public DeviceLearner {
       if (secure_) secure_input_ = sent;  // masked and summed by the protocol instead of sent
     }
     pending_ = travelling(std::move(encoded), shared_.uplink_charge, encoded_);
+    if (shared_.split) pending_.server_part = shared_.split->server_values(update);
     if (control) {
       const UpdatePayload c = travelling(std::move(*control), shared_.uplink_charge, encoded_);
       pending_.bytes += c.bytes;
@@ -627,10 +630,14 @@ class TorchStore : public StoreOfEveryRole {
   // The decoded update, in the store's own buffer (valid until the next decode).
   std::vector<float>& decode(const UpdatePayload& update, size_t member) {
     decoded_.resize(shared_.initial.size());
-    if (part_) {  // the travelling part, the rest left as it is (0)
+    if (part_) {  // the travelling part, the rest left as it is (0), or splitfed's server part beside it
       part_decoded_.resize(static_cast<size_t>(part_->size()));
       decoder_.decode_into(update.encoded, update.compressed, config_.seeds.at(member), update.step, part_decoded_);
-      part_->scatter(part_decoded_, decoded_);
+      if (shared_.split) {
+        shared_.split->join(part_decoded_, update.server_part, decoded_, scratch_);
+      } else {
+        part_->scatter(part_decoded_, decoded_);
+      }
       return decoded_;
     }
     decoder_.decode_into(update.encoded, update.compressed, config_.seeds.at(member), update.step, decoded_);
@@ -666,6 +673,7 @@ class TorchStore : public StoreOfEveryRole {
   int64_t version_ = 0;                     // updates applied
   std::vector<float> sum_;                  // round-based aggregation: the weighted sum so far
   std::vector<float> decoded_;              // the update being applied
+  std::vector<float> scratch_;  // splitfed: join's buffer
   // Asynchronous aggregation: the staleness-scaled sum of the pushes buffered since the last
   // version, how many, and the coordinates they touched (buffer_dense_: every coordinate).
   std::vector<float> buffer_;
@@ -703,6 +711,8 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
     if (deltas) shared_->delta_charge.emplace(deltas->compressor, model.num_params(), charged, deltas->key);
   }
   shared_->initial = model.init_params(util::derive_seed(scenario.seed, "model-init"));
+  // splitfed: the server's part of each delta rides beside the device's (travelling) part, uncharged.
+  if (charged.split) shared_->split.emplace(shared_->layers, charged.split->server_tensors);
   if (scenario.attack) {
     shared_->attackers = strategy::attackers(scenario);
     shared_->attacker_share = strategy::attacker_share(shared_->attackers);

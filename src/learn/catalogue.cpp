@@ -58,7 +58,7 @@ class Builder {
     }
     bias_adds_ += adds;
     layer(groups > 1 && groups == in ? Kind::depthwise : Kind::conv, 2 * macs + adds,
-          static_cast<double>(in) * s.area() + outputs, weights);
+          static_cast<double>(in) * s.area() + outputs, weights, outputs);
     return o;
   }
 
@@ -69,7 +69,7 @@ class Builder {
     const double t = static_cast<double>(tokens);
     macs_ += t * in * out;
     bias_adds_ += t * out;
-    layer(Kind::dense, 2 * t * in * out + t * out, t * (in + out), static_cast<double>(in) * out + out);
+    layer(Kind::dense, 2 * t * in * out + t * out, t * (in + out), static_cast<double>(in) * out + out, t * out);
   }
 
   // Batch norm and layer norm over `elements` values: a scale and a shift per channel (not counted in
@@ -78,24 +78,28 @@ class Builder {
     param(name + ".weight", {channels});
     param(name + ".bias", {channels});
     m_.layers[m_.layers.size() - 2].norm = m_.layers.back().norm = true;
-    layer(Kind::norm, 0, 2 * elements, 2.0 * channels);
+    layer(Kind::norm, 0, 2 * elements, 2.0 * channels, elements);
   }
 
   // Element-wise layers: an activation (ReLU, ReLU6, GELU, softmax, dropout) and a residual add.
-  void activation(double elements) { layer(Kind::activation, 0, 2 * elements, 0); }
-  void residual_add(double elements) { layer(Kind::activation, 0, 3 * elements, 0); }
-  void pool(double in_elements, double out_elements) { layer(Kind::pool, 0, in_elements + out_elements, 0); }
+  void activation(double elements) { layer(Kind::activation, 0, 2 * elements, 0, elements); }
+  void residual_add(double elements) { layer(Kind::activation, 0, 3 * elements, 0, elements); }
+  void pool(double in_elements, double out_elements) {
+    layer(Kind::pool, 0, in_elements + out_elements, 0, out_elements);
+  }
 
   // PyTorch's default embedding keeps a dense gradient of the whole table.
   void embedding(const std::string& name, int64_t entries, int64_t dim, int64_t tokens) {
     param(name + ".weight", {entries, dim});
-    layer(Kind::dense, 0, static_cast<double>(tokens) * dim, static_cast<double>(entries) * dim);
+    layer(Kind::dense, 0, static_cast<double>(tokens) * dim, static_cast<double>(entries) * dim,
+          static_cast<double>(tokens) * dim);
   }
 
-  // Multiply-accumulates of products between activations (attention), no parameters.
+  // Multiply-accumulates of products between activations (attention), no parameters. Its output is not
+  // known here (0): a cut is never placed after it (split learning cuts after a module's trailing layers).
   void products(double macs, double elements) {
     macs_ += macs;
-    layer(Kind::dense, 2 * macs, elements, 0);
+    layer(Kind::dense, 2 * macs, elements, 0, 0);
   }
 
   void finish() {
@@ -104,8 +108,9 @@ class Builder {
   }
 
  private:
-  void layer(Kind kind, double flops, double elements, double weights) {
-    m_.compute_layers.push_back({kind, flops, 4 * elements, 4 * weights});
+  // `outputs`: one sample's output elements (where split learning cuts).
+  void layer(Kind kind, double flops, double elements, double weights, double outputs) {
+    m_.compute_layers.push_back({kind, flops, 4 * elements, 4 * weights, 4 * outputs});
   }
 
   CatalogueModel& m_;

@@ -27,6 +27,8 @@ struct LayerCost {
   double flops = 0;
   double activation_bytes = 0;
   double weight_bytes = 0;  // fp32 weights and biases: read once per step whatever the batch
+  // One sample's output (fp32 elements x 4): what split learning sends when the model is cut after this layer.
+  double output_bytes = 0;
 };
 
 using LayerCosts = std::vector<LayerCost>;

@@ -56,9 +56,10 @@ ModelShape model_shape(const ModelConfig& config) {
       const double conv_flops = (2.0 * c * kernel * kernel + 1) * out * oh * ow;
       s.forward_flops_per_sample += conv_flops;
       const double conv_out = static_cast<double>(out) * oh * ow, pool_out = static_cast<double>(out) * (oh / 2) * (ow / 2);
-      s.compute_layers.push_back({LayerKind::conv, conv_flops, 4 * (c * h * w + conv_out), 4 * (c * kernel * kernel * out + out)});
-      s.compute_layers.push_back({LayerKind::pool, 0, 4 * (conv_out + pool_out), 0});
-      s.compute_layers.push_back({LayerKind::activation, 0, 8 * pool_out, 0});
+      s.compute_layers.push_back(
+          {LayerKind::conv, conv_flops, 4 * (c * h * w + conv_out), 4 * (c * kernel * kernel * out + out), 4 * conv_out});
+      s.compute_layers.push_back({LayerKind::pool, 0, 4 * (conv_out + pool_out), 0, 4 * pool_out});
+      s.compute_layers.push_back({LayerKind::activation, 0, 8 * pool_out, 0, 4 * pool_out});
       add_layer(s, "conv" + std::to_string(s.layers.size() / 2 + 1), {out, static_cast<int64_t>(c), kernel, kernel},
                 out);
       h = oh / 2;
@@ -75,12 +76,12 @@ ModelShape model_shape(const ModelConfig& config) {
   auto linear = [&](int64_t out) {
     s.params += in * out + out;
     s.forward_flops_per_sample += 2.0 * in * out + out;
-    s.compute_layers.push_back({LayerKind::dense, 2.0 * in * out + out, 4 * (in + out), 4 * (in * out + out)});
+    s.compute_layers.push_back({LayerKind::dense, 2.0 * in * out + out, 4 * (in + out), 4 * (in * out + out), 4.0 * out});
     add_layer(s, "fc" + std::to_string(s.layers.size() / 2 - convs + 1), {out, static_cast<int64_t>(in)}, out);
   };
   for (int64_t width : hidden) {
     linear(width);
-    s.compute_layers.push_back({LayerKind::activation, 0, 8.0 * width, 0});
+    s.compute_layers.push_back({LayerKind::activation, 0, 8.0 * width, 0, 4.0 * width});
     s.activation_floats_per_sample += 2.0 * width;  // linear, ReLU
     in = static_cast<double>(width);
   }

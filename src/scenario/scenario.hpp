@@ -301,7 +301,7 @@ struct PrivacySpec {
 // averaged model delta moves the model (FedAvg's step, FedAvgM's momentum, FedOpt's adaptive steps of
 // Reddi et al. 2021) and what the devices add to their local steps (FedProx's proximal term).
 struct StrategySpec {
-  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | feddyn | fedper | fedrep | fedbn | ditto
+  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | feddyn | fedper | fedrep | fedbn | ditto | splitfed
   // The adaptive server optimisers of Reddi et al. (FedOpt).
   bool fedopt() const { return kind == "fedadam" || kind == "fedyogi" || kind == "fedadagrad"; }
   double server_lr{};        // fedadam, fedyogi, fedadagrad: eta (fedavg-like kinds use training.server_lr)
@@ -321,6 +321,9 @@ struct StrategySpec {
   bool evaluates_devices() const { return personal_test_samples.has_value(); }
   // Training passes a local step makes (ditto trains its personal model on the same batch: two).
   int64_t passes_per_step() const { return kind == "ditto" ? 2 : 1; }
+  // Split learning (splitfed): the model's first modules, which run on each device; the server runs the rest.
+  bool split() const { return kind == "splitfed"; }
+  int64_t cut_layers{};
 };
 
 // A robust aggregation rule (`defence`) in place of the round's weighted mean.

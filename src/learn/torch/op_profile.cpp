@@ -114,6 +114,7 @@ OpCosts cost_ops(const std::vector<OpCall>& calls, int64_t batch) {
     const double in_bytes = 4 * numel(c.inputs[0]), out_bytes = 4 * out_numel;
     LayerCost l;
     l.activation_bytes = (in_bytes + out_bytes) / b;
+    l.output_bytes = out_bytes / b;
     if (is_conv(c.name) && c.inputs.size() >= 2) {
       const auto& w = c.inputs[1];  // [out, in / groups, k...]
       const double per_output = numel(w) / static_cast<double>(w.at(0));

@@ -61,7 +61,7 @@ std::vector<KeySpec> server_rows() {
           .off_when_null("FedAvg: model -= training.server_lr x the weighted mean delta")
           .fills(&Scenario::strategy),
       enum_key("strategy.kind", {"fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad", "fedprox", "scaffold",
-                                 "feddyn", "fedper", "fedrep", "fedbn", "ditto"},
+                                 "feddyn", "fedper", "fedrep", "fedbn", "ditto", "splitfed"},
                "fedavg = the weighted mean delta at training.server_lr (McMahan et al. 2017); fedavgm = with server "
                "momentum (Hsu et al. 2019); fedadam, fedyogi, fedadagrad = the adaptive server optimisers of Reddi "
                "et al. (ICLR 2021, Algorithm 2), at `server_lr`; fedprox = FedAvg whose devices add the proximal "
@@ -76,7 +76,12 @@ std::vector<KeySpec> server_rows() {
                "head trained alone for `head_steps`, then the rest alone (Collins et al., ICML 2021); fedbn = the "
                "normalisation layers stay on each device (Li et al., ICLR 2021); ditto = FedAvg, and each device "
                "also trains a personal model of its own pulled towards the global one by `lambda`, on the same "
-               "batches (Li et al., ICML 2021): its steps cost twice the compute.")
+               "batches (Li et al., ICML 2021): its steps cost twice the compute. splitfed = split learning (SplitFed "
+               "SFLV1, Thapa et al., AAAI 2022): each device runs the model's first `cut_layers` modules and the server "
+               "the rest; every local step sends the activations at the cut up and their gradient down (dense fp32), "
+               "the server's part computed on its host; after the local steps only the device part's delta goes up "
+               "(compressed by `compression`) and the next model comes down as the device part, dense; the server "
+               "averages its parts as FedAvg.")
           .def("fedavg")
           .fills(&Scenario::strategy, &StrategySpec::kind),
       number_key("strategy.server_lr",
@@ -141,6 +146,14 @@ std::vector<KeySpec> server_rows() {
           .limit(1e6, "a million steps")
           .null_default("half of training.local_steps, as PFLlib's equal head and body epochs")
           .fills(&Scenario::strategy, &StrategySpec::head_steps),
+      integer_key("strategy.cut_layers",
+                  "splitfed: the model's first modules that run on each device (a module: the tensors whose names "
+                  "share all but the last part); the server runs the rest.")
+          .allowed_only_when(when("strategy.kind", {"splitfed"}))
+          .at_least(1)
+          .limit(1e6, "a million modules")
+          .def(1)
+          .fills(&Scenario::strategy, &StrategySpec::cut_layers),
       number_key("strategy.lambda", "ditto: the weight of the personal model's proximal term lambda/2 |v - w_global|^2.")
           .allowed_only_when(when("strategy.kind", {"ditto"}))
           .at_least(0)
@@ -296,6 +309,31 @@ void check_personal(const nlohmann::json& r) {
   }
 }
 
+// Split learning: the server trains its part of every device's model from the activations it receives, so
+// what protects, compresses or attacks a whole update has nothing whole to act on; the round averages the
+// server's parts, and what stays on the server is the trained model's own layers.
+void check_split(const nlohmann::json& r) {
+  const std::string at = "strategy.kind: splitfed ";
+  const auto& t = r.at("training");
+  if (applies_on_arrival(t))
+    throw ScenarioError(at + "needs rounds (training.aggregation sync): the server averages its parts of the "
+                        "devices' models at each round's end");
+  if (is_given(r.at("compression"), "downlink"))
+    throw ScenarioError(at + "not with compression.downlink (only the device's part goes down, dense)");
+  if (is_given(r.at("privacy"), "dp"))
+    throw ScenarioError(at + "not with privacy.dp (the server trains its part on the devices' activations, which "
+                        "no device-side noise covers)");
+  if (is_given(r, "attack"))
+    throw ScenarioError(at + "not with attack (the server computes its part of each update)");
+  if (is_given(r, "defence"))
+    throw ScenarioError(at + "not with defence (the server computes its part of each update itself)");
+  if (t.at("compute") != "timing-only" && is_given(r.at("model"), "cost_as"))
+    throw ScenarioError(at + "not with model.cost_as in real training (the cut splits the trained model's own "
+                        "layers); cut a catalogued model in a timing-only run");
+  if (is_given(r, "population"))
+    throw ScenarioError(at + "not with a population (a device's exchanges with the server are per host)");
+}
+
 }  // namespace
 
 std::vector<KeySpec> strategy_rows() {
@@ -327,7 +365,8 @@ std::vector<Rule> strategy_rules() {
                                  "unmasked beside the protected update)");
          }
          if (kind == "fedper" || kind == "fedrep" || kind == "fedbn" || kind == "ditto") check_personal(r);
-         if (kind != "fedavg" && kind != "fedprox" && kind != "scaffold" && t.at("momentum") != 0.0)
+         if (kind == "splitfed") check_split(r);
+         if (kind != "fedavg" && kind != "fedprox" && kind != "scaffold" && kind != "splitfed" && t.at("momentum") != 0.0)
            throw ScenarioError("strategy.kind: " + kind.get<std::string>() +
                                " has a server optimiser of its own; set training.momentum to 0");
        }},

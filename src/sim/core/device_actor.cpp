@@ -8,6 +8,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/device_secure.hpp"
+#include "sim/core/split_exchange.hpp"
 #include "sim/core/step_charges.hpp"
 #include "sim/core/wire.hpp"
 #include "util/seed.hpp"
@@ -68,7 +69,10 @@ void DeviceActor::train(const ModelMessage& model, UpdateMessage& message, TimeL
     // The real step runs on the pool while the simulated compute goes on.
     learner.start_step(std::move(batch));
     ledger.open(TimeLedger::Bucket::Compute);
-    if (state_.slots) {
+    if (const strategy::SplitPlan* split = state_.step_charges->split()) {
+      // Split learning: the step's server part runs on the aggregator's host, between the device's two halves.
+      split_step(state_, index_, upstream_.host(), *split, state_.step_charges->flops(index_, samples), samples, ledger);
+    } else if (state_.slots) {
       // On a slot as fast as its site's fastest device: the step runs at this device's own speed.
       sg4::this_actor::exec_init(state_.step_charges->flops(index_, samples))
           ->set_bound(state_.step_charges->host_speed(index_))
@@ -128,7 +132,10 @@ void DeviceActor::update_once(TimeLedger& ledger) {
       (state_.streams[index_] ? state_.streams[index_]->sample_bytes() : state_.raw_sample_bytes) + kInjectedLabelBytes;
   const int64_t shared_bytes = static_cast<int64_t>(message->shared.size()) * shared_sample_bytes;
   message->bytes = message_bytes(message->update.bytes + shared_bytes);
-  message->dense_bytes = message_bytes(state_.backend.cost().dense_bytes() + shared_bytes);
+  // What it would weigh uncompressed: the model, or a split device's part.
+  const strategy::SplitPlan* split = state_.step_charges->split();
+  const int64_t dense_bytes = split ? 4 * split->device_params : state_.backend.cost().dense_bytes();
+  message->dense_bytes = message_bytes(dense_bytes + shared_bytes);
   message->shared_sample_bytes = shared_sample_bytes;
   if (secure) secure->masked_input(*message);  // the masked input goes in place of the update
   record.samples_injected_sent += static_cast<int64_t>(message->shared.size());

@@ -35,6 +35,7 @@
 #include "sim/core/privacy_run.hpp"
 #include "sim/core/run_warnings.hpp"
 #include "sim/core/simgrid_flags.hpp"
+#include "sim/core/split_summary.hpp"
 #include "sim/core/step_charges.hpp"
 #include "sim/core/stop_signal.hpp"
 #include "sim/core/strategy_summary.hpp"
@@ -398,6 +399,7 @@ report::RunSummary summarize(RunState& state, const Topology& topology, double e
   // Sync rounds: the devices selected per round (training.selection; every device by default).
   summary.extra["selection"] = scenario.training.selection.kind;
   summarize_strategy(state, summary.extra);
+  summarize_split(state, summary.extra);
   nlohmann::json overrides = nlohmann::json::array();
   for (const auto& o : scenario.platform_overrides) {
     overrides.push_back({{"key", o.key}, {"value", o.value}, {"before", o.before}});
@@ -509,8 +511,11 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   check_secure_round_timeout(scenario, p.hosts.server, p.hosts.devices);
   p.traces = plan_device_traces(scenario, p.learning->parts, own_hosts);
   apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);
-  p.step_charges = std::make_unique<StepCharges>(scenario, p.learning->backend->cost(), p.hosts.devices,
-                                                 p.traces.speed_flops, p.slots.get());
+  // A split model's devices are charged their part's step (the server's part runs on its host).
+  const backend::ChargedModel& charged = p.learning->charged;
+  p.step_charges = std::make_unique<StepCharges>(scenario, charged.split ? charged.device_cost : p.learning->backend->cost(),
+                                                 p.hosts.devices, p.traces.speed_flops, p.slots.get());
+  if (charged.split) p.step_charges->set_split(&*charged.split);
   if (p.slots) p.slots->set_traced_bandwidths(&p.traces.bandwidth_bps);
   return p;
 }

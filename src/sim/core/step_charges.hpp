@@ -14,6 +14,7 @@
 #include "compute/roofline.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/core/device_traces.hpp"
+#include "strategy/split_plan.hpp"
 
 namespace simgrid::s4u {
 class Host;
@@ -44,6 +45,10 @@ class StepCharges {
   // The profiles in use, in the order devices first use them; empty: FLOPs / host speed.
   const std::vector<compute::Profile>& profiles() const { return profiles_; }
   bool from_file() const { return from_file_; }
+  // Split learning (splitfed): the cut, whose device part `cost` was; null otherwise. Its server part runs
+  // on the server's host at that host's speed (a compute profile describes devices).
+  void set_split(const strategy::SplitPlan* plan) { split_ = plan; }
+  const strategy::SplitPlan* split() const { return split_; }
 
  private:
   double pass_flops(size_t device, int64_t samples) const;
@@ -55,6 +60,7 @@ class StepCharges {
   std::vector<double> host_speed_;  // per device: flop/s of one core
   std::vector<std::optional<double>> traced_speed_;  // per device (or empty): the capacity trace's flop/s
   bool from_file_ = false;
+  const strategy::SplitPlan* split_ = nullptr;
   // Per profile: step seconds by batch (batches repeat; scadles batches vary).
   mutable std::vector<std::map<int64_t, double>> step_s_;
 };

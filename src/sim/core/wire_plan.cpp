@@ -11,6 +11,7 @@
 #include "privacy/epsilon_ledger.hpp"
 #include "scenario/population.hpp"
 #include "sim/core/privacy_run.hpp"
+#include "sim/core/split_wire.hpp"
 #include "sim/core/wire.hpp"
 #include "util/memory.hpp"
 
@@ -148,6 +149,7 @@ std::string privacy_text(const scenario::Scenario& s) {
 }  // namespace
 
 std::string wire_plan_text(const scenario::Scenario& scenario, const backend::ChargedModel& charged) {
+  if (charged.split) return split_wire_text(scenario, charged) + privacy_text(scenario);
   // Personalisation: only the shared part travels, both ways.
   backend::ChargedModel sent = charged;
   std::string shared;
