@@ -63,7 +63,7 @@ TEST_CASE("strategy run: fedavg through the seam is the run without a strategy, 
   CHECK(slurp(plain / "devices.csv") == slurp(fedavg / "devices.csv"));
   CHECK(summary_without(plain, {}) == summary_without(fedavg, {"strategy"}));
   CHECK_FALSE(read_json(plain / "summary.json").contains("strategy"));
-  CHECK(read_json(fedavg / "summary.json")["strategy"] == nlohmann::json{{"kind", "fedavg"}});
+  CHECK(read_json(fedavg / "summary.json")["strategy"] == nlohmann::json{{"kind", "fedavg"}, {"personal_test_samples", nullptr}});
   // Without an attack: no attack_success column, no attack section.
   CHECK(lines_of(metrics).at(0).find("attack_success") == std::string::npos);
   CHECK_FALSE(read_json(plain / "summary.json").contains("attack"));
@@ -360,4 +360,23 @@ TEST_CASE("strategy run: validate's SCAFFOLD round bytes are the run's under a c
   }
   const fs::path timing = run8("scaffold-downlink-timing", 4, sets + " --set training.compute=timing-only");
   CHECK(slurp(timing / "rounds.csv") == slurp(out / "rounds.csv"));
+}
+
+TEST_CASE("strategy run: feddyn learns on FedAvg's bytes, keeps a gradient state per device, and needs rounds") {
+  const fs::path fedavg = run8("dyn-ref", 12), dyn = run8("feddyn", 12, "--set strategy.kind=feddyn --set strategy.alpha=0.01");
+  const auto a = read_json(fedavg / "summary.json"), d = read_json(dyn / "summary.json");
+  CHECK(d["bytes_up"] == a["bytes_up"]);
+  CHECK(d["bytes_down"] == a["bytes_down"]);
+  CHECK(final_accuracy(dyn) > 0.85);
+  CHECK(slurp(dyn / "metrics.csv") != slurp(fedavg / "metrics.csv"));
+  CHECK(d["strategy"]["alpha"] == 0.01);
+  // g_i beside the update and the local model.
+  CHECK(num(read_csv(dyn / "devices.csv")[0], "model_memory_bytes") == 3 * 4 * kParams);
+  // Its server step's 3 FLOPs a parameter are charged to the server: a longer run than FedAvg's.
+  CHECK(sim_time(dyn) > sim_time(fedavg));
+  const fs::path one = run8("dyn-t1", 6, "--set strategy.kind=feddyn --threads 1");
+  const fs::path three = run8("dyn-t3", 6, "--set strategy.kind=feddyn --threads 3");
+  CHECK(slurp(one / "metrics.csv") == slurp(three / "metrics.csv"));
+  check_refused(kLocal + "--set strategy.kind=feddyn --set training.aggregation=async", "feddyn needs rounds", "dyn-async");
+  check_refused(kLocal + "--set strategy.kind=feddyn --set training.momentum=0.9", "set training.momentum to 0", "dyn-momentum");
 }

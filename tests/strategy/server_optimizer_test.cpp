@@ -244,3 +244,25 @@ TEST_CASE("server optimiser: a parsed scenario's strategy gets Flower's defaults
   optimizer->step(w, kUpdate1, 1.0);
   check_close(w, {0.9, -1.9, 0.5});
 }
+
+TEST_CASE("server optimiser: feddyn subtracts the drift of every round's deltas, n/M of each, beside the plain step") {
+  // A fleet of 4; rounds of 2 and then 4 updates, at lr 0.5.
+  auto dyn = strategy::make_feddyn(4);
+  std::vector<float> model = kModel;
+  std::vector<double> drift(3, 0.0), expected(kModel.begin(), kModel.end());
+  const std::pair<const std::vector<float>*, int64_t> rounds[] = {{&kUpdate1, 2}, {&kUpdate2, 4}};
+  for (const auto& [update, n] : rounds) {
+    dyn->round_of(n);
+    dyn->step(model, *update, 0.5);
+    for (size_t k = 0; k < 3; ++k) {
+      drift[k] += static_cast<double>(n) / 4.0 * (*update)[k];
+      expected[k] = static_cast<double>(static_cast<float>(expected[k] - 0.5 * (*update)[k] - drift[k]));
+    }
+    for (size_t k = 0; k < 3; ++k) CHECK(model[k] == doctest::Approx(expected[k]).epsilon(1e-6));
+  }
+  // The drift goes on moving the model when a round's mean update is 0.
+  const std::vector<float> before = model;
+  dyn->round_of(1);
+  dyn->step(model, std::vector<float>(3, 0.0f), 0.5);
+  for (size_t k = 0; k < 3; ++k) CHECK(model[k] == doctest::Approx(before[k] - drift[k]).epsilon(1e-6));
+}
