@@ -28,6 +28,14 @@ void split_off(ChargedModel& out, const scenario::Scenario& scenario, const std:
   out.stays = out.split->server_tensors;
 }
 
+// The values that travel, when some stay.
+int64_t travelling_params(const std::vector<learn::LayerInfo>& tensors, const std::vector<bool>& stays) {
+  int64_t n = 0;
+  for (size_t i = 0; i < stays.size(); ++i)
+    if (!stays[i]) n += tensors[i].numel;
+  return n;
+}
+
 }  // namespace
 
 ChargedModel charged_model(const scenario::Scenario& scenario, const learn::DatasetShape& shape) {
@@ -40,12 +48,14 @@ ChargedModel charged_model(const scenario::Scenario& scenario, const learn::Data
     out.layers = compress_layers(m->layers);
     out.catalogued = true;
     split_off(out, scenario, m->layers);
+    out.cost.travelling_params = travelling_params(m->layers, out.stays);
     return out;
   }
   const learn::ModelShape s = learn::model_shape(model_config(scenario, shape));
   out.cost = {scenario.model.name, static_cast<int64_t>(s.params), 3.0 * s.forward_flops_per_sample, s.compute_layers};
   out.layers = compress_layers(s.layers);
   split_off(out, scenario, s.layers);
+  out.cost.travelling_params = travelling_params(s.layers, out.stays);
   return out;
 }
 

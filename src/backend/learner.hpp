@@ -24,6 +24,10 @@ struct ModelCost {
   double step_flops_per_sample = 0;
   learn::LayerCosts compute_layers;  // what the compute model (training.compute_profile) charges
   int64_t dense_bytes() const { return 4 * params; }  // a dense fp32 payload
+  // The values an update carries (personalisation, splitfed: the part that travels; 0: every parameter), and
+  // what they weigh dense: what an update's compression is measured against.
+  int64_t travelling_params = 0;
+  int64_t dense_update_bytes() const { return 4 * (travelling_params > 0 ? travelling_params : params); }
 };
 
 // A model as a device receives it; the protocol reads only its size.
@@ -35,6 +39,9 @@ struct ModelPayload {
   // SCAFFOLD (strategy.kind scaffold): the server's control variate c, sent dense beside the model.
   std::shared_ptr<const std::vector<float>> control;
 };
+
+// qfedavg: h_k, one double, beside each update.
+inline constexpr int64_t kQfflBytes = 8;
 
 // One device's update as it travels; the protocol reads only its size and its index sets' size.
 struct UpdatePayload {
@@ -50,6 +57,8 @@ struct UpdatePayload {
   // Split learning (splitfed): the server's part of the delta, raw. The server computed it from the device's
   // activations, so it never crosses the network and `bytes` does not count it (empty otherwise).
   std::vector<float> server_part;
+  // qfedavg: h_k, the device's share of the step's normaliser (8 bytes on the wire, counted in `bytes`).
+  double qffl_h = 0;
 };
 
 // Personalisation: each device's personalised model on its own test samples, over the devices that trained.

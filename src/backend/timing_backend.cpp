@@ -105,6 +105,7 @@ TimingBackend::TimingBackend(const scenario::Scenario& scenario, const ChargedMo
     downlink_delta_bytes_ = timing_payload_bytes(*compression.downlink, layers, "compression.downlink", declared_);
   }
   if (deltas) delta_bytes_ = timing_payload_bytes(deltas->compressor, layers, deltas->key, declared_);
+  if (scenario.strategy_is("qfedavg")) uplink_bytes_ += kQfflBytes;  // h_k beside the update
   // SCAFFOLD: the control variate's change goes up compressed like the update, c down dense beside the model.
   if (scenario.strategy_is("scaffold")) {
     uplink_bytes_ *= 2;

@@ -41,8 +41,8 @@ struct TorchBackend::Shared {
   std::optional<learn::Dataset> poisoned_train, backdoor_test;
   // Personalisation: the part of the model that travels (fedper, fedrep, fedbn: the rest stays on each
   // device) and the devices' personal models.
-  std::optional<TravellingPart> travelling;
-  std::optional<PersonalModels> personal;
+  std::optional<TravellingPart> travelling = std::nullopt;
+  std::optional<PersonalModels> personal = std::nullopt;
   // One workspace and one gradient buffer per worker, made by that worker on first use: they are
   // only ever used by the thread of their index, and a step's gradient lives only while its job runs.
   std::vector<std::unique_ptr<learn::Workspace>> workspaces =
@@ -108,6 +108,7 @@ class TorchDevice : public DeviceLearner {
         train_(attack_ && shared.poisoned_train ? *shared.poisoned_train : shared.data.train) {
     if (shared.scenario.strategy_is("fedprox")) proximal_mu_ = static_cast<float>(shared.scenario.strategy->mu);
     if (shared.scenario.strategy_is("feddyn")) dyn_alpha_ = static_cast<float>(shared.scenario.strategy->alpha);
+    if (shared.scenario.strategy_is("qfedavg")) qffl_ = true;
     if (shared.travelling) part_ = &*shared.travelling;
     if (shared.scenario.strategy && shared.scenario.strategy->personalised()) {
       personalised_ = true;
@@ -157,6 +158,7 @@ class TorchDevice : public DeviceLearner {
       if (local_sgd_ && first) start_local();
       const std::vector<float>& from = local_sgd_ ? local_ : base();
       loss_ = shared_.workspace(worker).gradient(from, train_, batch, gradient);
+      if (first) first_loss_ = loss_;  // at the received model
       if (proximal_mu_ > 0 && !first) add_proximal(gradient);
       if (dyn_alpha_ > 0) add_dynamic(gradient);
       if (control_encoder_) correct_drift(gradient);
@@ -270,6 +272,17 @@ class TorchDevice : public DeviceLearner {
     if (dyn_state_.empty()) dyn_state_.assign(delta.size(), 0.0f);
     for (size_t k = 0; k < delta.size(); ++k) dyn_state_[k] += dyn_alpha_ * delta[k];
   }
+  // q-FFL (Li et al., ICLR 2020, Algorithm 2), with F the loss at the received model (the first step's batch)
+  // and L = 1 / qffl_lr: the update becomes F^q L delta, and h = q F^(q-1) |L delta|^2 + L F^q is returned.
+  double weigh_fairly(std::vector<float>& update) const {
+    const auto& s = *shared_.scenario.strategy;
+    const double f = std::max(first_loss_, 1e-10), lipschitz = 1.0 / s.qffl_lr;
+    double squares = 0;
+    for (float v : update) squares += (lipschitz * v) * (lipschitz * v);
+    const double fq = std::pow(f, s.q);
+    for (float& v : update) v = static_cast<float>(fq * lipschitz * v);
+    return s.q * std::pow(f, s.q - 1) * squares + lipschitz * fq;
+  }
   // Personalisation: the device's own model as this update leaves it (published by finish_update).
   void keep_personal() {
     if (part_) {
@@ -300,6 +313,7 @@ class TorchDevice : public DeviceLearner {
     }
     if (personalised_) keep_personal();
     if (dyn_alpha_ > 0) move_dynamic(update);
+    const double qffl_h = qffl_ ? weigh_fairly(update) : 0.0;
     std::vector<float>& sent = part_ ? gathered(update) : update;
     std::optional<EncodedUpdate> control;
     if (control_encoder_) control = control_change(update);
@@ -319,6 +333,10 @@ class TorchDevice : public DeviceLearner {
     }
     pending_ = travelling(std::move(encoded), shared_.uplink_charge, encoded_);
     if (shared_.split) pending_.server_part = shared_.split->server_values(update);
+    if (qffl_) {
+      pending_.qffl_h = qffl_h;
+      pending_.bytes += kQfflBytes;
+    }
     if (control) {
       const UpdatePayload c = travelling(std::move(*control), shared_.uplink_charge, encoded_);
       pending_.bytes += c.bytes;
@@ -342,6 +360,8 @@ class TorchDevice : public DeviceLearner {
   const learn::Dataset& train_;                 // what it learns from (an attacker's may be poisoned)
   float proximal_mu_ = 0;                       // strategy fedprox: mu
   float dyn_alpha_ = 0;                         // strategy feddyn: alpha
+  bool qffl_ = false;                           // strategy qfedavg
+  double first_loss_ = 0;                       // the update's first step's loss (qfedavg's F)
   std::vector<float> dyn_state_;                // feddyn: the device's gradient state g_i (empty: 0)
   std::optional<UplinkEncoder> control_encoder_;  // SCAFFOLD: the control variate's change, compressed like updates
   std::shared_ptr<const std::vector<float>> server_control_;  // SCAFFOLD: c, as received
@@ -397,6 +417,7 @@ class TorchStore : public StoreOfEveryRole {
     }
     if (const auto& dp = shared.scenario.privacy.dp) privacy_.emplace(*dp, util::derive_seed(shared.scenario.seed, "dp-noise-sum"));
     if (!config_.plain && shared.scenario.defence) defence_ = &*shared.scenario.defence;
+    qffl_ = !config_.plain && shared.scenario.strategy_is("qfedavg");
     if (!config_.plain && shared.scenario.strategy_is("scaffold"))
       control_ = std::make_shared<std::vector<float>>(shared.initial.size(), 0.0f);
     if (config_.adopting) {
@@ -439,6 +460,10 @@ class TorchStore : public StoreOfEveryRole {
 
   void accumulate(const UpdatePayload& update, size_t member, double weight) override {
     std::vector<float>& g = decode(update, member);
+    if (qffl_) {  // q-FFL: the updates summed alike, normalised by the sum of their h
+      weight = 1.0;
+      qffl_h_sum_ += update.qffl_h;
+    }
     if (privacy_) {
       privacy_->bound(g);
       weight = 1.0;  // each update counts the same: one device moves the sum by at most the clip
@@ -471,6 +496,7 @@ class TorchStore : public StoreOfEveryRole {
     std::fill(plain_sum_.begin(), plain_sum_.end(), 0.0);
     std::fill(sum_.begin(), sum_.end(), 0.0f);
     accumulated_ = 0;
+    qffl_h_sum_ = 0;
     kept_.clear();
     kept_weights_.clear();
     control_sum_.clear();
@@ -489,6 +515,10 @@ class TorchStore : public StoreOfEveryRole {
     if (privacy_) {
       privacy_->noise_sum(sum_, version_);
       total_weight = static_cast<double>(accumulated_);
+    }
+    if (qffl_) {
+      total_weight = qffl_h_sum_;
+      qffl_h_sum_ = 0;
     }
     optimizer_->round_of(accumulated_);
     accumulated_ = 0;
@@ -562,7 +592,7 @@ class TorchStore : public StoreOfEveryRole {
     const std::shared_ptr<const std::vector<float>> snapshot = params_;
     const std::optional<learn::EvalResult> result = evaluate_on(snapshot, shared_.data.test, cancelled);
     if (!result) return std::nullopt;
-    Evaluation out{result->accuracy, result->loss, std::nullopt, std::nullopt};
+    Evaluation out{result->accuracy, result->loss, std::nullopt, std::nullopt, std::nullopt};
     if (shared_.backdoor_test) {
       const std::optional<learn::EvalResult> stamped = evaluate_on(snapshot, *shared_.backdoor_test, cancelled);
       if (!stamped) return std::nullopt;
@@ -668,6 +698,8 @@ class TorchStore : public StoreOfEveryRole {
   UplinkDecoder decoder_;
   std::optional<AggregatePrivacy> privacy_;  // privacy.dp: updates bounded, weighted alike, the sum noised
   int64_t accumulated_ = 0;                  // updates in the round's sum
+  bool qffl_ = false;                        // strategy qfedavg
+  double qffl_h_sum_ = 0;                    // qfedavg: the round's sum of h_k
   StalenessRule rule_;
   std::vector<DownlinkEncoder> downlinks_;  // per member, when the downlink is compressed
   int64_t version_ = 0;                     // updates applied

@@ -301,7 +301,7 @@ struct PrivacySpec {
 // averaged model delta moves the model (FedAvg's step, FedAvgM's momentum, FedOpt's adaptive steps of
 // Reddi et al. 2021) and what the devices add to their local steps (FedProx's proximal term).
 struct StrategySpec {
-  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | feddyn | fedper | fedrep | fedbn | ditto | splitfed
+  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | feddyn | qfedavg | fedper | fedrep | fedbn | ditto | splitfed
   // The adaptive server optimisers of Reddi et al. (FedOpt).
   bool fedopt() const { return kind == "fedadam" || kind == "fedyogi" || kind == "fedadagrad"; }
   double server_lr{};        // fedadam, fedyogi, fedadagrad: eta (fedavg-like kinds use training.server_lr)
@@ -309,6 +309,7 @@ struct StrategySpec {
   double beta1{}, beta2{}, tau{};  // the FedOpt kinds
   double mu{};                      // fedprox: the proximal term's weight
   double alpha{};                   // feddyn: the dynamic regulariser's weight
+  double q{}, qffl_lr{};            // qfedavg: the fairness exponent q and the step 1/L of q-FFL
   // Personalisation: a part of the model (fedper, fedrep: the head; fedbn: the normalisation layers) or a
   // whole personal model (ditto) stays on each device.
   bool personalised() const { return kind == "fedper" || kind == "fedrep" || kind == "fedbn" || kind == "ditto"; }

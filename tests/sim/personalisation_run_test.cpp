@@ -50,6 +50,7 @@ TEST_CASE("personalisation run: fedper sends the shared layers alone, both ways,
   CHECK(p["bytes_up"].get<double>() == messages * (kHeader + 4 * kShared));
   CHECK(p["bytes_down"].get<double>() == a["bytes_down"].get<double>() - messages * 4 * kHead);
   CHECK(a["bytes_up"].get<double>() - p["bytes_up"].get<double>() == messages * 4 * kHead);
+  CHECK(p["compression_ratio"] == 1.0);  // uncompressed: what travels is measured against its own dense size
   // Each device's personalised model: its own head on the global body, on test samples of its classes.
   const auto metrics = read_csv(fedper / "metrics.csv");
   REQUIRE(metrics.size() >= 2);

@@ -380,3 +380,32 @@ TEST_CASE("strategy run: feddyn learns on FedAvg's bytes, keeps a gradient state
   check_refused(kLocal + "--set strategy.kind=feddyn --set training.aggregation=async", "feddyn needs rounds", "dyn-async");
   check_refused(kLocal + "--set strategy.kind=feddyn --set training.momentum=0.9", "set training.momentum to 0", "dyn-momentum");
 }
+
+TEST_CASE("strategy run: qfedavg sends h_k beside each update; at q 0 it is FedAvg's mean") {
+  constexpr int kRounds = 10, kDevices = 8;
+  const fs::path fedavg = run8("q-ref", kRounds), q0 = run8("q-0", kRounds, "--set strategy.kind=qfedavg --set strategy.q=0");
+  const auto a = read_json(fedavg / "summary.json"), z = read_json(q0 / "summary.json");
+  CHECK(z["bytes_up"].get<double>() == a["bytes_up"].get<double>() + kRounds * kDevices * 8);
+  CHECK(z["bytes_down"] == a["bytes_down"]);
+  // q 0: every update weighs the same and h_k = L, so the step is the plain mean (equal samples here: FedAvg's),
+  // up to float rounding.
+  CHECK(final_accuracy(q0) == doctest::Approx(final_accuracy(fedavg)).epsilon(0.02));
+  const fs::path fair = run8("q-1", kRounds, "--set strategy.kind=qfedavg --set strategy.q=1");
+  CHECK(slurp(fair / "metrics.csv") != slurp(q0 / "metrics.csv"));
+  CHECK(final_accuracy(fair) > 0.6);
+  const fs::path timing = run8("q-1-timing", kRounds, "--set strategy.kind=qfedavg --set strategy.q=1 --set training.compute=timing-only");
+  CHECK(read_json(timing / "summary.json")["bytes_up"] == read_json(fair / "summary.json")["bytes_up"]);
+  CHECK(read_json(timing / "summary.json")["sim_time_s"] == read_json(fair / "summary.json")["sim_time_s"]);
+  const Result v = run_cli("validate " + (kData / "eight-devices.json").string() + " " + kLocal + "--set strategy.kind=qfedavg",
+                           "strategy-q-validate");
+  REQUIRE(v.status == 0);
+  const auto per_message = static_cast<int64_t>(z["bytes_up"].get<double>() / (kRounds * kDevices));
+  CHECK(v.out.find("qfedavg adds h_k (8 bytes) to each upload: " + std::to_string(per_message) + " bytes") != std::string::npos);
+  const fs::path one = run8("q-t1", 4, "--set strategy.kind=qfedavg --threads 1");
+  const fs::path three = run8("q-t3", 4, "--set strategy.kind=qfedavg --threads 3");
+  CHECK(slurp(one / "metrics.csv") == slurp(three / "metrics.csv"));
+  check_refused(kLocal + "--set strategy.kind=qfedavg --set training.aggregation=async", "qfedavg needs rounds", "q-async");
+  check_refused(kLocal + "--set strategy.kind=qfedavg --set defence.kind=median", "qfedavg not with a defence", "q-defence");
+  check_refused(kLocal + "--set strategy.kind=qfedavg --set 'privacy.dp={}'", "qfedavg not with privacy.dp",
+                "q-dp");
+}

@@ -61,7 +61,7 @@ std::vector<KeySpec> server_rows() {
           .off_when_null("FedAvg: model -= training.server_lr x the weighted mean delta")
           .fills(&Scenario::strategy),
       enum_key("strategy.kind", {"fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad", "fedprox", "scaffold",
-                                 "feddyn", "fedper", "fedrep", "fedbn", "ditto", "splitfed"},
+                                 "feddyn", "qfedavg", "fedper", "fedrep", "fedbn", "ditto", "splitfed"},
                "fedavg = the weighted mean delta at training.server_lr (McMahan et al. 2017); fedavgm = with server "
                "momentum (Hsu et al. 2019); fedadam, fedyogi, fedadagrad = the adaptive server optimisers of Reddi "
                "et al. (ICLR 2021, Algorithm 2), at `server_lr`; fedprox = FedAvg whose devices add the proximal "
@@ -70,7 +70,10 @@ std::vector<KeySpec> server_rows() {
                "alike (the upload doubles), each model c beside it, dense (Karimireddy et al., ICML 2020, option II); "
                "the server steps at training.server_lr; feddyn = each device adds the dynamic regulariser "
                "-<g_i, w> + alpha/2 |w - w_global|^2 to its local loss, g_i its own gradient state, and the server "
-               "subtracts the drift of all rounds' deltas (Acar et al., ICLR 2021). Personalisation (each device's personalised accuracy in "
+               "subtracts the drift of all rounds' deltas (Acar et al., ICLR 2021); qfedavg = q-FFL's fair "
+               "aggregation: each update weighted by the device's loss to the power q, the step normalised by an "
+               "estimate of the Lipschitz constant, each upload 8 bytes longer for its h_k (Li et al., ICLR 2020, "
+               "Algorithm 2). Personalisation (each device's personalised accuracy in "
                "metrics.csv): fedper = the model's head (its last `head_layers` modules) stays on each device and "
                "trains with the rest; only the rest travels (Arivazhagan et al. 2019); fedrep = the same split, the "
                "head trained alone for `head_steps`, then the rest alone (Collins et al., ICML 2021); fedbn = the "
@@ -130,6 +133,20 @@ std::vector<KeySpec> server_rows() {
           .limit(1e6, "beyond, a local step diverges")
           .def(0.01)
           .fills(&Scenario::strategy, &StrategySpec::alpha),
+      number_key("strategy.q", "qfedavg: the fairness exponent q (0: FedAvg's unweighted mean; Flower's q_param 0.2).")
+          .allowed_only_when(when("strategy.kind", {"qfedavg"}))
+          .at_least(0)
+          .limit(100, "beyond, a loss above 1 weighs infinitely")
+          .def(0.2)
+          .fills(&Scenario::strategy, &StrategySpec::q),
+      number_key("strategy.qffl_lr",
+                 "qfedavg: the step 1/L, L the estimate of the loss's Lipschitz constant (Flower's "
+                 "qffl_learning_rate 0.1).")
+          .allowed_only_when(when("strategy.kind", {"qfedavg"}))
+          .above(0)
+          .limit(1e6, "a million")
+          .def(0.1)
+          .fills(&Scenario::strategy, &StrategySpec::qffl_lr),
       integer_key("strategy.head_layers",
                   "fedper, fedrep: the model's last modules that stay on each device (a module: the tensors whose "
                   "names share all but the last part, fc2.weight and fc2.bias).")
@@ -162,13 +179,14 @@ std::vector<KeySpec> server_rows() {
           .fills(&Scenario::strategy, &StrategySpec::lambda),
       integer_key("strategy.personal_test_samples",
                   "Personalisation: the test samples each device's personalised model is evaluated on, drawn from the "
-                  "test set in the proportions of the classes the device has trained on; with fedavg, the global "
-                  "model evaluated so on each device (the baseline personalisation is measured against).")
-          .allowed_only_when(when("strategy.kind", {"fedavg", "fedper", "fedrep", "fedbn", "ditto"}))
+                  "test set in the proportions of the classes the device has trained on; with fedavg and qfedavg, the "
+                  "global model evaluated so on each device (the baseline personalisation is measured against, and "
+                  "q-FFL's fairness: the worst devices' accuracy).")
+          .allowed_only_when(when("strategy.kind", {"fedavg", "qfedavg", "fedper", "fedrep", "fedbn", "ditto"}))
           .at_least(1)
           .limit(1e5, "a hundred thousand samples")
           .def_if(when("strategy.kind", {"fedper", "fedrep", "fedbn", "ditto"}), 100)
-          .null_default("fedavg: no evaluation per device")
+          .null_default("fedavg, qfedavg: no evaluation per device")
           .fills(&Scenario::strategy, &StrategySpec::personal_test_samples),
   };
 }
@@ -355,7 +373,7 @@ std::vector<Rule> strategy_rules() {
                                "model deltas), got " + t.at("mode").dump());
          check_where(r, "strategy", "a strategy");
          const auto& kind = r.at("strategy").at("kind");
-         if ((kind == "scaffold" || kind == "feddyn") && applies_on_arrival(t))
+         if ((kind == "scaffold" || kind == "feddyn" || kind == "qfedavg") && applies_on_arrival(t))
            throw ScenarioError("strategy.kind: " + kind.get<std::string>() +
                                " needs rounds (training.aggregation sync): its server state moves by each round's "
                                "updates");
@@ -363,6 +381,14 @@ std::vector<Rule> strategy_rules() {
            if (is_given(r.at("privacy"), "dp") || is_given(r.at("privacy"), "secure_aggregation"))
              throw ScenarioError("strategy.kind: scaffold not with privacy (its control variates would go unclipped and "
                                  "unmasked beside the protected update)");
+         }
+         if (kind == "qfedavg") {
+           if (is_given(r.at("privacy"), "dp"))
+             throw ScenarioError("strategy.kind: qfedavg not with privacy.dp (its loss-weighted updates and h_k would "
+                                 "escape the clip the noise is calibrated to)");
+           if (is_given(r, "defence"))
+             throw ScenarioError("strategy.kind: qfedavg not with a defence (q-FFL's normalised sum is its own "
+                                 "aggregation rule)");
          }
          if (kind == "fedper" || kind == "fedrep" || kind == "fedbn" || kind == "ditto") check_personal(r);
          if (kind == "splitfed") check_split(r);

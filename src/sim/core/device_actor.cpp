@@ -132,10 +132,8 @@ void DeviceActor::update_once(TimeLedger& ledger) {
       (state_.streams[index_] ? state_.streams[index_]->sample_bytes() : state_.raw_sample_bytes) + kInjectedLabelBytes;
   const int64_t shared_bytes = static_cast<int64_t>(message->shared.size()) * shared_sample_bytes;
   message->bytes = message_bytes(message->update.bytes + shared_bytes);
-  // What it would weigh uncompressed: the model, or a split device's part.
-  const strategy::SplitPlan* split = state_.step_charges->split();
-  const int64_t dense_bytes = split ? 4 * split->device_params : state_.backend.cost().dense_bytes();
-  message->dense_bytes = message_bytes(dense_bytes + shared_bytes);
+  // What it would weigh uncompressed: the model, or the part that travels.
+  message->dense_bytes = message_bytes(state_.backend.cost().dense_update_bytes() + shared_bytes);
   message->shared_sample_bytes = shared_sample_bytes;
   if (secure) secure->masked_input(*message);  // the masked input goes in place of the update
   record.samples_injected_sent += static_cast<int64_t>(message->shared.size());

@@ -81,6 +81,11 @@ Directions directions(const scenario::Scenario& s, const backend::ChargedModel& 
     d.text += "; SCAFFOLD adds a control variate to each: uplink " + (d.up ? bytes_text(*d.up) : std::string("twice")) +
               " a message, downlink + " + bytes_text(dense - header) + " (c, dense)";
   }
+  if (s.strategy_is("qfedavg")) {
+    if (d.up) *d.up += backend::kQfflBytes;
+    d.text += "; qfedavg adds h_k (" + std::to_string(backend::kQfflBytes) + " bytes) to each upload" +
+              (d.up ? ": " + bytes_text(*d.up) : std::string());
+  }
   d.text += "\n";
   return d;
 }
