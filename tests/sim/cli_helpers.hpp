@@ -3,6 +3,8 @@
 #pragma once
 
 #include <doctest/doctest.h>
+
+#include <algorithm>
 #include <sys/wait.h>
 
 #include <cstdint>
@@ -57,6 +59,20 @@ inline fs::path run_ok(const std::string& scenario, const std::string& sets, con
   INFO(r.err);
   REQUIRE(r.status == 0);
   return out;
+}
+
+// `edgetrain run tests/sim/data/SCENARIO --quiet --out <a fresh folder> SETS`, which must be refused: exit 2 and
+// one line on stderr, edgetrain's, holding `message` (no abort, no backtrace).
+inline void run_refused(const std::string& scenario, const std::string& sets, const std::string& message,
+                        const std::string& tag) {
+  const Result r = run_cli("run " + (kData / scenario).string() + " --quiet --out " + fresh_dir(tag).string() + " " + sets, tag);
+  CAPTURE(sets);
+  INFO(r.err);
+  CHECK(r.status == 2);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.rfind("edgetrain: ", 0) == 0);
+  CHECK(r.err.find(message) != std::string::npos);
+  CHECK(r.err.find("terminate") == std::string::npos);
 }
 
 // A command's output, line by line.

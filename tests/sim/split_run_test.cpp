@@ -36,15 +36,7 @@ fs::path run8(const std::string& tag, int rounds, const std::string& sets = "") 
 nlohmann::json summary(const fs::path& out) { return read_json(out / "summary.json"); }
 
 void check_refused(const std::string& sets, const std::string& message, const std::string& tag) {
-  const Result r = run_cli("run " + (kData / "eight-devices.json").string() + " --quiet --out " +
-                               fresh_dir("split-err-" + tag).string() + " " + sets,
-                           "split-err-" + tag);
-  CAPTURE(sets);
-  INFO(r.err);
-  CHECK(r.status == 2);
-  CHECK(lines_of(r.err).size() == 1);
-  CHECK(r.err.find(message) != std::string::npos);
-  CHECK(r.err.find("terminate") == std::string::npos);
+  run_refused("eight-devices.json", sets, message, "split-err-" + tag);
 }
 
 }  // namespace
