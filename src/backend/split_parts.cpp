@@ -12,7 +12,7 @@ std::vector<bool> negated(const std::vector<bool>& v) {
 }  // namespace
 
 SplitParts::SplitParts(const std::vector<compress::Layer>& layers, const std::vector<bool>& server_tensors)
-    : device_(layers, server_tensors), server_(layers, negated(server_tensors)) {}
+    : server_(layers, negated(server_tensors)) {}
 
 std::vector<float> SplitParts::server_values(std::span<const float> full) const {
   std::vector<float> out(static_cast<size_t>(server_.size()));
@@ -20,12 +20,12 @@ std::vector<float> SplitParts::server_values(std::span<const float> full) const 
   return out;
 }
 
-void SplitParts::join(std::span<const float> device_part, std::span<const float> server_part, std::span<float> full,
-                      std::vector<float>& scratch) const {
-  device_.scatter(device_part, full);  // the server's values are 0 here ...
+void SplitParts::join(const TravellingPart& device, std::span<const float> device_part,
+                      std::span<const float> server_part, std::span<float> full, std::vector<float>& scratch) const {
+  device.scatter(device_part, full);  // the server's values are 0 here ...
   scratch.resize(full.size());
   server_.scatter(server_part, scratch);
-  device_.copy_staying(scratch, full);  // ... and taken from its part
+  device.copy_staying(scratch, full);  // ... and taken from its part
 }
 
 }  // namespace edgetrain::backend

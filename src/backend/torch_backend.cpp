@@ -664,7 +664,7 @@ class TorchStore : public StoreOfEveryRole {
       part_decoded_.resize(static_cast<size_t>(part_->size()));
       decoder_.decode_into(update.encoded, update.compressed, config_.seeds.at(member), update.step, part_decoded_);
       if (shared_.split) {
-        shared_.split->join(part_decoded_, update.server_part, decoded_, scratch_);
+        shared_.split->join(*part_, part_decoded_, update.server_part, decoded_, scratch_);
       } else {
         part_->scatter(part_decoded_, decoded_);
       }

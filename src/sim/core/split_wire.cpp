@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "backend/split_parts.hpp"
+#include "backend/travelling_part.hpp"
 #include "compress/size.hpp"
 #include "scenario/population.hpp"
 #include "sim/core/wire.hpp"
@@ -21,7 +21,7 @@ std::string bytes_text(int64_t bytes) {
 
 std::string split_wire_text(const scenario::Scenario& s, const backend::ChargedModel& charged) {
   const strategy::SplitPlan& plan = *charged.split;
-  const backend::SplitParts parts(charged.layers, plan.server_tensors);
+  const backend::TravellingPart device(charged.layers, charged.stays);  // the server's tensors stay
   const double total_flops = plan.device_forward_flops + plan.server_forward_flops;
   char share[64];
   std::snprintf(share, sizeof share, "%.4g%%", total_flops > 0 ? 100.0 * plan.device_forward_flops / total_flops : 0.0);
@@ -34,7 +34,7 @@ std::string split_wire_text(const scenario::Scenario& s, const backend::ChargedM
   out += "messages: each local step, activations up and their gradient down, " + std::to_string(plan.activation_bytes) +
          " bytes a sample, " + bytes_text(activations) + " a message at batch " + std::to_string(batch) + "; after " +
          std::to_string(steps) + " local steps, uplink the device part's delta ";
-  const std::optional<int64_t> payload = compress::planned_payload_bytes(s.compression.uplink, parts.device().layout());
+  const std::optional<int64_t> payload = compress::planned_payload_bytes(s.compression.uplink, device.layout());
   std::optional<int64_t> up;
   if (payload) up = message_bytes(*payload);
   out += up ? bytes_text(*up) + " a message" : std::string("of the data's size (no timing_ratio declared)");
