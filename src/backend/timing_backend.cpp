@@ -90,7 +90,7 @@ TimingBackend::TimingBackend(const scenario::Scenario& scenario, const ChargedMo
   std::optional<TravellingPart> part;
   if (!charged.stays.empty()) part.emplace(layers, charged.stays);
   const std::vector<compress::Layer>& sent = part ? part->layout() : layers;
-  model_bytes_ = part ? 4 * part->size() : cost_.dense_bytes();
+  model_bytes_ = cost_.dense_update_bytes();
   if (adaptive_) {
     uplink_bytes_ = adaptive_payload_bytes(compression.uplink, sent);
     declared_.emplace_back("compression.timing_ratio", *compression.uplink.timing_ratio);

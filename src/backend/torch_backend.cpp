@@ -29,6 +29,8 @@ struct TorchBackend::Shared {
   Mode mode;  // read once from the scenario
   std::vector<compress::Layer> layers;
   WorkerPool pool;
+  // A dense model as sent: what travels of it (personalisation and splitfed send a part; SCAFFOLD's c, never
+  // with them, is the whole model's size).
   int64_t charged_dense_bytes = 0;
   std::optional<DeltaLink> deltas;
   // model.cost_as: the catalogued model's sizes, charged in place of the real ones.
@@ -453,7 +455,7 @@ class TorchStore : public StoreOfEveryRole {
   ModelPayload dense_payload() override {
     ModelPayload out;
     out.params = params_;
-    out.bytes = part_ ? 4 * part_->size() : shared_.charged_dense_bytes;  // personalisation: the shared part
+    out.bytes = shared_.charged_dense_bytes;
     out.version = version_;
     return with_control(std::move(out));
   }
@@ -725,7 +727,7 @@ TorchBackend::TorchBackend(const scenario::Scenario& scenario, const learn::Mode
                          Mode(scenario.training, scenario.devices.size()),
                          compress_layers(model.layers()),
                          WorkerPool(threads),
-                         charged.cost.dense_bytes(),
+                         charged.cost.dense_update_bytes(),
                          deltas,
                          {},
                          {},

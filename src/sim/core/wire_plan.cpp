@@ -161,8 +161,8 @@ std::string wire_plan_text(const scenario::Scenario& scenario, const backend::Ch
   if (!charged.stays.empty()) {
     const backend::TravellingPart part(charged.layers, charged.stays);
     sent.layers = part.layout();
-    sent.cost.params = part.size();
-    shared = "personalisation: " + std::to_string(part.size()) + " of the model's " +
+    sent.cost.params = charged.cost.travelling_params;
+    shared = "personalisation: " + std::to_string(sent.cost.params) + " of the model's " +
              std::to_string(charged.cost.params) + " parameters travel; the rest stays on each device\n";
   }
   const Directions d = directions(scenario, sent);
