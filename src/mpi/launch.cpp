@@ -2,6 +2,7 @@
 #include "mpi/launch.hpp"
 
 #include <cstdlib>
+#include <initializer_list>
 
 namespace edgetrain::mpi {
 
