@@ -31,6 +31,7 @@ struct LearningRequest {
   // Real training: where the devices' learners run. Given the LibTorch back-end once built, returns the one the
   // run uses (MPI workers: src/mpi/worker_group.hpp). Empty: in this process.
   std::function<std::unique_ptr<Backend>(std::unique_ptr<Backend>)> place_learners;
+  LearnerPlacement placement;  // what the memory estimate counts for this process under MPI
 };
 
 // Not moved once made: the back-end refers to the data and the model.

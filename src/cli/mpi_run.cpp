@@ -8,6 +8,7 @@
 #include "backend/learning.hpp"
 #include "cli/allocator_pages.hpp"
 #include "cli/scenario_command.hpp"
+#include "mpi/commands.hpp"
 #include "mpi/remote_learner.hpp"
 #include "mpi/session.hpp"
 #include "mpi/worker.hpp"
@@ -20,7 +21,7 @@ namespace {
 
 // A worker's learning side, built from its own command line as rank 0 built its own (rank 0 read the same
 // words first: a mistake in them ended the run before any worker got here).
-mpi::WorkerSetup build_worker(const std::vector<std::string>& words) {
+mpi::WorkerSetup build_worker(const std::vector<std::string>& words, const mpi::Session& session) {
   ScenarioArgs args;
   if (read_scenario_args("run", words, args)) throw std::runtime_error("its command line could not be read");
   std::optional<uint64_t> seed;
@@ -31,6 +32,7 @@ mpi::WorkerSetup build_worker(const std::vector<std::string>& words) {
   setup.threads = args.threads;
   backend::LearningRequest request;
   request.threads = args.threads;
+  request.placement = {session.size() - 1, session.rank(), static_cast<int>(mpi::kSnapshotsPerRank)};
   setup.learning = backend::prepare_learning(*setup.scenario, request);
   return setup;
 }
@@ -47,7 +49,7 @@ int run_under_mpi(const std::vector<std::string>& words) {
   mpi::Session session;
   if (session.rank() > 0) {
     try {
-      mpi::run_worker([&] { return build_worker(words); });
+      mpi::run_worker([&] { return build_worker(words, session); });
     } catch (const std::exception&) {
       // Rank 0 reports the run's failure; a worker prints nothing.
     }
@@ -65,6 +67,7 @@ int run_under_mpi(const std::vector<std::string>& words) {
                      workers.workers());
     } else if (workers.workers() > 0) {
       placed.place_learners = [&](std::unique_ptr<backend::Backend> local) { return workers.place(std::move(local), sc); };
+      placed.placement = {workers.workers(), 0, static_cast<int>(mpi::kSnapshotsPerRank)};
     }
     try {
       return sim::run_scenario(sc, placed);

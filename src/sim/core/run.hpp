@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/memory_estimate.hpp"
 #include "packet/workload.hpp"
 
 #include "scenario/scenario.hpp"
@@ -34,6 +35,7 @@ struct RunOptions {
   std::function<std::map<std::string, std::string>(const packet::Workload&, int64_t local)> crosscheck;
   // Real training under MPI: the devices' learners placed on the worker ranks (backend/learning.hpp).
   std::function<std::unique_ptr<backend::Backend>(std::unique_ptr<backend::Backend>)> place_learners;
+  backend::LearnerPlacement placement;  // ... and what this rank's memory estimate counts then
 };
 
 // Exit status of a run: 0 completed or target reached, 3 diverged, 130 interrupted.
