@@ -39,11 +39,12 @@ CASES = {
                      "--set 'training.injection={\"alpha\":0.25,\"beta\":0.25}' --set training.batch_min=8 "
                      "--set compression.kind=topk --set compression.ratio=0.1 --set 'compression.adaptive={\"delta\":0.5}' "
                      "--set stop.sim_time_s=2 --set stop.rounds=null", [(2, 1)]),
-    "hierarchical": ("hier.json", "--set 'topology={\"kind\":\"hierarchical\",\"sites\":{\"site-1\":[\"dev-a\"],"
-                     "\"site-2\":[\"dev-b\"]}}'", [(3, 1)]),
+    "hierarchical": ("hier.json", "--set 'devices=[\"dev-c\",\"dev-d\"]' --set 'topology={\"kind\":\"hierarchical\","
+                     "\"sites\":{\"site-1\":[\"dev-c\"],\"site-2\":{\"hosts\":\"dev-d\"}}}'", [(3, 1)]),
     "gossip": ("gossip4.json", "--set compression.kind=topk --set compression.ratio=0.2", [(3, 1), (2, 2)]),
     "dp-secagg": ("eight-devices.json", "--set 'privacy.dp={}' --set 'privacy.secure_aggregation={}'", [(3, 1)]),
-    "scaffold-qsgd": ("eight-devices.json", "--set strategy.kind=scaffold --set compression.kind=qsgd", [(2, 2), (3, 1)]),
+    "scaffold-qsgd": ("eight-devices.json", "--set training.mode=local-sgd --set training.local_steps=2 --set strategy.kind=scaffold "
+                      "--set compression.kind=qsgd", [(2, 2), (3, 1)]),
     "splitfed": ("eight-devices.json", "--set training.mode=local-sgd --set strategy.kind=splitfed --set stop.rounds=4",
                  [(3, 1)]),
     "timing-only": ("eight-devices.json", "--set training.compute=timing-only", [(2, 1)]),
@@ -113,7 +114,7 @@ def one_line(r, label, status, starts):
 def endings(binary, work):
     mpi2 = " ".join(MPIRUN) + " -np 2"
     scenario = DATA / "eight-devices.json"
-    r = run(f"{mpi2} {binary} run {scenario} --quiet --out {work / 'r'} --set strategy.kind=fedper")
+    r = run(f"{mpi2} {binary} run {scenario} --quiet --out {work / 'r'} --set training.mode=local-sgd --set strategy.kind=fedper")
     one_line(r, "fedper", 2, "edgetrain: strategy.kind fedper is refused under MPI")
     r = run(f"{mpi2} {binary} run {scenario} --quiet --out {work / 'b'} --set training.lr=-1")
     one_line(r, "bad input", 2, "edgetrain: ")
