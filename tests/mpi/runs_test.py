@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """`mpirun -np N edgetrain run` against the plain run with --threads 1: every output file byte-identical
 (summary.json and the other JSON files compared without their wall-time fields), for 2 and 3 ranks and 1
-and 2 threads per rank, in each mode, topology and compressor, with DP, secure aggregation, SCAFFOLD and
+and 2 threads per rank (each case one of the four, every pair in several cases: the MPI set stays under a
+minute), in each mode, topology and compressor, with DP, secure aggregation, SCAFFOLD and
 splitfed; and the ways a run under MPI ends: a refusal and bad input (one line from rank 0, exit 2), a worker
 that cannot set up (one line, exit 1), a timing-only run (the workers idle), SIGTERM (no hang).
 
@@ -27,26 +28,26 @@ CHURN = "--set 'faults={\"devices\":[{\"device\":\"*\",\"mtbf_s\":0.05,\"mttr_s\
 # name: (scenario, --set words, [(ranks, threads per rank)])
 CASES = {
     "sync-downlink": ("eight-devices.json", "--set training.momentum=0.9 --set compression.kind=powersgd " + TOPK_DOWN,
-                      [(2, 1), (3, 2)]),
+                      [(3, 2)]),
     "async-adacomp": ("eight-devices.json", "--set training.mode=async --set training.staleness_lr=adacomp "
                       "--set training.max_staleness=6 --set 'compression={\"kind\":\"adacomp\",\"ratio\":0.1}' "
-                      "--set stop.rounds=60", [(3, 1), (2, 2)]),
+                      "--set stop.rounds=60", [(2, 1)]),
     "local-sgd-churn": ("eight-devices.json", "--set training.mode=local-sgd --set training.local_steps=3 " + CHURN +
                         " --set training.round_timeout_s=0.05 --set compression.kind=qsgd --set stop.rounds=null "
-                        "--set stop.sim_time_s=1", [(3, 2)]),
+                        "--set stop.sim_time_s=1", [(2, 2)]),
     "scadles-topk": ("eight-devices.json", "--set training.mode=scadles --set 'stream={\"rate\":{\"dist\":\"uniform\","
                      "\"mean\":40,\"spread\":30},\"arrivals\":\"poisson\",\"buffer\":{\"policy\":\"persistence\"}}' "
                      "--set 'training.injection={\"alpha\":0.25,\"beta\":0.25}' --set training.batch_min=8 "
                      "--set compression.kind=topk --set compression.ratio=0.1 --set 'compression.adaptive={\"delta\":0.5}' "
-                     "--set stop.sim_time_s=2 --set stop.rounds=null", [(2, 1)]),
+                     "--set stop.sim_time_s=2 --set stop.rounds=null", [(3, 1)]),
     "hierarchical": ("hier.json", "--set 'devices=[\"dev-c\",\"dev-d\"]' --set 'topology={\"kind\":\"hierarchical\","
                      "\"sites\":{\"site-1\":[\"dev-c\"],\"site-2\":{\"hosts\":\"dev-d\"}}}'", [(3, 1)]),
-    "gossip": ("gossip4.json", "--set compression.kind=topk --set compression.ratio=0.2", [(3, 1), (2, 2)]),
-    "dp-secagg": ("eight-devices.json", "--set 'privacy.dp={}' --set 'privacy.secure_aggregation={}'", [(3, 1)]),
+    "gossip": ("gossip4.json", "--set compression.kind=topk --set compression.ratio=0.2", [(2, 2)]),
+    "dp-secagg": ("eight-devices.json", "--set 'privacy.dp={}' --set 'privacy.secure_aggregation={}'", [(3, 2)]),
     "scaffold-qsgd": ("eight-devices.json", "--set training.mode=local-sgd --set training.local_steps=2 --set strategy.kind=scaffold "
-                      "--set compression.kind=qsgd", [(2, 2), (3, 1)]),
+                      "--set compression.kind=qsgd", [(3, 1)]),
     "splitfed": ("eight-devices.json", "--set training.mode=local-sgd --set strategy.kind=splitfed --set stop.rounds=4",
-                 [(3, 1)]),
+                 [(2, 1)]),
     "timing-only": ("eight-devices.json", "--set training.compute=timing-only", [(2, 1)]),
 }
 
@@ -127,7 +128,7 @@ def endings(binary, work):
     # SIGTERM to mpirun in the middle of a run: every rank ends, nothing hangs.
     process = subprocess.Popen(f"exec {mpi2} {binary} run {scenario} --quiet --out {work / 't'} --set stop.rounds=100000",
                                shell=True, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
+    time.sleep(2.5)
     process.send_signal(signal.SIGTERM)
     try:
         process.communicate(timeout=30)
