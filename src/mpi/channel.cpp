@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <climits>
+#include <iterator>
 #include <cstdio>
 #include <stdexcept>
 #include <thread>
@@ -37,6 +38,50 @@ void Backoff::idle() {
   std::this_thread::sleep_for(std::chrono::microseconds(us));
 }
 
+struct Channel::Posted {
+  std::vector<uint8_t> bytes;
+  MPI_Request request = MPI_REQUEST_NULL;
+};
+
+void Channel::post(int rank, Tag tag, std::vector<uint8_t> bytes) {
+  if (bytes.size() > static_cast<size_t>(INT_MAX)) throw std::runtime_error("an MPI message over 2 GiB");
+  const Clock::time_point start = Clock::now();
+  reap();
+  Posted& p = posted_.emplace_back();
+  p.bytes = std::move(bytes);  // its buffer stays where it is until the request completes
+  check(MPI_Isend(p.bytes.data(), static_cast<int>(p.bytes.size()), MPI_BYTE, rank, static_cast<int>(tag),
+                  MPI_COMM_WORLD, &p.request),
+        "MPI_Isend");
+  stats_.send_s += since(start);
+  stats_.messages_sent += 1;
+  stats_.bytes_sent += static_cast<int64_t>(p.bytes.size());
+}
+
+Channel::Channel() = default;
+
+Channel::~Channel() {
+  try {
+    flush();
+  } catch (const std::exception&) {
+    // A peer that is gone takes nothing more.
+  }
+}
+
+void Channel::reap() {
+  for (auto it = posted_.begin(); it != posted_.end();) {
+    int done = 0;
+    check(MPI_Test(&it->request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    it = done ? posted_.erase(it) : std::next(it);
+  }
+}
+
+void Channel::flush() {
+  const Clock::time_point start = Clock::now();
+  Backoff backoff;
+  for (reap(); !posted_.empty(); reap()) backoff.idle();
+  stats_.send_s += since(start);
+}
+
 void Channel::send(int rank, Tag tag, const std::vector<uint8_t>& bytes) {
   if (bytes.size() > static_cast<size_t>(INT_MAX)) throw std::runtime_error("an MPI message over 2 GiB");
   const Clock::time_point start = Clock::now();
@@ -48,6 +93,7 @@ void Channel::send(int rank, Tag tag, const std::vector<uint8_t>& bytes) {
 }
 
 std::optional<std::vector<uint8_t>> Channel::poll(int rank, Tag tag) {
+  if (!posted_.empty()) reap();
   int arrived = 0;
   MPI_Status status;
   check(MPI_Iprobe(rank, static_cast<int>(tag), MPI_COMM_WORLD, &arrived, &status), "MPI_Iprobe");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +24,18 @@ struct TransferStats {
 
 class Channel {
  public:
+  Channel();
+  ~Channel();
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+
   void send(int rank, Tag tag, const std::vector<uint8_t>& bytes);
+  // Sends without waiting for the peer to take the message (MPI_Isend; the channel keeps the bytes until it
+  // has): rank 0's commands, so that it simulates on while a worker is busy. Messages to one rank keep
+  // their order, posted or sent.
+  void post(int rank, Tag tag, std::vector<uint8_t> bytes);
+  // Waits until every posted message was taken.
+  void flush();
   // Waits for the next message with `tag` from `rank`.
   std::vector<uint8_t> receive(int rank, Tag tag);
   // The next message with `tag` from `rank` if one has arrived; nothing otherwise (does not wait).
@@ -33,6 +45,10 @@ class Channel {
   std::string stats_json(int ranks) const;
 
  private:
+  void reap();  // forgets the posted messages that were taken
+
+  struct Posted;
+  std::list<Posted> posted_;
   TransferStats stats_;
 };
 

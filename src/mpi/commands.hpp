@@ -1,6 +1,6 @@
 // What rank 0 asks a learning worker, one byte at the head of each command message (Tag::command), and
 // what the worker answers (Tag::reply: a status byte, then the answer or the error's text). The worker
-// answers build, finish_step and finish_update only; a command's device index follows its byte.
+// answers build and the finishing commands only; a command's device index follows its byte.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,9 @@ enum class Command : uint8_t {
   start_step,     // device, batch's sample ids; no reply: the step runs while rank 0 simulates
   finish_step,    // device; reply: busy seconds, loss
   finish_update,  // device; reply: busy seconds, the update, compressed updates, secure input
+  // device; the update's last step: the protocol asks for the update right after it, with no simulated time
+  // between (device_actor.cpp), so one round trip brings both. Reply: busy seconds, loss, then finish_update's.
+  finish_last_step,
   abandon,        // device; no reply
   quit,           // rank 0 ends: the worker returns
 };

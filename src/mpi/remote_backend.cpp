@@ -1,11 +1,16 @@
 // See remote_backend.hpp.
 #include "mpi/remote_backend.hpp"
 
+#include "backend/mode.hpp"
+
 namespace edgetrain::mpi {
 
 RemoteBackend::RemoteBackend(std::unique_ptr<backend::Backend> local, const scenario::Scenario& scenario,
                              Channel& channel, int ranks)
-    : local_(std::move(local)), scenario_(scenario), channel_(channel) {
+    : local_(std::move(local)),
+      scenario_(scenario),
+      channel_(channel),
+      steps_per_update_(backend::Mode(scenario.training, scenario.devices.size()).steps_per_update()) {
   for (int rank = 1; rank < ranks; ++rank) links_.push_back(std::make_unique<WorkerLink>(rank));
   devices_.resize(scenario.devices.size());
 }
@@ -16,7 +21,8 @@ backend::DeviceLearner& RemoteBackend::device(size_t index) {
     WorkerLink& owner = *links_.at(index % links_.size());
     // ScaDLES's adaptive switch counts compressed updates; -1 says the device has none to count.
     const int64_t compressed = scenario_.compression.adaptive ? 0 : -1;
-    d = std::make_unique<RemoteLearner>(index, scenario_.devices.at(index).name, owner, channel_, compressed);
+    d = std::make_unique<RemoteLearner>(index, scenario_.devices.at(index).name, owner, channel_, compressed,
+                                        steps_per_update_);
   }
   return *d;
 }

@@ -37,6 +37,7 @@ class RemoteBackend : public backend::Backend {
   std::unique_ptr<backend::Backend> local_;
   const scenario::Scenario& scenario_;
   Channel& channel_;
+  int64_t steps_per_update_;
   std::vector<std::unique_ptr<WorkerLink>> links_;  // per worker rank
   std::vector<std::unique_ptr<RemoteLearner>> devices_;  // made on first use, as the local back-end's
 };

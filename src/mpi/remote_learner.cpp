@@ -28,8 +28,13 @@ void put_snapshot(Writer& w, WorkerLink& link, const std::shared_ptr<const std::
 }  // namespace
 
 RemoteLearner::RemoteLearner(size_t device, std::string name, WorkerLink& link, Channel& channel,
-                             int64_t compressed_updates)
-    : device_(device), name_(std::move(name)), link_(link), channel_(channel), compressed_updates_(compressed_updates) {}
+                             int64_t compressed_updates, int64_t steps_per_update)
+    : device_(device),
+      name_(std::move(name)),
+      link_(link),
+      channel_(channel),
+      compressed_updates_(compressed_updates),
+      steps_per_update_(steps_per_update) {}
 
 std::vector<uint8_t> RemoteLearner::command(Command c) const {
   Writer w;
@@ -48,7 +53,9 @@ void RemoteLearner::receive(const backend::ModelPayload& model) {
   w.put<int64_t>(model.bytes);
   w.put<int64_t>(model.version);
   put_snapshot(w, link_, model.control);
-  channel_.send(link_.rank, Tag::command, w.bytes());
+  channel_.post(link_.rank, Tag::command, std::move(w.bytes()));
+  steps_finished_ = 0;
+  ready_.reset();
 }
 
 void RemoteLearner::start_step(std::vector<int64_t> batch) {
@@ -56,7 +63,7 @@ void RemoteLearner::start_step(std::vector<int64_t> batch) {
   w.put(Command::start_step);
   w.put<uint64_t>(device_);
   w.put_vector<int64_t>(batch);
-  channel_.send(link_.rank, Tag::command, w.bytes());
+  channel_.post(link_.rank, Tag::command, std::move(w.bytes()));
   channel_.stats().steps += 1;
 }
 
@@ -73,26 +80,43 @@ std::vector<uint8_t> RemoteLearner::await_reply() {
 }
 
 double RemoteLearner::finish_step() {
-  channel_.send(link_.rank, Tag::command, command(Command::finish_step));
+  const bool last = ++steps_finished_ == steps_per_update_;
+  channel_.post(link_.rank, Tag::command, command(last ? Command::finish_last_step : Command::finish_step));
   const std::vector<uint8_t> reply = await_reply();
   Reader r(reply);
   r.get<Status>();
   r.get<double>();
-  return r.get<double>();
+  const auto loss = r.get<double>();
+  if (last) ready_ = read_update_reply(r);
+  return loss;
 }
 
-backend::UpdatePayload RemoteLearner::finish_update() {
-  channel_.send(link_.rank, Tag::command, command(Command::finish_update));
-  const std::vector<uint8_t> reply = await_reply();
-  Reader r(reply);
-  r.get<Status>();
-  r.get<double>();
+backend::UpdatePayload RemoteLearner::read_update_reply(Reader& r) {
   backend::UpdatePayload update = read_update(r);
   compressed_updates_ = r.get<int64_t>();
   secure_input_ = r.get_vector<float>();
   return update;
 }
 
-void RemoteLearner::abandon() { channel_.send(link_.rank, Tag::command, command(Command::abandon)); }
+backend::UpdatePayload RemoteLearner::finish_update() {
+  steps_finished_ = 0;
+  if (ready_) {
+    backend::UpdatePayload update = std::move(*ready_);
+    ready_.reset();
+    return update;
+  }
+  channel_.post(link_.rank, Tag::command, command(Command::finish_update));
+  const std::vector<uint8_t> reply = await_reply();
+  Reader r(reply);
+  r.get<Status>();
+  r.get<double>();
+  return read_update_reply(r);
+}
+
+void RemoteLearner::abandon() {
+  steps_finished_ = 0;
+  ready_.reset();
+  channel_.post(link_.rank, Tag::command, command(Command::abandon));
+}
 
 }  // namespace edgetrain::mpi

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "mpi/channel.hpp"
 #include "mpi/commands.hpp"
 #include "mpi/snapshot_lru.hpp"
+#include "mpi/wire.hpp"
 
 namespace edgetrain::mpi {
 
@@ -35,7 +37,9 @@ struct WorkerLink {
 class RemoteLearner : public backend::DeviceLearner {
  public:
   // `compressed_updates`: the device's count before its first update (-1: not adaptive).
-  RemoteLearner(size_t device, std::string name, WorkerLink& link, Channel& channel, int64_t compressed_updates);
+  // `steps_per_update`: the steps of one update (the last one's answer brings the update along).
+  RemoteLearner(size_t device, std::string name, WorkerLink& link, Channel& channel, int64_t compressed_updates,
+                int64_t steps_per_update);
 
   void receive(const backend::ModelPayload& model) override;
   void start_step(std::vector<int64_t> batch) override;
@@ -49,12 +53,17 @@ class RemoteLearner : public backend::DeviceLearner {
   std::vector<uint8_t> command(Command c) const;
   // The worker's reply: its reader past the status and busy time; a WorkerError for an error reply.
   std::vector<uint8_t> await_reply();
+  // Reads finish_update's part of a reply.
+  backend::UpdatePayload read_update_reply(Reader& r);
 
   size_t device_;
   std::string name_;
   WorkerLink& link_;
   Channel& channel_;
   int64_t compressed_updates_;
+  int64_t steps_per_update_;
+  int64_t steps_finished_ = 0;                  // of the update in progress
+  std::optional<backend::UpdatePayload> ready_;  // the update the last step's answer brought
   std::vector<float> secure_input_;  // secure aggregation: the last update as decoded, from the worker
 };
 

@@ -70,6 +70,7 @@ class Server {
       case Command::start_step: start_step(r, device, state); break;
       case Command::finish_step: channel_.send(0, Tag::reply, finish_step(device, state)); break;
       case Command::finish_update: channel_.send(0, Tag::reply, finish_update(device, state)); break;
+      case Command::finish_last_step: channel_.send(0, Tag::reply, finish_last_step(device, state)); break;
       case Command::abandon:
         learning_.device(device).abandon();
         state = DeviceState{};
@@ -156,21 +157,53 @@ class Server {
   std::vector<uint8_t> finish_update(size_t device, DeviceState& state) {
     if (state.started) wait_for_step(device, state);
     if (state.error) return error_reply(*std::exchange(state.error, std::nullopt));
-    backend::DeviceLearner& learner = learning_.device(device);
     const Clock::time_point start = Clock::now();
     try {
-      backend::UpdatePayload update = learner.finish_update();
+      Writer update;
+      write_finished_update(update, device);
       Writer w;
       w.put(Status::ok);
       w.put<double>(std::exchange(state.busy_s, 0.0) + since(start));
-      write_update(w, update);
-      w.put<int64_t>(learner.compressed_updates());
-      w.put_vector<float>(learner.secure_input());
+      append(w, update);
       state.loss.reset();
       return std::move(w.bytes());
     } catch (const std::exception& e) {
       return error_reply(e.what());
     }
+  }
+
+  // finish_step's answer and finish_update's in one.
+  std::vector<uint8_t> finish_last_step(size_t device, DeviceState& state) {
+    if (state.started) wait_for_step(device, state);
+    if (state.error) return error_reply(*std::exchange(state.error, std::nullopt));
+    const Clock::time_point start = Clock::now();
+    try {
+      Writer update;
+      write_finished_update(update, device);
+      Writer w;
+      w.put(Status::ok);
+      w.put<double>(std::exchange(state.busy_s, 0.0) + since(start));
+      w.put<double>(state.loss.value_or(0.0));
+      append(w, update);
+      state.loss.reset();
+      return std::move(w.bytes());
+    } catch (const std::exception& e) {
+      return error_reply(e.what());
+    }
+  }
+
+  // The device's finished update, its count of compressed updates and its secure-aggregation input.
+  void write_finished_update(Writer& w, size_t device) {
+    backend::DeviceLearner& learner = learning_.device(device);
+    const backend::UpdatePayload update = learner.finish_update();
+    write_update(w, update);
+    w.put<int64_t>(learner.compressed_updates());
+    w.put_vector<float>(learner.secure_input());
+  }
+
+  static void append(Writer& w, Writer& tail) {
+    std::vector<uint8_t>& to = w.bytes();
+    to.insert(to.end(), tail.bytes().begin(), tail.bytes().end());
   }
 
   backend::Backend& learning_;

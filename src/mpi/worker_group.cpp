@@ -11,7 +11,7 @@ std::unique_ptr<backend::Backend> WorkerGroup::place(std::unique_ptr<backend::Ba
                                                      const scenario::Scenario& scenario) {
   Writer build;
   build.put(Command::build);
-  for (int rank = 1; rank < ranks_; ++rank) channel_.send(rank, Tag::command, build.bytes());
+  for (int rank = 1; rank < ranks_; ++rank) channel_.post(rank, Tag::command, build.bytes());
   std::string failed;  // every worker answers before any is told anything else
   for (int rank = 1; rank < ranks_; ++rank) {
     const std::vector<uint8_t> reply = channel_.receive(rank, Tag::reply);
@@ -20,6 +20,7 @@ std::unique_ptr<backend::Backend> WorkerGroup::place(std::unique_ptr<backend::Ba
       failed = "learning worker (MPI rank " + std::to_string(rank) + ") could not set up: " + r.get_string();
   }
   if (!failed.empty()) throw WorkerError(failed);
+  channel_.stats() = TransferStats{};  // what the run's steps cost, not the workers' set-up (loading the data)
   placed_ = true;
   return std::make_unique<RemoteBackend>(std::move(local), scenario, channel_, ranks_);
 }
@@ -29,12 +30,11 @@ void WorkerGroup::quit() {
   quit_ = true;
   Writer w;
   w.put(Command::quit);
-  for (int rank = 1; rank < ranks_; ++rank) {
-    try {
-      channel_.send(rank, Tag::command, w.bytes());
-    } catch (const std::exception&) {
-      // A worker that is gone needs no quit.
-    }
+  try {
+    for (int rank = 1; rank < ranks_; ++rank) channel_.post(rank, Tag::command, w.bytes());
+    channel_.flush();  // before MPI_Finalize
+  } catch (const std::exception&) {
+    // A worker that is gone needs no quit.
   }
 }
 
