@@ -2,7 +2,8 @@
 # MPI learning workers under SLURM: the single-node cluster of tests/slurm/cluster.sh, one job of 3 tasks
 # (--overcommit: this machine may have fewer cores) whose script runs `srun --mpi=pmix edgetrain run`
 # (`mpirun` inside the allocation when SLURM has no PMIx plugin), submitted with `sbatch --wait`; its
-# results must be those of the plain run with --threads 1, byte for byte (wall time aside). Exit 77 when
+# results must be those of the plain run with --threads 1, byte for byte (wall time aside). Then a sweep's
+# --emit-slurm array edited as docs/how-to/mpi.md shows (3 tasks per array task, each line under srun). Exit 77 when
 # the daemons cannot start or mpirun is missing. Usage: slurm.sh EDGETRAIN
 set -euo pipefail
 bin=$(realpath "$1")
@@ -38,4 +39,20 @@ runs_test = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(runs_test)
 print(runs_test.compare(pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]), "under SLURM"), "files identical")
 PY
+
+# docs/how-to/mpi.md's recipe: a sweep's emitted job array, each task one MPI run under srun.
+if [[ $launch == srun* ]]; then
+  echo "{\"base\": \"$scenario\", \"grid\": {\"seed\": [1, 2], \"stop.rounds\": [3]}}" > sweep.json
+  "$bin" sweep sweep.json --out swept --threads 1 --emit-slurm array.sbatch > emit.out || { cat emit.out; fail "emit failed"; }
+  sed -i -e 's/^#SBATCH --ntasks=1$/#SBATCH --ntasks=3\n#SBATCH --overcommit/' \
+         -e 's/^eval "\${line% --threads \*}/eval "srun --mpi=pmix ${line% --threads *}/' array.sbatch
+  grep -q '^eval "srun --mpi=pmix ' array.sbatch || fail "the emitted script's eval line was not found"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  timeout -k 5 240 sbatch --wait array.sbatch > array.out 2>&1 || {
+    cat array.out; for f in swept/logs/slurm-*; do daemon_log "$f"; done; fail "the array of MPI runs failed"
+  }
+  "$bin" sweep sweep.json --out swept > gather.out 2>&1 || { cat gather.out; fail "gathering the sweep failed"; }
+  grep -q "2 runs, 2 finished earlier, 0 to run" gather.out || { cat gather.out; fail "the sweep ran something"; }
+  if grep -q "MPI" swept/logs/slurm-*_1.log; then cat swept/logs/slurm-*_1.log; fail "an MPI message in a task's log"; fi
+fi
 echo "mpi/slurm: ok ($launch)"

@@ -664,7 +664,7 @@ def section_plain(d):
                    "on mimalloc too (goal <= 0.25x)")
 
 
-def mpi_projection(s, r, o, nodes, cores):
+def mpi_projection(s, r, o, nodes, cores):  # any one unit of time
     """The speed-up on `nodes` nodes of `cores` cores each: rank 0 simulates (r per step) and pays the transfers
     (o per step) alone; the rest of a step (s - r) spreads over every core."""
     return s / max((s - r) / (nodes * cores), r + o)
@@ -683,8 +683,8 @@ def section_mpi(d):
              f"| configuration | whole process, {steps[1]} steps (median) | per step (marginal) | steps/s | "
              "speed-up per step |", "|---|---|---|---|---|"]
     for label, name in rows:
-        step = marginal(m, name, lo, hi, steps)
-        lines.append(f"| {label} | {m[f'{name}-{hi}']:.2f} s | {ms(step)} | {1 / step:.1f} | "
+        step = marginal(m, name, lo, hi, steps)  # ms
+        lines.append(f"| {label} | {m[f'{name}-{hi}']:.2f} s | {ms(step)} | {1e3 / step:.0f} | "
                      f"{ratio(plain_step, step)} |")
     lines += ["", "Transfer overhead by model size: one device, one worker rank (`mpirun -np 2`), rank 0's seconds in "
               "MPI sends and receives beyond the worker's own waits for its steps (`EDGETRAIN_MPI_STATS`), per step, "
@@ -699,16 +699,16 @@ def section_mpi(d):
         share = st["overhead_per_step_s"] / worker_step if worker_step > 0 else float("inf")
         if row["model"] == "cnn":
             cnn_share = share
-        lines.append(f"| {row['model']} | {st['bytes_sent'] / n:,.0f} | {ms(st['overhead_per_step_s'])} | "
-                     f"{ms(worker_step)} | {100 * share:.1f}% |")
+        lines.append(f"| {row['model']} | {st['bytes_sent'] / n:,.0f} | {ms(1e3 * st['overhead_per_step_s'])} | "
+                     f"{ms(1e3 * worker_step)} | {100 * share:.1f}% |")
     cnn = next(r["stats"] for r in d["overhead"] if r["model"] == "cnn")
-    o = cnn["overhead_per_step_s"]
-    r = marginal(m, "timing", lo, hi, steps)
+    o = 1e3 * cnn["overhead_per_step_s"]  # ms, as the marginals
+    r = max(0.0, marginal(m, "timing", lo, hi, steps))  # start-up noise can make it negative
     cores = d["cores"]
     projected = {n: mpi_projection(plain_step, r, o, n, cores) for n in (1, 2, 4, 8, 16)}
     lines += ["", "Projected speed-up on N nodes of " + f"{cores} cores each (the CNN run): with s the plain step "
               f"({ms(plain_step)}), r rank 0's own share of a step, the simulation ({ms(r)}: the timing-only run's "
-              f"marginal step) and o the transfer overhead per step ({ms(o)}, above),", "",
+              f"marginal step, at least 0) and o the transfer overhead per step ({ms(o)}, above),", "",
               "    S(N) = s / max((s - r) / (N x cores), r + o)", "",
               "rank 0 simulating and transferring alone while the steps spread over every core: "
               + ", ".join(f"{n} node{'s' if n > 1 else ''} {v:.1f}x" for n, v in projected.items())
