@@ -49,6 +49,9 @@ CASES = {
     "splitfed": ("eight-devices.json", "--set training.mode=local-sgd --set strategy.kind=splitfed --set stop.rounds=4",
                  [(2, 1)]),
     "timing-only": ("eight-devices.json", "--set training.compute=timing-only", [(2, 1)]),
+    # A population on host slots: 2,000 devices, a few per round, learners made on first use on their workers.
+    "population": ("../../../scenarios/population/train-1m.json", "--set platform.devices=2000 "
+                   "--set training.selection.per_round=20 --set stop.rounds=3", [(3, 1)]),
 }
 
 
