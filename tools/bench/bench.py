@@ -49,7 +49,7 @@ NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", 
 
 # Sizes per profile: (full, quick, smoke).
 PROFILES = {
-    "full": {"runs": 5, "mlp_rounds": (50, 250), "cnn_rounds": (15, 60), "train_samples": 0,
+    "full": {"runs": 5, "mlp_rounds": (50, 250), "cnn_rounds": (8, 60), "train_samples": 0,
              "scale": [(1000, 100), (10000, 100), (100000, 10)], "memory": [100, 1000, 5000],
              "fleets": ["plan-10k", "plan-100k"], "sweep_runs": 3, "sweep_rounds": None,
              "fidelity": ("scenarios/quickstart.json", None, "platforms/quickstart.xml", "cloud", None, 1),
@@ -454,23 +454,31 @@ def section_python(d, threads):
     return lines, (f"{ratio(m[f'edgetrain-t1-{hi}'], m[f'python-{hi}'])} (one thread) and "
                    f"{ratio(m[f'edgetrain-t2-{hi}'], m[f'python-{hi}'])} (two) the time of a plain PyTorch loop, "
                    f"{ratio(marginal(m, 'edgetrain-t1', lo, hi, steps), py)} and "
-                   f"{ratio(marginal(m, 'edgetrain-t2', lo, hi, steps), py)} per step")
+                   f"{ratio(marginal(m, 'edgetrain-t2', lo, hi, steps), py)} per step (goal: 0.50x or less with two "
+                   "threads)")
 
 
 def section_parallel(d, threads):
     m, (lo, hi), steps = d["medians"], d["rounds"], d["steps"]
     t1, t2 = m[f"edgetrain-t1-{hi}"], m[f"edgetrain-t2-{hi}"]
+    l1, l2 = m[f"edgetrain-t1-{lo}"], m[f"edgetrain-t2-{lo}"]
     s1, s2 = (marginal(m, f"edgetrain-t{t}", lo, hi, steps) for t in (1, 2))
     lines = ["## 3. Parallel speed-up: 16-device CNN sync run", "",
              "`tools/bench/scenarios/cnn16-sync.json` (the AdaComp fleet, 16 devices, the small CNN at batch 32, "
-             "evaluation effectively off), `--threads 2` over `--threads 1`. Goal: at least 1.7x on 2 cores.", "",
-             "| threads | whole process, " + f"{steps[1]} steps (median) | per step (marginal) |", "|---|---|---|",
-             f"| 1 | {t1:.3f} s | {ms(s1)} |", f"| 2 | {t2:.3f} s | {ms(s2)} |",
-             f"| speed-up | {ratio(t1, t2)} | {ratio(s1, s2)} |", ""]
+             f"evaluation effectively off), `--threads 2` over `--threads 1`, {hi} and {lo} rounds. Goals on 2 cores: "
+             "at least 1.8x on 60 rounds and 1.6x on 8, whole processes.", "",
+             f"| threads | whole process, {steps[1]} steps (median) | whole process, {steps[0]} steps (median) "
+             "| per step (marginal) |", "|---|---|---|---|",
+             f"| 1 | {t1:.3f} s | {l1:.3f} s | {ms(s1)} |", f"| 2 | {t2:.3f} s | {l2:.3f} s | {ms(s2)} |",
+             f"| speed-up | {ratio(t1, t2)} | {ratio(l1, l2)} | {ratio(s1, s2)} |", "",
+             "What does not shrink with threads is the start-up: loading LibTorch (its 288 shared libraries' symbol "
+             "lookups and operator registrations, about 0.45 s of one core) overlaps decoding the data set, and the "
+             "two take the same time with one thread or two.", ""]
     if not threads:
         lines += ["This build has no `--threads`: both rows ran single-threaded (the speed-up shows the noise).", ""]
     lines += ["```"] + [d["commands"][f"edgetrain-t{t}-{r}"] for r in (hi, lo) for t in (1, 2)] + ["```", ""]
-    return lines, f"the 16-device CNN run is {ratio(t1, t2)} faster with `--threads 2` (goal 1.7x)"
+    return lines, (f"the 16-device CNN run is {ratio(t1, t2)} faster with `--threads 2` on {hi} rounds and "
+                   f"{ratio(l1, l2)} on {lo} (goals 1.8x and 1.6x), {ratio(s1, s2)} per step")
 
 
 FLEET_NOTE = ("In the commands, `$W` is a scratch folder where `/usr/bin/python3 tools/bench/fleet_platform.py N "

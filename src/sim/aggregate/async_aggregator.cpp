@@ -35,7 +35,7 @@ void AsyncAggregator::reply(size_t device) {
   reply->posted_at_s = sg4::Engine::get_clock();
   reply->from = inbox_.host();
   reply->bytes = message_bytes(reply->model.bytes);
-  state_.courier(device).post(std::move(reply));
+  state_.post_model(device, std::move(reply));
 }
 
 void AsyncAggregator::pulled(const PullRequest& pull) {

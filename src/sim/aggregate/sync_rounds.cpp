@@ -143,7 +143,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     if (state_.slots) {
       state_.slots->place(state_, device, std::move(models[m]));  // a population's device takes a host slot
     } else {
-      state_.courier(device).post(std::move(models[m]));
+      state_.post_model(device, std::move(models[m]));
     }
   }
   state_.updates.rounds_started += 1;

@@ -54,20 +54,29 @@ void DeviceActor::train(const ModelMessage& model, UpdateMessage& message, TimeL
   backend::DeviceLearner& learner = state_.backend.device(index_);
   const int64_t batch_size = state_.devices[index_].batch_size;
   const int64_t steps = state_.mode.steps_per_update();
-  learner.receive(model.model);
+  // The first step may have started when the model was posted (early_step.hpp), with this batch.
+  std::optional<std::vector<int64_t>> early = state_.early_steps ? state_.early_steps->claim(index_) : std::nullopt;
+  if (!early) learner.receive(model.model);
   double loss_sum = 0;
   for (int64_t s = 0; s < steps; ++s) {
-    std::vector<int64_t> batch = next_batch(batch_size, ledger);
+    const bool started = s == 0 && early;
+    std::vector<int64_t> batch;
+    if (started) {
+      batch = std::move(*early);
+      state_.live[index_].held_samples += batch_size;
+    } else {
+      batch = next_batch(batch_size, ledger);
+    }
     if (s == 0) {
       // Data injection (scadles): shared samples are the first of this batch (the device
       // trains on them too), and the samples others shared are trained on in addition.
       message.shared.assign(batch.begin(), batch.begin() + std::min<int64_t>(model.share_count, batch_size));
-      batch.insert(batch.end(), model.injected.begin(), model.injected.end());
+      if (!started) batch.insert(batch.end(), model.injected.begin(), model.injected.end());
       state_.devices[index_].samples_injected_received += static_cast<int64_t>(model.injected.size());
     }
     const auto samples = static_cast<int64_t>(batch.size());
     // The real step runs on the pool while the simulated compute goes on.
-    learner.start_step(std::move(batch));
+    if (!started) learner.start_step(std::move(batch));
     ledger.open(TimeLedger::Bucket::Compute);
     if (const strategy::SplitPlan* split = state_.step_charges->split()) {
       // Split learning: the step's server part runs on the aggregator's host, between the device's two halves.

@@ -24,6 +24,8 @@ class DownlinkCourier {
   void start(simgrid::s4u::Host* host, const simgrid::s4u::Host* device_host, LinkLedger& links);
   // Leaves `message` for the device.
   void post(std::unique_ptr<Message> message);
+  // The device waits with nothing ahead of it: what is posted now is the next message it receives.
+  bool device_waits_for_next() const { return device_waiting_ && !putting_ && queue_.empty(); }
   // Drops what waits for the device (it was switched back on: what was sent to it is stale).
   void clear();
   // Device side: the next message, transferred.

@@ -16,7 +16,15 @@ void Observer::evaluate_now(RunState& state, backend::ModelEvaluation& model, do
       model.evaluate([interruptible] { return interruptible && interrupt_requested(); });
   if (!evaluated) return;  // a signal came: the run ends with the points so far
   const backend::Evaluation& r = *evaluated;
-  report::EvalPoint point{now, state.rounds_done, r.accuracy, r.loss, state.bytes_up, state.bytes_down, {}, {}, r.model_spread, {}, r.attack_success};
+  report::EvalPoint point;
+  point.sim_time_s = now;
+  point.round = state.rounds_done;
+  point.test_accuracy = r.accuracy;
+  point.test_loss = r.loss;
+  point.bytes_up = state.bytes_up;
+  point.bytes_down = state.bytes_down;
+  point.model_spread = r.model_spread;
+  point.attack_success = r.attack_success;
   if (state.energy) {
     const EnergyTotals energy = state.energy->totals(state.links);
     point.devices_energy_j = energy.devices_j;

@@ -579,6 +579,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   state.buffer_timeline.open(results.temporary(), options.out_dir, kept);
   state.selection_log.open(results.temporary(), options.out_dir, kept);
   backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts, p.traces); });
+  state.early_steps = EarlySteps::for_run(state);
   if (p.energy->active()) state.energy = p.energy.get();
   std::vector<std::string> warnings = run_warnings(scenario, results, options.out_dir, options.warn_replacing);
   if (auto solver = solver_warning()) warnings.push_back(*solver);

@@ -21,6 +21,12 @@ stream::SampleOrder& RunState::static_order(size_t device) {
   return *order;
 }
 
+void RunState::post_model(size_t device, std::unique_ptr<ModelMessage> model) {
+  DownlinkCourier& to = courier(device);
+  if (early_steps && to.device_waits_for_next()) early_steps->start(*this, device, *model);
+  to.post(std::move(model));
+}
+
 void RunState::fail(const std::string& actor, std::exception_ptr error) {
   if (failure) return;  // the first failure is the cause; what follows from it is not
   status = "failed";

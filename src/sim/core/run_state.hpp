@@ -21,6 +21,7 @@
 #include "sim/core/async_record.hpp"
 #include "sim/core/device_stream.hpp"
 #include "sim/core/downlink_courier.hpp"
+#include "sim/core/early_step.hpp"
 #include "sim/core/host_slots.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/link_ledger.hpp"
@@ -91,6 +92,11 @@ struct RunState {
   std::vector<std::unique_ptr<DownlinkCourier>> couriers;
   HostSlots* slots = nullptr;  // a population's host slots (host_slots.hpp); null: a host per device
   DownlinkCourier& courier(size_t device) { return *couriers[slots ? slots->slot_of(device) : device]; }
+  // Null: every step starts when its simulated compute does (early_step.hpp).
+  std::unique_ptr<EarlySteps> early_steps;
+  // Posts `model` to the device's courier; when the device waits for it with nothing ahead, its first
+  // step starts on the pool now.
+  void post_model(size_t device, std::unique_ptr<ModelMessage> model);
   size_t lane(size_t device) const { return lanes[slots ? slots->slot_of(device) : device]; }
   int64_t samples_injected = 0, bytes_injected = 0;
   std::vector<report::EvalPoint> evals;

@@ -207,7 +207,7 @@ bool GossipPeer::adapt(int64_t t) {
   model->model = source_.payload_for(0);
   model->bytes = message_bytes(model->model.bytes);
   state_.devices[index_].rounds_selected += 1;  // every device takes part in every iteration
-  state_.courier(index_).post(std::move(model));
+  state_.post_model(index_, std::move(model));
   const std::string me = "gossip peer of " + state_.scenario.devices[index_].name;
   const std::unique_ptr<UpdateMessage> update = expect<UpdateMessage>(inbox_.next(-1), me);
   state_.count_delivered(*update, inbox_.host());
