@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "mpi/channel.hpp"
 #include "mpi/commands.hpp"
