@@ -20,10 +20,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// The error's first line: LibTorch's errors carry their C++ backtrace below it, and rank 0 reports one line.
 std::vector<uint8_t> error_reply(const std::string& message) {
   Writer w;
   w.put(Status::error);
-  w.put_string(message);
+  w.put_string(message.substr(0, message.find('\n')));
   return std::move(w.bytes());
 }
 
