@@ -46,6 +46,9 @@ packages=(
   # The Python module (src/python): pybind11 against Debian's python3, results as pandas DataFrames, a
   # progress bar (tqdm); the suite executes the notebooks (notebooks/) with nbconvert and ipykernel.
   pybind11-dev python3-dev python3-pandas python3-tqdm jupyter-nbconvert python3-ipykernel
+  # MPI learning workers (src/mpi, docs/how-to/mpi.md): Debian's Open MPI, its headers and mpirun; the suite runs
+  # them with mpirun --oversubscribe and under the SLURM daemons (tests/mpi/).
+  libopenmpi-dev openmpi-bin
   python3-hypothesis  # property tests of hostile input: random pickles for the FedScale converter (tools/traces-fuzz)
 )
 missing=()

@@ -23,7 +23,7 @@ std::unique_ptr<Learning> prepare_learning(const scenario::Scenario& scenario, c
   l.charged = charged_model(scenario, l.shape);
   l.memory = estimate_memory(scenario, l.shape,
                              timing_only ? learn::ModelShape{} : learn::model_shape(model_config(scenario, l.shape)),
-                             request.topology_memory);
+                             request.topology_memory, request.placement);
   check_memory(l.memory, util::memory_for_this_process());
   if (request.once_allowed) request.once_allowed(l.charged);
   if (timing_only) {
@@ -41,6 +41,7 @@ std::unique_ptr<Learning> prepare_learning(const scenario::Scenario& scenario, c
   l.backend = during("initialising the model", [&] {
     return std::make_unique<TorchBackend>(scenario, *l.model, l.data, request.threads, l.charged, request.delta_link);
   });
+  if (request.place_learners) l.backend = request.place_learners(std::move(l.backend));
   return made;
 }
 

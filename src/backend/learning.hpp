@@ -28,6 +28,10 @@ struct LearningRequest {
   // Called once the memory estimate allows the run, before anything is loaded (the simulator's
   // own checks of what it builds).
   std::function<void(const ChargedModel&)> once_allowed;
+  // Real training: where the devices' learners run. Given the LibTorch back-end once built, returns the one the
+  // run uses (MPI workers: src/mpi/worker_group.hpp). Empty: in this process.
+  std::function<std::unique_ptr<Backend>(std::unique_ptr<Backend>)> place_learners;
+  LearnerPlacement placement;  // what the memory estimate counts for this process under MPI
 };
 
 // Not moved once made: the back-end refers to the data and the model.

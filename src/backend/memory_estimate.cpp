@@ -137,8 +137,33 @@ double secure_state_bytes(const scenario::Scenario& sc, double params) {
 
 }  // namespace
 
+namespace {
+
+// The devices worker rank `rank` of `workers` owns (device d on rank 1 + d % workers).
+int64_t devices_on_rank(size_t devices, int workers, int rank) {
+  const auto n = static_cast<int64_t>(devices), w = static_cast<int64_t>(workers);
+  return n / w + (rank - 1 < n % w ? 1 : 0);
+}
+
+// Under MPI, the model-sized vectors of this rank in place of the devices' and the server's of one process:
+// rank 0 the server's and its mirrors of the workers' snapshots; a worker its devices', its snapshots, the
+// initial model and a workspace's parameters and gradients.
+double placed_vectors(const scenario::Scenario& sc, const LearnerPlacement& p, double topology_vectors,
+                      std::string& where) {
+  if (p.rank == 0) {
+    where = "MPI rank 0";
+    return server_vectors(sc) + topology_vectors + static_cast<double>(p.snapshots) * p.workers;
+  }
+  const int64_t mine = devices_on_rank(sc.devices.size(), p.workers, p.rank);
+  where = "MPI worker rank " + std::to_string(p.rank) + ", " + std::to_string(mine) + " devices";
+  return static_cast<double>(model_memory_vectors(sc) * mine) + p.snapshots + 3;
+}
+
+}  // namespace
+
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
-                               const learn::ModelShape& model, const TopologyMemory& topology) {
+                               const learn::ModelShape& model, const TopologyMemory& topology,
+                               const LearnerPlacement& placement) {
   MemoryEstimate e;
   e.secure_bytes = secure_state_bytes(sc, model.params);
   e.topology_bytes = topology.other_bytes;
@@ -166,6 +191,10 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
     return e;
   }
   e.data_bytes += data.read_bytes;
+  if (placement.workers > 0) {
+    e.model_vectors = placed_vectors(sc, placement, topology.model_vectors, e.where);
+    e.model_bytes = e.params * e.model_vectors * kFloat;
+  }
   const double activations = model.activation_floats_per_sample * kFloat;
   const double batch = static_cast<double>(largest_batch(sc));
   const double eval = static_cast<double>(std::min({sc.eval.test_samples, data.test_samples, kEvalChunk}));
@@ -191,6 +220,11 @@ std::string MemoryEstimate::describe() const {
 
 void check_memory(const MemoryEstimate& estimate, std::optional<double> available) {
   if (!available || estimate.total() <= *available) return;
+  if (!estimate.where.empty()) {  // under MPI: more worker ranks (on more nodes) hold fewer devices each
+    throw MemoryError("scenario needs " + estimate.describe() + " on " + estimate.where + " but " +
+                      util::format_bytes(*available) + " are available; more worker ranks (mpirun -np, on more " +
+                      "nodes) hold fewer devices each");
+  }
   throw MemoryError("scenario needs " + estimate.describe() + " but " + util::format_bytes(*available) +
                     " are available");
 }

@@ -38,6 +38,15 @@ struct TopologyMemory {
   std::string other_what;  // what they are, as the description names them
 };
 
+// Where the devices' learners run (MPI workers, src/mpi): rank 0 then holds none of their training state,
+// only the snapshots it mirrors per worker; each worker rank holds its share of the devices (device d on
+// rank 1 + d % workers), the snapshots it keeps and its workspaces, beside its own copy of the data.
+struct LearnerPlacement {
+  int workers = 0;    // worker ranks; 0: the devices learn in this process
+  int rank = 0;       // this process's rank (0: the simulation)
+  int snapshots = 0;  // model-sized snapshots a worker keeps (rank 0 mirrors as many per worker)
+};
+
 struct MemoryEstimate {
   double params = 0;
   double model_vectors = 0;     // model-sized fp32 vectors: every device's, the server's, LibTorch's
@@ -48,6 +57,7 @@ struct MemoryEstimate {
   double runtime_bytes = 0;     // the program and its libraries, measured
   double topology_bytes = 0;    // the topology's other bytes (TopologyMemory)
   std::string topology_what;
+  std::string where;            // under MPI: whose estimate it is ("MPI rank 0", "MPI worker rank 2, 4 devices")
   double secure_bytes = 0;      // secure aggregation: every participant's state about each peer it shares with
   bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
   double total() const {
@@ -59,9 +69,10 @@ struct MemoryEstimate {
 
 // `topology`: what the run's topology adds (none by default).
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
-                               const learn::ModelShape& model, const TopologyMemory& topology = {});
+                               const learn::ModelShape& model, const TopologyMemory& topology = {},
+                               const LearnerPlacement& placement = {});
 
-// Throws MemoryError when the estimate exceeds `available`.
+// Throws MemoryError when the estimate exceeds `available` (under MPI, naming more ranks as the way out).
 void check_memory(const MemoryEstimate& estimate, std::optional<double> available);
 
 // Runs one set-up phase; an allocation that fails in it (the estimate is only an estimate) ends

@@ -14,6 +14,8 @@ figures.
   fleet     `edgetrain fleet` generating the shipped planning fleets (10,000 and 100,000 devices), and
             `edgetrain validate` of a scenario on each (generation, SimGrid load, every route checked)
   sweep     `edgetrain sweep` of 8 real quickstart runs with --jobs 1 and --jobs 2
+  mpi       `mpirun -np N edgetrain run` of the 16-device CNN (steps per second against ranks), the transfer
+            overhead per step by model size (rank 0's EDGETRAIN_MPI_STATS), the projected speed-up on N nodes
 
 Per-step figures are marginal: (median at the larger step count - median at the smaller) / (step
 difference), which cancels start-up and data loading in every program alike.
@@ -43,7 +45,7 @@ BARE_CPP = os.path.join(BUILD, "bench_bare_loop")
 PLAIN = os.path.join(BUILD, "bench_plain_rounds")
 PYTHON = "/usr/bin/python3"
 DATA = "/usr/share/datasets/fashion-mnist"
-NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population", "plain"]
+NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population", "plain", "mpi"]
 
 # Sizes per profile: (full, quick, smoke).
 PROFILES = {
@@ -54,18 +56,19 @@ PROFILES = {
              "population": [("plan-1m", 1000000, 1000, 100), ("plan-1m", 1000000, 1000, 1),
                             ("plan-1m", 100000, 1000, 100), ("plan-1m", 10000000, 1000, 10),
                             ("train-1m", 1000000, 100, 100)],
-             "plain": (10000, 20)},
+             "plain": (10000, 20), "mpi": {"rounds": (10, 40), "ranks": [2, 3], "overhead_rounds": 40}},
     "quick": {"runs": 2, "mlp_rounds": (10, 50), "cnn_rounds": (5, 20), "train_samples": 0,
               "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000],
               "fleets": ["plan-10k"], "sweep_runs": 1, "sweep_rounds": 20,
               "fidelity": ("scenarios/quickstart.json", 2, "platforms/quickstart.xml", "cloud", 1000000, 1),
               "population": [("plan-1m", 100000, 100, 10), ("plan-1m", 100000, 100, 1),
                              ("train-1m", 100000, 100, 10)],
-              "plain": (1000, 20)},
+              "plain": (1000, 20), "mpi": {"rounds": (5, 20), "ranks": [2, 3], "overhead_rounds": 20}},
     "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
               "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2,
               "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 100000, 1),
-              "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)], "plain": (50, 2)},
+              "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)], "plain": (50, 2),
+              "mpi": {"rounds": (1, 2), "ranks": [2], "overhead_rounds": 2}},
 }
 # When a scale run is stopped (s): well above its goal, as the machine's load varies.
 SCALE_LIMIT_S = {10000: 120, 100000: 600}
@@ -74,6 +77,14 @@ SCALE_GOALS = "10,000 devices x 100 rounds < 30 s, < 2 GB; 100,000 x 10 < 60 s, 
 # leave devices of a 100,000-device fleet without any); timing-only runs take only its size.
 SCALE_DATA = ("--samples-per-device", "32")
 MEMORY_LIMIT_S = 240  # a memory run stopped there still reports its peak RSS so far
+# Open MPI's launcher on this machine: as root it wants both variables; more ranks than cores.
+MPIRUN = ["env", "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "mpirun", "--oversubscribe",
+          "--bind-to", "none"]
+# The transfer overhead by model size: one device (no step waits behind another's on its worker), one worker
+# rank: (label, scenario, --set values).
+MPI_MODELS = [("mlp 784-128-10", "mlp8-sync.json", ['devices=["pi-1"]']),
+              ("cnn", "cnn16-sync.json", ['devices=["dev-01"]']),
+              ("mlp 784-2048-2048-10", "mlp8-sync.json", ['devices=["pi-1"]', "model.hidden=[2048,2048]"])]
 
 
 WORK = "$W"  # how commands name the scratch folder on the page
@@ -289,6 +300,33 @@ class Bench:
                 "simulated": {"edgetrain": edgetrain_end, "plain": plain_end},
                 "commands": {"edgetrain": shown(edgetrain, self.work), "plain": shown(plain, self.work),
                              "plain-mimalloc": shown(plain_mimalloc, self.work)}}
+
+    def mpi(self):
+        """The 16-device CNN of benchmark 3 with --threads 1, plain and under mpirun at each rank count, and
+        timing-only (rank 0's own share of a step: the simulation), at two round counts; then one run per model
+        size with one worker rank and EDGETRAIN_MPI_STATS: rank 0's seconds in MPI beyond the worker's own
+        waits for its steps, per step, against the worker's step."""
+        p = self.p["mpi"]
+        scenario = os.path.join(BENCH, "scenarios", "cnn16-sync.json")
+        lo, hi = p["rounds"]
+        named = []
+        for r in (hi, lo):
+            named.append((f"plain-{r}", self.edgetrain(scenario, r, threads=1)))
+            named += [(f"np{n}-{r}", MPIRUN + ["-np", str(n)] + self.edgetrain(scenario, r, threads=1)) for n in p["ranks"]]
+            named.append((f"timing-{r}", self.edgetrain(scenario, r, sets=["training.compute=timing-only"])))
+        medians = self.hyperfine(named)
+        overhead = []
+        for label, name, sets in MPI_MODELS:
+            stats = os.path.join(self.work, f"mpi-stats-{len(overhead)}.json")
+            cmd = MPIRUN + ["-np", "2"] + self.edgetrain(os.path.join(BENCH, "scenarios", name), p["overhead_rounds"],
+                                                         threads=1, sets=sets)
+            print("bench: " + sh(cmd), flush=True)
+            subprocess.run(["env", f"EDGETRAIN_MPI_STATS={stats}"] + cmd, check=True, capture_output=True)
+            with open(stats) as f:
+                overhead.append({"model": label, "stats": json.load(f), "command": shown(cmd, self.work)})
+        return {"rounds": [lo, hi], "steps": [16 * lo, 16 * hi], "ranks": p["ranks"], "medians": medians,
+                "commands": {n: shown(c, self.work) for n, c in named}, "overhead": overhead,
+                "cores": os.cpu_count()}
 
     def sweep(self):
         base = os.path.join(ROOT, "scenarios", "quickstart.json")
@@ -634,6 +672,62 @@ def section_plain(d):
                    "on mimalloc too (goal <= 0.25x)")
 
 
+def mpi_projection(s, r, o, nodes, cores):  # any one unit of time
+    """The speed-up on `nodes` nodes of `cores` cores each: rank 0 simulates (r per step) and pays the transfers
+    (o per step) alone; the rest of a step (s - r) spreads over every core."""
+    return s / max((s - r) / (nodes * cores), r + o)
+
+
+def section_mpi(d):
+    m, (lo, hi), steps = d["medians"], d["rounds"], d["steps"]
+    rows = [("plain, `--threads 1`", "plain")] + [(f"`mpirun -np {n}` ({n - 1} worker rank{'s' if n > 2 else ''}, "
+                                                  "`--threads 1`)", f"np{n}") for n in d["ranks"]]
+    plain_step = marginal(m, "plain", lo, hi, steps)
+    lines = ["## 11. MPI learning workers", "",
+             "`tools/bench/scenarios/cnn16-sync.json` (benchmark 3's 16-device CNN) with `--threads 1`, plain and under "
+             "`mpirun --oversubscribe -np N` (rank 0 simulates, ranks 1 and up train; docs/how-to/mpi.md). On this "
+             f"machine's {d['cores']} cores the ranks share the cores: the table shows what the transfers and the "
+             "polling cost, not what more nodes give (the projection below does).", "",
+             f"| configuration | whole process, {steps[1]} steps (median) | per step (marginal) | steps/s | "
+             "speed-up per step |", "|---|---|---|---|---|"]
+    for label, name in rows:
+        step = marginal(m, name, lo, hi, steps)  # ms
+        lines.append(f"| {label} | {m[f'{name}-{hi}']:.2f} s | {ms(step)} | {1e3 / step:.0f} | "
+                     f"{ratio(plain_step, step)} |")
+    lines += ["", "Transfer overhead by model size: one device, one worker rank (`mpirun -np 2`), rank 0's seconds in "
+              "MPI sends and receives beyond the worker's own waits for its steps (`EDGETRAIN_MPI_STATS`), per step, "
+              "against the worker's step.", "",
+              "| model | bytes rank 0 sent per step | overhead per step | worker's step | overhead / step |",
+              "|---|---|---|---|---|"]
+    cnn_share = None
+    for row in d["overhead"]:
+        st = row["stats"]
+        n = max(1, st["steps"])
+        worker_step = st["worker_busy_s"] / n
+        share = st["overhead_per_step_s"] / worker_step if worker_step > 0 else float("inf")
+        if row["model"] == "cnn":
+            cnn_share = share
+        lines.append(f"| {row['model']} | {st['bytes_sent'] / n:,.0f} | {ms(1e3 * st['overhead_per_step_s'])} | "
+                     f"{ms(1e3 * worker_step)} | {100 * share:.1f}% |")
+    cnn = next(r["stats"] for r in d["overhead"] if r["model"] == "cnn")
+    o = 1e3 * cnn["overhead_per_step_s"]  # ms, as the marginals
+    r = max(0.0, marginal(m, "timing", lo, hi, steps))  # start-up noise can make it negative
+    cores = d["cores"]
+    projected = {n: mpi_projection(plain_step, r, o, n, cores) for n in (1, 2, 4, 8, 16)}
+    lines += ["", "Projected speed-up on N nodes of " + f"{cores} cores each (the CNN run): with s the plain step "
+              f"({ms(plain_step)}), r rank 0's own share of a step, the simulation ({ms(r)}: the timing-only run's "
+              f"marginal step, at least 0) and o the transfer overhead per step ({ms(o)}, above),", "",
+              "    S(N) = s / max((s - r) / (N x cores), r + o)", "",
+              "rank 0 simulating and transferring alone while the steps spread over every core: "
+              + ", ".join(f"{n} node{'s' if n > 1 else ''} {v:.1f}x" for n, v in projected.items())
+              + f"; the limit is s / (r + o) = {plain_step / (r + o):.0f}x.", "",
+              "```"] + [d["commands"][f"{name}-{rr}"] for rr in (hi, lo) for _, name in rows + [("", "timing")]]
+    lines += [row["command"] for row in d["overhead"]] + ["```", ""]
+    goal = "below" if cnn_share is not None and cnn_share < 0.05 else "above"
+    return lines, (f"under `mpirun` the transfers cost {100 * (cnn_share or 0):.1f}% of a CNN step ({goal} the 5% goal); "
+                   f"projected {projected[4]:.1f}x on 4 nodes and {projected[16]:.1f}x on 16 for the 16-device CNN")
+
+
 def kept_sections(path):
     """The hand-written "## Where the time goes" sections of the existing page, kept as they are."""
     if not os.path.exists(path):
@@ -653,7 +747,7 @@ def write_page(figures, out_dir, update_readme):
                        ("parallel", lambda d: section_parallel(d, threads)),
                        ("scale", section_scale), ("memory", section_memory), ("fleet", section_fleet),
                        ("sweep", section_sweep), ("fidelity", section_fidelity), ("population", section_population),
-                       ("plain", section_plain)):
+                       ("plain", section_plain), ("mpi", section_mpi)):
         if name in figures:
             lines, line = make(figures[name])
             stamp = figures[name].get("measured", m)
@@ -760,7 +854,7 @@ def main():
                     figures[n] = dict(data, measured=machine())
         for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory), ("fleet", b.fleets),
                            ("sweep", b.sweep), ("fidelity", b.fidelity), ("population", b.population),
-                           ("plain", b.plain)):
+                           ("plain", b.plain), ("mpi", b.mpi)):
             if n in names:
                 stamp = machine()  # when this benchmark started: its section says so
                 figures[n] = dict(measure(), measured=stamp)

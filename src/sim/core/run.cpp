@@ -507,7 +507,9 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                    p.topology->build(p.hosts);
                    check_ns3_message_size(charged.cost);
                    check_privacy(scenario, charged.cost.params);
-                 }});
+                 },
+                 .place_learners = options.place_learners,
+                 .placement = options.placement});
   check_secure_round_timeout(scenario, p.hosts.server, p.hosts.devices);
   p.traces = plan_device_traces(scenario, p.learning->parts, own_hosts);
   apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);

@@ -5,12 +5,18 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "backend/memory_estimate.hpp"
 #include "packet/workload.hpp"
 
 #include "scenario/scenario.hpp"
+
+namespace edgetrain::backend {
+class Backend;
+}
 
 namespace edgetrain::sim {
 
@@ -27,6 +33,9 @@ struct RunOptions {
   // made between two hosts (sim/core/transfer_log.hpp) and the count of a host's messages to
   // itself; returns files to write into the results folder with the run's own (name -> content).
   std::function<std::map<std::string, std::string>(const packet::Workload&, int64_t local)> crosscheck;
+  // Real training under MPI: the devices' learners placed on the worker ranks (backend/learning.hpp).
+  std::function<std::unique_ptr<backend::Backend>(std::unique_ptr<backend::Backend>)> place_learners;
+  backend::LearnerPlacement placement;  // ... and what this rank's memory estimate counts then
 };
 
 // Exit status of a run: 0 completed or target reached, 3 diverged, 130 interrupted.
