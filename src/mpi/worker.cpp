@@ -71,8 +71,8 @@ class Server {
       case Command::receive: receive(r, device, state); break;
       case Command::start_step: start_step(r, device, state); break;
       case Command::finish_step: channel_.send(0, Tag::reply, finish_step(device, state)); break;
-      case Command::finish_update: channel_.send(0, Tag::reply, finish_update(device, state)); break;
-      case Command::finish_last_step: channel_.send(0, Tag::reply, finish_last_step(device, state)); break;
+      case Command::finish_update: channel_.send(0, Tag::reply, finish_update(device, state, false)); break;
+      case Command::finish_last_step: channel_.send(0, Tag::reply, finish_update(device, state, true)); break;
       case Command::abandon:
         learning_.device(device).abandon();
         state = DeviceState{};
@@ -156,7 +156,9 @@ class Server {
     return std::move(w.bytes());
   }
 
-  std::vector<uint8_t> finish_update(size_t device, DeviceState& state) {
+  // The update's answer; with the step's loss first when `with_loss` (finish_last_step: finish_step's answer
+  // and finish_update's in one).
+  std::vector<uint8_t> finish_update(size_t device, DeviceState& state, bool with_loss) {
     if (state.started) wait_for_step(device, state);
     if (state.error) return error_reply(*std::exchange(state.error, std::nullopt));
     const Clock::time_point start = Clock::now();
@@ -166,26 +168,7 @@ class Server {
       Writer w;
       w.put(Status::ok);
       w.put<double>(std::exchange(state.busy_s, 0.0) + since(start));
-      append(w, update);
-      state.loss.reset();
-      return std::move(w.bytes());
-    } catch (const std::exception& e) {
-      return error_reply(e.what());
-    }
-  }
-
-  // finish_step's answer and finish_update's in one.
-  std::vector<uint8_t> finish_last_step(size_t device, DeviceState& state) {
-    if (state.started) wait_for_step(device, state);
-    if (state.error) return error_reply(*std::exchange(state.error, std::nullopt));
-    const Clock::time_point start = Clock::now();
-    try {
-      Writer update;
-      write_finished_update(update, device);
-      Writer w;
-      w.put(Status::ok);
-      w.put<double>(std::exchange(state.busy_s, 0.0) + since(start));
-      w.put<double>(state.loss.value_or(0.0));
+      if (with_loss) w.put<double>(state.loss.value_or(0.0));
       append(w, update);
       state.loss.reset();
       return std::move(w.bytes());
