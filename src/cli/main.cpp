@@ -42,7 +42,7 @@ constexpr Command kCommands[] = {
     {"calibrate", cli::calibrate_command,
      "calibrate PLATFORM.xml -o CALIBRATION.json [--server HOST]   (the flow model fitted to ns-3's TCP)", true},
     {"sweep", cli::sweep_command,
-     "sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]", false},
+     "sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE [--ranks N]]", false},
     {"schema", cli::schema_command, "schema        (the scenario keys, as a Markdown table)", true},
     {"fleet", cli::fleet_command, "fleet FLEET.json -o PLATFORM.xml [--seed N]   (a platform from a fleet description)",
      false},

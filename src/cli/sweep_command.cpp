@@ -1,5 +1,5 @@
 // `edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE]
-// [--emit-slurm FILE]`: runs every run of a sweep file as its own `edgetrain run` process, N at a
+// [--emit-slurm FILE [--ranks N]]`: runs every run of a sweep file as its own `edgetrain run` process, N at a
 // time, resuming where an earlier sweep stopped, and gathers DIR/sweep.csv; or writes the pending
 // runs as command lines (--emit-jobs) or a SLURM job array (--emit-slurm). The work is
 // sweep::run_sweep; this file reads the options and turns errors into the exit status: 0 every run
@@ -24,7 +24,7 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr const char* kUsage =
-    "usage: edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE]\n"
+    "usage: edgetrain sweep SWEEP.json [--jobs N] [--out DIR] [--threads T] [--emit-jobs FILE] [--emit-slurm FILE [--ranks N]]\n"
     "SimGrid's own flags (--cfg=..., --log=...) are passed on to every run.\n";
 
 po::options_description visible_options() {
@@ -36,7 +36,9 @@ po::options_description visible_options() {
       "emit-jobs", po::value<std::string>(),
       "write one `edgetrain run` command line per pending run to FILE (- for stdout), run nothing")(
       "emit-slurm", po::value<std::string>(),
-      "write a SLURM job-array script running the pending runs to FILE (its lines beside it), run nothing");
+      "write a SLURM job-array script running the pending runs to FILE (its lines beside it), run nothing")(
+      "ranks", po::value<std::string>(),
+      "with --emit-slurm: run each run as N MPI ranks (srun --mpi=pmix; rank 0 simulates, N-1 train)");
   return o;
 }
 
@@ -70,6 +72,8 @@ bool parse(const std::vector<std::string>& words, sweep::SweepOptions& o) {
   if (vm.count("out")) o.out = vm["out"].as<std::string>();
   if (vm.count("emit-jobs")) o.emit_jobs = vm["emit-jobs"].as<std::string>();
   if (vm.count("emit-slurm")) o.emit_slurm = vm["emit-slurm"].as<std::string>();
+  o.ranks = count("ranks", 1);
+  if (o.ranks > 1 && o.emit_slurm.empty()) throw po::error("--ranks: only with --emit-slurm (an MPI run is started by srun or mpirun)");
   return false;
 }
 

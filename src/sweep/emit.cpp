@@ -55,7 +55,7 @@ std::string command_line(const std::vector<std::string>& argv) {
 }
 
 std::string slurm_script(const std::filesystem::path& jobs_file, size_t tasks, size_t cpus_per_task,
-                         const std::string& job_name, const std::filesystem::path& log_dir) {
+                         const std::string& job_name, const std::filesystem::path& log_dir, size_t ranks) {
   // SLURM expands %A, %a (and any %x) in --output: a % of the folder's own name is written %%.
   check_slurm_log_dir(log_dir);
   std::string logs;
@@ -63,18 +63,21 @@ std::string slurm_script(const std::filesystem::path& jobs_file, size_t tasks, s
   std::string s;
   s += "#!/bin/bash\n";
   s += "# edgetrain sweep as a SLURM job array: task i runs line i of the jobs file, with as many\n";
-  s += "# training threads as the task has CPUs. Submit with: sbatch THIS_FILE\n";
+  s += "# training threads as the task has CPUs";
+  s += ranks > 1 ? ", as " + std::to_string(ranks) + " MPI ranks (rank 0 simulates, the others train)" : std::string();
+  s += ". Submit with: sbatch THIS_FILE\n";
   s += "#SBATCH --job-name=" + sbatch_quote(job_name) + "\n";
   s += "#SBATCH --array=1-" + std::to_string(tasks) + "\n";
   s += "#SBATCH --cpus-per-task=" + std::to_string(cpus_per_task) + "\n";
-  s += "#SBATCH --ntasks=1\n";
+  s += "#SBATCH --ntasks=" + std::to_string(std::max<size_t>(1, ranks)) + "\n";
   s += "#SBATCH --output=" + sbatch_quote(logs + "/slurm-%A_%a.log") + "\n";
   s += "set -euo pipefail\n";
   s += "jobs=" + shell_quote(jobs_file.string()) + "\n";
   s += "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" \"$jobs\")\n";
   s += "if [ -z \"$line\" ]; then echo \"no line ${SLURM_ARRAY_TASK_ID} in $jobs\" >&2; exit 2; fi\n";
   s += "# Each line ends in \"--threads N\": the task's CPUs replace N.\n";
-  s += "eval \"${line% --threads *} --threads ${SLURM_CPUS_PER_TASK:-" + std::to_string(cpus_per_task) + "}\"\n";
+  s += std::string("eval \"") + (ranks > 1 ? "srun --mpi=pmix " : "") + "${line% --threads *} --threads ${SLURM_CPUS_PER_TASK:-" +
+       std::to_string(cpus_per_task) + "}\"\n";
   return s;
 }
 

@@ -40,8 +40,9 @@ std::string command_line(const std::vector<std::string>& argv);
 
 // A job-array batch script: task i runs line i of `jobs_file` (which holds `tasks` lines, each
 // ending in "--threads N") with --threads replaced by the task's ${SLURM_CPUS_PER_TASK}; its log in
-// `log_dir` (checked by check_slurm_log_dir).
+// `log_dir` (checked by check_slurm_log_dir). With `ranks` > 1 each task is one run of that many MPI
+// ranks (`srun --mpi=pmix`: rank 0 simulates, the others train; docs/how-to/mpi.md).
 std::string slurm_script(const std::filesystem::path& jobs_file, size_t tasks, size_t cpus_per_task,
-                         const std::string& job_name, const std::filesystem::path& log_dir);
+                         const std::string& job_name, const std::filesystem::path& log_dir, size_t ranks = 1);
 
 }  // namespace edgetrain::sweep

@@ -83,7 +83,7 @@ void emit_jobs(const Plan& plan, const std::vector<size_t>& pending, const Sweep
     script_inputs.push_back(jobs_file);  // the script reads it
     report::write_output(script,
                          slurm_script(jobs_file, pending.size(), o.threads,
-                                      "edgetrain-" + plan.spec.file.stem().string(), plan.out / "logs"),
+                                      "edgetrain-" + plan.spec.file.stem().string(), plan.out / "logs", o.ranks),
                          o.emit_slurm, script_inputs);
     fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
     say << "sweep: job array written to " << script.string() << " (submit with: sbatch " << script.string() << ")\n";

@@ -19,6 +19,7 @@ struct SweepOptions {
   std::vector<std::string> simgrid_args;  // --cfg=... and --log=..., passed on to every run
   size_t jobs = 1;                        // runs at a time
   size_t threads = 1;                     // --threads of each run
+  size_t ranks = 1;                       // --ranks: MPI ranks of each run of an emitted job array (1: no MPI)
   // Tries SimGrid's flags (when there are any) once the sweep file is read, before its runs are
   // planned, so that a bad one is one error here, not a failure of every run: throws an input
   // error naming the flag. Unset: they are not tried.

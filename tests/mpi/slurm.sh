@@ -3,7 +3,7 @@
 # (--overcommit: this machine may have fewer cores) whose script runs `srun --mpi=pmix edgetrain run`
 # (`mpirun` inside the allocation when SLURM has no PMIx plugin), submitted with `sbatch --wait`; its
 # results must be those of the plain run with --threads 1, byte for byte (wall time aside). Then a sweep's
-# --emit-slurm array edited as docs/how-to/mpi.md shows (3 tasks per array task, each line under srun). Exit 77 when
+# --emit-slurm --ranks 3 array (3 tasks per array task, each line under srun), as docs/how-to/mpi.md shows. Exit 77 when
 # the daemons cannot start or mpirun is missing. Usage: slurm.sh EDGETRAIN
 set -euo pipefail
 bin=$(realpath "$1")
@@ -40,15 +40,16 @@ spec.loader.exec_module(runs_test)
 print(runs_test.compare(pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]), "under SLURM"), "files identical")
 PY
 
-# docs/how-to/mpi.md's recipe: a sweep's emitted job array, each task one MPI run under srun.
+# docs/how-to/mpi.md's recipe: a sweep's emitted job array (--ranks 3), each task one MPI run under srun.
 if [[ $launch == srun* ]]; then
   echo "{\"base\": \"$scenario\", \"grid\": {\"seed\": [1, 2], \"stop.rounds\": [3]}}" > sweep.json
-  "$bin" sweep sweep.json --out swept --threads 1 --emit-slurm array.sbatch > emit.out || { cat emit.out; fail "emit failed"; }
-  sed -i -e 's/^#SBATCH --ntasks=1$/#SBATCH --ntasks=3\n#SBATCH --overcommit/' \
-         -e 's/^eval "\${line% --threads \*}/eval "srun --mpi=pmix ${line% --threads *}/' array.sbatch
-  grep -q '^eval "srun --mpi=pmix ' array.sbatch || fail "the emitted script's eval line was not found"
+  "$bin" sweep sweep.json --out swept --threads 1 --emit-slurm array.sbatch --ranks 3 > emit.out ||
+    { cat emit.out; fail "emit failed"; }
+  grep -q '^#SBATCH --ntasks=3$' array.sbatch || fail "the emitted script does not ask for 3 tasks"
+  grep -q '^eval "srun --mpi=pmix ' array.sbatch || fail "the emitted script does not start its line under srun"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  timeout -k 5 240 sbatch --wait array.sbatch > array.out 2>&1 || {
+  # --overcommit: this machine may have fewer cores than the array's tasks ask for.
+  timeout -k 5 240 sbatch --wait --overcommit array.sbatch > array.out 2>&1 || {
     cat array.out; for f in swept/logs/slurm-*; do daemon_log "$f"; done; fail "the array of MPI runs failed"
   }
   "$bin" sweep sweep.json --out swept > gather.out 2>&1 || { cat gather.out; fail "gathering the sweep failed"; }

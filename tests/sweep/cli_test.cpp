@@ -72,6 +72,9 @@ TEST_CASE("sweep CLI: a bad sweep file or option is one line naming the file and
   const Result jobs = sweep(dir, "s.json --jobs 0");
   CHECK(jobs.status == 2);
   CHECK(jobs.err.rfind("edgetrain: sweep: --jobs: expected a whole number from 1 to 256, got \"0\"\n", 0) == 0);
+  const Result ranks = sweep(dir, "s.json --ranks 3");  // only an emitted job array starts MPI runs
+  CHECK(ranks.status == 2);
+  CHECK(ranks.err.rfind("edgetrain: sweep: --ranks: only with --emit-slurm", 0) == 0);
   CHECK(sweep(dir, "").err.rfind("edgetrain: sweep: missing SWEEP.json\n", 0) == 0);
   CHECK(sweep(dir, "--help").status == 0);
 }

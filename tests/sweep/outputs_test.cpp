@@ -151,6 +151,13 @@ TEST_CASE("emit: command lines quoted for a shell, and the SLURM array runs line
   CHECK(s.find("#SBATCH --job-name=\"edgetrain-s\"\n") != std::string::npos);
   CHECK(s.find("jobs=/out/jobs.txt\n") != std::string::npos);
   CHECK(s.find("--threads ${SLURM_CPUS_PER_TASK:-2}") != std::string::npos);
+  CHECK(s.find("#SBATCH --ntasks=1\n") != std::string::npos);
+  CHECK(s.find("srun") == std::string::npos);
+  // --ranks 4: each array task is one MPI run of 4 ranks under srun.
+  const std::string mpi = slurm_script("/out/jobs.txt", 6, 2, "edgetrain-s", "/out/logs", 4);
+  CHECK(mpi.find("#SBATCH --ntasks=4\n") != std::string::npos);
+  CHECK(mpi.find("eval \"srun --mpi=pmix ${line% --threads *} --threads ${SLURM_CPUS_PER_TASK:-2}\"\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("progress: time left from the mean of finished runs, spread over the jobs") {
