@@ -14,6 +14,9 @@ figures.
   fleet     `edgetrain fleet` generating the shipped planning fleets (10,000 and 100,000 devices), and
             `edgetrain validate` of a scenario on each (generation, SimGrid load, every route checked)
   sweep     `edgetrain sweep` of 8 real quickstart runs with --jobs 1 and --jobs 2
+  activities  all-active timing-only fleets with devices as activities (the default there) and, for the
+            bytes per device, as actors (EDGETRAIN_DEVICE_ACTORS=1): wall time and peak RSS, and the peak RSS
+            difference between two fleet sizes over the device difference
 
 Per-step figures are marginal: (median at the larger step count - median at the smaller) / (step
 difference), which cancels start-up and data loading in every program alike.
@@ -43,7 +46,8 @@ BARE_CPP = os.path.join(BUILD, "bench_bare_loop")
 PLAIN = os.path.join(BUILD, "bench_plain_rounds")
 PYTHON = "/usr/bin/python3"
 DATA = "/usr/share/datasets/fashion-mnist"
-NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population", "plain"]
+NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population", "plain",
+         "activities"]
 
 # Sizes per profile: (full, quick, smoke).
 PROFILES = {
@@ -54,18 +58,24 @@ PROFILES = {
              "population": [("plan-1m", 1000000, 1000, 100), ("plan-1m", 1000000, 1000, 1),
                             ("plan-1m", 100000, 1000, 100), ("plan-1m", 10000000, 1000, 10),
                             ("train-1m", 1000000, 100, 100)],
-             "plain": (10000, 20)},
+             "plain": (10000, 20),
+             # (devices, rounds, time limit s) all active; the bytes per device from two 1-round fleets, per path.
+             "activities": {"runs": [(262144, 10, 900), (1000000, 1, 1200), (10000, 100, 300)],
+                            "per_device": {"activities": (131072, 262144), "actors": (20000, 40000)}}},
     "quick": {"runs": 2, "mlp_rounds": (10, 50), "cnn_rounds": (5, 20), "train_samples": 0,
               "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000],
               "fleets": ["plan-10k"], "sweep_runs": 1, "sweep_rounds": 20,
               "fidelity": ("scenarios/quickstart.json", 2, "platforms/quickstart.xml", "cloud", 1000000, 1),
               "population": [("plan-1m", 100000, 100, 10), ("plan-1m", 100000, 100, 1),
                              ("train-1m", 100000, 100, 10)],
-              "plain": (1000, 20)},
+              "plain": (1000, 20),
+              "activities": {"runs": [(10000, 100, 300)],
+                             "per_device": {"activities": (10000, 20000), "actors": (10000, 20000)}}},
     "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
               "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2,
               "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 100000, 1),
-              "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)], "plain": (50, 2)},
+              "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)], "plain": (50, 2),
+              "activities": {"runs": [(100, 2, 60)], "per_device": {"activities": (50, 100), "actors": (50, 100)}}},
 }
 # When a scale run is stopped (s): well above its goal, as the machine's load varies.
 SCALE_LIMIT_S = {10000: 120, 100000: 600}
@@ -289,6 +299,24 @@ class Bench:
                 "simulated": {"edgetrain": edgetrain_end, "plain": plain_end},
                 "commands": {"edgetrain": shown(edgetrain, self.work), "plain": shown(plain, self.work),
                              "plain-mimalloc": shown(plain_mimalloc, self.work)}}
+
+    def activities(self):
+        """All-active timing-only fleets (every device in every round) on the activity path, and the bytes each
+        all-active device costs on either path: (peak RSS of the larger 1-round fleet - the smaller's) /
+        (device difference)."""
+        spec, sets = self.p["activities"], ["training.compute=timing-only"]
+        rows = []
+        for devices, rounds, limit in spec["runs"]:
+            scenario = self.fleet(devices, rounds, extra=SCALE_DATA)
+            rows.append({"devices": devices, "rounds": rounds, "limit_s": limit,
+                         "run": self.timed(self.edgetrain(scenario, rounds, sets=sets), limit)})
+        per_device = {}
+        for path, sizes in spec["per_device"].items():
+            env = ["env", "EDGETRAIN_DEVICE_ACTORS=1"] if path == "actors" else []
+            runs = [self.timed(env + self.edgetrain(self.fleet(n, 1, extra=SCALE_DATA), 1, sets=sets), 600)
+                    for n in sizes]
+            per_device[path] = {"devices": list(sizes), "runs": runs}
+        return {"rows": rows, "per_device": per_device}
 
     def sweep(self):
         base = os.path.join(ROOT, "scenarios", "quickstart.json")
@@ -626,6 +654,43 @@ def section_plain(d):
                    "on mimalloc too (goal <= 0.25x)")
 
 
+def bytes_per_device(p):
+    small, large = p["runs"]
+    if small["status"] != 0 or large["status"] != 0:
+        return None
+    return (large["rss_bytes"] - small["rss_bytes"]) / (p["devices"][1] - p["devices"][0])
+
+
+def section_activities(d):
+    lines = ["## 11. A million devices active in one round: devices as activities", "",
+             "The fleets of section 4 with every device in every round, timing-only: edgetrain runs such devices as "
+             "SimGrid activities driven by a few actors per round (src/sim/core/activity_fleet.hpp), not as an actor "
+             "and a courier each; `EDGETRAIN_DEVICE_ACTORS=1` forces the actors (same results, byte for byte: "
+             "tests/sim/activity_path_test.py). Goals: 262,144 devices x 10 rounds < 60 s and < 8 GB; 1,000,000 x 1 "
+             "< 10 min and < 16 GB; 10,000 x 100 < 30 s; bytes per all-active device <= 16 kB (52 kB as actors). "
+             "Single runs under `/usr/bin/time -v` (peak RSS), each stopped at its time limit. " + FLEET_NOTE, "",
+             "| devices | rounds | wall | peak RSS | limit |", "|---|---|---|---|---|"]
+    for r in d["rows"]:
+        t = r["run"]
+        wall = f"{t['wall_s']:.1f} s" if t["status"] == 0 else f"not done (exit {t['status']}: {t['stderr']})"
+        lines.append(f"| {r['devices']:,} | {r['rounds']} | {wall} | {gb(t['rss_bytes'])} | {r['limit_s']} s |")
+    lines += ["", "Bytes per all-active device: the peak RSS difference between two 1-round fleets over their device "
+              "difference.", "", "| devices as | fleets | peak RSS | bytes per device |", "|---|---|---|---|"]
+    per = {}
+    for path, p in d["per_device"].items():
+        per[path] = bytes_per_device(p)
+        rss = " and ".join(gb(r["rss_bytes"]) for r in p["runs"])
+        lines.append(f"| {path} | {p['devices'][0]:,} and {p['devices'][1]:,} | {rss} | "
+                     f"{f'{per[path] / 1e3:.1f} kB' if per[path] is not None else 'n/a'} |")
+    cmds = [r["run"]["command"] for r in d["rows"]] + [t["command"] for p in d["per_device"].values() for t in p["runs"]]
+    lines += ["", "```"] + cmds + ["```", ""]
+    done = "; ".join(f"{r['devices']:,} x {r['rounds']} "
+                     + (f"{r['run']['wall_s']:.1f} s, {gb(r['run']['rss_bytes'])}" if r["run"]["status"] == 0
+                        else "not done") for r in d["rows"])
+    kb = "; ".join(f"{v / 1e3:.1f} kB as {k}" for k, v in per.items() if v is not None)
+    return lines, f"all-active fleets as activities: {done}; per all-active device {kb} (goal <= 16 kB)"
+
+
 def kept_sections(path):
     """The hand-written "## Where the time goes" sections of the existing page, kept as they are."""
     if not os.path.exists(path):
@@ -645,7 +710,7 @@ def write_page(figures, out_dir, update_readme):
                        ("parallel", lambda d: section_parallel(d, threads)),
                        ("scale", section_scale), ("memory", section_memory), ("fleet", section_fleet),
                        ("sweep", section_sweep), ("fidelity", section_fidelity), ("population", section_population),
-                       ("plain", section_plain)):
+                       ("plain", section_plain), ("activities", section_activities)):
         if name in figures:
             lines, line = make(figures[name])
             stamp = figures[name].get("measured", m)
@@ -752,7 +817,7 @@ def main():
                     figures[n] = dict(data, measured=machine())
         for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory), ("fleet", b.fleets),
                            ("sweep", b.sweep), ("fidelity", b.fidelity), ("population", b.population),
-                           ("plain", b.plain)):
+                           ("plain", b.plain), ("activities", b.activities)):
             if n in names:
                 stamp = machine()  # when this benchmark started: its section says so
                 figures[n] = dict(measure(), measured=stamp)

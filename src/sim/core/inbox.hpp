@@ -48,6 +48,11 @@ class Inbox {
     (void)message.release();  // delivered: the owner takes it from the lane
     arrived(lane, rank);
   }
+  // The activity path (activity_fleet.hpp): a lane's mailbox, on which a fleet driver starts a device's
+  // transfer on its behalf, and the notice it leaves once that transfer is delivered (what send does
+  // after its put returns).
+  simgrid::s4u::Mailbox* lane(size_t lane) const { return lanes_.at(lane); }
+  void delivered(size_t lane, size_t rank) { arrived(lane, rank); }
   // Something the owner may be waiting for changed without a message (a member failed).
   void poke();
   // The next message in arrival order, waiting for one until `deadline` (-1: no limit). Null at

@@ -1,0 +1,67 @@
+// The devices of a run on the activity path (device_path.hpp): no actor per device. The aggregator
+// posts each round's models here; dispatch() hands them, kDevicesPerDriver at a time, to fleet
+// drivers (fleet_driver.hpp), actors on the server's host that run each device's round as SimGrid
+// activities: the model's transfer, an Exec per step on the device's host, the update's transfer,
+// with the same bookkeeping as a device actor (device_actor.hpp) at the same instants.
+//
+// Why drivers of a bounded number of devices, and not one actor for the whole fleet (SimGrid 3.32,
+// src/kernel/activity/{CommImpl,ExecImpl}.cpp): every activity an actor starts sits in that actor's
+// std::list of activities, and completing one removes it with list::remove, which scans the whole list;
+// Comm::sendto keeps every host-to-host transfer in the maestro's one list likewise. One actor for n
+// concurrent transfers costs O(n^2) (a 262,144-device round: hours). A driver waits with wait_any over
+// at most kDevicesPerDriver activities, and its lists stay that short.
+//
+// A mailbox transfer goes from its sender's host to its receiver's host. A driver sends each model
+// from the server's host to `sink`, an actor that runs no code and is moved onto the device's host just
+// before each send (the receiver's host is read when the transfer starts); it sends each update from
+// the device's host by moving itself there. An actor that moves takes its running Execs with it, so a
+// driver's Execs are made by a helper of its own that never moves (fleet_driver.cpp).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <simgrid/s4u.hpp>
+#include <vector>
+
+#include "sim/core/messages.hpp"
+
+namespace edgetrain::sim {
+
+struct RunState;
+
+// One device's model for this round, posted by its aggregator.
+struct FleetJob {
+  size_t device = 0;
+  std::unique_ptr<ModelMessage> model;
+};
+
+class ActivityFleet {
+ public:
+  // Devices one driver serves: its wait_any scans this many activities per completion, and a round of n
+  // devices costs n / kDevicesPerDriver drivers and as many helpers (two small stacks each).
+  static constexpr size_t kDevicesPerDriver = 128;
+
+  // Creates the sink (before the simulation starts); models leave from `server`.
+  ActivityFleet(RunState& state, simgrid::s4u::Host* server);
+  // From the aggregator: `device`'s model for this round.
+  void post(size_t device, std::unique_ptr<ModelMessage> model);
+  // From the aggregator, once a round's models are posted: starts the drivers that send them.
+  void dispatch();
+
+  // Driver side: the host models leave from, the receiver moved onto each device's host, and a mailbox
+  // of the driver's own whose permanent receiver is the sink (taken for the driver's life).
+  simgrid::s4u::Host* server() const { return server_; }
+  const simgrid::s4u::ActorPtr& sink() const { return sink_; }
+  simgrid::s4u::Mailbox* take_mailbox();
+  void give_back(simgrid::s4u::Mailbox* mailbox) { free_mailboxes_.push_back(mailbox); }
+
+ private:
+  RunState& state_;
+  simgrid::s4u::Host* server_;
+  simgrid::s4u::ActorPtr sink_;
+  std::vector<FleetJob> posted_;
+  std::vector<simgrid::s4u::Mailbox*> free_mailboxes_;
+  size_t mailboxes_ = 0, drivers_ = 0;
+};
+
+}  // namespace edgetrain::sim
