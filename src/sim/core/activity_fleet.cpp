@@ -12,27 +12,24 @@ namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-ActivityFleet::ActivityFleet(RunState& state, sg4::Host* server) : state_(state), server_(server) {
-  // The sink runs no code that matters: it waits for ever (never suspended: a transfer to a suspended
-  // actor would start suspended), and others move it.
-  auto never = std::make_shared<Wakeup>();
-  sink_ = sg4::Actor::create("fleet/sink", server, [never] { never->wait([] { return false; }); });
-  sink_->daemonize();
-}
-
 void ActivityFleet::post(size_t device, std::unique_ptr<ModelMessage> model) {
   posted_.push_back({device, std::move(model)});
 }
 
-sg4::Mailbox* ActivityFleet::take_mailbox() {
-  if (free_mailboxes_.empty()) {
-    sg4::Mailbox* mailbox = sg4::Mailbox::by_name("fleet/models/" + std::to_string(mailboxes_++));
-    mailbox->set_receiver(sink_);
-    return mailbox;
+ModelChannel ActivityFleet::take_channel() {
+  if (free_channels_.empty()) {
+    const std::string name = "fleet/models/" + std::to_string(channels_++);
+    ModelChannel channel;
+    auto never = std::make_shared<Wakeup>();
+    channel.sink = sg4::Actor::create(name + "/sink", server_, [never] { never->wait([] { return false; }); });
+    channel.sink->daemonize();
+    channel.mailbox = sg4::Mailbox::by_name(name);
+    channel.mailbox->set_receiver(channel.sink);
+    return channel;
   }
-  sg4::Mailbox* mailbox = free_mailboxes_.back();
-  free_mailboxes_.pop_back();
-  return mailbox;
+  ModelChannel channel = std::move(free_channels_.back());
+  free_channels_.pop_back();
+  return channel;
 }
 
 void ActivityFleet::dispatch() {

@@ -12,9 +12,9 @@
 // at most kDevicesPerDriver activities, and its lists stay that short.
 //
 // A mailbox transfer goes from its sender's host to its receiver's host. A driver sends each model
-// from the server's host to `sink`, an actor that runs no code and is moved onto the device's host just
-// before each send (the receiver's host is read when the transfer starts); it sends each update from
-// the device's host by moving itself there. An actor that moves takes its running Execs with it, so a
+// from the server's host to its channel's sink, an actor that runs no code and is moved onto the device's
+// host just before each send (the receiver's host is read when the transfer starts; a sink per driver, as
+// drivers interleave); it sends each update from the device's host by moving itself there. An actor that moves takes its running Execs with it, so a
 // driver's Execs are made by a helper of its own that never moves (fleet_driver.cpp).
 #pragma once
 
@@ -29,6 +29,13 @@ namespace edgetrain::sim {
 
 struct RunState;
 
+// A driver's way to send models: a mailbox whose permanent receiver is the sink, an actor that waits for
+// ever (never suspended: a transfer to a suspended actor would start suspended) and that the driver moves.
+struct ModelChannel {
+  simgrid::s4u::Mailbox* mailbox = nullptr;
+  simgrid::s4u::ActorPtr sink;
+};
+
 // One device's model for this round, posted by its aggregator.
 struct FleetJob {
   size_t device = 0;
@@ -41,27 +48,31 @@ class ActivityFleet {
   // devices costs n / kDevicesPerDriver drivers and as many helpers (two small stacks each).
   static constexpr size_t kDevicesPerDriver = 128;
 
-  // Creates the sink (before the simulation starts); models leave from `server`.
-  ActivityFleet(RunState& state, simgrid::s4u::Host* server);
+  // Models leave from `server`.
+  ActivityFleet(RunState& state, simgrid::s4u::Host* server) : state_(state), server_(server) {}
   // From the aggregator: `device`'s model for this round.
   void post(size_t device, std::unique_ptr<ModelMessage> model);
   // From the aggregator, once a round's models are posted: starts the drivers that send them.
   void dispatch();
 
-  // Driver side: the host models leave from, the receiver moved onto each device's host, and a mailbox
-  // of the driver's own whose permanent receiver is the sink (taken for the driver's life).
+  // Driver side: the host models leave from, and a channel of the driver's own for its life.
   simgrid::s4u::Host* server() const { return server_; }
-  const simgrid::s4u::ActorPtr& sink() const { return sink_; }
-  simgrid::s4u::Mailbox* take_mailbox();
-  void give_back(simgrid::s4u::Mailbox* mailbox) { free_mailboxes_.push_back(mailbox); }
+  ModelChannel take_channel();
+  void give_back(ModelChannel channel) { free_channels_.push_back(std::move(channel)); }
+
+  // Updates delivered at one instant reach the aggregator in rank order (inbox.hpp) only once all of them
+  // are in its inbox: a driver woken at an instant counts as settling until it has taken every activity
+  // that ended then; the aggregator waits for none to be (Inbox::set_settling).
+  void settling(bool on) { settling_ += on ? 1 : -1; }
+  bool settled() const { return settling_ == 0; }
 
  private:
   RunState& state_;
   simgrid::s4u::Host* server_;
-  simgrid::s4u::ActorPtr sink_;
   std::vector<FleetJob> posted_;
-  std::vector<simgrid::s4u::Mailbox*> free_mailboxes_;
-  size_t mailboxes_ = 0, drivers_ = 0;
+  std::vector<ModelChannel> free_channels_;
+  size_t channels_ = 0, drivers_ = 0;
+  int64_t settling_ = 0;
 };
 
 }  // namespace edgetrain::sim

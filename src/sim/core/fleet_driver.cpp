@@ -47,8 +47,8 @@ void FleetDriver::wait_for(const sg4::ActivityPtr& activity, size_t device) {
 void FleetDriver::send_model(Device& d) {
   // The device waits for its model already: the transfer starts now (DownlinkCourier::begin_transfer).
   state_.links.begin(fleet_.server(), d.host, d.model->bytes);
-  fleet_.sink()->set_host(d.host);
-  wait_for(models_->put_async(static_cast<Message*>(d.model.get()), static_cast<uint64_t>(d.model->bytes)), &d - devices_.data());
+  models_.sink->set_host(d.host);
+  wait_for(models_.mailbox->put_async(static_cast<Message*>(d.model.get()), static_cast<uint64_t>(d.model->bytes)), &d - devices_.data());
 }
 
 void FleetDriver::model_received(Device& d) {
@@ -132,8 +132,23 @@ void FleetDriver::pushed(Device& d) {
   ledger.open_wait();  // until its next model
 }
 
+void FleetDriver::ended(size_t k) {
+  Device& d = devices_[owner_[k]];
+  in_flight_[k] = in_flight_.back();
+  owner_[k] = owner_.back();
+  in_flight_.pop_back();
+  owner_.pop_back();
+  if (d.update == nullptr) {
+    model_received(d);
+  } else if (d.step < d.steps.size()) {
+    step_done(d);
+  } else {
+    pushed(d);
+  }
+}
+
 void FleetDriver::operator()() {
-  models_ = fleet_.take_mailbox();
+  models_ = fleet_.take_channel();
   for (Device& d : devices_) send_model(d);
   // The helper makes the steps' Execs in this instant, before any model can have arrived.
   // It holds the driver: it wakes after the driver ended.
@@ -145,24 +160,19 @@ void FleetDriver::operator()() {
       ->daemonize();
   const size_t sent = devices_.size();
   while (!in_flight_.empty()) {
-    const auto k = static_cast<size_t>(sg4::Activity::wait_any(in_flight_));
-    const sg4::ActivityPtr done = in_flight_[k];
-    Device& d = devices_[owner_[k]];
-    in_flight_[k] = in_flight_.back();
-    owner_[k] = owner_.back();
-    in_flight_.pop_back();
-    owner_.pop_back();
-    if (d.update == nullptr) {
-      model_received(d);
-    } else if (d.step < d.steps.size()) {
-      step_done(d);
-    } else {
-      pushed(d);
-    }
+    const auto first = static_cast<size_t>(sg4::Activity::wait_any(in_flight_));
+    // Every activity of this driver that ended in this instant is taken before the aggregator reads what
+    // was delivered (ActivityFleet::settling). A test finishes an activity without taking it out of this
+    // actor's list: the driver lets go of those when it ends.
+    fleet_.settling(true);
+    ended(first);
+    for (ssize_t k; !in_flight_.empty() && (k = sg4::Activity::test_any(in_flight_)) >= 0;)
+      ended(static_cast<size_t>(k));
+    fleet_.settling(false);
   }
   // The models' transfers wait in the mailbox, delivered: take them (the sink never does).
-  for (size_t k = 0; k < sent; ++k) (void)models_->get<ModelMessage>();
-  fleet_.give_back(models_);
+  for (size_t k = 0; k < sent; ++k) (void)models_.mailbox->get<ModelMessage>();
+  fleet_.give_back(std::move(models_));
   done_ = true;
   helper_.notify_all();
 }

@@ -42,11 +42,13 @@ class FleetDriver : public std::enable_shared_from_this<FleetDriver> {
   void push(Device& d);
   void pushed(Device& d);
   void wait_for(const simgrid::s4u::ActivityPtr& activity, size_t device);
+  // What follows the end of in_flight_[k] (its device's next activity, or its update's delivery).
+  void ended(size_t k);
 
   RunState& state_;
   ActivityFleet& fleet_;
   std::vector<Device> devices_;
-  simgrid::s4u::Mailbox* models_ = nullptr;  // the models' mailbox (its receiver: the sink)
+  ModelChannel models_;  // the models' mailbox and its receiver
   // What is in flight: one activity per device at a time, and whose it is.
   std::vector<simgrid::s4u::ActivityPtr> in_flight_;
   std::vector<size_t> owner_;

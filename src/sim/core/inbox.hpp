@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <queue>
 #include <simgrid/s4u.hpp>
@@ -53,6 +54,9 @@ class Inbox {
   // after its put returns).
   simgrid::s4u::Mailbox* lane(size_t lane) const { return lanes_.at(lane); }
   void delivered(size_t lane, size_t rank) { arrived(lane, rank); }
+  // Those drivers deliver an instant's updates one after the other: the owner takes none until
+  // `settled()` says every one of that instant is in (it yields meanwhile; simulated time stands still).
+  void set_settling(std::function<bool()> settled) { settled_ = std::move(settled); }
   // Something the owner may be waiting for changed without a message (a member failed).
   void poke();
   // The next message in arrival order, waiting for one until `deadline` (-1: no limit). Null at
@@ -79,6 +83,7 @@ class Inbox {
   std::priority_queue<Notice, std::vector<Notice>, std::greater<>> notices_;
   uint64_t sequence_ = 0;
   bool poked_ = false;
+  std::function<bool()> settled_;
 };
 
 }  // namespace edgetrain::sim

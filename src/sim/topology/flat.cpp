@@ -5,6 +5,7 @@
 
 #include "sim/aggregate/async_aggregator.hpp"
 #include "sim/aggregate/sync_aggregator.hpp"
+#include "sim/core/activity_fleet.hpp"
 #include "sim/core/actor_guard.hpp"
 #include "sim/topology/topology.hpp"
 
@@ -34,6 +35,7 @@ class Flat : public Topology {
       state.lanes[k] = inbox_->connect(state.slots ? host->get_name() : state.scenario.devices[k].name);
       if (!state.fleet) state.couriers[k]->start(hosts.server, host, state.links);
     }
+    if (state.fleet) inbox_->set_settling([fleet = state.fleet] { return fleet->settled(); });
     store_ = state.backend.make_store(members);
     // SimGrid copies actor functors, so the actor's copies share one aggregator.
     const auto start = [&](auto aggregator) {
