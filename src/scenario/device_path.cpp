@@ -23,8 +23,7 @@ std::string device_actors_reason(const Scenario& s, bool host_energy) {
   if (s.training.round_timeout_s || s.training.deadline == "fedbalancer") return "round deadlines";
   if (s.training.selection.over_selection > 0) return "over-selection";
   if (s.strategy_is("splitfed")) return "split learning";
-  // SimGrid's host energy plugin integrates each host's power at every event of it, actors moving included.
-  if (host_energy) return "energy (the platform declares wattage)";
+  (void)host_energy;
   return "";
 }
 

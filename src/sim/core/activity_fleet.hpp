@@ -46,7 +46,7 @@ class ActivityFleet {
  public:
   // Devices one driver serves: its wait_any scans this many activities per completion, and a round of n
   // devices costs n / kDevicesPerDriver drivers and as many helpers (two small stacks each).
-  static constexpr size_t kDevicesPerDriver = 128;
+  static constexpr size_t kDevicesPerDriver = 16;
 
   // Models leave from `server`.
   ActivityFleet(RunState& state, simgrid::s4u::Host* server) : state_(state), server_(server) {}

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/core/actor_guard.hpp"
+#include "sim/core/energy_meter.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/run_state.hpp"
 #include "sim/core/step_charges.hpp"
@@ -53,6 +54,7 @@ void FleetDriver::send_model(Device& d) {
 
 void FleetDriver::model_received(Device& d) {
   state_.links.end(fleet_.server(), d.host);
+  EnergyMeter::bring_up_to_date(fleet_.server());  // where the model's courier stopped waiting
   report::DeviceRecord& record = state_.devices[d.index];
   DeviceLiveness& live = state_.live[d.index];
   TimeLedger& ledger = state_.ledgers[d.index];
@@ -127,6 +129,7 @@ void FleetDriver::pushed(Device& d) {
   (void)d.update.release();  // delivered: the aggregator takes it from the lane
   upstream.delivered(state_.lane(d.index), rank);
   state_.links.end(d.host, upstream.host());
+  EnergyMeter::bring_up_to_date(d.host);  // where the device stopped waiting for its push
   TimeLedger& ledger = state_.ledgers[d.index];
   ledger.charge(TimeLedger::Bucket::Comm, sg4::Engine::get_clock());
   ledger.open_wait();  // until its next model
