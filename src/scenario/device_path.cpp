@@ -6,7 +6,7 @@
 
 namespace edgetrain::scenario {
 
-std::string device_actors_reason(const Scenario& s, bool host_energy) {
+std::string device_actors_reason(const Scenario& s) {
   if (const char* forced = std::getenv("EDGETRAIN_DEVICE_ACTORS"); forced && std::string(forced) == "1")
     return "EDGETRAIN_DEVICE_ACTORS=1";
   if (!s.training.timing_only()) return "real training (a step runs on the worker pool while its actor waits)";
@@ -23,7 +23,6 @@ std::string device_actors_reason(const Scenario& s, bool host_energy) {
   if (s.training.round_timeout_s || s.training.deadline == "fedbalancer") return "round deadlines";
   if (s.training.selection.over_selection > 0) return "over-selection";
   if (s.strategy_is("splitfed")) return "split learning";
-  (void)host_energy;
   return "";
 }
 

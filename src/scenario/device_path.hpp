@@ -14,9 +14,9 @@
 
 namespace edgetrain::scenario {
 
-// Why the devices keep their actors; empty: they run as activities. `host_energy`: the platform declares
-// wattage_per_state (platform::PlatformInfo). EDGETRAIN_DEVICE_ACTORS=1 in the environment forces the actors
-// (the tests compare both paths with it); it is no user setting: both paths give the same results.
-std::string device_actors_reason(const Scenario& s, bool host_energy);
+// Why the devices keep their actors; empty: they run as activities. EDGETRAIN_DEVICE_ACTORS=1 in the
+// environment forces the actors (the tests compare both paths with it); it is no user setting: both paths
+// give the same results.
+std::string device_actors_reason(const Scenario& s);
 
 }  // namespace edgetrain::scenario

@@ -3,8 +3,8 @@
 and fleets, timing-only and shortened, run twice: on the activity path edgetrain chooses for them
 (src/sim/core/device_path.hpp; validate says so) and with EDGETRAIN_DEVICE_ACTORS=1 (one actor and one
 courier per device). Every output file must be the same byte for byte, summary.json but for its wall-time
-fields. A scenario the activity path does not serve (energy, streams, deadlines) keeps its actors, and
-validate names why."""
+fields. A scenario the activity path does not serve (streams, deadlines, sites, populations) keeps its
+actors, and validate names why."""
 import json
 import os
 import subprocess
@@ -27,7 +27,8 @@ CASES = {
     "fl-1k-oort": ("scenarios/fl/selection-oort.json", ["stop.rounds=4"]),
     "fl-1k-all": ("scenarios/fl/selection-all.json", ["stop.rounds=2"]),
     "gossip16-server": ("scenarios/fl/server.json", ["stop.rounds=3"]),
-    "scadles16-sync": ("scenarios/scadles/s10-sync.json", ["stop.rounds=3"]),
+    "teaching-shop-energy": ("scenarios/teaching/site-uplink.json", ["stop.rounds=3"]),
+    "plan-10k": ("scenarios/plan-10k.json", ["stop.rounds=2"]),
 }
 TIMING_ONLY = ["training.compute=timing-only", "stop.target_accuracy=null"]
 
@@ -87,10 +88,12 @@ class ActivityPath(unittest.TestCase):
             self.compare(scenario, [])
 
     def test_kept_on_actors(self):
-        # Energy (teaching-shop declares wattage), streams, round deadlines: the actors, with the reason.
-        self.assertIn("energy", path_line("scenarios/teaching/site-uplink.json", []))
-        self.assertIn("streaming", path_line("scenarios/teaching/slow-stream.json", []))
+        # Streams, round deadlines, updates applied on arrival, sites, populations: the actors, with the reason.
+        self.assertIn("streaming", path_line("scenarios/scadles/s10-sync.json", []))
         self.assertIn("deadlines", path_line("scenarios/planner/depot-vans.json", []))
+        self.assertIn("on arrival", path_line("scenarios/fl/async.json", []))
+        self.assertIn("topology hierarchical", path_line("scenarios/fl/hierarchical.json", []))
+        self.assertIn("population", path_line("scenarios/population/phones.json", []))
 
 
 def add_case(name, scenario, sets):

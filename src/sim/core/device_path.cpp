@@ -7,8 +7,8 @@
 
 namespace edgetrain::sim {
 
-DevicePath choose_device_path(const scenario::Scenario& scenario, bool host_energy, bool crosscheck) {
-  std::string reason = scenario::device_actors_reason(scenario, host_energy);
+DevicePath choose_device_path(const scenario::Scenario& scenario, bool crosscheck) {
+  std::string reason = scenario::device_actors_reason(scenario);
   if (reason.empty() && crosscheck) reason = "crosscheck";
   if (reason.empty() && simgrid::config::get_value<std::string>("network/model") == "ns-3")
     reason = "the ns-3 network model";

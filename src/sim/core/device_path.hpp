@@ -13,8 +13,8 @@ struct DevicePath {
   std::string reason;  // why the devices keep their actors (empty on the activity path)
 };
 
-// `host_energy`: the platform declares wattage_per_state; `crosscheck`: edgetrain crosscheck records every
-// transfer for its packet replay. Call it once the engine read its --cfg flags.
-DevicePath choose_device_path(const scenario::Scenario& scenario, bool host_energy, bool crosscheck);
+// `crosscheck`: edgetrain crosscheck records every transfer for its packet replay. Call it once the engine
+// read its --cfg flags.
+DevicePath choose_device_path(const scenario::Scenario& scenario, bool crosscheck);
 
 }  // namespace edgetrain::sim

@@ -495,7 +495,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const bool guard_pages = 2 * n + extra_actors <= 2 * guarded;
   p.engine = keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, stack_kib, guard_pages); });
   init_energy_plugins(info);  // before the platform is loaded
-  p.device_path = choose_device_path(scenario, info.host_energy, static_cast<bool>(options.crosscheck));
+  p.device_path = choose_device_path(scenario, static_cast<bool>(options.crosscheck));
   p.hosts = load_and_check_platform(*p.engine, scenario, info, *p.topology);
   if (scenario.population) p.slots = std::make_unique<HostSlots>(*p.engine, *scenario.population, p.hosts.server);
   // A population's hosts are slots: they follow the devices placed on them (no traces, no energy per device).
