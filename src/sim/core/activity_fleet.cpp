@@ -21,7 +21,9 @@ ModelChannel ActivityFleet::take_channel() {
     const std::string name = "fleet/models/" + std::to_string(channels_++);
     ModelChannel channel;
     auto never = std::make_shared<Wakeup>();
-    channel.sink = sg4::Actor::create(name + "/sink", server_, [never] { never->wait([] { return false; }); });
+    channel.sink = sg4::Actor::init(name + "/sink", server_)
+                       ->set_stacksize(kWaiterStackKiB)
+                       ->start([never] { never->wait([] { return false; }); });
     channel.sink->daemonize();
     channel.mailbox = sg4::Mailbox::by_name(name);
     channel.mailbox->set_receiver(channel.sink);

@@ -47,6 +47,8 @@ class ActivityFleet {
   // Devices one driver serves: its wait_any scans this many activities per completion, and a round of n
   // devices costs n / kDevicesPerDriver drivers and as many helpers (two small stacks each).
   static constexpr size_t kDevicesPerDriver = 16;
+  // A sink and a driver's helper only wait (and make Execs): small stacks (Actor::set_stacksize counts KiB).
+  static constexpr unsigned kWaiterStackKiB = 16;
 
   // Models leave from `server`.
   ActivityFleet(RunState& state, simgrid::s4u::Host* server) : state_(state), server_(server) {}

@@ -155,11 +155,12 @@ void FleetDriver::operator()() {
   for (Device& d : devices_) send_model(d);
   // The helper makes the steps' Execs in this instant, before any model can have arrived.
   // It holds the driver: it wakes after the driver ended.
-  sg4::Actor::create(sg4::Actor::self()->get_name() + "/steps", fleet_.server(),
-                     guarded(state_, [me = shared_from_this()] {
-                       me->make_steps();
-                       me->helper_.wait([&me] { return me->done_; });  // its Execs live in its list until they end
-                     }))
+  sg4::Actor::init(sg4::Actor::self()->get_name() + "/steps", fleet_.server())
+      ->set_stacksize(ActivityFleet::kWaiterStackKiB)
+      ->start(guarded(state_, [me = shared_from_this()] {
+        me->make_steps();
+        me->helper_.wait([&me] { return me->done_; });  // its Execs live in its list until they end
+      }))
       ->daemonize();
   const size_t sent = devices_.size();
   while (!in_flight_.empty()) {
