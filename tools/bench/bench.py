@@ -793,7 +793,11 @@ def main():
     unknown = [n for n in names if n not in NAMES]
     if unknown:
         raise SystemExit(f"bench: unknown benchmark {unknown[0]} (one of {', '.join(NAMES)})")
-    for program in (EDGETRAIN, BARE_CPP, PLAIN):
+    # Only the programs the chosen benchmarks run (the bare loops for overhead and python, the plain SimGrid
+    # program for plain).
+    needed = [EDGETRAIN] + ([BARE_CPP] if {"overhead", "python"} & set(names) else []) + \
+        ([PLAIN] if "plain" in names else [])
+    for program in needed:
         if not os.access(program, os.X_OK):
             raise SystemExit(f"bench: {program} not built (cmake --build build)")
     figures_path = os.path.join(out_dir, "figures.json")
