@@ -1,9 +1,6 @@
 // See platform.hpp.
 #include "sim/core/platform.hpp"
 
-#include <string_view>
-#include <unordered_map>
-
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +10,8 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
