@@ -23,6 +23,8 @@ namespace edgetrain::backend {
 
 struct LearningRequest {
   size_t threads = 1;                    // workers that run the training steps
+  // The devices run as activities (scenario/device_path.hpp): no actor stacks per device.
+  bool devices_as_activities = false;
   TopologyMemory topology_memory;        // what the topology's aggregators hold
   std::optional<DeltaLink> delta_link;   // the link the topology's stores send deltas over
   // Called once the memory estimate allows the run, before anything is loaded (the simulator's

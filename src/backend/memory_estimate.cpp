@@ -163,7 +163,7 @@ double placed_vectors(const scenario::Scenario& sc, const LearnerPlacement& p, d
 
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
                                const learn::ModelShape& model, const TopologyMemory& topology,
-                               const LearnerPlacement& placement) {
+                               const LearnerPlacement& placement, bool devices_as_activities) {
   MemoryEstimate e;
   e.secure_bytes = secure_state_bytes(sc, model.params);
   e.topology_bytes = topology.other_bytes;
@@ -180,14 +180,20 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   e.data_bytes = (train + test) * (features * value_bytes + kIndex) + 3 * train * kIndex;
   if (sc.training.timing_only()) {
     // Nothing is loaded: the balanced labels the partition is made from, the partition and each
-    // device's sample order; per device its records, stream and the stacks of its two actors.
+    // device's sample order; per device its records, stream and the stacks of its two actors (as
+    // activities: its records, host and links only).
     // (Counted as a data set of at least a sample per device: learning_setup.cpp's partition_counts.)
     const auto devices = static_cast<double>(sc.devices.size());
     e.data_bytes = 3 * std::max(train, devices) * kIndex;
-    e.device_bytes = sc.population ? population_bytes(*sc.population) : devices * kHostDeviceBytes;
+    const double per_device = devices_as_activities ? scenario::kActivityDeviceBytes : kHostDeviceBytes;
+    e.device_bytes = sc.population ? population_bytes(*sc.population) : devices * per_device;
     e.model_vectors = 0;
     e.model_bytes = 0;
     e.runtime_bytes = kTimingRuntimeBytes;
+    if (!sc.population)
+      e.way_out = "population.hosts \"slots\" keeps the devices as records of about " +
+                  util::format_bytes(scenario::kPopulationDeviceBytes) +
+                  " each, with hosts only for a round's devices (docs/how-to/populations.md)";
     return e;
   }
   e.data_bytes += data.read_bytes;
@@ -202,6 +208,9 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   e.runtime_bytes = kRuntimeBytes;
   if (sc.population) e.device_bytes = population_bytes(*sc.population);
   e.streams = std::any_of(sc.devices.begin(), sc.devices.end(), [](const auto& d) { return d.stream.has_value(); });
+  e.way_out = "training.compute \"timing-only\" charges the same times and bytes without tensors "
+              "(docs/how-to/timing-only.md), or MPI worker ranks on more nodes hold the devices' training "
+              "(docs/how-to/mpi.md)";
   return e;
 }
 
@@ -226,7 +235,7 @@ void check_memory(const MemoryEstimate& estimate, std::optional<double> availabl
                       "nodes) hold fewer devices each");
   }
   throw MemoryError("scenario needs " + estimate.describe() + " but " + util::format_bytes(*available) +
-                    " are available");
+                    " are available" + (estimate.way_out.empty() ? "" : "; " + estimate.way_out));
 }
 
 }  // namespace edgetrain::backend

@@ -60,6 +60,7 @@ struct MemoryEstimate {
   std::string where;            // under MPI: whose estimate it is ("MPI rank 0", "MPI worker rank 2, 4 devices")
   double secure_bytes = 0;      // secure aggregation: every participant's state about each peer it shares with
   bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
+  std::string way_out;          // what a refusal suggests: the setting that needs less memory
   double total() const {
     return model_bytes + data_bytes + device_bytes + activation_bytes + runtime_bytes + topology_bytes + secure_bytes;
   }
@@ -67,10 +68,11 @@ struct MemoryEstimate {
   std::string describe() const;
 };
 
-// `topology`: what the run's topology adds (none by default).
+// `topology`: what the run's topology adds (none by default). `devices_as_activities`: the run's devices
+// are activities, not actors (scenario/device_path.hpp).
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
                                const learn::ModelShape& model, const TopologyMemory& topology = {},
-                               const LearnerPlacement& placement = {});
+                               const LearnerPlacement& placement = {}, bool devices_as_activities = false);
 
 // Throws MemoryError when the estimate exceeds `available` (under MPI, naming more ranks as the way out).
 void check_memory(const MemoryEstimate& estimate, std::optional<double> available);

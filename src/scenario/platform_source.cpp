@@ -316,9 +316,9 @@ void PlatformSource::generate_fleet(const json& patch, const std::string& at, ui
                         " (a larger platform takes SimGrid too long to load): give population.hosts \"slots\" to keep "
                         "them as records");
   }
-  // A host each costs at least kHostDeviceBytes in the run: refused here, before the platform of a
-  // million hosts is written and checked (half a minute, gigabytes), with the way out.
-  check_fits(at, static_cast<double>(spec.devices) * kHostDeviceBytes,
+  // A host each costs at least kActivityDeviceBytes in the run (kHostDeviceBytes as an actor): refused here,
+  // before the platform of a million hosts is written and checked (half a minute, gigabytes), with the way out.
+  check_fits(at, static_cast<double>(spec.devices) * kActivityDeviceBytes,
              std::to_string(spec.devices) + " devices with a host each need at least",
              "; population.hosts: slots holds their records in about " +
                  util::format_bytes(static_cast<double>(spec.devices) * kPopulationDeviceBytes) +

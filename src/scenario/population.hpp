@@ -18,6 +18,11 @@ inline constexpr double kPopulationDeviceBytes = 0.72e3;
 // its actor's and courier's stacks of 24 and 16 KiB, which SimGrid zeroes; real training adds to it).
 // Fitted on tools/bench's scale fleets (1,000 to 100,000 devices): within 1% of the peak.
 inline constexpr double kHostDeviceBytes = 52e3;
+// The same device on the activity path (device_path.hpp: no actor, no courier; its share of the fleet
+// drivers' stacks and activities), fitted on tools/bench's all-active fleets (10,000 to 1,000,000 devices:
+// 13.0 kB a device of peak RSS between 131,072 and 262,144, of which 0.77 kB is the partition's indices):
+// with the data and the program, within 3% of each peak.
+inline constexpr double kActivityDeviceBytes = 12.6e3;
 
 // The updates a round of `selection` aggregates among `members`: K (per_round, or the fraction of the
 // members, at least 1); empty when every member (all) or every available one takes part. Throws

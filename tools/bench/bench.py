@@ -16,6 +16,9 @@ figures.
   sweep     `edgetrain sweep` of 8 real quickstart runs with --jobs 1 and --jobs 2
   mpi       `mpirun -np N edgetrain run` of the 16-device CNN (steps per second against ranks), the transfer
             overhead per step by model size (rank 0's EDGETRAIN_MPI_STATS), the projected speed-up on N nodes
+  activities  all-active timing-only fleets with devices as activities (the default there) and, for the
+            bytes per device, as actors (EDGETRAIN_DEVICE_ACTORS=1): wall time and peak RSS, and the peak RSS
+            difference between two fleet sizes over the device difference
 
 Per-step figures are marginal: (median at the larger step count - median at the smaller) / (step
 difference), which cancels start-up and data loading in every program alike.
@@ -45,7 +48,8 @@ BARE_CPP = os.path.join(BUILD, "bench_bare_loop")
 PLAIN = os.path.join(BUILD, "bench_plain_rounds")
 PYTHON = "/usr/bin/python3"
 DATA = "/usr/share/datasets/fashion-mnist"
-NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population", "plain", "mpi"]
+NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population", "plain",
+         "mpi", "activities"]
 
 # Sizes per profile: (full, quick, smoke).
 PROFILES = {
@@ -56,19 +60,27 @@ PROFILES = {
              "population": [("plan-1m", 1000000, 1000, 100), ("plan-1m", 1000000, 1000, 1),
                             ("plan-1m", 100000, 1000, 100), ("plan-1m", 10000000, 1000, 10),
                             ("train-1m", 1000000, 100, 100)],
-             "plain": (10000, 20), "mpi": {"rounds": (10, 40), "ranks": [2, 3], "overhead_rounds": 40}},
+             "plain": (10000, 20), "mpi": {"rounds": (10, 40), "ranks": [2, 3], "overhead_rounds": 40},
+             # (devices, rounds, time limit s, devices per cluster zone) all active; the bytes per device from two
+             # 1-round fleets, per path. SimGrid 3.32's loader looks every new link's name up zone by zone: a
+             # million devices go in zones of 10,000 (a thousand zones of 1,000 take it a quarter of an hour).
+             "activities": {"runs": [(262144, 10, 900, 1000), (1000000, 1, 1200, 10000), (10000, 100, 300, 1000)],
+                            "per_device": {"activities": (131072, 262144), "actors": (20000, 40000)}}},
     "quick": {"runs": 2, "mlp_rounds": (10, 50), "cnn_rounds": (5, 20), "train_samples": 0,
               "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000],
               "fleets": ["plan-10k"], "sweep_runs": 1, "sweep_rounds": 20,
               "fidelity": ("scenarios/quickstart.json", 2, "platforms/quickstart.xml", "cloud", 1000000, 1),
               "population": [("plan-1m", 100000, 100, 10), ("plan-1m", 100000, 100, 1),
                              ("train-1m", 100000, 100, 10)],
-              "plain": (1000, 20), "mpi": {"rounds": (5, 20), "ranks": [2, 3], "overhead_rounds": 20}},
+              "plain": (1000, 20), "mpi": {"rounds": (5, 20), "ranks": [2, 3], "overhead_rounds": 20},
+              "activities": {"runs": [(10000, 100, 300, 1000)],
+                             "per_device": {"activities": (10000, 20000), "actors": (10000, 20000)}}},
     "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
               "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2,
               "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 100000, 1),
               "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)], "plain": (50, 2),
-              "mpi": {"rounds": (1, 2), "ranks": [2], "overhead_rounds": 2}},
+              "mpi": {"rounds": (1, 2), "ranks": [2], "overhead_rounds": 2},
+              "activities": {"runs": [(100, 2, 60, 1000)], "per_device": {"activities": (50, 100), "actors": (50, 100)}}},
 }
 # When a scale run is stopped (s): well above its goal, as the machine's load varies.
 SCALE_LIMIT_S = {10000: 120, 100000: 600}
@@ -327,6 +339,23 @@ class Bench:
         return {"rounds": [lo, hi], "steps": [16 * lo, 16 * hi], "ranks": p["ranks"], "medians": medians,
                 "commands": {n: shown(c, self.work) for n, c in named}, "overhead": overhead,
                 "cores": os.cpu_count()}
+    def activities(self):
+        """All-active timing-only fleets (every device in every round) on the activity path, and the bytes each
+        all-active device costs on either path: (peak RSS of the larger 1-round fleet - the smaller's) /
+        (device difference)."""
+        spec, sets = self.p["activities"], ["training.compute=timing-only"]
+        rows = []
+        for devices, rounds, limit, cluster in spec["runs"]:
+            scenario = self.fleet(devices, rounds, extra=SCALE_DATA + ("--cluster-size", str(cluster)))
+            rows.append({"devices": devices, "rounds": rounds, "limit_s": limit, "cluster_size": cluster,
+                         "run": self.timed(self.edgetrain(scenario, rounds, sets=sets), limit)})
+        per_device = {}
+        for path, sizes in spec["per_device"].items():
+            env = ["env", "EDGETRAIN_DEVICE_ACTORS=1"] if path == "actors" else []
+            runs = [self.timed(env + self.edgetrain(self.fleet(n, 1, extra=SCALE_DATA), 1, sets=sets), 600)
+                    for n in sizes]
+            per_device[path] = {"devices": list(sizes), "runs": runs}
+        return {"rows": rows, "per_device": per_device}
 
     def sweep(self):
         base = os.path.join(ROOT, "scenarios", "quickstart.json")
@@ -726,6 +755,44 @@ def section_mpi(d):
     goal = "below" if cnn_share is not None and cnn_share < 0.05 else "above"
     return lines, (f"under `mpirun` the transfers cost {100 * (cnn_share or 0):.1f}% of a CNN step ({goal} the 5% goal); "
                    f"projected {projected[4]:.1f}x on 4 nodes and {projected[16]:.1f}x on 16 for the 16-device CNN")
+def bytes_per_device(p):
+    small, large = p["runs"]
+    if small["status"] != 0 or large["status"] != 0:
+        return None
+    return (large["rss_bytes"] - small["rss_bytes"]) / (p["devices"][1] - p["devices"][0])
+
+
+def section_activities(d):
+    lines = ["## 12. A million devices active in one round: devices as activities", "",
+             "The fleets of section 4 with every device in every round, timing-only: edgetrain runs such devices as "
+             "SimGrid activities driven by a few actors per round (src/sim/core/activity_fleet.hpp), not as an actor "
+             "and a courier each; `EDGETRAIN_DEVICE_ACTORS=1` forces the actors (same results, byte for byte: "
+             "tests/sim/activity_path_test.py). Goals: 262,144 devices x 10 rounds < 60 s and < 8 GB; 1,000,000 x 1 "
+             "< 10 min and < 16 GB; 10,000 x 100 < 30 s; bytes per all-active device <= 16 kB (52 kB as actors). "
+             "Single runs under `/usr/bin/time -v` (peak RSS), each stopped at its time limit; the million-device "
+             "fleet is generated with `--cluster-size 10000` (SimGrid 3.32's loader looks each new link's name up in "
+             "every zone: a thousand zones of 1,000 hosts take it a quarter of an hour to load). " + FLEET_NOTE, "",
+             "| devices | rounds | devices per cluster zone | wall | peak RSS | limit |", "|---|---|---|---|---|---|"]
+    for r in d["rows"]:
+        t = r["run"]
+        wall = f"{t['wall_s']:.1f} s" if t["status"] == 0 else f"not done (exit {t['status']}: {t['stderr']})"
+        lines.append(f"| {r['devices']:,} | {r['rounds']} | {r.get('cluster_size', 1000):,} | {wall} | "
+                     f"{gb(t['rss_bytes'])} | {r['limit_s']} s |")
+    lines += ["", "Bytes per all-active device: the peak RSS difference between two 1-round fleets over their device "
+              "difference.", "", "| devices as | fleets | peak RSS | bytes per device |", "|---|---|---|---|"]
+    per = {}
+    for path, p in d["per_device"].items():
+        per[path] = bytes_per_device(p)
+        rss = " and ".join(gb(r["rss_bytes"]) for r in p["runs"])
+        lines.append(f"| {path} | {p['devices'][0]:,} and {p['devices'][1]:,} | {rss} | "
+                     f"{f'{per[path] / 1e3:.1f} kB' if per[path] is not None else 'n/a'} |")
+    cmds = [r["run"]["command"] for r in d["rows"]] + [t["command"] for p in d["per_device"].values() for t in p["runs"]]
+    lines += ["", "```"] + cmds + ["```", ""]
+    done = "; ".join(f"{r['devices']:,} x {r['rounds']} "
+                     + (f"{r['run']['wall_s']:.1f} s, {gb(r['run']['rss_bytes'])}" if r["run"]["status"] == 0
+                        else "not done") for r in d["rows"])
+    kb = "; ".join(f"{v / 1e3:.1f} kB as {k}" for k, v in per.items() if v is not None)
+    return lines, f"all-active fleets as activities: {done}; per all-active device {kb} (goal <= 16 kB)"
 
 
 def kept_sections(path):
@@ -747,7 +814,7 @@ def write_page(figures, out_dir, update_readme):
                        ("parallel", lambda d: section_parallel(d, threads)),
                        ("scale", section_scale), ("memory", section_memory), ("fleet", section_fleet),
                        ("sweep", section_sweep), ("fidelity", section_fidelity), ("population", section_population),
-                       ("plain", section_plain), ("mpi", section_mpi)):
+                       ("plain", section_plain), ("mpi", section_mpi), ("activities", section_activities)):
         if name in figures:
             lines, line = make(figures[name])
             stamp = figures[name].get("measured", m)
@@ -830,7 +897,11 @@ def main():
     unknown = [n for n in names if n not in NAMES]
     if unknown:
         raise SystemExit(f"bench: unknown benchmark {unknown[0]} (one of {', '.join(NAMES)})")
-    for program in (EDGETRAIN, BARE_CPP, PLAIN):
+    # Only the programs the chosen benchmarks run (the bare loops for overhead and python, the plain SimGrid
+    # program for plain).
+    needed = [EDGETRAIN] + ([BARE_CPP] if {"overhead", "python"} & set(names) else []) + \
+        ([PLAIN] if "plain" in names else [])
+    for program in needed:
         if not os.access(program, os.X_OK):
             raise SystemExit(f"bench: {program} not built (cmake --build build)")
     figures_path = os.path.join(out_dir, "figures.json")
@@ -854,7 +925,7 @@ def main():
                     figures[n] = dict(data, measured=machine())
         for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory), ("fleet", b.fleets),
                            ("sweep", b.sweep), ("fidelity", b.fidelity), ("population", b.population),
-                           ("plain", b.plain), ("mpi", b.mpi)):
+                           ("plain", b.plain), ("mpi", b.mpi), ("activities", b.activities)):
             if n in names:
                 stamp = machine()  # when this benchmark started: its section says so
                 figures[n] = dict(measure(), measured=stamp)

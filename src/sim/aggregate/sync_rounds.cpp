@@ -9,6 +9,7 @@
 
 #include "scenario/population.hpp"
 #include "sim/aggregate/members.hpp"
+#include "sim/core/activity_fleet.hpp"
 #include "sim/core/messages.hpp"
 #include "sim/core/wire.hpp"
 
@@ -142,10 +143,13 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     sent_at_[m] = started;
     if (state_.slots) {
       state_.slots->place(state_, device, std::move(models[m]));  // a population's device takes a host slot
+    } else if (state_.fleet) {
+      state_.fleet->post(device, std::move(models[m]));
     } else {
       state_.post_model(device, std::move(models[m]));
     }
   }
+  if (state_.fleet) state_.fleet->dispatch();  // the round's devices, as activities
   state_.updates.rounds_started += 1;
   return waits_for;
 }

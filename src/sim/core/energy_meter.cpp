@@ -40,6 +40,11 @@ void init_energy_plugins(const platform::PlatformInfo& info) {
   if (info.host_energy) sg_host_energy_plugin_init();
 }
 
+void EnergyMeter::bring_up_to_date(const sg4::Host* host) {
+  // A host with a wattage exists only where the plugin was turned on (init_energy_plugins).
+  if (host->get_property(platform::kHostWattage)) (void)sg_host_get_consumed_energy(host);
+}
+
 EnergyMeter::EnergyMeter(const sg4::Engine& engine, const platform::PlatformInfo& info,
                          const std::vector<sg4::Host*>& devices) {
   device_at_.resize(devices.size());

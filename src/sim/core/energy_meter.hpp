@@ -50,6 +50,12 @@ class EnergyMeter {
   std::vector<std::optional<double>> per_device() const;
   // A links.csv row's energy over `over_s` seconds (nullopt: the link has no wattage_range).
   std::optional<double> link_j(const report::LinkRow& row, double over_s) const;
+  // Brings `host`'s account up to now, if it has a wattage (a no-op otherwise, and when it is up to date).
+  // The plugin integrates a host's power between the events of its CPU, a comm's waiter's included: an
+  // actor waiting on a transfer holds a sleep on its host's CPU until the transfer ends. A fleet driver's
+  // wait_any holds none: it brings the accounts up to where the waiting devices and couriers would have
+  // (fleet_driver.cpp), so that the integrals are summed over the same intervals.
+  static void bring_up_to_date(const simgrid::s4u::Host* host);
 
  private:
   struct MeteredHost {

@@ -33,6 +33,8 @@ std::unique_ptr<Message> Inbox::next(double deadline) {
   }
   poked_ = false;
   if (notices_.empty()) return nullptr;
+  if (settled_)
+    while (!settled_()) sg4::this_actor::yield();
   sg4::Mailbox* lane = lanes_[notices_.top().lane];
   notices_.pop();
   // The lane holds the delivered message, after any transfer of the same sender that a fault cut

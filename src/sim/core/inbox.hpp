@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <queue>
 #include <simgrid/s4u.hpp>
@@ -48,6 +49,14 @@ class Inbox {
     (void)message.release();  // delivered: the owner takes it from the lane
     arrived(lane, rank);
   }
+  // The activity path (activity_fleet.hpp): a lane's mailbox, on which a fleet driver starts a device's
+  // transfer on its behalf, and the notice it leaves once that transfer is delivered (what send does
+  // after its put returns).
+  simgrid::s4u::Mailbox* lane(size_t lane) const { return lanes_.at(lane); }
+  void delivered(size_t lane, size_t rank) { arrived(lane, rank); }
+  // Those drivers deliver an instant's updates one after the other: the owner takes none until
+  // `settled()` says every one of that instant is in (it yields meanwhile; simulated time stands still).
+  void set_settling(std::function<bool()> settled) { settled_ = std::move(settled); }
   // Something the owner may be waiting for changed without a message (a member failed).
   void poke();
   // The next message in arrival order, waiting for one until `deadline` (-1: no limit). Null at
@@ -74,6 +83,7 @@ class Inbox {
   std::priority_queue<Notice, std::vector<Notice>, std::greater<>> notices_;
   uint64_t sequence_ = 0;
   bool poked_ = false;
+  std::function<bool()> settled_;
 };
 
 }  // namespace edgetrain::sim

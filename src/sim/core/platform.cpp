@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
@@ -215,9 +217,15 @@ PlatformHosts load_and_check_platform(sg4::Engine& engine, const scenario::Scena
   hosts.server = find_host(engine, "server", scenario.server, scenario);
   const std::vector<sg4::Host*> upstream = needs.upstream_hosts(engine, scenario, hosts.server);
   if (scenario.population) hosts.devices.assign(scenario.devices.size(), nullptr);
+  // Every host by name, made once: SimGrid 3.32 looks a name up in every zone in turn (a generated fleet of a
+  // million devices has a thousand cluster zones: a quarter of an hour of lookups).
+  std::unordered_map<std::string_view, sg4::Host*> by_name;
+  for (sg4::Host* h : engine.get_all_hosts()) by_name.emplace(h->get_name(), h);
   for (size_t i = 0; i < hosted; ++i) {
     const std::string path = "devices[" + std::to_string(i) + "]";
-    sg4::Host* host = find_host(engine, path, scenario.devices[i].host, scenario);
+    const auto known = by_name.find(scenario.devices[i].host);
+    sg4::Host* host =
+        known != by_name.end() ? known->second : find_host(engine, path, scenario.devices[i].host, scenario);
     if (host == hosts.server) throw PlatformError(path + ": host \"" + host->get_name() + "\" is the server");
     if (upstream[i]) {
       check_route(host, upstream[i], path);

@@ -20,9 +20,11 @@
 #include "report/results_dir.hpp"
 #include "report/round_times.hpp"
 #include "report/run_record.hpp"
+#include "sim/core/activity_fleet.hpp"
 #include "sim/core/actor_guard.hpp"
 #include "sim/core/capacity_check.hpp"
 #include "sim/core/device_actor.hpp"
+#include "sim/core/device_path.hpp"
 #include "sim/core/device_traces.hpp"
 #include "sim/core/energy_meter.hpp"
 #include "sim/core/engine.hpp"
@@ -184,14 +186,15 @@ void setup_devices(RunState& state, const PlatformHosts& hosts, const learn::Dev
   state.device_hosts = hosts.devices;
   state.live.resize(n);
   state.upstream.assign(n, nullptr);
-  // A courier and a lane per host a device runs on: its own, or a population's slots.
+  // A courier and a lane per host a device runs on: its own, or a population's slots (on the activity
+  // path a lane only).
   if (state.slots) {
     for (size_t k = 0; k < state.slots->count(); ++k)
       state.couriers.push_back(std::make_unique<DownlinkCourier>(state.slots->host(k)->get_name()));
-  } else {
+  } else if (!state.fleet) {
     for (size_t i = 0; i < n; ++i) state.couriers.push_back(std::make_unique<DownlinkCourier>(sc.devices[i].name));
   }
-  state.lanes.assign(state.couriers.size(), 0);
+  state.lanes.assign(state.slots ? state.slots->count() : n, 0);
   state.faults = device_faults(sc, state.slots ? std::vector<sg4::Host*>() : hosts.devices, traces.availability);
   const scenario::Population* population = sc.population.get();
   const int64_t model_memory_bytes = backend::model_memory_vectors(sc) * state.backend.cost().dense_bytes();
@@ -428,6 +431,7 @@ struct Prepared {
   std::unique_ptr<NetworkCalibration> calibration_hooks;
   std::unique_ptr<StepCharges> step_charges;
   std::unique_ptr<HostSlots> slots;  // a population's (null: a host per device)
+  DevicePath device_path;            // devices as activities or as actors (device_path.hpp)
   DeviceTraces traces;  // traces.*: each device's off intervals (the fault injector points at them), speed, bandwidth
 };
 
@@ -491,6 +495,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   const bool guard_pages = 2 * n + extra_actors <= 2 * guarded;
   p.engine = keeping_interrupt_handler([&] { return make_engine(options.simgrid_args, info, stack_kib, guard_pages); });
   init_energy_plugins(info);  // before the platform is loaded
+  p.device_path = choose_device_path(scenario, static_cast<bool>(options.crosscheck));
   p.hosts = load_and_check_platform(*p.engine, scenario, info, *p.topology);
   if (scenario.population) p.slots = std::make_unique<HostSlots>(*p.engine, *scenario.population, p.hosts.server);
   // A population's hosts are slots: they follow the devices placed on them (no traces, no energy per device).
@@ -500,6 +505,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
   p.link_faults = plan_link_faults(*p.engine, scenario);
   p.learning = backend::prepare_learning(
       scenario, {.threads = options.threads,
+                 .devices_as_activities = p.device_path.activities,
                  .topology_memory = p.topology->memory(p.hosts),
                  .delta_link = p.topology->delta_link(),
                  .once_allowed = [&p, &scenario](const backend::ChargedModel& charged) {
@@ -554,6 +560,10 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
          " test samples" + (p.learning->model ? "" : " (sizes only: timing-only runs read no data)") + "\n";
   out += describe_model(p.learning->charged);
   out += fidelity_text(fidelity_of(p, scenario));
+  const DevicePath& path = p.device_path;
+  out += path.activities ? "devices: simulated as activities, " + std::to_string(ActivityFleet::kDevicesPerDriver) +
+                               " per driver actor (no actor per device)\n"
+                         : "devices: one actor each (" + path.reason + ")\n";
   out += "dense message size: " + std::to_string(message_bytes(p.learning->backend->cost().dense_bytes())) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
   out += wire_plan_text(scenario, p.learning->charged);
@@ -578,6 +588,12 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
                                                                          : "no results were written";
   state.buffer_timeline.open(results.temporary(), options.out_dir, kept);
   state.selection_log.open(results.temporary(), options.out_dir, kept);
+  // Devices as activities driven by a few actors per round, or one actor each (device_path.hpp).
+  std::unique_ptr<ActivityFleet> fleet;
+  if (p.device_path.activities) {
+    fleet = std::make_unique<ActivityFleet>(state, p.hosts.server);
+    state.fleet = fleet.get();
+  }
   backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts, p.traces); });
   state.early_steps = EarlySteps::for_run(state);
   if (p.energy->active()) state.energy = p.energy.get();
@@ -613,7 +629,8 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
     sg4::Actor::create("observer", root.host, guarded(state, Observer(state, *root.evaluated)))->daemonize();
   }
   // A population's devices start when a round places them (host_slots.hpp).
-  for (size_t i = 0; !state.slots && i < scenario.devices.size(); ++i) {
+  // On the activity path, none: fleet drivers run each round's devices.
+  for (size_t i = 0; !state.slots && !state.fleet && i < scenario.devices.size(); ++i) {
     sg4::Actor::create(scenario.devices[i].name, p.hosts.devices[i],
                        guarded(state, DeviceActor(state, i, *state.upstream[i])))
         ->daemonize();

@@ -47,6 +47,7 @@ struct DeviceLiveness {
 };
 
 class Inbox;
+class ActivityFleet;
 class EnergyMeter;
 class StepCharges;
 
@@ -91,6 +92,9 @@ struct RunState {
   std::vector<size_t> lanes;
   std::vector<std::unique_ptr<DownlinkCourier>> couriers;
   HostSlots* slots = nullptr;  // a population's host slots (host_slots.hpp); null: a host per device
+  // The activity path (device_path.hpp): the devices' rounds run as activities (activity_fleet.hpp), and
+  // there are no device actors and no couriers; null: each device is an actor.
+  ActivityFleet* fleet = nullptr;
   DownlinkCourier& courier(size_t device) { return *couriers[slots ? slots->slot_of(device) : device]; }
   // Null: every step starts when its simulated compute does (early_step.hpp).
   std::unique_ptr<EarlySteps> early_steps;

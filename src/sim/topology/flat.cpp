@@ -5,6 +5,7 @@
 
 #include "sim/aggregate/async_aggregator.hpp"
 #include "sim/aggregate/sync_aggregator.hpp"
+#include "sim/core/activity_fleet.hpp"
 #include "sim/core/actor_guard.hpp"
 #include "sim/topology/topology.hpp"
 
@@ -27,12 +28,14 @@ class Flat : public Topology {
       members[i] = i;
       state.upstream[i] = inbox_.get();
     }
-    // A lane and a courier per host a device runs on: its own, or a population's host slots.
-    for (size_t k = 0; k < state.couriers.size(); ++k) {
+    // A lane and a courier per host a device runs on: its own, or a population's host slots (on the
+    // activity path, a lane only: fleet drivers bring the models).
+    for (size_t k = 0; k < state.lanes.size(); ++k) {
       sg4::Host* host = state.slots ? state.slots->host(k) : hosts.devices[k];
       state.lanes[k] = inbox_->connect(state.slots ? host->get_name() : state.scenario.devices[k].name);
-      state.couriers[k]->start(hosts.server, host, state.links);
+      if (!state.fleet) state.couriers[k]->start(hosts.server, host, state.links);
     }
+    if (state.fleet) inbox_->set_settling([fleet = state.fleet] { return fleet->settled(); });
     store_ = state.backend.make_store(members);
     // SimGrid copies actor functors, so the actor's copies share one aggregator.
     const auto start = [&](auto aggregator) {
