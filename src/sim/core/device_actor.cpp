@@ -7,6 +7,7 @@
 #include <random>
 #include <simgrid/s4u.hpp>
 
+#include "sim/core/device_round.hpp"
 #include "sim/core/device_secure.hpp"
 #include "sim/core/split_exchange.hpp"
 #include "sim/core/step_charges.hpp"
@@ -115,17 +116,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   // A secure-aggregation message of a round this device left (an abort after a late answer) is stale.
   while (dynamic_cast<SecureMessage*>(next.get())) next = state_.courier(index_).receive();
   const auto model = expect<ModelMessage>(std::move(next), "device " + record.device);
-  const double received = sg4::Engine::get_clock();
-  // The transfer began when both ends were posted; before that the device was idle, out of the rounds
-  // since the first round that went on without it.
-  const double posted = std::min(received, std::max(model->posted_at_s, ledger.mark()));
-  if (live.left_out_since_s >= 0) {
-    record.unselected_s += std::max(0.0, posted - std::max(ledger.mark(), live.left_out_since_s));
-    live.left_out_since_s = -1;
-  }
-  ledger.charge(TimeLedger::Bucket::Wait, posted);
-  ledger.charge(TimeLedger::Bucket::Comm, received);
-  state_.count_download(index_, model->from, sg4::this_actor::get_host(), model->bytes);
+  account_model_received(state_, index_, *model, sg4::this_actor::get_host());
 
   std::optional<DeviceSecureRound> secure;
   if (model->secure) {
@@ -137,13 +128,7 @@ void DeviceActor::update_once(TimeLedger& ledger) {
   message->round = model->round;
   train(*model, *message, ledger);
   message->update = state_.backend.device(index_).finish_update();
-  const int64_t shared_sample_bytes =
-      (state_.streams[index_] ? state_.streams[index_]->sample_bytes() : state_.raw_sample_bytes) + kInjectedLabelBytes;
-  const int64_t shared_bytes = static_cast<int64_t>(message->shared.size()) * shared_sample_bytes;
-  message->bytes = message_bytes(message->update.bytes + shared_bytes);
-  // What it would weigh uncompressed: the model, or the part that travels.
-  message->dense_bytes = message_bytes(state_.backend.cost().dense_update_bytes() + shared_bytes);
-  message->shared_sample_bytes = shared_sample_bytes;
+  size_update(state_, index_, *message);
   if (secure) secure->masked_input(*message);  // the masked input goes in place of the update
   record.samples_injected_sent += static_cast<int64_t>(message->shared.size());
   ledger.open(TimeLedger::Bucket::Comm);

@@ -3,10 +3,10 @@
 // no stream, no injection, no secure round, no split model, no fault.
 #include "sim/core/fleet_driver.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "sim/core/actor_guard.hpp"
+#include "sim/core/device_round.hpp"
 #include "sim/core/energy_meter.hpp"
 #include "sim/core/inbox.hpp"
 #include "sim/core/run_state.hpp"
@@ -55,19 +55,8 @@ void FleetDriver::send_model(Device& d) {
 void FleetDriver::model_received(Device& d) {
   state_.links.end(fleet_.server(), d.host);
   EnergyMeter::bring_up_to_date(fleet_.server());  // where the model's courier stopped waiting
-  report::DeviceRecord& record = state_.devices[d.index];
-  DeviceLiveness& live = state_.live[d.index];
-  TimeLedger& ledger = state_.ledgers[d.index];
   const ModelMessage& model = *d.model;
-  const double received = sg4::Engine::get_clock();
-  const double posted = std::min(received, std::max(model.posted_at_s, ledger.mark()));
-  if (live.left_out_since_s >= 0) {
-    record.unselected_s += std::max(0.0, posted - std::max(ledger.mark(), live.left_out_since_s));
-    live.left_out_since_s = -1;
-  }
-  ledger.charge(TimeLedger::Bucket::Wait, posted);
-  ledger.charge(TimeLedger::Bucket::Comm, received);
-  state_.count_download(d.index, model.from, d.host, model.bytes);
+  account_model_received(state_, d.index, model, d.host);
   d.update = std::make_unique<UpdateMessage>();
   d.update->device = d.index;
   d.update->round = model.round;
@@ -108,10 +97,7 @@ void FleetDriver::step_done(Device& d) {
 void FleetDriver::push(Device& d) {
   UpdateMessage& message = *d.update;
   message.update = state_.backend.device(d.index).finish_update();
-  const int64_t shared_sample_bytes = state_.raw_sample_bytes + kInjectedLabelBytes;
-  message.bytes = message_bytes(message.update.bytes);
-  message.dense_bytes = message_bytes(state_.backend.cost().dense_update_bytes());
-  message.shared_sample_bytes = shared_sample_bytes;
+  size_update(state_, d.index, message);
   state_.ledgers[d.index].open(TimeLedger::Bucket::Comm);
   state_.live[d.index].pushing = true;
   Inbox& upstream = *state_.upstream[d.index];
