@@ -36,17 +36,15 @@ RemoteLearner::RemoteLearner(size_t device, std::string name, WorkerLink& link, 
       compressed_updates_(compressed_updates),
       steps_per_update_(steps_per_update) {}
 
-std::vector<uint8_t> RemoteLearner::command(Command c) const {
+Writer RemoteLearner::command(Command c) const {
   Writer w;
   w.put(c);
   w.put<uint64_t>(device_);
-  return std::move(w.bytes());
+  return w;
 }
 
 void RemoteLearner::receive(const backend::ModelPayload& model) {
-  Writer w;
-  w.put(Command::receive);
-  w.put<uint64_t>(device_);
+  Writer w = command(Command::receive);
   put_snapshot(w, link_, model.params);
   w.put<uint8_t>(model.delta.has_value());
   if (model.delta) w.put_vector<uint8_t>(*model.delta);
@@ -59,9 +57,7 @@ void RemoteLearner::receive(const backend::ModelPayload& model) {
 }
 
 void RemoteLearner::start_step(std::vector<int64_t> batch) {
-  Writer w;
-  w.put(Command::start_step);
-  w.put<uint64_t>(device_);
+  Writer w = command(Command::start_step);
   w.put_vector<int64_t>(batch);
   channel_.post(link_.rank, Tag::command, std::move(w.bytes()));
   channel_.stats().steps += 1;
@@ -81,7 +77,7 @@ std::vector<uint8_t> RemoteLearner::await_reply() {
 
 double RemoteLearner::finish_step() {
   const bool last = ++steps_finished_ == steps_per_update_;
-  channel_.post(link_.rank, Tag::command, command(last ? Command::finish_last_step : Command::finish_step));
+  channel_.post(link_.rank, Tag::command, command(last ? Command::finish_last_step : Command::finish_step).bytes());
   const std::vector<uint8_t> reply = await_reply();
   Reader r(reply);
   r.get<Status>();
@@ -105,7 +101,7 @@ backend::UpdatePayload RemoteLearner::finish_update() {
     ready_.reset();
     return update;
   }
-  channel_.post(link_.rank, Tag::command, command(Command::finish_update));
+  channel_.post(link_.rank, Tag::command, command(Command::finish_update).bytes());
   const std::vector<uint8_t> reply = await_reply();
   Reader r(reply);
   r.get<Status>();
@@ -116,7 +112,7 @@ backend::UpdatePayload RemoteLearner::finish_update() {
 void RemoteLearner::abandon() {
   steps_finished_ = 0;
   ready_.reset();
-  channel_.post(link_.rank, Tag::command, command(Command::abandon));
+  channel_.post(link_.rank, Tag::command, command(Command::abandon).bytes());
 }
 
 }  // namespace edgetrain::mpi

@@ -50,7 +50,8 @@ class RemoteLearner : public backend::DeviceLearner {
   std::span<const float> secure_input() const override { return secure_input_; }
 
  private:
-  std::vector<uint8_t> command(Command c) const;
+  // A command to the worker about this device; what follows it is the command's own.
+  Writer command(Command c) const;
   // The worker's reply: its reader past the status and busy time; a WorkerError for an error reply.
   std::vector<uint8_t> await_reply();
   // Reads finish_update's part of a reply.
