@@ -139,10 +139,11 @@ double secure_state_bytes(const scenario::Scenario& sc, double params) {
 
 namespace {
 
-// The devices worker rank `rank` of `workers` owns (device d on rank 1 + d % workers).
+// The devices worker rank `rank` of `workers` owns (LearnerPlacement::owner).
 int64_t devices_on_rank(size_t devices, int workers, int rank) {
-  const auto n = static_cast<int64_t>(devices), w = static_cast<int64_t>(workers);
-  return n / w + (rank - 1 < n % w ? 1 : 0);
+  int64_t mine = 0;
+  for (size_t d = 0; d < devices; ++d) mine += LearnerPlacement::owner(d, workers) == rank ? 1 : 0;
+  return mine;
 }
 
 // Under MPI, the model-sized vectors of this rank in place of the devices' and the server's of one process:

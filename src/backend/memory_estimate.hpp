@@ -45,6 +45,8 @@ struct LearnerPlacement {
   int workers = 0;    // worker ranks; 0: the devices learn in this process
   int rank = 0;       // this process's rank (0: the simulation)
   int snapshots = 0;  // model-sized snapshots a worker keeps (rank 0 mirrors as many per worker)
+  // The worker rank that holds device `device` among `workers`: the one rule rank 0 places devices by.
+  static int owner(size_t device, int workers) { return 1 + static_cast<int>(device % static_cast<size_t>(workers)); }
 };
 
 struct MemoryEstimate {

@@ -1,6 +1,7 @@
 // See remote_backend.hpp.
 #include "mpi/remote_backend.hpp"
 
+#include "backend/memory_estimate.hpp"
 #include "backend/mode.hpp"
 
 namespace edgetrain::mpi {
@@ -18,7 +19,8 @@ RemoteBackend::RemoteBackend(std::unique_ptr<backend::Backend> local, const scen
 backend::DeviceLearner& RemoteBackend::device(size_t index) {
   std::unique_ptr<RemoteLearner>& d = devices_.at(index);
   if (!d) {
-    WorkerLink& owner = *links_.at(index % links_.size());
+    const int rank = backend::LearnerPlacement::owner(index, static_cast<int>(links_.size()));
+    WorkerLink& owner = *links_.at(static_cast<size_t>(rank - 1));
     // ScaDLES's adaptive switch counts compressed updates; -1 says the device has none to count.
     const int64_t compressed = scenario_.compression.adaptive ? 0 : -1;
     d = std::make_unique<RemoteLearner>(index, scenario_.devices.at(index).name, owner, channel_, compressed,
