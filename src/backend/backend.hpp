@@ -47,6 +47,9 @@ class Backend {
   virtual void quiesce() {}
   // Sizes taken from a declared ratio rather than computed: key -> ratio (timing-only runs).
   virtual std::vector<std::pair<std::string, double>> declared_sizes() const { return {}; }
+  // strategy.kind python: the rounds' stores aggregate through `strategy` (policy/policy.hpp), which may also
+  // give the initial model. Before any store is made. Timing-only: nothing to aggregate.
+  virtual void use_strategy(std::shared_ptr<policy::StrategyPolicy> /*strategy*/) {}
 };
 
 }  // namespace edgetrain::backend

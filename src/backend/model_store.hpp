@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "backend/learner.hpp"
+#include "policy/policy.hpp"
 
 namespace edgetrain::backend {
 
@@ -44,6 +45,8 @@ class ModelSource {
 class RoundAggregation {
  public:
   static constexpr const char* kRole = "round aggregation";
+  // What the server knows of the update accumulate() takes next (a Python strategy receives it).
+  virtual void note_arrival(const policy::UpdateFacts& /*facts*/) {}
   // Adds weight x the decoded update of `member`, as it arrives.
   virtual void accumulate(const UpdatePayload& update, size_t member, double weight) = 0;
   // Applies the accumulated sum / total_weight with step size lr and starts a new sum. False

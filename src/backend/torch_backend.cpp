@@ -51,6 +51,7 @@ struct TorchBackend::Shared {
       std::vector<std::unique_ptr<learn::Workspace>>(pool.threads());
   std::vector<std::vector<float>> gradients = std::vector<std::vector<float>>(pool.threads());
   std::optional<SplitParts> split = std::nullopt;  // splitfed: the devices' part and the server's
+  std::shared_ptr<policy::StrategyPolicy> python = nullptr;  // strategy.kind python: aggregate_fit in place of the mean
 
   learn::Workspace& workspace(size_t worker) {
     auto& w = workspaces.at(worker);
@@ -419,6 +420,8 @@ class TorchStore : public StoreOfEveryRole {
     }
     if (const auto& dp = shared.scenario.privacy.dp) privacy_.emplace(*dp, util::derive_seed(shared.scenario.seed, "dp-noise-sum"));
     if (!config_.plain && shared.scenario.defence) defence_ = &*shared.scenario.defence;
+    if (!config_.plain) python_ = shared.python;
+    if (python_) python_->model_is(params_);
     qffl_ = !config_.plain && shared.scenario.strategy_is("qfedavg");
     if (!config_.plain && shared.scenario.strategy_is("scaffold"))
       control_ = std::make_shared<std::vector<float>>(shared.initial.size(), 0.0f);
@@ -460,8 +463,15 @@ class TorchStore : public StoreOfEveryRole {
     return with_control(std::move(out));
   }
 
+  void note_arrival(const policy::UpdateFacts& facts) override { arriving_ = facts; }
+
   void accumulate(const UpdatePayload& update, size_t member, double weight) override {
     std::vector<float>& g = decode(update, member);
+    if (python_) {  // aggregate_fit takes the round's updates whole, each its own vector (Python's arrays keep it)
+      python_round_.push_back({arriving_, std::make_shared<const std::vector<float>>(g)});
+      accumulated_ += 1;
+      return;
+    }
     if (qffl_) {  // q-FFL: the updates summed alike, normalised by the sum of their h
       weight = 1.0;
       qffl_h_sum_ += update.qffl_h;
@@ -502,6 +512,7 @@ class TorchStore : public StoreOfEveryRole {
     kept_.clear();
     kept_weights_.clear();
     control_sum_.clear();
+    python_round_.clear();
   }
 
   bool apply_accumulated(double lr, double total_weight) override {
@@ -514,6 +525,7 @@ class TorchStore : public StoreOfEveryRole {
     }
     if (control_) apply_control_changes();
     if (defence_) return apply_robust(lr);
+    if (python_) return apply_python();
     if (privacy_) {
       privacy_->noise_sum(sum_, version_);
       total_weight = static_cast<double>(accumulated_);
@@ -645,6 +657,21 @@ class TorchStore : public StoreOfEveryRole {
     control_ = std::move(next);
     control_sum_.clear();
   }
+  // aggregate_fit's new model in place of the mean and its step (None: the model stays).
+  bool apply_python() {
+    const int64_t round = python_round_.front().facts.round;
+    const std::shared_ptr<const std::vector<float>> received = params_;
+    std::vector<policy::ArrivedUpdate> updates = std::move(python_round_);
+    python_round_.clear();
+    accumulated_ = 0;
+    std::vector<float> next;
+    if (python_->aggregate(round, std::move(updates), received, next)) {
+      params_ = std::make_shared<std::vector<float>>(std::move(next));  // a new vector: the payloads sent keep theirs
+      ++version_;
+      python_->model_is(params_);
+    }
+    return all_finite(*params_);
+  }
   // A robust rule's aggregate of the kept updates, stepped like the mean (no central noise: refused).
   bool apply_robust(double lr) {
     const auto n = static_cast<int64_t>(kept_.size());
@@ -692,6 +719,9 @@ class TorchStore : public StoreOfEveryRole {
   const scenario::DefenceSpec* defence_ = nullptr;        // a robust rule in place of the mean; null: the mean
   std::vector<std::vector<float>> kept_;                   // defence: the round's decoded updates ...
   std::vector<double> kept_weights_;                       // ... and their weights
+  std::shared_ptr<policy::StrategyPolicy> python_;         // strategy.kind python (null: the built-in strategy)
+  policy::UpdateFacts arriving_;                           // python: the facts of the update accumulated next
+  std::vector<policy::ArrivedUpdate> python_round_;        // python: the round's decoded updates
   std::shared_ptr<std::vector<float>> control_;  // SCAFFOLD: the server's control variate c (null: not SCAFFOLD)
   std::vector<double> control_sum_;              // SCAFFOLD: the round's control changes, summed
   std::vector<float> control_decoded_;           // SCAFFOLD: the control change being added
@@ -770,6 +800,11 @@ DeviceLearner& TorchBackend::device(size_t index) {
 // A device killed by a fault or by the end of the run may leave a step on the pool: it must
 // finish before the learners it writes to go.
 TorchBackend::~TorchBackend() { quiesce(); }
+
+void TorchBackend::use_strategy(std::shared_ptr<policy::StrategyPolicy> strategy) {
+  shared_->python = std::move(strategy);
+  if (shared_->python) shared_->python->initial_model(shared_->initial);
+}
 
 void TorchBackend::quiesce() {
   for (auto& d : devices_)

@@ -35,6 +35,7 @@ class TorchBackend : public Backend {
   std::unique_ptr<ModelStore> make_adopting_store(const std::vector<size_t>& members, size_t index) override;
   std::unique_ptr<ModelStore> make_delta_store(size_t count) override;
   void quiesce() override;
+  void use_strategy(std::shared_ptr<policy::StrategyPolicy> strategy) override;
 
   // Shared by the learners and stores of this back-end.
   struct Shared;

@@ -32,6 +32,7 @@ class RemoteBackend : public backend::Backend {
   std::unique_ptr<backend::ModelStore> make_delta_store(size_t count) override { return local_->make_delta_store(count); }
   void quiesce() override;
   std::vector<std::pair<std::string, double>> declared_sizes() const override { return local_->declared_sizes(); }
+  void use_strategy(std::shared_ptr<policy::StrategyPolicy> strategy) override { local_->use_strategy(std::move(strategy)); }
 
  private:
   std::unique_ptr<backend::Backend> local_;

@@ -118,7 +118,7 @@ void sync_folder(const fs::path& dir) {
 const std::vector<std::string>& ResultsDir::result_files() {
   static const std::vector<std::string> files = {"scenario.json",     "metrics.csv", "devices.csv",   "buffers.csv",
                                                  "buffers_fleet.csv", "links.csv",   "staleness.csv", "rounds.csv",
-                                                 "selections.csv",
+                                                 "selections.csv",    "policy_metrics.csv",
                                                  "platform.xml",      "crosscheck.csv", "crosscheck.json",
                                                  "population.csv",    "summary.json"};
   return files;

@@ -103,8 +103,18 @@ struct InjectionSpec {
 
 // Client selection in synchronous rounds: every device, a seeded uniform sample each round (of
 // every device, or of the available ones), or Oort's guided selection (sim/selection.hpp).
+// A policy written in Python (docs/how-to/python-policies.md): "FILE.py:CLASS", the file made absolute, and the
+// constructor's keyword arguments.
+struct PythonClass {
+  std::filesystem::path file;
+  std::string name;
+  nlohmann::json settings = nlohmann::json::object();
+  bool given() const { return !name.empty(); }
+};
+
 struct SelectionSpec {
-  std::string kind;         // all | random | available | oort
+  std::string kind;         // all | random | available | oort | python
+  PythonClass python;       // kind python
   int64_t per_round{};      // devices per round (0: from fraction; both 0: every available device)
   double fraction{};        // share of devices per round (0: per_round given)
   double over_selection{};  // selects ceil(K (1 + over_selection)), aggregates the first K
@@ -161,7 +171,8 @@ struct TrainingSpec {
   SelectionSpec selection;
   // Synchronous rounds under faults: aggregate what arrived by then (empty = wait for all).
   std::optional<double> round_timeout_s;
-  std::string deadline;  // fixed (round_timeout_s) | fedbalancer (predicted from past round times)
+  std::string deadline;  // fixed (round_timeout_s) | fedbalancer (predicted from past round times) | python
+  PythonClass deadline_policy;  // deadline python
 };
 
 struct EvalSpec {
@@ -301,7 +312,8 @@ struct PrivacySpec {
 // averaged model delta moves the model (FedAvg's step, FedAvgM's momentum, FedOpt's adaptive steps of
 // Reddi et al. 2021) and what the devices add to their local steps (FedProx's proximal term).
 struct StrategySpec {
-  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | feddyn | qfedavg | fedper | fedrep | fedbn | ditto | splitfed
+  std::string kind;  // fedavg | fedavgm | fedadam | fedyogi | fedadagrad | fedprox | scaffold | feddyn | qfedavg | fedper | fedrep | fedbn | ditto | splitfed | python
+  PythonClass python;  // kind python
   // The adaptive server optimisers of Reddi et al. (FedOpt).
   bool fedopt() const { return kind == "fedadam" || kind == "fedyogi" || kind == "fedadagrad"; }
   double server_lr{};        // fedadam, fedyogi, fedadagrad: eta (fedavg-like kinds use training.server_lr)

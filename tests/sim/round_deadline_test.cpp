@@ -11,36 +11,36 @@ using namespace test;
 TEST_CASE("deadline: fixed is round_timeout_s whatever was seen") {
   RoundDeadline fixed("fixed", 2.5, 3);
   fixed.observed(0, 0.1);
-  CHECK(fixed.timeout({true, true, true}) == 2.5);
-  CHECK_FALSE(RoundDeadline("fixed", std::nullopt, 2).timeout({true, true}));
+  CHECK(fixed.timeout(0, {true, true, true}) == 2.5);
+  CHECK_FALSE(RoundDeadline("fixed", std::nullopt, 2).timeout(0, {true, true}));
 }
 
 TEST_CASE("deadline: fedbalancer picks the deadline of the most updates per second") {
   RoundDeadline d("fedbalancer", std::nullopt, 4);
-  CHECK_FALSE(d.timeout({true, true, true, true}));  // nothing seen: no deadline (no timeout given)
+  CHECK_FALSE(d.timeout(0, {true, true, true, true}));  // nothing seen: no deadline (no timeout given)
   d.observed(0, 1.0);
   d.observed(1, 1.5);
   d.observed(2, 4.0);
   d.observed(3, 10.0);
   // Rates: 1/1 = 1, 2/1.5 = 1.33, 3/4 = 0.75, 4/10 = 0.4: D = 1.5.
-  CHECK(*d.timeout({true, true, true, true}) == doctest::Approx(1.5));
+  CHECK(*d.timeout(0, {true, true, true, true}) == doctest::Approx(1.5));
   // Only the slow two picked: 1/4 against 2/10: D = 4.
-  CHECK(*d.timeout({false, false, true, true}) == doctest::Approx(4.0));
+  CHECK(*d.timeout(0, {false, false, true, true}) == doctest::Approx(4.0));
   // A never-timed device counts at the slowest time: 1/1 = 1 against (2 + 1)/1.5 = 2 with member 1 unseen.
   RoundDeadline u("fedbalancer", std::nullopt, 3);
   u.observed(0, 1.0);
   u.observed(1, 1.5);
-  CHECK(*u.timeout({true, true, true}) == doctest::Approx(1.5));
+  CHECK(*u.timeout(0, {true, true, true}) == doctest::Approx(1.5));
 }
 
 TEST_CASE("deadline: fedbalancer never passes round_timeout_s, and uses it before any time is seen") {
   RoundDeadline d("fedbalancer", 3.0, 2);
-  CHECK(*d.timeout({true, true}) == 3.0);
+  CHECK(*d.timeout(0, {true, true}) == 3.0);
   d.observed(0, 5.0);
   d.observed(1, 6.0);
-  CHECK(*d.timeout({true, true}) == 3.0);
+  CHECK(*d.timeout(0, {true, true}) == 3.0);
   d.observed(0, 1.0);
-  CHECK(*d.timeout({true, false}) == doctest::Approx(1.0));
+  CHECK(*d.timeout(0, {true, false}) == doctest::Approx(1.0));
 }
 
 TEST_CASE("deadline: a fedbalancer run closes rounds at the predicted deadline and says so in rounds.csv") {

@@ -146,10 +146,10 @@ std::vector<Rule> privacy_rules() {
                                r.at("topology").at("kind").get<std::string>());
          }
          const auto& selection = t.at("selection");
-         if (!selection.is_null() && selection.at("kind") == "oort") {
-           throw ScenarioError(
-               "privacy.dp: not with training.selection.kind oort, which picks devices by their losses (data the "
-               "accountant does not cover); use random");
+         if (!selection.is_null() && (selection.at("kind") == "oort" || selection.at("kind") == "python")) {
+           throw ScenarioError("privacy.dp: not with training.selection.kind " + selection.at("kind").get<std::string>() +
+                               ", which may pick devices by their losses and times (data the accountant does not "
+                               "cover: it assumes a uniform sample); use random");
          }
          if (privacy.at("dp").at("sampling") != "poisson") return;
          if (privacy.at("dp").at("placement") == "distributed") {

@@ -4,9 +4,14 @@
 #include <cstdint>
 
 #include "scenario/error.hpp"
+#include "scenario/keys/python_class.hpp"
 #include "scenario/rows.hpp"
 
 namespace edgetrain::scenario::keys {
+
+namespace {
+PythonClass* selection_python(Scenario& s) { return &s.training.selection.python; }
+}  // namespace
 
 std::vector<KeySpec> selection_rows() {
   return {
@@ -15,24 +20,26 @@ std::vector<KeySpec> selection_rows() {
                   "devices the server sends the model to each round; only they compute and upload.")
           .allowed_only_when(when("training.mode", {"sync", "scadles", "local-sgd"}))
           .null_default("every device, every round"),
-      enum_key("training.selection.kind", {"all", "random", "available", "oort"},
+      enum_key("training.selection.kind", {"all", "random", "available", "oort", "python"},
                "all = every device; random = a seeded uniform sample of devices each round, without replacement "
                "(FedAvg's client sampling); available = only devices that are on, not busy with an earlier "
                "round and (streaming) hold a full batch, all of them or a seeded sample; oort = Oort's guided "
-               "selection among the available devices (Lai et al., OSDI 2021; formula in docs/explanation/sync.md).")
+               "selection among the available devices (Lai et al., OSDI 2021; formula in docs/explanation/sync.md); "
+               "python = a class of your own picks among the available devices, named by `python` "
+               "(docs/how-to/python-policies.md).")
           .def("all")
           .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::kind),
       integer_key("training.selection.per_round",
-                  "Devices picked each round (random, available, oort): K, the updates a round aggregates.")
-          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
+                  "Devices picked each round (random, available, oort, python): K, the updates a round aggregates.")
+          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort", "python"}))
           .at_least(1)
           .limit(1e6, "a million devices")
           .null_default("from `fraction`")
           .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::per_round),
       number_key("training.selection.fraction",
-                 "The share of devices picked each round (random, available, oort), rounded to the nearest whole "
+                 "The share of devices picked each round (random, available, oort, python), rounded to the nearest whole "
                  "number (at least 1).")
-          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
+          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort", "python"}))
           .above(0)
           .at_most(1)
           .null_default("from `per_round`")
@@ -41,7 +48,7 @@ std::vector<KeySpec> selection_rows() {
                  "Over-selection with a deadline (random, available, oort; needs per_round or fraction): selects "
                  "ceil(K x (1 + over_selection)) devices and aggregates the first K updates to arrive; the round "
                  "closes then, and those that come after are late.")
-          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort"}))
+          .allowed_only_when(when("training.selection.kind", {"random", "available", "oort", "python"}))
           .at_least(0)
           .at_most(10)
           .def(0.0)
@@ -67,6 +74,15 @@ std::vector<KeySpec> selection_rows() {
           .above(0)
           .null_default("the median of the last round's times")
           .fills(&Scenario::training, &TrainingSpec::selection, &SelectionSpec::preferred_round_s),
+      python_class_key("training.selection.python",
+                       "python: the selection's class, FILE.py:CLASS (the file relative to the scenario), with a "
+                       "method select(server_round, candidates, num_clients) and optionally feedback(server_round, "
+                       "reports); subclass edgetrain.policies.SelectionPolicy.",
+                       selection_python)
+          .allowed_only_when(when("training.selection.kind", {"python"}))
+          .required_if(when("training.selection.kind", {"python"})),
+      python_settings_key("training.selection.settings", "python: the class's keyword arguments.", selection_python)
+          .allowed_only_when(when("training.selection.kind", {"python"})),
       integer_key("training.selection.min_updates",
                   "A round applies its updates only when at least this many arrived; at its timeout with fewer it "
                   "waits on or is skipped (`below_min`), and a round that can get no more applies nothing (what "

@@ -9,6 +9,7 @@
 #include "scenario/device_selector.hpp"
 #include "scenario/error.hpp"
 #include "scenario/fill.hpp"
+#include "scenario/keys/python_class.hpp"
 #include "scenario/platform_source.hpp"
 #include "scenario/rows.hpp"
 #include "scenario/validate.hpp"
@@ -52,6 +53,8 @@ void fill_attackers(Scenario& s, const nlohmann::json& v) {
   }
 }
 
+PythonClass* strategy_python(Scenario& s) { return s.strategy ? &s.strategy->python : nullptr; }
+
 std::vector<KeySpec> server_rows() {
   const Condition fedopt = when("strategy.kind", {"fedadam", "fedyogi", "fedadagrad"});
   return {
@@ -61,7 +64,7 @@ std::vector<KeySpec> server_rows() {
           .off_when_null("FedAvg: model -= training.server_lr x the weighted mean delta")
           .fills(&Scenario::strategy),
       enum_key("strategy.kind", {"fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad", "fedprox", "scaffold",
-                                 "feddyn", "qfedavg", "fedper", "fedrep", "fedbn", "ditto", "splitfed"},
+                                 "feddyn", "qfedavg", "fedper", "fedrep", "fedbn", "ditto", "splitfed", "python"},
                "fedavg = the weighted mean delta at training.server_lr (McMahan et al. 2017); fedavgm = with server "
                "momentum (Hsu et al. 2019); fedadam, fedyogi, fedadagrad = the adaptive server optimisers of Reddi "
                "et al. (ICLR 2021, Algorithm 2), at `server_lr`; fedprox = FedAvg whose devices add the proximal "
@@ -84,9 +87,19 @@ std::vector<KeySpec> server_rows() {
                "the rest; every local step sends the activations at the cut up and their gradient down (dense fp32), "
                "the server's part computed on its host; after the local steps only the device part's delta goes up "
                "(compressed by `compression`) and the next model comes down as the device part, dense; the server "
-               "averages its parts as FedAvg.")
+               "averages its parts as FedAvg. python = a class of your own with Flower's Strategy methods, named by "
+               "`python` (docs/how-to/python-policies.md).")
           .def("fedavg")
           .fills(&Scenario::strategy, &StrategySpec::kind),
+      python_class_key("strategy.python",
+                       "python: the strategy's class, FILE.py:CLASS (the file relative to the scenario): Flower's "
+                       "Strategy methods (aggregate_fit, and optionally configure_fit, evaluate, ...), called on the "
+                       "simulated clock; subclass edgetrain.strategy.Strategy.",
+                       strategy_python)
+          .allowed_only_when(when("strategy.kind", {"python"}))
+          .required_if(when("strategy.kind", {"python"})),
+      python_settings_key("strategy.settings", "python: the class's keyword arguments.", strategy_python)
+          .allowed_only_when(when("strategy.kind", {"python"})),
       number_key("strategy.server_lr",
                  "FedOpt kinds: the server's step size eta (Flower's defaults: fedadam 0.1, fedyogi 0.01, "
                  "fedadagrad 0.1).")
@@ -352,6 +365,19 @@ void check_split(const nlohmann::json& r) {
     throw ScenarioError(at + "not with a population (a device's exchanges with the server are per host)");
 }
 
+// A Python strategy aggregates a round's updates as it likes: it needs the round, and nothing whose guarantee
+// rests on the built-in mean (a privacy budget's sensitivity, a robust rule in its place).
+void check_python(const nlohmann::json& r) {
+  const std::string at = "strategy.kind: python ";
+  if (applies_on_arrival(r.at("training")))
+    throw ScenarioError(at + "needs rounds (training.aggregation sync): aggregate_fit takes a round's updates");
+  if (is_given(r.at("privacy"), "dp"))
+    throw ScenarioError(at + "not with privacy.dp (the budget is calibrated to the built-in mean's sensitivity, "
+                        "which your aggregate_fit need not keep)");
+  if (is_given(r, "defence"))
+    throw ScenarioError(at + "not with a defence (write the robust rule in aggregate_fit)");
+}
+
 }  // namespace
 
 std::vector<KeySpec> strategy_rows() {
@@ -390,6 +416,7 @@ std::vector<Rule> strategy_rules() {
              throw ScenarioError("strategy.kind: qfedavg not with a defence (q-FFL's normalised sum is its own "
                                  "aggregation rule)");
          }
+         if (kind == "python") check_python(r);
          if (kind == "fedper" || kind == "fedrep" || kind == "fedbn" || kind == "ditto") check_personal(r);
          if (kind == "splitfed") check_split(r);
          if (kind != "fedavg" && kind != "fedprox" && kind != "scaffold" && kind != "splitfed" && t.at("momentum") != 0.0)

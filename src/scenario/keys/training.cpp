@@ -6,11 +6,14 @@
 #include "compute/devices.hpp"
 #include "scenario/error.hpp"
 #include "scenario/keys/faults.hpp"
+#include "scenario/keys/python_class.hpp"
 #include "scenario/rows.hpp"
 
 namespace edgetrain::scenario::keys {
 
 namespace {
+
+PythonClass* deadline_python(Scenario& s) { return &s.training.deadline_policy; }
 
 std::vector<std::string> profile_choices() {
   std::vector<std::string> names;
@@ -232,15 +235,25 @@ std::vector<KeySpec> local_sgd_rows() {
           .above(0)
           .null_default("wait for every device")
           .fills(&Scenario::training, &TrainingSpec::round_timeout_s),
-      enum_key("training.deadline", {"fixed", "fedbalancer"},
+      enum_key("training.deadline", {"fixed", "fedbalancer", "python"},
                "Synchronous rounds: when a round stops waiting. fixed = at training.round_timeout_s; fedbalancer = "
                "at a deadline predicted from the round times seen so far (FedBalancer, Shin et al., MobiSys 2022): "
                "among the picked devices' last round times t_i, the D that maximises |{i : t_i <= D}| / D, the "
                "updates expected per second of round (never past round_timeout_s; until a picked device has a "
-               "round time, round_timeout_s alone).")
+               "round time, round_timeout_s alone); python = a class of your own predicts it, named by `deadline_python` "
+               "(never past round_timeout_s either; docs/how-to/python-policies.md).")
           .allowed_only_when(when("training.mode", {"sync", "scadles", "local-sgd"}))
           .def("fixed")
           .fills(&Scenario::training, &TrainingSpec::deadline),
+      python_class_key("training.deadline_python",
+                       "deadline python: the class, FILE.py:CLASS (the file relative to the scenario), with a method "
+                       "deadline(server_round, picked) and optionally observed(observations); subclass "
+                       "edgetrain.policies.DeadlinePolicy.",
+                       deadline_python)
+          .allowed_only_when(when("training.deadline", {"python"}))
+          .required_if(when("training.deadline", {"python"})),
+      python_settings_key("training.deadline_settings", "deadline python: the class's keyword arguments.", deadline_python)
+          .allowed_only_when(when("training.deadline", {"python"})),
   };
 }
 

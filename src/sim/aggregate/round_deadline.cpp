@@ -5,11 +5,20 @@
 
 namespace edgetrain::sim {
 
-RoundDeadline::RoundDeadline(std::string kind, std::optional<double> timeout, size_t members)
-    : kind_(std::move(kind)), timeout_(timeout), last_(members, -1.0) {}
+RoundDeadline::RoundDeadline(std::string kind, std::optional<double> timeout, size_t members,
+                             std::shared_ptr<policy::DeadlinePolicy> python)
+    : kind_(std::move(kind)), timeout_(timeout), last_(members, -1.0), python_(std::move(python)) {}
 
-std::optional<double> RoundDeadline::timeout(const std::vector<bool>& picked) const {
+std::optional<double> RoundDeadline::timeout(int64_t round, const std::vector<bool>& picked) const {
   if (kind_ == "fixed") return timeout_;
+  if (python_) {
+    std::vector<size_t> devices;
+    for (size_t m = 0; m < picked.size(); ++m)
+      if (picked[m]) devices.push_back(m);
+    const std::optional<double> deadline = python_->deadline(round, devices);
+    if (!deadline) return timeout_;
+    return timeout_ ? std::optional<double>(std::min(*deadline, *timeout_)) : deadline;
+  }
   std::vector<double> times;
   size_t unknown = 0;
   for (size_t m = 0; m < picked.size(); ++m) {

@@ -9,8 +9,12 @@
 
 namespace edgetrain::sim {
 
-RoundSelection::RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members, bool poisson)
-    : kind_(&selection_kind(spec.kind)), policy_(kind_->make(spec, members)), seed_(seed), members_(members) {
+RoundSelection::RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members, bool poisson,
+                               std::shared_ptr<SelectionPolicy> given)
+    : kind_(&selection_kind(given ? "python" : spec.kind)),
+      policy_(given ? std::move(given) : kind_->make(spec, members)),
+      seed_(seed),
+      members_(members) {
   if (kind_->every) return;
   per_round_ = scenario::round_size(spec, members);
   if (per_round_) picks_ = scenario::most_picked(spec, members);

@@ -26,7 +26,10 @@ class RoundSelection {
  public:
   // Throws scenario::ScenarioError when per_round exceeds the members.
   // `poisson`: scenario::poisson_draw (kind random under privacy.dp sampling poisson).
-  RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members, bool poisson = false);
+  // `given`: a policy made elsewhere (a Python selection, or a Python strategy's configure_fit), in place of the
+  // kind's; it picks among the available members.
+  RoundSelection(const scenario::SelectionSpec& spec, uint64_t seed, size_t members, bool poisson = false,
+                 std::shared_ptr<SelectionPolicy> given = nullptr);
   // Whether pick() looks at who is available (kinds available and oort).
   bool uses_availability() const { return kind_->uses_availability; }
   // Per member position: selected in round `round` (counted from 0). `available` (per member) is
@@ -48,7 +51,7 @@ class RoundSelection {
   // A Poisson draw without over-selection aggregates every update it drew.
   bool poisson_only() const { return poisson_ && picks_ == *per_round_; }
   const SelectionKind* kind_;
-  std::unique_ptr<SelectionPolicy> policy_;
+  std::shared_ptr<SelectionPolicy> policy_;
   bool poisson_ = false;  // random: each member with probability picks_ / members_
   uint64_t seed_;
   size_t members_;

@@ -10,11 +10,17 @@
 namespace edgetrain::sim {
 namespace {
 
+std::unique_ptr<SelectionPolicy> made_elsewhere(const scenario::SelectionSpec&, size_t) {
+  throw std::logic_error("training.selection.kind python: the policy is loaded with the run's policies");
+}
+
 const auto kKinds = std::to_array<SelectionKind>({
     {.name = "all", .every = true, .uses_availability = false, .make = make_uniform},
     {.name = "random", .uses_availability = false, .make = make_uniform},
     {.name = "available", .uses_availability = true, .make = make_uniform},
     {.name = "oort", .uses_availability = true, .make = make_oort},
+    // Made by policy::load_policies (policy/policy.hpp), with the run's interpreter: RoundSelection is given it.
+    {.name = "python", .uses_availability = true, .make = made_elsewhere},
 });
 
 }  // namespace

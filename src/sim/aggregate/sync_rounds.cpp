@@ -18,6 +18,16 @@ XBT_LOG_NEW_DEFAULT_CATEGORY(edgetrain_sync_aggregator, "edgetrain round-based a
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
+namespace {
+
+// A Python strategy's configure_fit, or a Python selection (the scenario does not allow both).
+std::shared_ptr<SelectionPolicy> given_selection(const policy::Policies& policies) {
+  if (policies.strategy)
+    if (auto configure = policies.strategy->round_configuration()) return configure;
+  return policies.selection;
+}
+
+}  // namespace
 
 SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> members, backend::ModelStore& store,
                        uint64_t selection_seed)
@@ -30,13 +40,15 @@ SyncRounds::SyncRounds(RunState& state, Inbox& inbox, std::vector<size_t> member
       mode_(state.scenario.training, members_.size()),
       injection_(state),
       selection_(state.scenario.training.selection, selection_seed, members_.size(),
-                 scenario::poisson_draw(state.scenario)),
+                 scenario::poisson_draw(state.scenario), given_selection(state.policies)),
       sent_at_(members_.size(), 0.0),
       last_round_end_(members_.size(), 0.0),
       unsent_(members_.size()),
       picked_(members_.size(), false),
       cost_(state.scenario),
-      deadline_(state.scenario.training.deadline, state.scenario.training.round_timeout_s, members_.size()) {}
+      extra_model_bytes_(state.policies.strategy ? state.policies.strategy->extra_model_bytes() : 0),
+      deadline_(state.scenario.training.deadline, state.scenario.training.round_timeout_s, members_.size(),
+                state.policies.deadline) {}
 
 std::vector<bool> SyncRounds::available(double now) const {
   std::vector<bool> out(members_.size(), false);
@@ -134,7 +146,7 @@ std::vector<bool> SyncRounds::send_models(int64_t round, int64_t draw, double st
     if (!models[m]) models[m] = fresh();
     ModelMessage& message = *models[m];
     message.model = source_.payload_for(m);
-    message.bytes = message_bytes(message.model.bytes + message.injected_bytes);
+    message.bytes = message_bytes(message.model.bytes + message.injected_bytes + extra_model_bytes_);
     if (secure_) {
       message.secure = secure_->protocol();
       message.secure_draw = draw;
@@ -229,7 +241,7 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   std::vector<double> arrived_at(n, 0.0);
   size_t present = 0, stragglers = 0;  // stragglers: aggregated, selected by an earlier (empty) round
   double weight_total = 0;
-  const std::optional<double> round_timeout = deadline_.timeout(waits_for);
+  const std::optional<double> round_timeout = deadline_.timeout(round, waits_for);
   row.predicted_deadline = deadline_.adaptive();
   if (row.predicted_deadline) row.timeout_s = round_timeout;
   const RoundClock clock(started, round_timeout, deadline);
@@ -337,6 +349,9 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
     if (secure_) {
       secure_->masked(*update);
     } else {
+      sum_.note_arrival({.device = update->device, .round = update->round, .samples = update->samples, .weight = w,
+                         .loss = update->loss, .staleness = 0, .arrival_s = sg4::Engine::get_clock(),
+                         .round_time_s = round_time_s, .bytes = update->bytes});
       sum_.accumulate(update->update, m, w);
     }
     weight_total += w;
@@ -388,8 +403,9 @@ RoundResult SyncRounds::run(int64_t round, int64_t draw) {
   } else {
     if (secure_) sum_.accumulate_sum(secure_->protocol()->sum(), static_cast<int64_t>(present));
     const int64_t params = state_.backend.cost().params;
-    sg4::this_actor::execute(apply_flops(params, static_cast<int64_t>(present)) +
-                             cost_.extra_flops(params, static_cast<int64_t>(present)));
+    const auto updates = static_cast<int64_t>(present);
+    const double declared = state_.policies.strategy ? state_.policies.strategy->server_flops(round, updates, params) : 0.0;
+    sg4::this_actor::execute(apply_flops(params, updates) + cost_.extra_flops(params, updates) + declared);
     result.finite = sum_.apply_accumulated(mode_.round_lr(result.samples), weight_total) && result.finite;
     row.applied = true;
     if (state_.privacy)

@@ -96,6 +96,7 @@ class SyncRounds {
   std::vector<std::optional<report::PickOutcome>> unsent_;
   std::vector<bool> picked_;
   strategy::AggregationCost cost_;
+  int64_t extra_model_bytes_;  // a Python strategy's state beside every model (message_bytes)
   RoundDeadline deadline_;  // when a round stops waiting (training.deadline)  // a robust rule's or an adaptive optimiser's FLOPs beyond the mean
 };
 

@@ -31,7 +31,8 @@ void size_update(const RunState& state, size_t device, UpdateMessage& message) {
   const DeviceStream* stream = state.streams[device].get();
   const int64_t shared_sample_bytes = (stream ? stream->sample_bytes() : state.raw_sample_bytes) + kInjectedLabelBytes;
   const int64_t shared_bytes = static_cast<int64_t>(message.shared.size()) * shared_sample_bytes;
-  message.bytes = message_bytes(message.update.bytes + shared_bytes);
+  const int64_t extra = state.policies.strategy ? state.policies.strategy->extra_update_bytes() : 0;
+  message.bytes = message_bytes(message.update.bytes + shared_bytes + extra);
   // What it would weigh uncompressed: the model, or the part that travels.
   message.dense_bytes = message_bytes(state.backend.cost().dense_update_bytes() + shared_bytes);
   message.shared_sample_bytes = shared_sample_bytes;

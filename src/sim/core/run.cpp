@@ -20,6 +20,8 @@
 #include "report/results_dir.hpp"
 #include "report/round_times.hpp"
 #include "report/run_record.hpp"
+#include "backend/uplink.hpp"
+#include "policy/policy.hpp"
 #include "sim/core/activity_fleet.hpp"
 #include "sim/core/actor_guard.hpp"
 #include "sim/core/capacity_check.hpp"
@@ -433,6 +435,7 @@ struct Prepared {
   std::unique_ptr<HostSlots> slots;  // a population's (null: a host per device)
   DevicePath device_path;            // devices as activities or as actors (device_path.hpp)
   DeviceTraces traces;  // traces.*: each device's off intervals (the fault injector points at them), speed, bandwidth
+  policy::Policies policies;  // the Python classes the scenario names
 };
 
 // network.model and network.calibration, checked against the loaded platform and applied to the flow
@@ -517,6 +520,12 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
                  .place_learners = options.place_learners,
                  .placement = options.placement});
   check_secure_round_timeout(scenario, p.hosts.server, p.hosts.devices);
+  // The Python policies load once the model is known (their arrays' shapes); validate loads them too.
+  backend::Backend& learning_backend = *p.learning->backend;
+  p.policies = policy::load_policies(
+      scenario, p.learning->model ? backend::compress_layers(p.learning->model->layers()) : std::vector<compress::Layer>(),
+      learning_backend.cost().params);
+  if (p.policies.strategy) learning_backend.use_strategy(p.policies.strategy);
   p.traces = plan_device_traces(scenario, p.learning->parts, own_hosts);
   apply_trace_bandwidths(p.traces, scenario, own_hosts, p.hosts.server);
   // A split model's devices are charged their part's step (the server's part runs on its host).
@@ -533,6 +542,7 @@ Prepared prepare(const scenario::Scenario& scenario, const RunOptions& options) 
 std::string check_scenario(const scenario::Scenario& scenario, const RunOptions& options) {
   const Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
+  state.policies = p.policies;
   state.step_charges = p.step_charges.get();
   state.slots = p.slots.get();
   backend::during("setting up the devices", [&] { setup_devices(state, p.hosts, p.learning->parts, p.traces); });
@@ -581,6 +591,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   report::ResultsDir results(options.out_dir);  // checks --out and takes its lock before anything is simulated
   Prepared p = prepare(scenario, options);
   RunState state(scenario, *p.learning->backend, p.learning->raw_sample_bytes);
+  state.policies = p.policies;
   state.step_charges = p.step_charges.get();
   state.slots = p.slots.get();
   std::error_code ec;
@@ -681,6 +692,7 @@ int run_scenario(const scenario::Scenario& scenario, const RunOptions& options) 
   state.selection_log.close();
   summary.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!scenario.platform_xml.empty()) results.write("platform.xml", scenario.platform_xml);  // what was simulated
+  if (state.policies.any()) results.write("policy_metrics.csv", policy::metrics_csv(*state.policies.metrics));
   if (options.crosscheck && summary.status != "interrupted" && !state.failure) {
     int64_t local = 0;
     const packet::Workload workload = transfers.workload(local);

@@ -5,6 +5,7 @@
 #include "sim/core/inbox.hpp"
 #include "sim/core/messages.hpp"
 #include "util/seed.hpp"
+#include "util/stop_flag.hpp"
 
 namespace edgetrain::sim {
 
@@ -29,6 +30,13 @@ void RunState::post_model(size_t device, std::unique_ptr<ModelMessage> model) {
 
 void RunState::fail(const std::string& actor, std::exception_ptr error) {
   if (failure) return;  // the first failure is the cause; what follows from it is not
+  try {
+    std::rethrow_exception(error);
+  } catch (const util::Interrupted&) {
+    stop("interrupted", "interrupted by a signal");  // a signal stopped code the actor waited on (a Python policy)
+    return;
+  } catch (...) {
+  }
   status = "failed";
   status_reason = actor + ": " + error_message(error);
   failure = std::move(error);

@@ -13,6 +13,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/mode.hpp"
+#include "policy/policy.hpp"
 #include "learn/partition.hpp"
 #include "report/buffer_streams.hpp"
 #include "report/run_record.hpp"
@@ -62,6 +63,7 @@ struct RunState {
   const scenario::Scenario& scenario;
   const backend::Mode mode;
   backend::Backend& backend;
+  policy::Policies policies;  // the scenario's Python policies (none: the built-in ones)
   const int64_t raw_sample_bytes;  // one dataset sample on the wire (data injection)
 
   int64_t rounds_done = 0;               // updates applied to the global model
