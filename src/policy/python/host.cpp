@@ -3,6 +3,7 @@
 
 #include <pybind11/embed.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -16,12 +17,6 @@ namespace py = pybind11;
 namespace edgetrain::policy {
 namespace {
 
-// Raises KeyboardInterrupt in the Python code running (a pending call runs between two bytecodes).
-int raise_interrupt(void*) {
-  PyErr_SetNone(PyExc_KeyboardInterrupt);
-  return -1;
-}
-
 class Interpreter {
  public:
   Interpreter() { std::thread([this] { serve(); }).detach(); }  // lives as long as the process
@@ -34,17 +29,28 @@ class Interpreter {
     bool interrupted = false;
     while (!done_) {
       changed_.wait_for(lock, std::chrono::milliseconds(20));
-      if (!interrupted && util::stop_requested()) {
+      if (!interrupted && util::stop_requested() && python_thread_ != 0) {
         interrupted = true;
-        Py_AddPendingCall(raise_interrupt, nullptr);  // needs neither the GIL nor a thread state
+        lock.unlock();  // the interpreter's thread takes the lock without the GIL: never the other way round
+        raise_interrupt();
+        lock.lock();
       }
     }
     return error_;
   }
 
  private:
+  // KeyboardInterrupt in the interpreter's thread, raised between two of its bytecodes. Asking for the GIL makes
+  // the running code let go of it (a pending call would wait: only the thread that started the runtime runs one).
+  void raise_interrupt() {
+    const PyGILState_STATE gil = PyGILState_Ensure();
+    PyThreadState_SetAsyncExc(python_thread_, PyExc_KeyboardInterrupt);
+    PyGILState_Release(gil);
+  }
+
   void serve() {
     const py::scoped_interpreter interpreter(false);  // false: edgetrain's SIGINT and SIGTERM handlers stay
+    python_thread_ = PyThread_get_thread_ident();
     const py::gil_scoped_release idle;                 // taken for each job only
     for (;;) {
       std::unique_lock lock(mutex_);
@@ -73,6 +79,7 @@ class Interpreter {
   const std::function<void()>* job_ = nullptr;
   bool done_ = false;
   std::exception_ptr error_;
+  std::atomic<unsigned long> python_thread_{0};
 };
 
 Interpreter& interpreter() {

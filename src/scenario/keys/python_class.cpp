@@ -27,9 +27,23 @@ bool identifier(const std::string& s) {
   return true;
 }
 
-nlohmann::json resolve_class(const nlohmann::json* raw, const std::string& at, const nlohmann::json&,
-                             const ResolveContext& ctx) {
-  if (!raw) return nullptr;
+// The value at a dotted path of the document resolved so far (null when a part is missing).
+const nlohmann::json* at_path(const nlohmann::json& doc, const std::string& path) {
+  const nlohmann::json* node = &doc;
+  for (const std::string& part : text::split(path, '.')) {
+    if (!node->is_object() || !node->contains(part)) return nullptr;
+    node = &node->at(part);
+  }
+  return node;
+}
+
+nlohmann::json resolve_class(const nlohmann::json* raw, const std::string& at, const nlohmann::json& resolved,
+                             const ResolveContext& ctx, const std::string& kind_key) {
+  if (!raw || raw->is_null()) {
+    const nlohmann::json* kind = at_path(resolved, kind_key);
+    if (kind && *kind == "python") throw ScenarioError(at + ": required when " + kind_key + " is python (FILE.py:CLASS)");
+    return nullptr;
+  }
   const std::string form = "\"FILE.py:CLASS\", such as \"my_strategy.py:FedAvgTrimmed\"";
   if (!raw->is_string()) throw ScenarioError(at + ": expected " + form + ", got " + text::show(*raw));
   const std::string& given = raw->get_ref<const std::string&>();
@@ -71,8 +85,14 @@ nlohmann::json resolve_settings(const nlohmann::json* raw, const std::string& at
 
 }  // namespace
 
-KeySpec python_class_key(std::string path, std::string description, PythonClass* (*place)(Scenario&)) {
-  KeySpec k = string_key(std::move(path), std::move(description)).resolved_by(resolve_class);
+KeySpec python_class_key(std::string path, std::string description, PythonClass* (*place)(Scenario&),
+                         std::string kind_key) {
+  KeySpec k = string_key(std::move(path), std::move(description))
+                  .resolved_by([kind_key](const nlohmann::json* raw, const std::string& at,
+                                                                 const nlohmann::json& resolved, const ResolveContext& ctx) {
+                    return resolve_class(raw, at, resolved, ctx, kind_key);
+                  });
+  k.null_default("required when " + kind_key + " is python");
   k.type_doc = "string (FILE.py:CLASS)";
   return std::move(k.fills_root<Scenario>([place](Scenario& s, const nlohmann::json& v) {
     PythonClass* python = place(s);

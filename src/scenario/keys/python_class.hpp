@@ -10,8 +10,10 @@
 
 namespace edgetrain::scenario::keys {
 
-// The row "<path>": the class; `place` is where it goes in the scenario (null: its section is off).
-KeySpec python_class_key(std::string path, std::string description, PythonClass* (*place)(Scenario&));
+// The row "<path>": the class; `place` is where it goes in the scenario (null: its section is off). Required
+// when the key `kind_key` (resolved earlier) is "python", refused otherwise (the row's allowed_only_when).
+KeySpec python_class_key(std::string path, std::string description, PythonClass* (*place)(Scenario&),
+                         std::string kind_key);
 // The row "<path>": its settings (default {}).
 KeySpec python_settings_key(std::string path, std::string description, PythonClass* (*place)(Scenario&));
 

@@ -78,9 +78,8 @@ std::vector<KeySpec> selection_rows() {
                        "python: the selection's class, FILE.py:CLASS (the file relative to the scenario), with a "
                        "method select(server_round, candidates, num_clients) and optionally feedback(server_round, "
                        "reports); subclass edgetrain.policies.SelectionPolicy.",
-                       selection_python)
-          .allowed_only_when(when("training.selection.kind", {"python"}))
-          .required_if(when("training.selection.kind", {"python"})),
+                       selection_python, "training.selection.kind")
+          .allowed_only_when(when("training.selection.kind", {"python"})),
       python_settings_key("training.selection.settings", "python: the class's keyword arguments.", selection_python)
           .allowed_only_when(when("training.selection.kind", {"python"})),
       integer_key("training.selection.min_updates",

@@ -95,9 +95,8 @@ std::vector<KeySpec> server_rows() {
                        "python: the strategy's class, FILE.py:CLASS (the file relative to the scenario): Flower's "
                        "Strategy methods (aggregate_fit, and optionally configure_fit, evaluate, ...), called on the "
                        "simulated clock; subclass edgetrain.strategy.Strategy.",
-                       strategy_python)
-          .allowed_only_when(when("strategy.kind", {"python"}))
-          .required_if(when("strategy.kind", {"python"})),
+                       strategy_python, "strategy.kind")
+          .allowed_only_when(when("strategy.kind", {"python"})),
       python_settings_key("strategy.settings", "python: the class's keyword arguments.", strategy_python)
           .allowed_only_when(when("strategy.kind", {"python"})),
       number_key("strategy.server_lr",

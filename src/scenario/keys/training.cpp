@@ -249,9 +249,8 @@ std::vector<KeySpec> local_sgd_rows() {
                        "deadline python: the class, FILE.py:CLASS (the file relative to the scenario), with a method "
                        "deadline(server_round, picked) and optionally observed(observations); subclass "
                        "edgetrain.policies.DeadlinePolicy.",
-                       deadline_python)
-          .allowed_only_when(when("training.deadline", {"python"}))
-          .required_if(when("training.deadline", {"python"})),
+                       deadline_python, "training.deadline")
+          .allowed_only_when(when("training.deadline", {"python"})),
       python_settings_key("training.deadline_settings", "deadline python: the class's keyword arguments.", deadline_python)
           .allowed_only_when(when("training.deadline", {"python"})),
   };
