@@ -1,0 +1,34 @@
+"""The static checks of the Python code, as the suite runs them (run from the source tree):
+
+    static_checks.py mypy CACHE_DIR   every module of the package (src/python/edgetrain) fully annotated and
+                                      type-correct (pyproject.toml's [tool.mypy]); the plotting scripts
+                                      (src/plot) type-correct where they are annotated
+    static_checks.py flake8           the package, the plotting scripts and these tests (setup.cfg's [flake8])
+
+The folders are given whole, so a new module is checked without a change here. Exit 77 (skipped) when
+Debian's package of the tool is not installed."""
+import importlib.util
+import subprocess
+import sys
+
+PACKAGE, PLOTS, TESTS = "src/python/edgetrain", "src/plot", "tests/python"
+
+
+def main(tool, *args):
+    if importlib.util.find_spec(tool) is None:
+        print(f"{tool} is not installed (apt-get install {tool}): not checked")
+        return 77
+    if tool == "mypy":
+        cache = ["--cache-dir", args[0]]
+        runs = [[PACKAGE, *cache], ["--allow-untyped-defs", "--allow-incomplete-defs", PLOTS, *cache]]
+    else:
+        runs = [[PACKAGE, PLOTS, TESTS]]
+    failed = 0
+    for words in runs:
+        print(f"{tool} {' '.join(words)}", flush=True)
+        failed |= subprocess.run([sys.executable, "-m", tool, *words]).returncode
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
