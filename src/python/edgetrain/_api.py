@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
 
-import edgetrain._core as _core  # as mypy's ignore_missing_imports takes it: the extension has no stubs
+# Absolute, so that mypy's ignore_missing_imports covers the extension where no stub of it is on MYPYPATH
+# (the suite generates one: tests/python/static_checks.py).
+import edgetrain._core as _core
 
 from . import _engine, _progress
 from ._errors import EngineError, InputError, interrupted
