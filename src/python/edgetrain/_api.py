@@ -12,7 +12,7 @@ import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
 # Absolute, so that mypy's ignore_missing_imports covers the extension where no stub of it is on MYPYPATH
 # (the suite generates one: tests/python/static_checks.py).
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 # values, a list of "key=value" or one such string.
 Scenario = Union[PathLike, Mapping[str, Any]]
 Overrides = Union[Mapping[str, Any], Sequence[str], str, None]
-Progress = Union[bool, Callable[[dict[str, Any]], Any], None]
 
 
 def _plain(value: Any) -> Any:
@@ -131,7 +130,7 @@ def resolve(scenario: Scenario, set: Overrides = None, seed: int | None = None) 
 
 
 def run(scenario: Scenario, out: PathLike | None = None, set: Overrides = None, threads: int | None = None,
-        quiet: bool = True, seed: int | None = None, progress: Progress = None) -> Run:
+        quiet: bool = True, seed: int | None = None, progress: _progress.Progress = None) -> Run:
     """Simulates a scenario and returns its ``Run`` (summary, scenario and the CSV files as DataFrames).
 
     scenario: a scenario file's path, or a dict (relative paths from the current directory).

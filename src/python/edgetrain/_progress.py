@@ -6,9 +6,10 @@ from typing import Any, Callable, Union
 
 Record = dict[str, Any]  # one progress record (see edgetrain.run)
 Reporter = Callable[[Record], Any]
+Progress = Union[bool, Reporter, None]  # what edgetrain.run's `progress` takes
 
 
-def reporter(progress: Union[bool, Reporter, None]) -> Reporter | None:
+def reporter(progress: Progress) -> Reporter | None:
     """A callable taking progress records, or None: ``progress`` is None/False (none), True (a
     tqdm bar, in a notebook too; a plain line on stderr without tqdm) or a callable of one dict."""
     if not progress:

@@ -4,9 +4,8 @@ plots and the report share: bounded, text, the shape they rely on."""
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from . import _result_files
 from ._errors import InputError
@@ -14,7 +13,7 @@ from ._errors import InputError
 if TYPE_CHECKING:
     import pandas
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = _result_files.PathLike
 
 # The tables every run folder may hold, as attributes of Run (docs/reference/outputs.md).
 TABLES = _result_files.RUN_TABLES
