@@ -5,7 +5,7 @@
                                       extension checked against the types mypy's stubgen reads from the
                                       build's edgetrain._core (pybind11's signatures); the plotting scripts
                                       (src/plot) type-correct where they are annotated
-    static_checks.py flake8           the package, the plotting scripts and these tests (setup.cfg's [flake8])
+    static_checks.py flake8           the package, the plotting scripts, these tests and setup.py (setup.cfg's [flake8])
 
 The folders are given whole, so a new module is checked without a change here. Exit 77 (skipped) when
 Debian's package of the tool is not installed."""
@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-PACKAGE, PLOTS, TESTS = "src/python/edgetrain", "src/plot", "tests/python"
+PACKAGE, PLOTS, TESTS, SETUP = "src/python/edgetrain", "src/plot", "tests/python", "setup.py"
 
 
 def main(tool, *args):
@@ -32,7 +32,7 @@ def main(tool, *args):
         cache = ["--cache-dir", os.path.join(build, "mypy-cache")]
         runs = [[PACKAGE, *cache], ["--allow-untyped-defs", "--allow-incomplete-defs", PLOTS, *cache]]
     else:
-        runs = [[PACKAGE, PLOTS, TESTS]]
+        runs = [[PACKAGE, PLOTS, TESTS, SETUP]]
     failed = 0
     for words in runs:
         print(f"{tool} {' '.join(words)}", flush=True)
