@@ -2,7 +2,6 @@
 tools/notebooks/answers.py): load a run folder written by `edgetrain run`, run a list of scenarios two at a
 time, and write the pages and the paragraphs of the README, docs/ and the notebooks' Markdown cells whose
 figures come from those runs."""
-import csv
 import difflib
 import json
 import os
@@ -16,22 +15,24 @@ from concurrent.futures import ThreadPoolExecutor
 from tolerance import mismatches, plain
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+# The results reader that the plots and the Python package share (src/plot/result_files.py).
+sys.path.insert(0, os.path.join(ROOT, "src", "plot"))
+from result_files import RUN_TABLES, csv_rows, is_run, load_json  # noqa: E402
 
 
 def load_run(folder):
-    """summary.json and the CSV files of one run, or None if the run did not finish."""
-    if not os.path.exists(os.path.join(folder, "summary.json")):
+    """summary.json, scenario.json (resolved: every default filled in) and the CSV files of one run (each a
+    list of rows, a dict by column), or None if the run did not finish."""
+    if not is_run(folder):
         return None
     run = {"name": os.path.basename(folder)}
-    with open(os.path.join(folder, "summary.json")) as f:
-        run["summary"] = json.load(f)
-    with open(os.path.join(folder, "scenario.json")) as f:
-        run["scenario"] = json.load(f)  # resolved: every default filled in
-    for table in ("devices", "metrics", "buffers", "buffers_fleet", "links", "staleness", "rounds"):
+    run["summary"] = load_json(os.path.join(folder, "summary.json"))
+    run["scenario"] = load_json(os.path.join(folder, "scenario.json"))
+    for table in RUN_TABLES:
         path = os.path.join(folder, table + ".csv")
         if os.path.exists(path):
-            with open(path) as f:
-                run[table] = list(csv.DictReader(f))
+            header, rows = csv_rows(path, numeric=True)
+            run[table] = [dict(zip(header, row)) for row in rows]
     return run
 
 

@@ -46,6 +46,9 @@ packages=(
   # The Python module (src/python): pybind11 against Debian's python3, results as pandas DataFrames, a
   # progress bar (tqdm); the suite executes the notebooks (notebooks/) with nbconvert and ipykernel.
   pybind11-dev python3-dev python3-pandas python3-tqdm jupyter-nbconvert python3-ipykernel
+  # `python3 -m pip install .` into a venv, offline (pyproject.toml: setuptools and wheel as the build), and the
+  # suite's checks of the Python code: mypy and flake8 (tests/python/).
+  python3-venv python3-pip python3-setuptools python3-wheel mypy flake8
   # MPI learning workers (src/mpi, docs/how-to/mpi.md): Debian's Open MPI, its headers and mpirun; the suite runs
   # them with mpirun --oversubscribe and under the SLURM daemons (tests/mpi/).
   libopenmpi-dev openmpi-bin

@@ -64,7 +64,7 @@ class Chart:
         buffer = io.StringIO()
         self.figure.savefig(buffer, format="svg", bbox_inches="tight", metadata=_metadata("svg"))
         text = buffer.getvalue()
-        text = text[text.index("<svg") :]
+        text = text[text.index("<svg"):]
         text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)  # RDF boilerplate, not shown
         for gid, tip in self.tips.items():
             text = text.replace(f'<g id="{gid}">', f'<g id="{gid}">' + element("title", None, tip), 1)

@@ -31,7 +31,8 @@ def parser(command):
         p.add_argument("--out", "-o", metavar="DIR",
                        help="where the images go (default: RUN_OR_SWEEP_DIR/plots; several runs: ./plots)")
         p.add_argument("--format", choices=("png", "svg", "pdf"), default="png", help="image format (default: png)")
-        p.add_argument("--dpi", type=_dpi, default=DPI, help=f"resolution of PNG images (default: {DPI}; 200 for slides)")
+        p.add_argument("--dpi", type=_dpi, default=DPI,
+                       help=f"resolution of PNG images (default: {DPI}; 200 for slides)")
         p.add_argument("--size", type=_size, metavar="WIDTHxHEIGHT",
                        help="every figure's size in inches, e.g. 10x5 (default: each figure's own)")
         p.add_argument("--label", action="append", metavar="TEXT",
@@ -146,7 +147,8 @@ def open_items(args):
     runs = [folders.open_folder(f) for f in args.folder]
     for f, run in zip(args.folder, runs):
         if not isinstance(run, folders.Run):
-            raise folders.InputError(f"{f}: a sweep folder; several folders are overlaid as runs (plot one sweep alone)")
+            raise folders.InputError(f"{f}: a sweep folder; several folders are overlaid as runs "
+                                     "(plot one sweep alone)")
     if args.label and len(args.label) != len(runs):
         raise folders.InputError(f"--label given {len(args.label)} times for {len(runs)} runs")
     return runs

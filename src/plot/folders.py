@@ -6,7 +6,8 @@ Every file is read and checked by result_files (bounded, text, the shape the rea
 import math
 import os
 
-from result_files import InputError, csv_rows, load_json, quoted  # noqa: F401 (InputError: the commands catch it)
+# InputError: the commands catch it from here.
+from result_files import RUN_TABLES, InputError, csv_rows, is_run, load_json, quoted  # noqa: F401
 
 
 def _number(text):
@@ -73,13 +74,11 @@ def _optional_table(folder, name):
 class Run:
     """One run folder. Tables absent from the folder are None."""
 
-    TABLES = ("metrics", "devices", "links", "buffers", "buffers_fleet", "rounds", "staleness", "selections")
-
     def __init__(self, folder):
         self.folder = folder
         self.summary = _load_json(os.path.join(folder, "summary.json"))
         self.scenario = _load_json(os.path.join(folder, "scenario.json"))
-        for name in self.TABLES:
+        for name in RUN_TABLES:
             setattr(self, name, _optional_table(folder, name + ".csv"))
 
     @property
@@ -123,11 +122,7 @@ class Sweep:
     def load_run(self, row):
         """The run of a sweep.csv row, or None when its folder holds no finished run."""
         path = row["path"]
-        return Run(path) if _is_run(path) else None
-
-
-def _is_run(folder):
-    return all(os.path.isfile(os.path.join(folder, name)) for name in ("summary.json", "scenario.json"))
+        return Run(path) if is_run(path) else None
 
 
 def open_folder(folder):
@@ -136,7 +131,7 @@ def open_folder(folder):
         raise InputError(f"{folder}: no such folder")
     if os.path.isfile(os.path.join(folder, "sweep.csv")):
         return Sweep(folder)
-    if _is_run(folder):
+    if is_run(folder):
         return Run(folder)
     raise InputError(f"{folder}: not a run folder (no summary.json and scenario.json) "
                      "nor a sweep folder (no sweep.csv)")

@@ -99,13 +99,13 @@ def bottleneck_section(page, run, prefix):
     page.add(e("h3", "Bottleneck", id=prefix + "bottleneck"))
     b = run.summary.get("bottleneck")
     if isinstance(b, dict):
-        links = [l for l in b.get("links") or [] if isinstance(l, dict)]
+        links = [link for link in b.get("links") or [] if isinstance(link, dict)]
         if links:
             page.add(e("p", "The busiest links (summary.json):"),
                      table(["link", "bandwidth", "mean utilisation", "busy fraction", "utilisation when busy", "bytes"],
-                           [[l.get("link"), _mbps(l.get("bandwidth_bps")), pct(l.get("mean_utilization")),
-                             pct(l.get("busy_fraction")), pct(l.get("utilization_when_busy")),
-                             fmt_bytes(l.get("bytes"))] for l in links]))
+                           [[link.get("link"), _mbps(link.get("bandwidth_bps")), pct(link.get("mean_utilization")),
+                             pct(link.get("busy_fraction")), pct(link.get("utilization_when_busy")),
+                             fmt_bytes(link.get("bytes"))] for link in links]))
         counts = b.get("devices")
         if isinstance(counts, dict):
             kinds = sorted(counts)
@@ -125,11 +125,11 @@ def bottleneck_section(page, run, prefix):
                        f" ({_mbps(path.get('link_bandwidth_bps'))})" if path.get("link_bandwidth_bps") else "",
                        "."))
         return
-    l = run.links
-    if l is None or not l.rows:
+    links_csv = run.links
+    if links_csv is None or not links_csv.rows:
         page.add(e("p", "No link data.", class_="note"))
         return
-    rows = sorted(zip(l.text("link"), l.numbers("mean_utilization"), l.numbers("bytes")),
+    rows = sorted(zip(links_csv.text("link"), links_csv.numbers("mean_utilization"), links_csv.numbers("bytes")),
                   key=lambda r: (-(r[1] or 0), r[0]))
     page.add(e("p", "This run's summary.json has no bottleneck section; the busiest links by mean "
                     "utilisation (links.csv):", class_="note"),
@@ -186,9 +186,10 @@ def selections_section(page, run, prefix):
         picks = by_round.get((rec["round"], rec["start_s"]), [])
         counts = [sum(1 for p in picks if p["outcome"] == o) for o in OUTCOMES]
         short = [f"{p['device']} ({p['outcome']})" for p in picks if p["outcome"] in SHORT]
-        named = ", ".join(short[:NAMED_DEVICES]) + (f" and {len(short) - NAMED_DEVICES} more" if len(short) > NAMED_DEVICES else "")
-        rows.append([cell(_typed(rec["round"])), fmt_seconds(_typed(rec["start_s"])), fmt_seconds(_typed(rec["duration_s"])),
-                     *[cell(c) for c in counts], named or "-"])
+        more = len(short) - NAMED_DEVICES
+        named = ", ".join(short[:NAMED_DEVICES]) + (f" and {more} more" if more > 0 else "")
+        rows.append([cell(_typed(rec["round"])), fmt_seconds(_typed(rec["start_s"])),
+                     fmt_seconds(_typed(rec["duration_s"])), *[cell(c) for c in counts], named or "-"])
     page.add(e("h3", "Selections", id=prefix + "selections"),
              e("p", f"What became of every device a round picked (selections.csv, {len(s.rows)} rows): " +
                ", ".join(f"{totals[o]} {o}" for o in OUTCOMES if totals[o]) +
@@ -246,8 +247,8 @@ def fidelity_line(f):
     else:
         net = f"transfers {n.get('model')}"
     band = c.get("expected_step_error")
-    step = f"steps {c.get('model')}" + (f", within {pct(band)} of published steps" if band is not None else
-                                         ", step error unknown")
+    within = f", within {pct(band)} of published steps" if band is not None else ", step error unknown"
+    step = f"steps {c.get('model')}" + within
     return f"{net}; {step}."
 
 
@@ -260,8 +261,8 @@ def run_report(run):
     line = fidelity_line(run.summary.get("fidelity"))
     if line:
         page.add(e("p", "Fidelity: ", line))
-    links = ("summary", "bottleneck", "devices") + (("selections",) if run.selections is not None and run.selections.rows
-                                                    else ()) + ("scenario",)
+    selections = ("selections",) if run.selections is not None and run.selections.rows else ()
+    links = ("summary", "bottleneck", "devices") + selections + ("scenario",)
     page.add(e("nav", *[e("a", name, href="#" + name) for name in links]))
     run_body(page, run)
     return _document(f"edgetrain report: {run.name}", page.parts)
@@ -304,7 +305,8 @@ def runs_table(sweep, figures, runs=None, targets=None):
         columns = [c for c in sweep.table.header if c not in ("folder", "id")]
     else:
         labels = ["label"] if getattr(sweep, "labelled", False) else []
-        columns = [c for c in labels + sweep.varied + ["status"] if c in sweep.table.header]  # a failure's reason beside it
+        # The status: a failure's reason beside it.
+        columns = [c for c in labels + sweep.varied + ["status"] if c in sweep.table.header]
         columns += [c for c in figures if c in sweep.figures]
     rows = []
     for row in sweep.rows:

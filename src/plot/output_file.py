@@ -1,8 +1,8 @@
 """Writing the page (edgetrain report -o FILE) and the images (edgetrain plot): as edgetrain's own
 writer does (src/report/output_file.hpp). A regular file, or nothing yet, is written to a temporary
 file beside it and renamed over it (a symlink stays, its target gets the content); a character
-device, a FIFO or an open file of this process (/dev/null, /dev/stdout) is written through; anything else is refused, and so is a
-file the command read (result_files.read_files).
+device, a FIFO or an open file of this process (/dev/null, /dev/stdout) is written through; anything
+else is refused, and so is a file the command read (result_files.read_files).
 
 File names made from text of a results folder (a sweep figure's name holds sweep.csv's column names)
 go through safe_file_name, and each image path is checked to stay inside its folder once symlinks are

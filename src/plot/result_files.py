@@ -1,8 +1,14 @@
-"""Reading the files of a results folder as untrusted input: every file the report and the plots
-read goes through read_text (a regular file, at most MAX_BYTES of its kind, UTF-8 without NUL bytes),
-then load_json (at most MAX_DEPTH levels, the shape the readers rely on) or csv_rows (numeric
+"""Reading the files of a results folder as untrusted input, the one reader of edgetrain's results: the
+plots and the report (src/plot), the Python package (edgetrain._result_files, a link to this file, copied
+into the package when it is built) and the results scripts (tools/results_lib.py) all read through it.
+Standard library only, so that each imports it as it is.
+
+Every file goes through read_text (a regular file, at most MAX_BYTES of its kind, UTF-8 without NUL
+bytes), then load_json (at most MAX_DEPTH levels, the shape the readers rely on) or csv_rows (numeric
 columns hold numbers). Anything else is an InputError naming the file and what is wrong (exit 2).
 The (device, inode) of every file read is kept, so that an output never replaces an input."""
+
+from __future__ import annotations
 
 import csv
 import io
@@ -10,6 +16,9 @@ import json
 import math
 import os
 import stat
+from typing import Any, Union
+
+PathLike = Union[str, "os.PathLike[str]"]  # a path as open() takes it
 
 # Per kind of file; larger ones are refused with their size (documented in docs/reference/bad-input.md).
 # A CSV takes about ten times its size in memory once read: 64 MB of text is some 650 MB.
@@ -32,14 +41,19 @@ REQUIRED = {
     "selections.csv": ("round", "round_start_s"),
 }
 
-read_files = set()  # (st_dev, st_ino) of every file read
+# A run folder holds these two files (docs/reference/outputs.md) and, when the run wrote them, these
+# tables (NAME.csv).
+RUN_FILES = ("summary.json", "scenario.json")
+RUN_TABLES = ("metrics", "devices", "links", "buffers", "buffers_fleet", "rounds", "staleness", "selections")
+
+read_files: set[tuple[int, int]] = set()  # (st_dev, st_ino) of every file read
 
 
 class InputError(Exception):
     """Bad input: the command prints the message on one line and exits with status 2."""
 
 
-def printable(text):
+def printable(text: object) -> str:
     """`text` with every character that is not printable (control characters, line and paragraph
     separators, bidirectional and other format characters) written as \\xNN, \\uNNNN or \\UNNNNNNNN: a
     message stays one line and drives no terminal. The commands pass every line they print through it."""
@@ -54,7 +68,7 @@ def printable(text):
     return "".join(out)
 
 
-def quoted(text, limit=60):
+def quoted(text: object, limit: int = 60) -> str:
     """A name from a results file as a message shows it: in double quotes (a quote or backslash in it
     escaped), printable, cut to `limit` characters."""
     text = str(text)
@@ -62,7 +76,14 @@ def quoted(text, limit=60):
     return f'"{body}..." ({len(text)} characters)' if len(text) > limit else f'"{body}"'
 
 
-def read_text(path, kind):
+def is_run(folder: PathLike) -> bool:
+    """Whether `folder` holds a run's files (what is in them is read later)."""
+    return all(os.path.isfile(os.path.join(folder, name)) for name in RUN_FILES)
+
+
+def read_text(path: PathLike, kind: str) -> str:
+    """The text of a results file of `kind` ("json" or "csv"), refused unless it is a regular file of at
+    most MAX_BYTES[kind] holding UTF-8 text without NUL bytes."""
     limit = MAX_BYTES[kind]
     # O_NONBLOCK: a FIFO in a results folder is refused, not waited on.
     with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as f:
@@ -76,7 +97,10 @@ def read_text(path, kind):
     if len(data) > limit:
         raise InputError(f"{path}: more than the {limit >> 20} MB edgetrain reads of a .{kind} file")
     read_files.add((st.st_dev, st.st_ino))
-    line_of = lambda at: data.count(b"\n", 0, at) + 1  # noqa: E731
+
+    def line_of(at: int) -> int:
+        return data.count(b"\n", 0, at) + 1
+
     if b"\0" in data:
         raise InputError(f"{path}:{line_of(data.index(0))}: holds a NUL byte (not a text file)")
     try:
@@ -85,7 +109,7 @@ def read_text(path, kind):
         raise InputError(f"{path}:{line_of(e.start)}: not UTF-8 text (byte {e.start})") from None
 
 
-def _depth(value):
+def _depth(value: object) -> int:
     """The nesting depth of a JSON value, without recursion."""
     deepest, stack = 0, [(value, 1)]
     while stack:
@@ -99,7 +123,7 @@ def _depth(value):
 
 NUMBER = "number"
 # What the readers rely on, key by key (absent keys and null values are fine): {"*": ...} is any key.
-SHAPES = {
+SHAPES: dict[str, Any] = {
     "summary.json": {
         **{k: NUMBER for k in ("sim_time_s", "time_to_target_s", "rounds", "final_test_accuracy",
                                "best_test_accuracy", "final_test_loss", "bytes_up", "bytes_down", "energy_j",
@@ -120,7 +144,7 @@ SHAPES = {
 }
 
 
-def _check_shape(value, shape, where):
+def _check_shape(value: object, shape: Any, where: str) -> None:
     if value is None:
         return
     if shape == NUMBER:
@@ -142,7 +166,7 @@ def _check_shape(value, shape, where):
                 _check_shape(item, shape.get(key, shape.get("*")), f"{where}.{printable(key[:60])}")
 
 
-def load_json(path):
+def load_json(path: PathLike) -> dict[str, Any]:
     """A results folder's JSON file, as an object of the shape SHAPES gives for its name."""
     text = read_text(path, "json")
     try:
@@ -161,7 +185,7 @@ def load_json(path):
     return value
 
 
-def _finite(text):
+def _finite(text: str) -> float | None:
     try:
         value = float(text)
     except ValueError:
@@ -169,14 +193,14 @@ def _finite(text):
     return value if math.isfinite(value) else None
 
 
-def _number_or_none(text):
+def _number_or_none(text: str) -> float | None:
     try:
         return float(text)
     except ValueError:
         return None
 
 
-def csv_rows(path, numeric):
+def csv_rows(path: PathLike, numeric: bool) -> tuple[list[str], list[list[str]]]:
     """(header, rows) of a CSV file. `numeric`: every column but TEXT_COLUMNS must hold numbers."""
     text = read_text(path, "csv")
     try:

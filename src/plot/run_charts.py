@@ -174,19 +174,20 @@ def _optional(table, column):
 def links(run):
     """Bytes and mean utilisation (the share of the link's capacity over the run) per link; busy
     fraction and utilisation while busy, when links.csv has them, in the hover texts."""
-    l = run.links
-    if l is None or not l.rows:
+    links_csv = run.links
+    if links_csv is None or not links_csv.rows:
         return None
-    rows = [r for r in zip(l.text("link"), l.numbers("bytes"), l.numbers("mean_utilization"), l.numbers("messages"),
-                           l.numbers("bandwidth_bps"), _optional(l, "busy_fraction"),
-                           _optional(l, "utilization_when_busy")) if (r[1] or 0) > 0]
+    rows = [r for r in zip(links_csv.text("link"), links_csv.numbers("bytes"), links_csv.numbers("mean_utilization"),
+                           links_csv.numbers("messages"), links_csv.numbers("bandwidth_bps"),
+                           _optional(links_csv, "busy_fraction"), _optional(links_csv, "utilization_when_busy"))
+            if (r[1] or 0) > 0]
     if not rows:
         return None
     busiest = sorted(rows, key=lambda r: (-(r[2] or 0), r[0]))
     heaviest = sorted(rows, key=lambda r: (-(r[1] or 0), r[0]))
     names = {r[0] for r in busiest[: MAX_BARS * 3 // 5]} | {r[0] for r in heaviest[: MAX_BARS * 2 // 5]}
     shown = [r for r in busiest if r[0] in names]
-    bottleneck = _bottleneck_link(run, l)
+    bottleneck = _bottleneck_link(run, links_csv)
     peak = next((r[2] for r in rows if r[0] == bottleneck), None) or 0
     # Links as busy as the bottleneck are red too, unless the network idles (then ties mean nothing).
     tied = {r[0] for r in rows if peak >= 0.05 and abs((r[2] or 0) - peak) <= 1e-3 * peak} | {bottleneck}

@@ -86,8 +86,6 @@ def _short(key):
     return ".".join(key.split(".")[-2:]) if _DOTTED.match(key) else key
 
 
-
-
 def sweep_chart(sweep, y, x, by, target=None):
     records = [row["record"] for row in sweep.rows]
     points = OrderedDict()  # (group, x) -> [y values]

@@ -8,8 +8,7 @@ written before them gets round_mean_s derived as sim_time_s / rounds, and the ch
 import difflib
 import math
 
-from folders import InputError
-from result_files import printable, quoted
+from result_files import InputError, printable, quoted
 
 MAX_LISTED = 12  # columns a did-you-mean lists
 
@@ -23,7 +22,8 @@ DERIVED_NOTE = "derived as sim_time_s / rounds: this sweep.csv has no round_mean
 def add_derived(sweep):
     """Gives an older sweep.csv a round_mean_s figure (sim_time_s / rounds), noted in sweep.derived."""
     sweep.derived = {}
-    if "round_mean_s" in sweep.table.header or "sim_time_s" not in sweep.table.header or "rounds" not in sweep.table.header:
+    header = sweep.table.header
+    if "round_mean_s" in header or "sim_time_s" not in header or "rounds" not in header:
         return
     any_value = False
     for row in sweep.rows:

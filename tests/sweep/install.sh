@@ -4,7 +4,7 @@
 # the installed quickstart (which finds its platform through ../platforms) runs timing-only, and the
 # installed binary runs a sweep of it; the reference is there (README and every page of docs/, the HTML
 # site when the build has mkdocs, the Debian copyright file, a man page that `man -l` reads, --help naming
-# them), and the Python module runs the installed binary. Usage: install.sh EDGETRAIN BUILD_DIR
+# them), the Python module runs the installed binary, and `plot` draws a run. Usage: install.sh EDGETRAIN BUILD_DIR
 set -euo pipefail
 build=$(realpath "$2")
 skip() { echo "SKIP: $*"; exit 77; }
@@ -79,6 +79,13 @@ assert os.path.samefile(edgetrain.engine_path(), sys.argv[1]), edgetrain.engine_
 run = edgetrain.run(sys.argv[2], out=sys.argv[3], set={"training.compute": "timing-only", "stop.target_accuracy": None, "stop.rounds": 3})
 assert run.status == "completed" and len(run.rounds) == 3, run
 PY
+  # The results reader the plots and the package share (src/plot/result_files.py, a link in the source
+  # package) is a file in both places, and the installed plots read a run with it.
+  for f in "$share/plot/result_files.py" "$package/_result_files.py"; do
+    [ -f "$f" ] && [ ! -L "$f" ] || fail "$tag: $f is not a file"
+  done
+  "$bin" plot "$tmp/$tag-run" --out "$tmp/$tag-plots" > "$tag-plot.out" 2>&1 || { cat "$tag-plot.out"; fail "$tag: plot"; }
+  ls "$tmp/$tag-plots"/*.png > /dev/null 2>&1 || fail "$tag: plot wrote no image"
   cat > "$tag-sweep.json" <<JSON
 {"base": "$share/scenarios/quickstart.json", "grid": {"seed": [1, 2]},
  "runs": [{"training.compute": "timing-only", "stop.target_accuracy": null, "stop.rounds": 3}]}

@@ -6,9 +6,10 @@
 
 Functions: run, load, validate, resolve, sweep, fleet, compare, schema. Errors: InputError (a
 ValueError whose message is the command line's one line), EngineError; Ctrl-C stops a run with its
-results written and raises KeyboardInterrupt (its ``run`` attribute: the interrupted Run). Each run is a child ``edgetrain run`` process, so two runs in one interpreter
-give exactly the command line's results, and runs can go in parallel (sweep(..., jobs=N)).
-docs/how-to/python.md has the whole guide.
+results written and raises KeyboardInterrupt (its ``run`` attribute: the interrupted Run). Each run is
+a child ``edgetrain run`` process, so two runs in one interpreter give exactly the command line's
+results, and runs can go in parallel (sweep(..., jobs=N)).
+docs/how-to/python.md has the whole guide; the package is typed (py.typed).
 """
 from ._api import Fleet, Validation, compare, fleet, resolve, run, schema, sweep, validate
 from ._engine import engine_path

@@ -2,6 +2,8 @@
 
 Runs, validations and sweeps execute in a child ``edgetrain`` process (_engine.py); resolving
 scenarios, the schema, fleets and comparisons run in process (the _core extension)."""
+from __future__ import annotations
+
 import contextlib
 import json
 import os
@@ -10,13 +12,26 @@ import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
-from . import _core, _engine, _progress
+# Absolute, so that mypy's ignore_missing_imports covers the extension where no stub of it is on MYPYPATH
+# (the suite generates one: tests/python/static_checks.py).
+import edgetrain._core as _core
+
+from . import _engine, _progress
 from ._errors import EngineError, InputError, interrupted
-from ._results import Run
+from ._results import PathLike, Run
+
+if TYPE_CHECKING:
+    import pandas
+
+# What the functions take: a scenario is a file's path or a dict; overrides are a dict of dotted keys to
+# values, a list of "key=value" or one such string.
+Scenario = Union[PathLike, Mapping[str, Any]]
+Overrides = Union[Mapping[str, Any], Sequence[str], str, None]
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """What json.dumps cannot write itself: numpy scalars and arrays (values taken from a DataFrame),
     paths; anything else is refused."""
     if hasattr(value, "tolist"):
@@ -26,18 +41,18 @@ def _plain(value):
     raise TypeError("not a JSON value (a Python %s)" % type(value).__name__)
 
 
-def _json(value, what):
+def _json(value: Any, what: str) -> str:
     try:
         return json.dumps(value, default=_plain, allow_nan=False)
     except (TypeError, ValueError) as e:
         raise InputError("%s: %s" % (what, e)) from None
 
 
-def _set_words(set):
+def _set_words(set: Overrides) -> list[str]:
     """--set words from a dict {"training.lr": 0.1} (values as JSON) or a list of "key=value"."""
     if set is None:
         return []
-    if isinstance(set, dict):
+    if isinstance(set, Mapping):
         return ["%s=%s" % (k, _json(v, k)) for k, v in set.items()]
     if isinstance(set, str):
         return [set]
@@ -48,16 +63,16 @@ def _set_words(set):
                          f"got {type(set).__name__}") from None
 
 
-def _source(scenario):
+def _source(scenario: Scenario) -> tuple[str, str | None]:
     """The scenario's file argument and the text for stdin: a path, or a dict sent as "-"."""
-    if isinstance(scenario, dict):
-        return "-", _json(scenario, "scenario")
+    if isinstance(scenario, Mapping):
+        return "-", _json(dict(scenario), "scenario")
     if isinstance(scenario, (str, Path)):
         return str(scenario), None
     raise InputError("scenario: expected a path or a dict, got %s" % type(scenario).__name__)
 
 
-def _count(value, what, most=256):
+def _count(value: Any, what: str, most: int = 256) -> str:
     """A whole number from 1 to `most` (threads, jobs), checked here so that the message names the
     argument, not the command line's option."""
     try:
@@ -69,7 +84,7 @@ def _count(value, what, most=256):
     return str(n)
 
 
-def _seed(seed):
+def _seed(seed: Any) -> str:
     try:
         n = operator.index(seed)
     except TypeError:
@@ -79,7 +94,7 @@ def _seed(seed):
     return str(n)
 
 
-def _out(out):
+def _out(out: Any) -> Path:
     """`out` as a Path; what is not a path (a number) or an empty one (it would name the current
     directory) is an InputError naming the argument."""
     if not isinstance(out, (str, os.PathLike)):
@@ -89,7 +104,7 @@ def _out(out):
     return Path(out)
 
 
-def _scenario_args(scenario, set, seed):
+def _scenario_args(scenario: Scenario, set: Overrides, seed: int | None) -> tuple[str | None, list[str]]:
     """The text for stdin (a dict's) and the words after the command: scenario, --set, --seed."""
     file, text = _source(scenario)
     words = [file]
@@ -100,7 +115,7 @@ def _scenario_args(scenario, set, seed):
     return text, words
 
 
-def resolve(scenario, set=None, seed=None):
+def resolve(scenario: Scenario, set: Overrides = None, seed: int | None = None) -> dict[str, Any]:
     """The resolved scenario (every default filled in, paths absolute) as a dict, in process.
 
     ``scenario`` is a path or a dict (relative paths in a dict are from the current directory, and
@@ -110,10 +125,12 @@ def resolve(scenario, set=None, seed=None):
     file, text = _source(scenario)
     seed_text = None if seed is None else _seed(seed)
     resolved = _core.resolve(None if text is not None else file, text, _set_words(set), seed_text)
-    return json.loads(resolved)
+    value: dict[str, Any] = json.loads(resolved)
+    return value
 
 
-def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progress=None):
+def run(scenario: Scenario, out: PathLike | None = None, set: Overrides = None, threads: int | None = None,
+        quiet: bool = True, seed: int | None = None, progress: _progress.Progress = None) -> Run:
     """Simulates a scenario and returns its ``Run`` (summary, scenario and the CSV files as DataFrames).
 
     scenario: a scenario file's path, or a dict (relative paths from the current directory).
@@ -140,8 +157,9 @@ def run(scenario, out=None, set=None, threads=None, quiet=True, seed=None, progr
     try:
         done = _engine.execute(["run"] + words, stdin_text=text, progress=report, echo=not quiet)
     finally:
-        if hasattr(report, "close"):
-            report.close()
+        close = getattr(report, "close", None)  # a bar's or a line's; a callable of the caller has none
+        if close is not None:
+            close()
     # None when a signal came during set-up: the folder stays as it was (perhaps an earlier run's).
     folder = _engine.results_folder(done.stdout)
     if done.interrupted:
@@ -157,12 +175,12 @@ class Validation:
     """What ``validate`` found: the resolved scenario, the description ``edgetrain validate``
     prints (platform, devices, data, model, fidelity) and its warnings."""
 
-    scenario: dict
+    scenario: dict[str, Any]
     description: str
-    warnings: list
+    warnings: list[str]
 
 
-def validate(scenario, set=None, seed=None):
+def validate(scenario: Scenario, set: Overrides = None, seed: int | None = None) -> Validation:
     """Checks a scenario as a run would (its platform loaded into the simulator, its data and model
     read) without simulating: returns a ``Validation``; raises InputError naming the key at fault."""
     text, words = _scenario_args(scenario, set, seed)
@@ -174,7 +192,8 @@ def validate(scenario, set=None, seed=None):
     return Validation(resolve(scenario, set, seed), done.stdout, found)
 
 
-def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
+def sweep(spec: PathLike | Mapping[str, Any], out: PathLike | None = None, jobs: int = 1, threads: int | None = None,
+          quiet: bool = True) -> pandas.DataFrame:
     """Runs a sweep and returns its table (sweep.csv) as a DataFrame, one row per run.
 
     spec: a sweep file's path, or a dict {"base": scenario path or dict, "grid": {key: [values]},
@@ -187,15 +206,16 @@ def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
     KeyboardInterrupt on Ctrl-C (run it again to resume)."""
     import pandas
 
-    if not isinstance(spec, (dict, str, Path)):
+    if not isinstance(spec, (Mapping, str, Path)):
         raise InputError("sweep: expected a sweep file's path or a dict, got %s" % type(spec).__name__)
     with contextlib.ExitStack() as scratch:
-        if isinstance(spec, dict):
-            spec = _sweep_file(spec, scratch)
+        if isinstance(spec, Mapping):
+            file = _sweep_file(spec, scratch)
             folder = _out(out) if out is not None else Path("results") / "sweep"
         else:
-            folder = _out(out) if out is not None else Path("results") / Path(spec).stem
-        words = ["sweep", str(spec), "--jobs", _count(jobs, "jobs"), "--out", str(folder)]
+            file = Path(spec)
+            folder = _out(out) if out is not None else Path("results") / file.stem
+        words = ["sweep", str(file), "--jobs", _count(jobs, "jobs"), "--out", str(folder)]
         if threads is not None:
             words += ["--threads", _count(threads, "threads")]
         done = _engine.execute(words, echo=not quiet)
@@ -212,14 +232,14 @@ def sweep(spec, out=None, jobs=1, threads=None, quiet=True):
     return table
 
 
-def _sweep_file(spec, scratch):
+def _sweep_file(given: Mapping[str, Any], scratch: contextlib.ExitStack) -> Path:
     """A dict sweep written as a file (removed when `scratch`, an ExitStack, closes), its base path made
     absolute. A dict base is written as it is, not resolved (a sweep's overrides must meet the keys
     as given: a resolved default would stay when a varied key changes it), into the current directory,
     so that its relative paths mean what they mean in a dict, named "scenario" unless it says."""
-    spec = dict(spec)
+    spec = dict(given)
     base = spec.get("base")
-    if isinstance(base, dict):
+    if isinstance(base, Mapping):
         try:
             handle = tempfile.NamedTemporaryFile("w", dir=".", prefix=".edgetrain-sweep-base-", suffix=".json")
         except OSError as e:
@@ -243,12 +263,12 @@ class Fleet:
     ``path`` (where it was written, or None)."""
 
     xml: str
-    devices: object
+    devices: pandas.DataFrame
     text: str
-    path: object
+    path: Path | None
 
 
-def fleet(description, out=None, seed=None):
+def fleet(description: PathLike | Mapping[str, Any], out: PathLike | None = None, seed: int | None = None) -> Fleet:
     """Draws a platform from a fleet description (a path or a dict), as ``edgetrain fleet``.
 
     out: the platform file to write (its device list goes beside it as PLATFORM.devices.csv; missing
@@ -258,21 +278,21 @@ def fleet(description, out=None, seed=None):
 
     import pandas
 
-    if isinstance(description, dict):
-        file, text = None, _json(description, "fleet")
+    if isinstance(description, Mapping):
+        file, text = None, _json(dict(description), "fleet")
     elif isinstance(description, (str, Path)):
         file, text = str(description), None
     else:
         raise InputError("fleet: expected a path or a dict, got %s" % type(description).__name__)
-    if out is not None:
-        out = _out(out)
-        out.parent.mkdir(parents=True, exist_ok=True)  # as run and sweep make their folders
-    drawn = _core.fleet(file, text, None if seed is None else _seed(seed), None if out is None else str(out))
+    written = None if out is None else _out(out)
+    if written is not None:
+        written.parent.mkdir(parents=True, exist_ok=True)  # as run and sweep make their folders
+    drawn = _core.fleet(file, text, None if seed is None else _seed(seed), None if written is None else str(written))
     devices = pandas.read_csv(io.StringIO(drawn["devices_csv"]))
-    return Fleet(drawn["xml"], devices, drawn["text"], out)
+    return Fleet(drawn["xml"], devices, drawn["text"], written)
 
 
-def compare(*runs):
+def compare(*runs: Run | PathLike) -> pandas.DataFrame:
     """Runs side by side, as ``edgetrain compare``: a DataFrame with a row per run (its folder)
     holding status, rounds, times, bytes and accuracies, and its "speedup" against the first.
     ``attrs["speedup_basis"]`` says what the speed-up compares (time_to_target_s or sim_time_s),
@@ -291,7 +311,7 @@ def compare(*runs):
     return table
 
 
-def schema(markdown=False):
+def schema(markdown: bool = False) -> pandas.DataFrame | str:
     """The scenario keys as a DataFrame (key, type, default, range, description), one row per key,
     in the order the scenario is validated; ``markdown=True`` gives ``edgetrain schema``'s table."""
     if markdown:

@@ -1,8 +1,15 @@
 """Live progress of a run: the engine's records (``--progress-fd``) to a callback or a bar."""
+from __future__ import annotations
+
 import sys
+from typing import Any, Callable, Union
+
+Record = dict[str, Any]  # one progress record (see edgetrain.run)
+Reporter = Callable[[Record], Any]
+Progress = Union[bool, Reporter, None]  # what edgetrain.run's `progress` takes
 
 
-def reporter(progress):
+def reporter(progress: Progress) -> Reporter | None:
     """A callable taking progress records, or None: ``progress`` is None/False (none), True (a
     tqdm bar, in a notebook too; a plain line on stderr without tqdm) or a callable of one dict."""
     if not progress:
@@ -10,18 +17,18 @@ def reporter(progress):
     if callable(progress):
         return progress
     try:
-        from tqdm import tqdm
+        import tqdm
     except ImportError:
         return _Line()
     try:  # a notebook's widget when ipywidgets is there (python3-ipywidgets); tqdm.auto warns otherwise
         import ipywidgets  # noqa: F401
-        from tqdm.auto import tqdm
+        import tqdm.auto
     except ImportError:
-        pass
-    return _Bar(tqdm)
+        return _Bar(tqdm.tqdm)
+    return _Bar(tqdm.auto.tqdm)
 
 
-def _measure(record):
+def _measure(record: Record) -> tuple[Any, Any, str]:
     """What a record has done and out of what: rounds (or pushes) when stop.rounds bounds the run,
     else simulated seconds."""
     if record.get("rounds"):
@@ -30,10 +37,11 @@ def _measure(record):
 
 
 class _Bar:
-    def __init__(self, tqdm):
-        self.tqdm, self.bar = tqdm, None
+    def __init__(self, tqdm: Any) -> None:
+        self.tqdm: Any = tqdm
+        self.bar: Any = None
 
-    def __call__(self, record):
+    def __call__(self, record: Record) -> None:
         done, total, unit = _measure(record)
         if self.bar is None:
             self.bar = self.tqdm(total=total, unit=unit, leave=False)
@@ -42,16 +50,16 @@ class _Bar:
             self.bar.set_postfix(test_acc="%.4f" % record["test_accuracy"], refresh=False)
         self.bar.refresh()
 
-    def close(self):
+    def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
 
 
 class _Line:
-    def __call__(self, record):
+    def __call__(self, record: Record) -> None:
         done, total, unit = _measure(record)
         sys.stderr.write("\r%s %s/%s" % (unit, done, total if total else "?"))
         sys.stderr.flush()
 
-    def close(self):
+    def close(self) -> None:
         sys.stderr.write("\n")

@@ -1,0 +1,1 @@
+../../plot/result_files.py
