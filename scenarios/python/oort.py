@@ -4,12 +4,12 @@ the best (1 - exploration) of each round's picks by utility and the rest explore
 never picked. What came back of each round arrives in one ``feedback`` call."""
 from __future__ import annotations
 
-from typing import Dict, List, Sequence
+from typing import Dict, List
 
 import numpy as np
 import numpy.typing as npt
 
-from edgetrain.policies import Report, SelectionPolicy
+from edgetrain.policies import Devices, Report, SelectionPolicy
 
 
 class OortLike(SelectionPolicy):
@@ -24,17 +24,18 @@ class OortLike(SelectionPolicy):
             if r.aggregated:
                 self.utility[r.device] = r.samples * abs(r.loss)
 
-    def select(self, server_round: int, candidates: npt.NDArray[np.int64], num_clients: int) -> Sequence[int]:
+    def select(self, server_round: int, candidates: npt.NDArray[np.int64], num_clients: int) -> Devices:
         if num_clients >= len(candidates):
             return candidates
         known = [int(d) for d in candidates if int(d) in self.utility]
         fresh = np.array([d for d in candidates if int(d) not in self.utility], dtype=np.int64)
         explore = min(len(fresh), max(int(round(self.exploration * num_clients)), num_clients - len(known)))
-        preferred = self.preferred_round_s or (float(np.median(list(self.round_time.values()))) if self.round_time else 1.0)
+        seen = list(self.round_time.values())
+        preferred = self.preferred_round_s or (float(np.median(seen)) if seen else 1.0)
 
         def score(d: int) -> float:
             t = self.round_time.get(d, preferred)
-            return self.utility[d] * (min(1.0, preferred / t) ** self.alpha if t > 0 else 1.0)
+            return float(self.utility[d] * (min(1.0, preferred / t) ** self.alpha if t > 0 else 1.0))
 
         exploit = sorted(known, key=lambda d: (-score(d), d))[: num_clients - explore]
         explored = self.rng.choice(fresh, size=explore, replace=False) if explore else np.array([], dtype=np.int64)

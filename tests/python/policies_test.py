@@ -10,6 +10,7 @@ a policy stuck in Python within a second, results written; bad classes and bad a
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -116,25 +117,31 @@ class Policies(unittest.TestCase):
         flops, down, up = 3e9, 1000, 24
         path = policy_file(self.work, f"""
             import fedavg
-            class Costly(fedavg.FedAvg):
+
+            class Slow(fedavg.FedAvg):
                 def server_flops(self, server_round, num_updates, num_params):
                     return {flops}
+
+            class Heavy(fedavg.FedAvg):
                 def message_bytes(self, num_params):
                     return {down}, {up}
             """)
-        shipped = os.path.join(ROOT, "scenarios", "python")
-        env_sets = PYTHON + [f"strategy.python={path}:Costly", "stop.rounds=4"]
-        # fedavg.py is found beside the policy's own folder only if on the path: copy it there.
-        with open(os.path.join(shipped, "fedavg.py")) as f, open(os.path.join(self.work, "fedavg.py"), "w") as g:
-            g.write(f.read())
-        run(self.out("plain"), PYTHON + ["strategy.python=fedavg.py:FedAvg", "stop.rounds=4"])
-        run(self.out("costly"), env_sets)
-        plain, costly = (json.load(open(os.path.join(self.out(n), "summary.json"))) for n in ("plain", "costly"))
-        self.assertEqual(costly["bytes_down"] - plain["bytes_down"], down * 8 * 4)  # 8 devices, 4 rounds
-        self.assertEqual(costly["bytes_up"] - plain["bytes_up"], up * 8 * 4)
-        speed = float(re.search(r'id="cloud"[^>]*speed="([0-9.e]+)Gf', open(os.path.join(ROOT, "platforms",
-                                                                                    "quickstart.xml")).read()).group(1))
-        self.assertGreaterEqual(costly["sim_time_s"] - plain["sim_time_s"], 4 * flops / (speed * 1e9) * (1 - 1e-9))
+        shutil.copy(os.path.join(ROOT, "scenarios", "python", "fedavg.py"), self.work)  # what policy.py imports
+        summary = {}
+        for name in ("plain", "slow", "heavy"):
+            cls = "fedavg.py:FedAvg" if name == "plain" else f"{path}:{name.capitalize()}"
+            run(self.out(name), PYTHON + [f"strategy.python={cls}", "stop.rounds=4"])
+            with open(os.path.join(self.out(name), "summary.json")) as f:
+                summary[name] = json.load(f)
+        plain, slow, heavy = summary["plain"], summary["slow"], summary["heavy"]
+        self.assertEqual(heavy["bytes_down"] - plain["bytes_down"], down * 8 * 4)  # 8 devices, 4 rounds
+        self.assertEqual(heavy["bytes_up"] - plain["bytes_up"], up * 8 * 4)
+        self.assertGreater(heavy["sim_time_s"], plain["sim_time_s"])
+        with open(os.path.join(ROOT, "platforms", "quickstart.xml")) as f:
+            speed = float(re.search(r'id="cloud"[^>]*speed="([0-9.e]+)Gf', f.read()).group(1)) * 1e9
+        # Each round's close waits for the server's declared FLOPs, on one core of its host.
+        self.assertAlmostEqual(slow["sim_time_s"] - plain["sim_time_s"], 4 * flops / speed, delta=1e-9)
+        self.assertEqual(slow["bytes_up"], plain["bytes_up"])
 
     def test_an_exception_is_one_line_and_the_results_are_written(self):
         path = policy_file(self.work, """
@@ -220,8 +227,10 @@ class Policies(unittest.TestCase):
             (PYTHON + [f"strategy.python={good}:Shapeless"], 1, "aggregate_fit gave"),
             (PYTHON + ["strategy.python=fedavg.py:FedAvg", "training.aggregation=async"], 2, "needs rounds"),
             (PYTHON + ["strategy.python=fedavg.py:FedAvg", "defence.kind=median"], 2, "not with a defence"),
-            (select + [f"training.selection.python={good}:Stranger"], 1, "select returned device 999, which is not a candidate"),
-            (select + [f"training.selection.python={good}:Greedy"], 1, "select returned 8 devices, more than num_clients 2"),
+            (select + [f"training.selection.python={good}:Stranger"], 1,
+             "select returned device 999, which is not a candidate"),
+            (select + [f"training.selection.python={good}:Greedy"], 1,
+             "select returned 8 devices, more than num_clients 2"),
             (["training.deadline=python"], 2, "training.deadline_python: required when training.deadline is python"),
             (["training.selection.kind=python", "training.selection.per_round=2"], 2,
              "training.selection.python: required when training.selection.kind is python"),
@@ -236,7 +245,7 @@ class Policies(unittest.TestCase):
 
     def test_a_population_timing_only(self):
         scenario = os.path.join(ROOT, "scenarios", "population", "plan-1m.json")
-        sets = ["platform.devices=100000", "stop.rounds=3", "training.selection.kind=python",
+        sets = ["platform.devices=20000", "stop.rounds=3", "training.selection.kind=python",
                 "training.selection.python=../python/uniform.py:Uniform", "strategy.kind=python",
                 "strategy.python=../python/krum.py:Krum"]
         run(self.out("one"), sets, scenario=scenario)
@@ -246,8 +255,8 @@ class Policies(unittest.TestCase):
             rows = [line.split(",") for line in f.read().splitlines()[1:]]
         self.assertEqual([r[6] for r in rows], ["1000"] * 3)  # selected
         plain = os.path.join(self.work, "plain")
-        run(plain, ["platform.devices=100000", "stop.rounds=3"], scenario=scenario)
-        # Krum's declared FLOPs (1000 updates of 3.5 M parameters) lengthen each round on the server.
+        run(plain, ["platform.devices=20000", "stop.rounds=3"], scenario=scenario)
+        # Krum's declared FLOPs (1,000 updates of 3.5 M parameters) lengthen each round on the server.
         slow, fast = (json.load(open(os.path.join(d, "summary.json")))["sim_time_s"] for d in (self.out("one"), plain))
         self.assertGreater(slow, fast)
 

@@ -5,7 +5,10 @@
                                       extension checked against the types mypy's stubgen reads from the
                                       build's edgetrain._core (pybind11's signatures); the plotting scripts
                                       (src/plot) type-correct where they are annotated
-    static_checks.py flake8           the package, the plotting scripts, these tests and setup.py (setup.cfg's [flake8])
+                                      and the Python policies shipped as examples (scenarios/python), fully
+                                      annotated against the package
+    static_checks.py flake8           the package, the plotting scripts, the example policies, these tests and
+                                      setup.py (setup.cfg's [flake8])
 
 The folders are given whole, so a new module is checked without a change here. Exit 77 (skipped) when
 Debian's package of the tool is not installed."""
@@ -15,6 +18,7 @@ import subprocess
 import sys
 
 PACKAGE, PLOTS, TESTS, SETUP = "src/python/edgetrain", "src/plot", "tests/python", "setup.py"
+POLICIES = "scenarios/python"  # users' kind of code: what the tutorial shows
 
 
 def main(tool, *args):
@@ -28,11 +32,12 @@ def main(tool, *args):
         stubgen = "from mypy.stubgen import main; main()"  # mypyc-compiled: no `python3 -m mypy.stubgen`
         subprocess.run([sys.executable, "-c", stubgen, "--quiet", "-m", "edgetrain._core", "-o", stubs],
                        env=dict(env, PYTHONPATH=os.path.join(build, "python")), check=True)
-        env["MYPYPATH"] = stubs
+        env["MYPYPATH"] = os.pathsep.join([stubs, "src/python"])
         cache = ["--cache-dir", os.path.join(build, "mypy-cache")]
-        runs = [[PACKAGE, *cache], ["--allow-untyped-defs", "--allow-incomplete-defs", PLOTS, *cache]]
+        runs = [[PACKAGE, *cache], ["--allow-untyped-defs", "--allow-incomplete-defs", PLOTS, *cache],
+                [POLICIES, *cache]]
     else:
-        runs = [[PACKAGE, PLOTS, TESTS, SETUP]]
+        runs = [[PACKAGE, PLOTS, POLICIES, TESTS, SETUP]]
     failed = 0
     for words in runs:
         print(f"{tool} {' '.join(words)}", flush=True)

@@ -10,10 +10,14 @@ round), so that a policy over a million devices costs one Python call per round,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import Any, List, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
+
+
+# What select returns: device indices, as a list or a numpy array.
+Devices = Union[Sequence[int], npt.NDArray[Any]]
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,7 @@ class SelectionPolicy:
 
     rng: np.random.Generator  # set by the engine before any call
 
-    def select(self, server_round: int, candidates: npt.NDArray[np.int64], num_clients: int) -> Sequence[int]:
+    def select(self, server_round: int, candidates: npt.NDArray[np.int64], num_clients: int) -> Devices:
         """``num_clients`` of ``candidates`` (device indices: those on, not busy, holding a batch), any order;
         every candidate when ``num_clients`` is at least their number."""
         raise NotImplementedError
