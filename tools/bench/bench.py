@@ -19,6 +19,9 @@ figures.
   activities  all-active timing-only fleets with devices as activities (the default there) and, for the
             bytes per device, as actors (EDGETRAIN_DEVICE_ACTORS=1): wall time and peak RSS, and the peak RSS
             difference between two fleet sizes over the device difference
+  policies  Python policies against the built-in ones: a round of 100 real CNN updates aggregated by
+            scenarios/python/fedavg.py and by the built-in FedAvg; a timing-only round of a million-device
+            population selected by scenarios/python/uniform.py and by the built-in kinds
 
 Per-step figures are marginal: (median at the larger step count - median at the smaller) / (step
 difference), which cancels start-up and data loading in every program alike.
@@ -49,7 +52,7 @@ PLAIN = os.path.join(BUILD, "bench_plain_rounds")
 PYTHON = "/usr/bin/python3"
 DATA = "/usr/share/datasets/fashion-mnist"
 NAMES = ["overhead", "python", "parallel", "scale", "memory", "fleet", "sweep", "fidelity", "population", "plain",
-         "mpi", "activities"]
+         "mpi", "activities", "policies"]
 
 # Sizes per profile: (full, quick, smoke).
 PROFILES = {
@@ -65,7 +68,9 @@ PROFILES = {
              # 1-round fleets, per path. SimGrid 3.32's loader looks every new link's name up zone by zone: a
              # million devices go in zones of 10,000 (a thousand zones of 1,000 take it a quarter of an hour).
              "activities": {"runs": [(262144, 10, 900, 1000), (1000000, 1, 1200, 10000), (10000, 100, 300, 1000)],
-                            "per_device": {"activities": (131072, 262144), "actors": (20000, 40000)}}},
+                            "per_device": {"activities": (131072, 262144), "actors": (20000, 40000)}},
+             # (devices, rounds lo, hi): the CNN fleet's and the population's round counts.
+             "policies": {"aggregate": (100, 2, 8), "select": (1000000, 2, 42)}},
     "quick": {"runs": 2, "mlp_rounds": (10, 50), "cnn_rounds": (5, 20), "train_samples": 0,
               "scale": [(1000, 10), (10000, 10)], "memory": [100, 1000],
               "fleets": ["plan-10k"], "sweep_runs": 1, "sweep_rounds": 20,
@@ -74,13 +79,15 @@ PROFILES = {
                              ("train-1m", 100000, 100, 10)],
               "plain": (1000, 20), "mpi": {"rounds": (5, 20), "ranks": [2, 3], "overhead_rounds": 20},
               "activities": {"runs": [(10000, 100, 300, 1000)],
-                             "per_device": {"activities": (10000, 20000), "actors": (10000, 20000)}}},
+                             "per_device": {"activities": (10000, 20000), "actors": (10000, 20000)}},
+              "policies": {"aggregate": (100, 1, 4), "select": (1000000, 2, 12)}},
     "smoke": {"runs": 1, "mlp_rounds": (1, 2), "cnn_rounds": (1, 2), "train_samples": 1000,
               "scale": [(50, 2)], "memory": [20, 40], "fleets": ["home-iot"], "sweep_runs": 1, "sweep_rounds": 2,
               "fidelity": ("tests/packet/data/star.json", 1, "tests/packet/data/star.xml", "server", 100000, 1),
               "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)], "plain": (50, 2),
               "mpi": {"rounds": (1, 2), "ranks": [2], "overhead_rounds": 2},
-              "activities": {"runs": [(100, 2, 60, 1000)], "per_device": {"activities": (50, 100), "actors": (50, 100)}}},
+              "activities": {"runs": [(100, 2, 60, 1000)], "per_device": {"activities": (50, 100), "actors": (50, 100)}},
+              "policies": {"aggregate": (10, 1, 2), "select": (2000, 1, 2)}},
 }
 # When a scale run is stopped (s): well above its goal, as the machine's load varies.
 SCALE_LIMIT_S = {10000: 120, 100000: 600}
@@ -356,6 +363,34 @@ class Bench:
                     for n in sizes]
             per_device[path] = {"devices": list(sizes), "runs": runs}
         return {"rows": rows, "per_device": per_device}
+
+    def policies(self):
+        """Python policies against the built-in ones, per round (marginal: the median at the larger round count
+        minus the median at the smaller, over the round difference). Aggregation: a fleet of 100 devices, the
+        CNN, one local step each (100 real updates a round), the built-in FedAvg against scenarios/python/fedavg.py
+        (the same results, byte for byte). Selection: scenarios/population/plan-1m.json timing-only, 1,000 of the
+        population a round among the available devices, built-in `available` against scenarios/python/uniform.py
+        (the same candidates), with `random` (every device a candidate, no availability scan) beside them; the
+        slots per site as `random` gets them by default, so every run loads the same platform."""
+        p = self.p["policies"]
+        devices, lo, hi = p["aggregate"]
+        fleet = self.fleet(devices, hi)
+        cnn = ["model.name=cnn", "training.mode=local-sgd", "training.local_steps=1"]
+        python_fedavg = ["strategy.kind=python", f"strategy.python={ROOT}/scenarios/python/fedavg.py:FedAvg"]
+        named = [(f"{n}-{r}", self.edgetrain(fleet, r, sets=cnn + extra))
+                 for r in (hi, lo) for n, extra in (("built-in", []), ("python", python_fedavg))]
+        aggregate = {"devices": devices, "rounds": [lo, hi], "medians": self.hyperfine(named),
+                     "commands": {n: shown(c, self.work) for n, c in named}}
+        population, lo, hi = p["select"]
+        scenario = os.path.join(ROOT, "scenarios", "population", "plan-1m.json")
+        base = [f"platform.devices={population}", "population.slots_per_site=39"]
+        kinds = (("random", ["training.selection.kind=random"]), ("available", ["training.selection.kind=available"]),
+                 ("python", ["training.selection.kind=python",
+                             f"training.selection.python={ROOT}/scenarios/python/uniform.py:Uniform"]))
+        named = [(f"{n}-{r}", self.edgetrain(scenario, r, sets=base + extra)) for r in (hi, lo) for n, extra in kinds]
+        select = {"devices": population, "rounds": [lo, hi], "medians": self.hyperfine(named),
+                  "commands": {n: shown(c, self.work) for n, c in named}}
+        return {"aggregate": aggregate, "select": select, "runs": self.p["runs"]}
 
     def sweep(self):
         base = os.path.join(ROOT, "scenarios", "quickstart.json")
@@ -795,6 +830,39 @@ def section_activities(d):
     return lines, f"all-active fleets as activities: {done}; per all-active device {kb} (goal <= 16 kB)"
 
 
+def section_policies(d):
+    def per_round(part, name):
+        lo, hi = part["rounds"]
+        return marginal(part["medians"], name, lo, hi, [lo, hi])
+
+    agg, sel = d["aggregate"], d["select"]
+    built_in, python = per_round(agg, "built-in"), per_round(agg, "python")
+    available, uniform, random = (per_round(sel, n) for n in ("available", "python", "random"))
+    added = python / built_in - 1 if python and built_in else None
+    added_select = uniform / available - 1 if uniform and available else None
+    lines = ["## 13. Python policies on the simulated clock", "",
+             "The round's wall time with a Python policy against the built-in one (docs/how-to/python-policies.md), "
+             "per round: (median at the larger round count - median at the smaller) / (round difference), which "
+             "leaves out the start-up (the interpreter and numpy load once, about half a second). Goals: a Python "
+             "aggregation of 100 real CNN updates per round adds at most 20% to a round; a Python selection over a "
+             f"population of a million adds at most 20% to a timing-only round. Medians of {d['runs']} run"
+             f"{'s' if d['runs'] != 1 else ''} each (hyperfine).", "",
+             f"| round | built-in | Python | added |", "|---|---|---|---|",
+             f"| aggregate {agg['devices']} CNN updates (FedAvg; scenarios/python/fedavg.py) | {ms(built_in)} | "
+             f"{ms(python)} | {f'{100 * added:+.0f}%' if added is not None else 'n/a'} |",
+             f"| select 1,000 of {sel['devices']:,} available devices, timing-only (`available`; "
+             f"scenarios/python/uniform.py) | {ms(available)} | {ms(uniform)} | "
+             f"{f'{100 * added_select:+.0f}%' if added_select is not None else 'n/a'} |", "",
+             f"Beside them, the built-in `random` kind, whose candidates are every device (no scan of who is "
+             f"available), takes {ms(random)} a round: the difference to `available` is the engine's scan of the "
+             "population, which a Python selection needs as `available` does (its candidates are the available "
+             "devices).", "", "```"] + list(agg["commands"].values()) + list(sel["commands"].values()) + ["```", ""]
+    pct = (lambda v: f"{100 * v:+.0f}%" if v is not None else "n/a")
+    return lines, (f"Python policies per round: aggregating {agg['devices']} CNN updates {pct(added)} against the "
+                   f"built-in FedAvg, selecting among {sel['devices']:,} devices {pct(added_select)} against the "
+                   "built-in `available` (goals <= +20%)")
+
+
 def kept_sections(path):
     """The hand-written "## Where the time goes" sections of the existing page, kept as they are."""
     if not os.path.exists(path):
@@ -814,7 +882,8 @@ def write_page(figures, out_dir, update_readme):
                        ("parallel", lambda d: section_parallel(d, threads)),
                        ("scale", section_scale), ("memory", section_memory), ("fleet", section_fleet),
                        ("sweep", section_sweep), ("fidelity", section_fidelity), ("population", section_population),
-                       ("plain", section_plain), ("mpi", section_mpi), ("activities", section_activities)):
+                       ("plain", section_plain), ("mpi", section_mpi), ("activities", section_activities),
+                       ("policies", section_policies)):
         if name in figures:
             lines, line = make(figures[name])
             stamp = figures[name].get("measured", m)
@@ -925,7 +994,8 @@ def main():
                     figures[n] = dict(data, measured=machine())
         for n, measure in (("parallel", b.parallel), ("scale", b.scale), ("memory", b.memory), ("fleet", b.fleets),
                            ("sweep", b.sweep), ("fidelity", b.fidelity), ("population", b.population),
-                           ("plain", b.plain), ("mpi", b.mpi), ("activities", b.activities)):
+                           ("plain", b.plain), ("mpi", b.mpi), ("activities", b.activities),
+                           ("policies", b.policies)):
             if n in names:
                 stamp = machine()  # when this benchmark started: its section says so
                 figures[n] = dict(measure(), measured=stamp)
