@@ -36,7 +36,8 @@ constexpr int64_t kEvalChunk = 1000;  // Model::evaluate's chunk of test samples
 
 // What the federated algorithms keep at the server: FedAvgM's momentum, FedOpt's two moments (in
 // double: four vectors), SCAFFOLD's c, its snapshot and the round's sum of changes (in double), and a
-// defence's copy of each update of the round.
+// defence's or a Python strategy's copy of each update of the round (the Python strategy's own state is its
+// own: not counted).
 double strategy_vectors(const scenario::Scenario& sc) {
   double v = 0;
   if (const auto& s = sc.strategy) {
@@ -45,7 +46,8 @@ double strategy_vectors(const scenario::Scenario& sc) {
     if (s->kind == "scaffold") v += 4;
     if (s->kind == "feddyn") v += 2;  // its drift, in double
   }
-  if (sc.defence) v += static_cast<double>(scenario::most_picked(sc.training.selection, sc.devices.size()));
+  if (sc.defence || sc.strategy_is("python"))
+    v += static_cast<double>(scenario::most_picked(sc.training.selection, sc.devices.size()));
   return v;
 }
 

@@ -468,7 +468,8 @@ class TorchStore : public StoreOfEveryRole {
   void accumulate(const UpdatePayload& update, size_t member, double weight) override {
     std::vector<float>& g = decode(update, member);
     if (python_) {  // aggregate_fit takes the round's updates whole, each its own vector (Python's arrays keep it)
-      python_round_.push_back({arriving_, std::make_shared<const std::vector<float>>(g)});
+      python_round_.push_back({arriving_, std::make_shared<const std::vector<float>>(std::move(g))});  // no copy: the
+      g = std::vector<float>();  // next decode makes a new buffer
       accumulated_ += 1;
       return;
     }

@@ -15,10 +15,6 @@
 #include "compress/compressor.hpp"
 #include "scenario/scenario.hpp"
 
-namespace edgetrain::sim {
-class SelectionPolicy;
-}
-
 namespace edgetrain::policy {
 
 // What the server knows of one update when it arrives (FitRes's fields beside the arrays).
@@ -49,6 +45,18 @@ struct MetricRow {
   double value = 0;
 };
 
+// Which devices a round picks, and what came back of those picked (a Python selection, or a strategy's
+// configure_fit); sim's RoundSelection asks it (sim/aggregate/selection_policy.hpp wraps it).
+class DevicePicker {
+ public:
+  virtual ~DevicePicker() = default;
+  // Sets chosen[d] for at most `count` of the candidate devices `pool` in round `round` (from 0).
+  virtual void pick(const std::vector<size_t>& pool, size_t count, int64_t round, std::vector<bool>& chosen) = 0;
+  // An update came back `round_time_s` after its model was sent: in time and aggregated, or late.
+  virtual void delivered(size_t /*device*/, double /*round_time_s*/) {}
+  virtual void aggregated(size_t /*device*/, int64_t /*samples*/, double /*loss*/, double /*round_time_s*/) {}
+};
+
 class StrategyPolicy {
  public:
   virtual ~StrategyPolicy() = default;
@@ -65,8 +73,8 @@ class StrategyPolicy {
   // message_bytes, asked once: bytes added to every model sent down and every update sent up.
   virtual int64_t extra_model_bytes() const = 0;
   virtual int64_t extra_update_bytes() const = 0;
-  // configure_fit, when the class overrides it: a selection policy over the round's available devices.
-  virtual std::shared_ptr<sim::SelectionPolicy> round_configuration() = 0;
+  // configure_fit, when the class overrides it: it picks among the round's available devices (null: it does not).
+  virtual std::shared_ptr<DevicePicker> round_configuration() = 0;
 };
 
 class DeadlinePolicy {
@@ -80,7 +88,7 @@ class DeadlinePolicy {
 // The run's policies, as the scenario names them (null: the built-in one).
 struct Policies {
   std::shared_ptr<StrategyPolicy> strategy;
-  std::shared_ptr<sim::SelectionPolicy> selection;
+  std::shared_ptr<DevicePicker> selection;
   std::shared_ptr<DeadlinePolicy> deadline;
   std::shared_ptr<std::vector<MetricRow>> metrics;  // what the policies returned, in call order
   bool any() const { return strategy || selection || deadline; }

@@ -81,7 +81,7 @@ void apply_override(json& doc, const std::string& override_text) {
   for (const auto& seg : segments) {
     const std::string typed_at = typed;
     typed += (typed.empty() ? "" : ".") + seg;
-    if (leaf && (leaf->type == ValueType::Platform || free_form)) {
+    if (leaf && (leaf->type == ValueType::Platform || leaf->type == ValueType::Object || free_form)) {
       // Into the platform's object form: what-ifs and fleet keys are checked against the platform
       // itself when the document is resolved. A plain path becomes {"file": path}.
       if (!free_form && node->is_string()) *node = json{{"file", *node}};

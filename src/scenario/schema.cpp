@@ -354,6 +354,7 @@ std::string type_text(const KeySpec& key) {
     case ValueType::IntervalList: t = "list of [off_s, on_s] intervals (s)"; break;
     case ValueType::Platform: t = "path (file) or object"; break;
     case ValueType::SiteMap: t = "object"; break;
+    case ValueType::Object: t = "object"; break;
     case ValueType::Literal: {
       std::vector<std::string> kinds;  // the JSON types of the literals, each once
       for (const auto& l : key.literals) {

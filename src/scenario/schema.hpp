@@ -59,6 +59,7 @@ enum class ValueType {
                  // (platform_source.hpp resolves it, reading the file)
   SiteMap,       // aggregator hosts and their devices: {"AGG-HOST": device selector or list of device
                  // names, ...} (resolved by the row's `resolve`, against the platform and the devices)
+  Object,        // a JSON object kept as given (a Python policy's keyword arguments), checked by the row's `resolve`
 };
 
 enum class PathKind { File, Directory };

@@ -720,6 +720,9 @@ json check_value(const KeySpec& k, const json& v, const std::string& at, const R
     case ValueType::EntryList: break;  // resolved by resolve_entries
     case ValueType::Platform: break;   // resolved by PlatformSource
     case ValueType::SiteMap: break;    // resolved by the row's `resolve`
+    case ValueType::Object:
+      if (!v.is_object()) throw ScenarioError(at + ": expected an object, got " + text::show(v));
+      return v;
     case ValueType::Section: break;    // resolved by resolve_scope
   }
   throw ScenarioError(at + ": internal error: no checker for this key type");

@@ -92,11 +92,32 @@ class Policies(unittest.TestCase):
                 run(self.out(name + "-built-in"), built_in)
                 run(self.out(name + "-python"), python)
                 self.assertSameFiles(self.out(name + "-built-in"), self.out(name + "-python"))
+        # The tutorial's port of Flower's FedAvg averages the trained models: FedAvg to float32 rounding.
+        run(self.out("flower"), PYTHON + ["strategy.python=flower_fedavg.py:FedAvg"])
+        with open(os.path.join(self.out("flower"), "summary.json")) as f, \
+                open(os.path.join(self.out("fedavg-built-in"), "summary.json")) as g:
+            flower, built_in = json.load(f), json.load(g)
+        self.assertAlmostEqual(flower["final_test_accuracy"], built_in["final_test_accuracy"], delta=0.01)
         run(self.out("fedavg-python-2"), pairs["fedavg"][1], threads=2)
         self.assertSameFiles(self.out("fedavg-python"), self.out("fedavg-python-2"))
         with open(os.path.join(self.out("krum-python"), "policy_metrics.csv")) as f:
             self.assertEqual(f.readline().strip(), "round,source,key,value")
             self.assertRegex(f.readline(), r'^0,aggregate_fit,"chosen_device",\d$')
+
+    def test_from_the_python_package(self):
+        # edgetrain.run's child engine embeds its own interpreter: the same files as the command line's.
+        script = textwrap.dedent(f"""
+            import edgetrain
+            run = edgetrain.run({os.path.join(ROOT, "scenarios", "python", "fedavg.json")!r}, out={self.out("api")!r},
+                                set={{"stop.rounds": 3}})
+            print(run.summary["status"])
+            """)
+        env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(BINARY)), "python"),
+                   EDGETRAIN_ENGINE=os.path.abspath(BINARY))
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, cwd=self.work)
+        self.assertEqual(done.stdout.strip(), "completed", done.stderr)
+        run(self.out("cli"), ["stop.rounds=3"], scenario=os.path.join(ROOT, "scenarios", "python", "fedavg.json"))
+        self.assertSameFiles(self.out("api"), self.out("cli"))
 
     def test_selection_and_deadline_are_seeded(self):
         sets = ["training.selection.kind=python", "training.selection.python=oort.py:OortLike",
@@ -174,12 +195,16 @@ class Policies(unittest.TestCase):
         cmd = [BINARY, "run", BASE, "--quiet", "--out", self.out("stuck"), "--set", PYTHON[0], "--set",
                f"strategy.python={path}:Stuck"]
         process = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(3)
-        self.assertIsNone(process.poll(), "the run ended before it was stuck")
-        sent = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=30)
-        self.assertLess(time.monotonic() - sent, 5)
+        try:
+            time.sleep(3)
+            self.assertIsNone(process.poll(), "the run ended before it was stuck")
+            sent = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            _, err = process.communicate(timeout=30)
+            self.assertLess(time.monotonic() - sent, 5)
+        finally:
+            process.kill()  # a run the signal did not stop must not outlive the test
+            process.wait()
         self.assertEqual(process.returncode, 130, err)
         summary = json.load(open(os.path.join(self.out("stuck"), "summary.json")))
         self.assertEqual(summary["status"], "interrupted")

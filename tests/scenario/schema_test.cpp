@@ -178,6 +178,7 @@ TEST_CASE("schema: lookups") {
                                                             "staleness_history", "local_steps",
                                                             "aggregation",       "server_lr",
                                                             "round_timeout_s",   "deadline",
+                                                            "deadline_python",   "deadline_settings",
                                                             "selection"});
   CHECK(child_names("devices[]") == std::vector<std::string>{"host", "name", "stream"});
   CHECK(child_names("stream") ==
@@ -186,7 +187,8 @@ TEST_CASE("schema: lookups") {
   CHECK(child_names("stream.buffer") == std::vector<std::string>{"policy", "capacity_samples", "window_s"});
   CHECK(child_names("training.injection") == std::vector<std::string>{"alpha", "beta"});
   CHECK(child_names("training.selection") == std::vector<std::string>{"kind", "per_round", "fraction", "over_selection",
-                                                                      "exploration", "alpha", "preferred_round_s", "min_updates", "below_min"});
+                                                                      "exploration", "alpha", "preferred_round_s", "python", "settings",
+                                                                      "min_updates", "below_min"});
   CHECK(child_names("faults") == std::vector<std::string>{"devices", "links", "retry_s"});
   CHECK(child_names("faults.devices[]") == std::vector<std::string>{"device", "off_s", "mtbf_s", "mttr_s"});
   CHECK(child_names("faults.links[]") == std::vector<std::string>{"link", "trace", "off_s"});

@@ -207,7 +207,7 @@ TEST_CASE("validate: unknown keys with did-you-mean") {
         "momentum, weight_decay, window_s, "
         "batch_min, batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, "
         "staleness_policy, buffer_size, start_jitter_s, staleness_history, local_steps, aggregation, server_lr, "
-        "round_timeout_s, deadline, selection)");
+        "round_timeout_s, deadline, deadline_python, deadline_settings, selection)");
   doc = minimal_doc();
   doc["trainig"] = json::object();
   CHECK(parse_error(dir, doc) == "trainig: unknown key (did you mean \"training\"?)");
@@ -242,7 +242,7 @@ TEST_CASE("validate: sections, required keys and the top level") {
         "batch_min, "
         "batch_max, base_global_batch, weighting, lr_scaling, injection, staleness_lr, max_staleness, "
         "staleness_policy, buffer_size, start_jitter_s, staleness_history, local_steps, aggregation, server_lr, "
-        "round_timeout_s, deadline, selection) or null, got 5");
+        "round_timeout_s, deadline, deadline_python, deadline_settings, selection) or null, got 5");
   doc = minimal_doc();
   doc.erase("server");
   CHECK(parse_error(dir, doc) == "server: required key is missing");

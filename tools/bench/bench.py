@@ -854,9 +854,9 @@ def section_policies(d):
              f"scenarios/python/uniform.py) | {ms(available)} | {ms(uniform)} | "
              f"{f'{100 * added_select:+.0f}%' if added_select is not None else 'n/a'} |", "",
              f"Beside them, the built-in `random` kind, whose candidates are every device (no scan of who is "
-             f"available), takes {ms(random)} a round: the difference to `available` is the engine's scan of the "
-             "population, which a Python selection needs as `available` does (its candidates are the available "
-             "devices).", "", "```"] + list(agg["commands"].values()) + list(sel["commands"].values()) + ["```", ""]
+             f"available), takes {ms(random)} a round: the Python selection "
+             f"{f'{100 * (uniform / random - 1):+.0f}%' if uniform and random else 'n/a'} against it. The devices "
+             "picked differ from kind to kind, and with them the host slots each round fills.", "", "```"] + list(agg["commands"].values()) + list(sel["commands"].values()) + ["```", ""]
     pct = (lambda v: f"{100 * v:+.0f}%" if v is not None else "n/a")
     return lines, (f"Python policies per round: aggregating {agg['devices']} CNN updates {pct(added)} against the "
                    f"built-in FedAvg, selecting among {sel['devices']:,} devices {pct(added_select)} against the "

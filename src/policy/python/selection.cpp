@@ -18,11 +18,11 @@ struct Report {
   double loss;
 };
 
-class PythonSelection final : public sim::SelectionPolicy {
+class PythonSelection final : public DevicePicker {
  public:
   explicit PythonSelection(LoadedClass cls) : cls_(std::move(cls)), feedback_(cls_.overrides("feedback", kBase, "SelectionPolicy")) {}
 
-  void pick(std::vector<size_t>& pool, size_t count, int64_t round, uint64_t&, std::vector<bool>& chosen) override {
+  void pick(const std::vector<size_t>& pool, size_t count, int64_t round, std::vector<bool>& chosen) override {
     run_python(cls_.source, "select", [&] {
       if (feedback_ && !reports_.empty()) {
         const py::object make = py::module_::import(kBase).attr("Report");
@@ -96,7 +96,7 @@ class PythonDeadline final : public DeadlinePolicy {
 
 }  // namespace
 
-std::shared_ptr<sim::SelectionPolicy> make_python_selection(LoadedClass cls) { return std::make_shared<PythonSelection>(std::move(cls)); }
+std::shared_ptr<DevicePicker> make_python_selection(LoadedClass cls) { return std::make_shared<PythonSelection>(std::move(cls)); }
 
 std::shared_ptr<DeadlinePolicy> make_python_deadline(LoadedClass cls) { return std::make_shared<PythonDeadline>(std::move(cls)); }
 

@@ -5,11 +5,10 @@
 
 #include "policy/policy.hpp"
 #include "policy/python/classes.hpp"
-#include "sim/aggregate/selection_policy.hpp"
 
 namespace edgetrain::policy {
 
-std::shared_ptr<sim::SelectionPolicy> make_python_selection(LoadedClass cls);
+std::shared_ptr<DevicePicker> make_python_selection(LoadedClass cls);
 std::shared_ptr<DeadlinePolicy> make_python_deadline(LoadedClass cls);
 
 }  // namespace edgetrain::policy

@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "sim/aggregate/selection_policy.hpp"
 
 namespace edgetrain::policy {
 namespace {
@@ -24,12 +23,12 @@ void record_metrics(py::handle metrics, int64_t round, const char* source, std::
 }
 
 // configure_fit picks the round's devices among those available (a ClientManager of them).
-class ConfigureFit final : public sim::SelectionPolicy {
+class ConfigureFit final : public DevicePicker {
  public:
   ConfigureFit(const LoadedClass& cls, const std::vector<std::string>& names, const StrategyModel& model)
       : cls_(cls), names_(names), model_(model) {}
 
-  void pick(std::vector<size_t>& pool, size_t, int64_t round, uint64_t&, std::vector<bool>& chosen) override {
+  void pick(const std::vector<size_t>& pool, size_t, int64_t round, std::vector<bool>& chosen) override {
     run_python(cls_.source, "configure_fit", [&] {
       const py::module_ base = py::module_::import(kBase);
       py::list clients;

@@ -31,7 +31,7 @@ class PythonStrategy final : public StrategyPolicy {
   double server_flops(int64_t round, int64_t updates, int64_t params) override;
   int64_t extra_model_bytes() const override { return model_bytes_; }
   int64_t extra_update_bytes() const override { return update_bytes_; }
-  std::shared_ptr<sim::SelectionPolicy> round_configuration() override { return configure_; }
+  std::shared_ptr<DevicePicker> round_configuration() override { return configure_; }
 
  private:
   LoadedClass cls_;
@@ -41,7 +41,7 @@ class PythonStrategy final : public StrategyPolicy {
   StrategyModel model_;
   int64_t model_bytes_ = 0, update_bytes_ = 0;
   bool evaluates_ = false;                         // the class overrides evaluate
-  std::shared_ptr<sim::SelectionPolicy> configure_;  // the class overrides configure_fit
+  std::shared_ptr<DevicePicker> configure_;  // the class overrides configure_fit
 };
 
 }  // namespace edgetrain::policy

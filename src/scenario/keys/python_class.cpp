@@ -105,8 +105,7 @@ KeySpec python_class_key(std::string path, std::string description, PythonClass*
 }
 
 KeySpec python_settings_key(std::string path, std::string description, PythonClass* (*place)(Scenario&)) {
-  KeySpec k = string_key(std::move(path), std::move(description)).resolved_by(resolve_settings);
-  k.type_doc = "object";
+  KeySpec k = row(std::move(path), ValueType::Object, std::move(description)).resolved_by(resolve_settings);
   return std::move(k.def(nlohmann::json::object()).fills_root<Scenario>([place](Scenario& s, const nlohmann::json& v) {
     if (PythonClass* python = place(s)) python->settings = v;
   }));

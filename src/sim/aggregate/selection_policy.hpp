@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "policy/policy.hpp"
 #include "scenario/scenario.hpp"
 
 namespace edgetrain::sim {
@@ -43,6 +44,10 @@ const SelectionKind& selection_kind(const std::string& name);
 // Moves a uniform sample of `count` of `pool` to its front: a partial Fisher-Yates shuffle driven by
 // SplitMix64 (the same bits on every platform). Shared by the policies that draw.
 void sample_front(std::vector<size_t>& pool, size_t count, uint64_t& state);
+
+// A policy written in Python (policy/policy.hpp's DevicePicker) as a selection policy: members are device
+// indices (the flat topology's rounds, which Python policies need).
+std::unique_ptr<SelectionPolicy> make_picked(std::shared_ptr<policy::DevicePicker> picker);
 
 // The policies' factories, one per file.
 std::unique_ptr<SelectionPolicy> make_uniform(const scenario::SelectionSpec& spec, size_t members);

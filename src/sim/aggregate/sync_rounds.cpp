@@ -23,8 +23,8 @@ namespace {
 // A Python strategy's configure_fit, or a Python selection (the scenario does not allow both).
 std::shared_ptr<SelectionPolicy> given_selection(const policy::Policies& policies) {
   if (policies.strategy)
-    if (auto configure = policies.strategy->round_configuration()) return configure;
-  return policies.selection;
+    if (auto configure = policies.strategy->round_configuration()) return make_picked(std::move(configure));
+  return policies.selection ? make_picked(policies.selection) : nullptr;
 }
 
 }  // namespace
