@@ -13,6 +13,7 @@ packages=(
   # and cpack -G DEB's dpkg-shlibdeps calls `file`.
   git file
   libsimgrid-dev libtorch-dev nlohmann-json3-dev libboost-program-options-dev doctest-dev zlib1g-dev
+  libdeflate-dev  # a gzipped data file decompressed whole, three times zlib's speed (src/learn/dataset.cpp)
   libpugixml-dev  # reads platform files before SimGrid does (src/platform)
   libmimalloc-dev  # the process's malloc: SimGrid's per-transfer allocations run faster on it (CMakeLists.txt)
   libns3-dev  # the packet-level reference (src/packet: ns-3 TCP) for crosscheck and calibrate

@@ -2,7 +2,8 @@
 """The band a calibrated run prints contains the error crosscheck measures on it (issue: "within 0%"
 printed beside a +10% message and +26% rounds): for a scenario of every shipped platform with that
 platform's calibration (results/fidelity/network/, written by tools/docs/fidelity_page.py --measure), and
-for scenarios on the held-out platforms (results/fidelity/held-out/), each crosschecked for two rounds.
+for scenarios on the held-out platforms (results/fidelity/held-out/), each crosschecked for two rounds (the
+factory's 120 contending devices for one).
 A lone transfer's error must be within the lone band, a round's distance outside TCP's range across
 router queues within the round band; where the calibration does not cover the run the band must say
 unknown. Usage: bands_test.py EDGETRAIN"""
@@ -16,9 +17,11 @@ from pathlib import Path
 EDGETRAIN = sys.argv[1]
 NET = Path("results/fidelity/network")
 HELD_OUT = Path("results/fidelity/held-out")
-SHIPPED = [("scenarios/quickstart.json", "quickstart"), ("scenarios/adacomp/adacomp-1pct.json", "adacomp16"),
-           ("scenarios/scadles/s1-scadles.json", "scadles16"), ("scenarios/fl/server.json", "gossip16"),
-           ("scenarios/fl/flat.json", "factory")]
+# (scenario, its platform's calibration, rounds crosschecked): the factory's 120 devices contend in every
+# round, so one round of them holds the worst case (two took ns-3 two minutes, the most of the whole suite).
+SHIPPED = [("scenarios/quickstart.json", "quickstart", 2), ("scenarios/adacomp/adacomp-1pct.json", "adacomp16", 2),
+           ("scenarios/scadles/s1-scadles.json", "scadles16", 2), ("scenarios/fl/server.json", "gossip16", 2),
+           ("scenarios/fl/flat.json", "factory", 1)]
 
 
 def held_out_scenario(tmp, name, devices):
@@ -34,9 +37,9 @@ def held_out_scenario(tmp, name, devices):
     return path
 
 
-def check(tmp, scenario, calibration):
+def check(tmp, scenario, calibration, rounds=2):
     out = tmp / Path(scenario).stem
-    p = subprocess.run([EDGETRAIN, "crosscheck", scenario, "--quiet", "--out", out, "--set", "stop.rounds=2",
+    p = subprocess.run([EDGETRAIN, "crosscheck", scenario, "--quiet", "--out", out, "--set", f"stop.rounds={rounds}",
                         "--set", f"network.calibration={Path.cwd() / NET / calibration}.calibration.json"],
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, (scenario, p.stderr)
@@ -63,7 +66,7 @@ def check(tmp, scenario, calibration):
 
 with tempfile.TemporaryDirectory() as d:
     tmp = Path(d)
-    known = sum(check(tmp, s, c) for s, c in SHIPPED)
+    known = sum(check(tmp, s, c, r) for s, c, r in SHIPPED)
     for name, devices in (("lan", 8), ("satellite", 4), ("dsl", 8), ("fleet3", 40)):
         for n in (1, devices):
             known += check(tmp, str(held_out_scenario(tmp, name, n)), name)

@@ -87,7 +87,7 @@ PROFILES = {
               "population": [("plan-1m", 2000, 20, 2), ("train-1m", 2000, 20, 2)], "plain": (50, 2),
               "mpi": {"rounds": (1, 2), "ranks": [2], "overhead_rounds": 2},
               "activities": {"runs": [(100, 2, 60, 1000)], "per_device": {"activities": (50, 100), "actors": (50, 100)}},
-              "policies": {"aggregate": (10, 1, 2), "select": (2000, 1, 2)}},
+              "policies": {"aggregate": (4, 1, 2), "select": (2000, 1, 2)}},
 }
 # When a scale run is stopped (s): well above its goal, as the machine's load varies.
 SCALE_LIMIT_S = {10000: 120, 100000: 600}
