@@ -3,7 +3,7 @@
 printed beside a +10% message and +26% rounds): for a scenario of every shipped platform with that
 platform's calibration (results/fidelity/network/, written by tools/docs/fidelity_page.py --measure), and
 for scenarios on the held-out platforms (results/fidelity/held-out/), each crosschecked for two rounds (the
-factory's 120 contending devices for one).
+factory's 120 and fleet3's 40 contending devices for one).
 A lone transfer's error must be within the lone band, a round's distance outside TCP's range across
 router queues within the round band; where the calibration does not cover the run the band must say
 unknown. Usage: bands_test.py EDGETRAIN"""
@@ -67,8 +67,9 @@ def check(tmp, scenario, calibration, rounds=2):
 with tempfile.TemporaryDirectory() as d:
     tmp = Path(d)
     known = sum(check(tmp, s, c, r) for s, c, r in SHIPPED)
-    for name, devices in (("lan", 8), ("satellite", 4), ("dsl", 8), ("fleet3", 40)):
+    # (platform, devices, rounds of the contended run): fleet3's 40 devices contend in every round, one is enough.
+    for name, devices, rounds in (("lan", 8, 2), ("satellite", 4, 2), ("dsl", 8, 2), ("fleet3", 40, 1)):
         for n in (1, devices):
-            known += check(tmp, str(held_out_scenario(tmp, name, n)), name)
+            known += check(tmp, str(held_out_scenario(tmp, name, n)), name, 2 if n == 1 else rounds)
     assert known >= 10, f"the bands were known in {known} places only: too little was checked"
 print("bands contain the measured errors: ok")

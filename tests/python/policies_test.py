@@ -119,9 +119,9 @@ class Policies(unittest.TestCase):
 
     def test_selection_and_deadline_are_seeded(self):
         sets = PYTHON + ["strategy.python=fedavg.py:FedAvg", "training.selection.kind=python",
-                "training.selection.python=oort.py:OortLike",
-                "training.selection.per_round=3", "training.deadline=python",
-                "training.deadline_python=deadline.py:MedianDeadline", "training.round_timeout_s=30", "stop.rounds=8"]
+                         "training.selection.python=oort.py:OortLike", "training.selection.per_round=3",
+                         "training.deadline=python", "training.deadline_python=deadline.py:MedianDeadline",
+                         "training.round_timeout_s=30", "stop.rounds=8"]
         run(self.out("one"), sets)
         run(self.out("two"), sets, threads=2)
         self.assertSameFiles(self.out("one"), self.out("two"))
