@@ -11,7 +11,8 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from edgetrain.strategy import ClientProxy, FitRes, Metrics, NDArrays, Parameters, Strategy, ndarrays_to_parameters
+from edgetrain.strategy import (ClientProxy, FitRes, Metrics, NDArrays, Parameters, Strategy, ndarrays_to_parameters,
+                                weighted_mean_update)
 
 
 class FedAdam(Strategy):
@@ -24,14 +25,7 @@ class FedAdam(Strategy):
                       failures: List[object]) -> Tuple[Optional[Parameters], Metrics]:
         if not results:
             return None, {}
-        total = 0.0
-        mean = [np.zeros(u.shape, np.float32) for u in results[0][1].update]
-        for _, fit in results:
-            for m, u in zip(mean, fit.update):
-                m += np.float32(fit.weight) * u
-            total += fit.weight
-        scale = np.float32(1.0 / total)
-        delta_t = [-(m * scale).astype(np.float64) for m in mean]
+        delta_t = [-m.astype(np.float64) for m in weighted_mean_update(results)]
         if self.m_t is None or self.v_t is None:
             self.m_t = [np.zeros_like(d) for d in delta_t]
             self.v_t = [np.zeros_like(d) for d in delta_t]

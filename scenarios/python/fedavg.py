@@ -1,9 +1,8 @@
 """FedAvg in Python, equal bit for bit to edgetrain's built-in strategy (tests/python/policies_test.py).
 
-The built-in FedAvg sums each update times its weight in float32, in arrival order, scales the sum by
-1 / (the weights' sum, in double), and steps with LibTorch's SGD rule at training.server_lr (momentum and
-weight decay as training.momentum and training.weight_decay): the same float32 operations in the same
-order give the same bits.
+The built-in FedAvg takes the updates' weighted mean (edgetrain.strategy.weighted_mean_update: float32 sums in
+arrival order) and steps with LibTorch's SGD rule at training.server_lr (momentum and weight decay as
+training.momentum and training.weight_decay): the same float32 operations in the same order give the same bits.
 """
 from __future__ import annotations
 
@@ -11,7 +10,8 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from edgetrain.strategy import ClientProxy, FitRes, Metrics, NDArrays, Parameters, Strategy, ndarrays_to_parameters
+from edgetrain.strategy import (ClientProxy, FitRes, Metrics, NDArrays, Parameters, Strategy, ndarrays_to_parameters,
+                                weighted_mean_update)
 
 
 class FedAvg(Strategy):
@@ -25,17 +25,10 @@ class FedAvg(Strategy):
                       failures: List[object]) -> Tuple[Optional[Parameters], Metrics]:
         if not results:
             return None, {}
-        total = 0.0
-        mean = [np.zeros(u.shape, np.float32) for u in results[0][1].update]
-        for _, fit in results:
-            weight = np.float32(fit.weight)
-            for m, u in zip(mean, fit.update):
-                m += weight * u
-            total += fit.weight
-        scale = np.float32(1.0 / total)
+        mean = weighted_mean_update(results)
         received = results[0][1].received
         assert received is not None, "a timing-only run trains no model"
-        steps = [m * scale + self.weight_decay * x for m, x in zip(mean, received)]
+        steps = [m + self.weight_decay * x for m, x in zip(mean, received)]
         if self.momentum != 0:  # LibTorch's rule: the first step fills the buffer
             self.buffer = steps if self.buffer is None else [self.momentum * b + s for b, s in zip(self.buffer, steps)]
             steps = self.buffer

@@ -95,6 +95,23 @@ class FitRes:
         return self._parameters
 
 
+def weighted_mean_update(results: Sequence[Tuple[ClientProxy, FitRes]]) -> NDArrays:
+    """The results' updates averaged as edgetrain's built-in FedAvg averages them, bit for bit: each update times
+    its ``weight`` summed in float32, in the order the list holds them (arrival order), then scaled by ``1 /
+    (the weights' sum)``, computed in double. Empty results have no mean (ValueError)."""
+    if not results:
+        raise ValueError("weighted_mean_update: no results")
+    total = 0.0
+    mean = [np.zeros(u.shape, np.float32) for u in results[0][1].update]
+    for _, fit in results:
+        weight = np.float32(fit.weight)
+        for m, u in zip(mean, fit.update):
+            m += weight * u
+        total += fit.weight
+    scale = np.float32(1.0 / total)
+    return [m * scale for m in mean]
+
+
 class ClientManager:
     """The devices a round may pick: those on, not busy with an earlier round, and (streaming) holding a batch."""
 
