@@ -106,12 +106,13 @@ class IdxReader {
     std::vector<uint8_t> data;
     uint64_t total = 0;
     if (std::optional<std::vector<uint8_t>> whole = decompressed_whole()) {
-      const uint64_t header = 4 * (1 + dims_.size());
-      total = whole->size() > header ? whole->size() - header : 0;
-      if (total > 0) data.assign(whole->begin() + static_cast<std::ptrdiff_t>(header),
-                                 whole->begin() + static_cast<std::ptrdiff_t>(header + std::min(total, keep_bytes)));
+      // The items in place of the whole content: its header dropped, what is not kept cut (no second copy).
+      const uint64_t header = std::min<uint64_t>(4 * (1 + dims_.size()), whole->size());
+      total = whole->size() - header;
+      whole->erase(whole->begin(), whole->begin() + static_cast<std::ptrdiff_t>(header));
+      whole->resize(std::min(total, keep_bytes));
       check_length(total);
-      return data;
+      return std::move(*whole);
     }
     std::vector<char> chunk(1 << 20);
     while (true) {

@@ -62,6 +62,25 @@ TEST_CASE("IDX files are read gzipped or not, with identical results") {
   CHECK(a.train.values()[1] > a.train.values()[0]);
 }
 
+TEST_CASE("a gzipped IDX file of two members (cat a.gz b.gz) reads as one, as gunzip does") {
+  // libdeflate decompresses a single member at once; two members go to zlib's stream, with the same result.
+  const fs::path dir = make_idx_dir("members", true);
+  const fs::path images = dir / "train-images-idx3-ubyte.gz";
+  std::string whole = be32(0x803) + be32(3) + be32(2) + be32(2);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) whole += static_cast<char>(i * 10 + j);
+  write_gz(dir / "first.gz", whole.substr(0, 10));
+  write_gz(dir / "rest.gz", whole.substr(10));
+  std::ofstream(images, std::ios::binary) << std::ifstream(dir / "first.gz", std::ios::binary).rdbuf()
+                                          << std::ifstream(dir / "rest.gz", std::ios::binary).rdbuf();
+  fs::remove(dir / "first.gz");
+  fs::remove(dir / "rest.gz");
+  const DatasetPair split = load_idx_dataset(dir, 0, 0);
+  const DatasetPair one = load_idx_dataset(make_idx_dir("one-member", true), 0, 0);
+  CHECK(split.train.codes == one.train.codes);
+  CHECK(split.train.labels == one.train.labels);
+}
+
 TEST_CASE("limits keep the first samples") {
   const DatasetPair d = load_idx_dataset(make_idx_dir("limit", true), 2, 1);
   CHECK(d.train.size() == 2);
