@@ -115,6 +115,12 @@ py::list layer_views(const std::shared_ptr<const std::vector<float>>& data, cons
   return views;
 }
 
+std::vector<bool> members_of(const std::vector<size_t>& pool, size_t n) {
+  std::vector<bool> out(n, false);
+  for (size_t d : pool) out[d] = true;
+  return out;
+}
+
 py::array_t<int64_t> index_array(const std::vector<size_t>& values) {
   py::array_t<int64_t> out(static_cast<py::ssize_t>(values.size()));
   int64_t* p = out.mutable_data();

@@ -35,6 +35,8 @@ LoadedClass load_class(const std::string& key, const scenario::PythonClass& cls,
 
 // Read-only numpy views of `data`, one per layer, keeping `data` alive as long as any view is.
 py::list layer_views(const std::shared_ptr<const std::vector<float>>& data, const std::vector<compress::Layer>& layers);
+// Per device of `n`: whether it is in `pool` (what a policy's answer is checked against).
+std::vector<bool> members_of(const std::vector<size_t>& pool, size_t n);
 // A numpy int64 array holding `values`.
 py::array_t<int64_t> index_array(const std::vector<size_t>& values);
 // `value` (a Parameters, or a sequence of arrays) copied into `out` as float32, checked against `layers`;

@@ -37,8 +37,7 @@ class PythonSelection final : public DevicePicker {
       if (static_cast<size_t>(devices.size()) > count)
         throw PolicyError(cls_.source.key + ": select returned " + std::to_string(devices.size()) + " devices, more than num_clients " +
                           std::to_string(count) + " (server_round " + std::to_string(round + 1) + ")");
-      std::vector<bool> candidate(chosen.size(), false);
-      for (size_t m : pool) candidate[m] = true;
+      const std::vector<bool> candidate = members_of(pool, chosen.size());
       for (py::ssize_t k = 0; k < devices.size(); ++k) {
         const int64_t d = devices.at(k);
         if (d < 0 || static_cast<size_t>(d) >= candidate.size() || !candidate[static_cast<size_t>(d)])

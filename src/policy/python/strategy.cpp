@@ -3,6 +3,7 @@
 #include "policy/python/strategy.hpp"
 
 #include <cmath>
+#include <numeric>
 
 
 namespace edgetrain::policy {
@@ -22,6 +23,14 @@ void record_metrics(py::handle metrics, int64_t round, const char* source, std::
   }
 }
 
+// A ClientManager of the devices `devices` (indices into `names`), drawing with the strategy's generator.
+py::object client_manager(const LoadedClass& cls, const std::vector<std::string>& names, const std::vector<size_t>& devices) {
+  const py::module_ base = py::module_::import(kBase);
+  py::list clients;
+  for (size_t d : devices) clients.append(base.attr("ClientProxy")(names[d], d));
+  return base.attr("ClientManager")(clients, cls.instance.attr("rng"));
+}
+
 // configure_fit picks the round's devices among those available (a ClientManager of them).
 class ConfigureFit final : public DevicePicker {
  public:
@@ -30,14 +39,9 @@ class ConfigureFit final : public DevicePicker {
 
   void pick(const std::vector<size_t>& pool, size_t, int64_t round, std::vector<bool>& chosen) override {
     run_python(cls_.source, "configure_fit", [&] {
-      const py::module_ base = py::module_::import(kBase);
-      py::list clients;
-      for (size_t m : pool) clients.append(base.attr("ClientProxy")(names_[m], m));
-      const py::object manager = base.attr("ClientManager")(clients, cls_.instance.attr("rng"));
-      const py::object parameters = model_.parameters();
-      const py::object picked = cls_.instance.attr("configure_fit")(round + 1, parameters, manager);
-      std::vector<bool> candidate(chosen.size(), false);
-      for (size_t m : pool) candidate[m] = true;
+      const py::object picked =
+          cls_.instance.attr("configure_fit")(round + 1, model_.parameters(), client_manager(cls_, names_, pool));
+      const std::vector<bool> candidate = members_of(pool, chosen.size());
       for (const py::handle pair : picked) {
         const py::tuple entry = py::reinterpret_borrow<py::object>(pair);
         if (entry.size() != 2) throw PolicyError(cls_.source.key + ": configure_fit must return (ClientProxy, FitIns) pairs");
@@ -83,15 +87,14 @@ PythonStrategy::PythonStrategy(LoadedClass cls, std::vector<compress::Layer> lay
   });
   if (cls_.overrides("configure_fit", kBase, "Strategy")) configure_ = std::make_shared<ConfigureFit>(cls_, names_, model_);
   evaluates_ = cls_.overrides("evaluate", kBase, "Strategy");
+  declares_flops_ = cls_.overrides("server_flops", kBase, "Strategy");
 }
 
 void PythonStrategy::initial_model(std::vector<float>& model) {
   run_python(cls_.source, "initialize_parameters", [&] {
-    const py::module_ base = py::module_::import(kBase);
-    py::list clients;
-    for (size_t d = 0; d < names_.size(); ++d) clients.append(base.attr("ClientProxy")(names_[d], d));
-    const py::object given =
-        cls_.instance.attr("initialize_parameters")(base.attr("ClientManager")(clients, cls_.instance.attr("rng")));
+    std::vector<size_t> everyone(names_.size());
+    std::iota(everyone.begin(), everyone.end(), size_t{0});
+    const py::object given = cls_.instance.attr("initialize_parameters")(client_manager(cls_, names_, everyone));
     if (!given.is_none()) copy_model(given, model_.layers, cls_.source.key + ": initialize_parameters", model);
   });
 }
@@ -135,6 +138,7 @@ bool PythonStrategy::aggregate(int64_t round, std::vector<ArrivedUpdate> updates
 }
 
 double PythonStrategy::server_flops(int64_t round, int64_t updates, int64_t params) {
+  if (!declares_flops_) return 0.0;  // the base class's 0: no Python call a round
   double flops = 0;
   run_python(cls_.source, "server_flops", [&] { flops = cls_.instance.attr("server_flops")(round + 1, updates, params).cast<double>(); });
   if (!std::isfinite(flops) || flops < 0)

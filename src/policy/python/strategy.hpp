@@ -41,6 +41,7 @@ class PythonStrategy final : public StrategyPolicy {
   StrategyModel model_;
   int64_t model_bytes_ = 0, update_bytes_ = 0;
   bool evaluates_ = false;                         // the class overrides evaluate
+  bool declares_flops_ = false;                    // the class overrides server_flops
   std::shared_ptr<DevicePicker> configure_;  // the class overrides configure_fit
 };
 
