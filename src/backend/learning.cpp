@@ -41,7 +41,7 @@ std::unique_ptr<Learning> prepare_learning(const scenario::Scenario& scenario, c
   l.backend = during("initialising the model", [&] {
     return std::make_unique<TorchBackend>(scenario, *l.model, l.data, request.threads, l.charged, request.delta_link);
   });
-  if (request.place_learners) l.backend = request.place_learners(std::move(l.backend));
+  if (request.place_learners) l.backend = request.place_learners(std::move(l.backend), l.memory);
   return made;
 }
 

@@ -32,7 +32,7 @@ struct LearningRequest {
   std::function<void(const ChargedModel&)> once_allowed;
   // Real training: where the devices' learners run. Given the LibTorch back-end once built, returns the one the
   // run uses (MPI workers: src/mpi/worker_group.hpp). Empty: in this process.
-  std::function<std::unique_ptr<Backend>(std::unique_ptr<Backend>)> place_learners;
+  std::function<std::unique_ptr<Backend>(std::unique_ptr<Backend>, const MemoryEstimate&)> place_learners;
   LearnerPlacement placement;  // what the memory estimate counts for this process under MPI
 };
 

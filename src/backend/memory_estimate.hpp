@@ -4,6 +4,7 @@
 // works from the scenario, the dataset's headers and the model's configuration.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 #include <optional>
@@ -54,6 +55,7 @@ struct MemoryEstimate {
   double model_vectors = 0;     // model-sized fp32 vectors: every device's, the server's, LibTorch's
   double model_bytes = 0;       // params x model_vectors x 4
   double data_bytes = 0;        // features, labels and sample indices of both splits
+  double read_bytes = 0;        // what reading the data holds beside it, freed before the rest is made
   double device_bytes = 0;      // timing-only: each device's records, stream and actor stacks
   double activation_bytes = 0;  // the largest training batch, or an evaluation chunk
   double runtime_bytes = 0;     // the program and its libraries, measured
@@ -63,8 +65,11 @@ struct MemoryEstimate {
   double secure_bytes = 0;      // secure aggregation: every participant's state about each peer it shares with
   bool streams = false;         // stream buffers are not counted: they fill as the simulation goes
   std::string way_out;          // what a refusal suggests: the setting that needs less memory
+  // The data is loaded before the model, the devices' state and the rest are made (learning.cpp): the peak
+  // holds what reading took or what came after, not both.
   double total() const {
-    return model_bytes + data_bytes + device_bytes + activation_bytes + runtime_bytes + topology_bytes + secure_bytes;
+    return runtime_bytes + data_bytes +
+           std::max(read_bytes, model_bytes + device_bytes + activation_bytes + topology_bytes + secure_bytes);
   }
   // "about 41.2 GB (model 1e+09 parameters x 12 vectors: 40 GB; data 1.1 GB; ...)"
   std::string describe() const;

@@ -40,7 +40,7 @@ mpi::WorkerSetup build_worker(const std::vector<std::string>& words, const mpi::
 void write_stats(const mpi::WorkerGroup& workers, int ranks) {
   const char* path = std::getenv("EDGETRAIN_MPI_STATS");
   if (!path || !*path || !workers.placed()) return;
-  std::ofstream(path) << workers.channel().stats_json(ranks);
+  std::ofstream(path) << workers.channel().stats_json(ranks, workers.memory_estimates());
 }
 
 }  // namespace
@@ -66,7 +66,9 @@ int run_under_mpi(const std::vector<std::string>& words) {
         std::fprintf(stderr, "edgetrain: a timing-only run trains nothing: the %d MPI worker ranks stay idle\n",
                      workers.workers());
     } else if (workers.workers() > 0) {
-      placed.place_learners = [&](std::unique_ptr<backend::Backend> local) { return workers.place(std::move(local), sc); };
+      placed.place_learners = [&](std::unique_ptr<backend::Backend> local, const backend::MemoryEstimate& memory) {
+        return workers.place(std::move(local), sc, memory);
+      };
       placed.placement = {workers.workers(), 0, static_cast<int>(mpi::kSnapshotsPerRank)};
     }
     try {

@@ -80,6 +80,13 @@ class IdxReader {
     return s;
   }
   const fs::path& path() const { return path_; }
+  // What reading the file holds beside the items it keeps: a gzipped file's compressed bytes, with their
+  // output (decompressed_whole; the output becomes the items), or as many bytes as the file holds in
+  // items when read as it comes (the items' buffer grows by doubling).
+  uint64_t read_overhead_hint() const {
+    const uint64_t size = fs::file_size(path_);
+    return gzdirect(file_.get()) ? count_hint() * item_bytes() : size;
+  }
   // How many items the file can hold, from its size without reading it: the data length of an
   // uncompressed file, or gzip's trailer (the uncompressed length modulo 2^32). A hint for
   // estimates only: read_items checks the real length.
@@ -204,7 +211,7 @@ uint64_t kept(const IdxReader& images, int64_t limit) {
 // (0-9), used or not: a file with others is not the dataset it claims to be.
 Dataset read_split(Split& split, int64_t limit) {
   const uint64_t keep = kept(split.images, limit);
-  const std::vector<uint8_t> pixels = split.images.read_items(keep);
+  std::vector<uint8_t> pixels = split.images.read_items(keep);
   std::vector<uint8_t> label_bytes = split.labels.read_items(split.labels.count());  // one byte each: small
   for (size_t i = 0; i < label_bytes.size(); ++i) {
     if (label_bytes[i] >= kIdxClasses) {
@@ -218,7 +225,7 @@ Dataset read_split(Split& split, int64_t limit) {
   d.width = split.images.dims()[2];
   d.classes = kIdxClasses;
   d.raw_sample_bytes = d.height * d.width;
-  d.codes = pixels;  // the value of a code is set by standardise()
+  d.codes = std::move(pixels);  // the value of a code is set by standardise()
   d.labels.assign(label_bytes.begin(), label_bytes.begin() + static_cast<std::ptrdiff_t>(keep));
   return d;
 }
@@ -309,9 +316,8 @@ DatasetShape idx_dataset_shape(const fs::path& dir, int64_t train_limit, int64_t
   shape.height = train.images.dims()[1];
   shape.width = train.images.dims()[2];
   shape.classes = kIdxClasses;
-  // The raw bytes read (the kept pixels and all labels) besides the codes kept.
-  shape.read_bytes =
-      static_cast<double>(shape.train_samples + shape.test_samples) * static_cast<double>(shape.sample_floats() + 1);
+  // What reading holds beside the codes kept: the splits are read one after the other, images then labels.
+  shape.read_bytes = static_cast<double>(std::max(train.images.read_overhead_hint(), test.images.read_overhead_hint()));
   return shape;
 }
 

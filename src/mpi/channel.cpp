@@ -124,7 +124,7 @@ std::vector<uint8_t> Channel::receive(int rank, Tag tag) {
   }
 }
 
-std::string Channel::stats_json(int ranks) const {
+std::string Channel::stats_json(int ranks, const std::vector<double>& memory_estimates) const {
   const TransferStats& s = stats_;
   // What rank 0 spent in MPI beyond the workers' own waits for their steps.
   const double overhead_s = std::max(0.0, s.send_s + s.receive_s - s.worker_busy_s);
@@ -132,10 +132,14 @@ std::string Channel::stats_json(int ranks) const {
   std::snprintf(text, sizeof text,
                 "{\"ranks\": %d, \"steps\": %ld, \"messages_sent\": %ld, \"messages_received\": %ld, "
                 "\"bytes_sent\": %ld, \"bytes_received\": %ld, \"send_s\": %.6f, \"receive_s\": %.6f, "
-                "\"worker_busy_s\": %.6f, \"overhead_s\": %.6f, \"overhead_per_step_s\": %.9f}\n",
+                "\"worker_busy_s\": %.6f, \"overhead_s\": %.6f, \"overhead_per_step_s\": %.9f, "
+                "\"memory_estimate_bytes\": [",
                 ranks, s.steps, s.messages_sent, s.messages_received, s.bytes_sent, s.bytes_received, s.send_s,
                 s.receive_s, s.worker_busy_s, overhead_s, s.steps > 0 ? overhead_s / static_cast<double>(s.steps) : 0.0);
-  return text;
+  std::string json = text;
+  for (size_t k = 0; k < memory_estimates.size(); ++k)
+    json += (k ? ", " : "") + std::to_string(static_cast<int64_t>(memory_estimates[k]));
+  return json + "]}\n";
 }
 
 }  // namespace edgetrain::mpi

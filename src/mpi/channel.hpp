@@ -41,8 +41,9 @@ class Channel {
   // The next message with `tag` from `rank` if one has arrived; nothing otherwise (does not wait).
   std::optional<std::vector<uint8_t>> poll(int rank, Tag tag);
   TransferStats& stats() { return stats_; }
-  // The stats as a JSON object (bench/mpi reads it), with the transfer overhead per step.
-  std::string stats_json(int ranks) const;
+  // The stats as a JSON object (bench/mpi reads it), with the transfer overhead per step and each rank's memory
+  // estimate, rank 0 first.
+  std::string stats_json(int ranks, const std::vector<double>& memory_estimates) const;
 
  private:
   void reap();  // forgets the posted messages that were taken

@@ -223,6 +223,7 @@ void run_worker(const std::function<WorkerSetup()>& build) {
   }
   Writer ready;
   ready.put(Status::ok);
+  ready.put(setup.learning->memory.total());  // rank 0 reports it beside the others (EDGETRAIN_MPI_STATS)
   channel.send(0, Tag::reply, ready.bytes());
   Server(*setup.learning->backend, channel, setup.threads == 1).run();
 }

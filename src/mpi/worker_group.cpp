@@ -8,7 +8,9 @@
 namespace edgetrain::mpi {
 
 std::unique_ptr<backend::Backend> WorkerGroup::place(std::unique_ptr<backend::Backend> local,
-                                                     const scenario::Scenario& scenario) {
+                                                     const scenario::Scenario& scenario,
+                                                     const backend::MemoryEstimate& memory) {
+  estimates_.assign(1, memory.total());
   Writer build;
   build.put(Command::build);
   for (int rank = 1; rank < ranks_; ++rank) channel_.post(rank, Tag::command, build.bytes());
@@ -16,8 +18,11 @@ std::unique_ptr<backend::Backend> WorkerGroup::place(std::unique_ptr<backend::Ba
   for (int rank = 1; rank < ranks_; ++rank) {
     const std::vector<uint8_t> reply = channel_.receive(rank, Tag::reply);
     Reader r(reply);
-    if (r.get<Status>() != Status::ok && failed.empty())
-      failed = "learning worker (MPI rank " + std::to_string(rank) + ") could not set up: " + r.get_string();
+    if (r.get<Status>() != Status::ok) {
+      if (failed.empty()) failed = "learning worker (MPI rank " + std::to_string(rank) + ") could not set up: " + r.get_string();
+    } else {
+      estimates_.push_back(r.get<double>());
+    }
   }
   if (!failed.empty()) throw WorkerError(failed);
   channel_.stats() = TransferStats{};  // what the run's steps cost, not the workers' set-up (loading the data)

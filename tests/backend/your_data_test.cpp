@@ -100,9 +100,12 @@ TEST_CASE("the memory estimate counts values at their stored width and what read
   scenario::Scenario s = two_devices();
   s.dataset.name = "npz";
   const learn::DatasetShape bytes = data_shape(1000, 0, 1, 0), floats = data_shape(1000, 0, 4, 5e6);
-  const double one = backend::estimate_memory(s, bytes, {}, {}).data_bytes;
-  const double four = backend::estimate_memory(s, floats, {}, {}).data_bytes;
-  CHECK(four - one == doctest::Approx(1000.0 * 784 * 3 + 5e6));
+  const backend::MemoryEstimate one = backend::estimate_memory(s, bytes, {}, {});
+  const backend::MemoryEstimate four = backend::estimate_memory(s, floats, {}, {});
+  CHECK(four.data_bytes - one.data_bytes == doctest::Approx(1000.0 * 784 * 3));
+  CHECK(four.read_bytes == 5e6);
+  // Read before the model is made: the peak holds the larger of the two.
+  CHECK(four.total() - four.data_bytes - four.runtime_bytes == doctest::Approx(std::max(5e6, four.model_bytes + four.activation_bytes)));
 }
 
 TEST_CASE("a timing-only estimate holds no values, and names its devices' cost apart from the data") {

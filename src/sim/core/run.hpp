@@ -34,7 +34,8 @@ struct RunOptions {
   // itself; returns files to write into the results folder with the run's own (name -> content).
   std::function<std::map<std::string, std::string>(const packet::Workload&, int64_t local)> crosscheck;
   // Real training under MPI: the devices' learners placed on the worker ranks (backend/learning.hpp).
-  std::function<std::unique_ptr<backend::Backend>(std::unique_ptr<backend::Backend>)> place_learners;
+  std::function<std::unique_ptr<backend::Backend>(std::unique_ptr<backend::Backend>, const backend::MemoryEstimate&)>
+      place_learners;
   backend::LearnerPlacement placement;  // ... and what this rank's memory estimate counts then
 };
 
