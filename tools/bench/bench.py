@@ -537,9 +537,10 @@ def section_parallel(d, threads):
              "| per step (marginal) |", "|---|---|---|---|",
              f"| 1 | {t1:.3f} s | {l1:.3f} s | {ms(s1)} |", f"| 2 | {t2:.3f} s | {l2:.3f} s | {ms(s2)} |",
              f"| speed-up | {ratio(t1, t2)} | {ratio(l1, l2)} | {ratio(s1, s2)} |", "",
-             "What does not shrink with threads is the start-up: loading LibTorch (its 288 shared libraries' symbol "
-             "lookups and operator registrations, about 0.45 s of one core) overlaps decoding the data set, and the "
-             "two take the same time with one thread or two.", ""]
+             "What does not shrink with threads is the start-up. Loading LibTorch overlaps decoding the data set and "
+             "takes the same time with one thread or two: a bare `dlopen` of Debian's `libtorch_cpu.so` (linked "
+             "`BIND_NOW`, its operator registrations at load) takes 0.38-0.43 s of one core here. That alone caps the "
+             "short run's speed-up (docs/reference/limits.md).", ""]
     if not threads:
         lines += ["This build has no `--threads`: both rows ran single-threaded (the speed-up shows the noise).", ""]
     lines += ["```"] + [d["commands"][f"edgetrain-t{t}-{r}"] for r in (hi, lo) for t in (1, 2)] + ["```", ""]
