@@ -3,11 +3,38 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <map>
+#include <vector>
+
 namespace sg4 = simgrid::s4u;
 
 namespace edgetrain::sim {
 
-void end_simulation() { sg4::Actor::kill_all(); }
+namespace {
+
+// The actors that end themselves, by pid, and how to tell each.
+std::map<long, std::function<void()>>& self_ending() {
+  static std::map<long, std::function<void()>> actors;
+  return actors;
+}
+
+}  // namespace
+
+SelfEnding::SelfEnding(std::function<void()> tell) : pid_(sg4::this_actor::get_pid()) {
+  self_ending()[pid_] = std::move(tell);
+}
+
+SelfEnding::~SelfEnding() { self_ending().erase(pid_); }
+
+void end_simulation() {
+  // Told first (telling may end none of them yet), then the others killed as kill_all would, in pid order.
+  std::vector<std::function<void()>> tell;
+  for (const auto& [pid, told] : self_ending()) tell.push_back(told);
+  for (const auto& told : tell) told();
+  const long me = sg4::Actor::is_maestro() ? -1 : sg4::this_actor::get_pid();
+  for (const sg4::ActorPtr& actor : sg4::Engine::get_instance()->get_all_actors())
+    if (actor->get_pid() != me && !self_ending().contains(actor->get_pid())) actor->kill();
+}
 
 std::string current_actor_name() { return sg4::Actor::is_maestro() ? "maestro" : sg4::this_actor::get_name(); }
 

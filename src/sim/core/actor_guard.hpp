@@ -5,15 +5,31 @@
 #pragma once
 
 #include <exception>
+#include <functional>
 #include <simgrid/Exception.hpp>
 #include <string>
 #include <utility>
 
 namespace edgetrain::sim {
 
-// Kills every actor but the caller (every actor when called from SimGrid's maestro): the engine
-// returns once the caller's body ends.
+// Kills every actor but the caller (every actor when called from SimGrid's maestro) and those that end
+// themselves: the engine returns once the caller's body ends.
 void end_simulation();
+
+// An actor that end_simulation() tells to end instead of killing it, from now until ~SelfEnding. A fleet
+// driver waits with wait_any on Execs: SimGrid 3.32 answers an Exec's waiters even when they were killed
+// meanwhile (ExecImpl::finish), so a driver killed in that wait is resumed after its death, and the
+// process aborts ("The Impossible Did Happen"). `tell` must make the actor's waits return.
+class SelfEnding {
+ public:
+  explicit SelfEnding(std::function<void()> tell);
+  ~SelfEnding();
+  SelfEnding(const SelfEnding&) = delete;
+  SelfEnding& operator=(const SelfEnding&) = delete;
+
+ private:
+  long pid_;
+};
 
 // The name of the running actor, for messages.
 std::string current_actor_name();

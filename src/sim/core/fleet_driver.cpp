@@ -136,7 +136,13 @@ void FleetDriver::ended(size_t k) {
   }
 }
 
+void FleetDriver::stop() {
+  stopping_ = true;
+  for (const sg4::ActivityPtr& activity : in_flight_) activity->cancel();
+}
+
 void FleetDriver::operator()() {
+  const SelfEnding told([this] { stop(); });
   models_ = fleet_.take_channel();
   for (Device& d : devices_) send_model(d);
   // The helper makes the steps' Execs in this instant, before any model can have arrived.
@@ -150,7 +156,17 @@ void FleetDriver::operator()() {
       ->daemonize();
   const size_t sent = devices_.size();
   while (!in_flight_.empty()) {
-    const auto first = static_cast<size_t>(sg4::Activity::wait_any(in_flight_));
+    size_t first = 0;
+    try {
+      if (!stopping_) first = static_cast<size_t>(sg4::Activity::wait_any(in_flight_));
+    } catch (const simgrid::Exception&) {
+      if (!stopping_) throw;
+    }
+    if (stopping_) {  // what was in flight is cancelled: the run's results are being written
+      done_ = true;
+      helper_.notify_all();
+      return;
+    }
     // Every activity of this driver that ended in this instant is taken before the aggregator reads what
     // was delivered (ActivityFleet::settling). A test finishes an activity without taking it out of this
     // actor's list: the driver lets go of those when it ends.

@@ -2,7 +2,8 @@
 // ActivityFleet::kDevicesPerDriver devices' rounds as activities, each device's steps in the order a
 // device actor takes them (device_actor.cpp: receive, its steps, push), and each bookkeeping call at
 // the same simulated instant: time ledger, link ledger, liveness, learner, the aggregator's inbox.
-// It ends when the last of its devices' updates is delivered.
+// It ends when the last of its devices' updates is delivered, or when the simulation ends (end_simulation tells
+// it: it cancels what it waits for and returns; actor_guard.hpp says why it is not killed).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,8 @@ class FleetDriver : public std::enable_shared_from_this<FleetDriver> {
   void wait_for(const simgrid::s4u::ActivityPtr& activity, size_t device);
   // What follows the end of in_flight_[k] (its device's next activity, or its update's delivery).
   void ended(size_t k);
+  // The simulation ends: what is in flight is cancelled, which wakes the driver (from any actor or maestro).
+  void stop();
 
   RunState& state_;
   ActivityFleet& fleet_;
@@ -53,7 +56,7 @@ class FleetDriver : public std::enable_shared_from_this<FleetDriver> {
   std::vector<simgrid::s4u::ActivityPtr> in_flight_;
   std::vector<size_t> owner_;
   // The helper's side: steps made, driver done.
-  bool steps_made_ = false, done_ = false;
+  bool steps_made_ = false, done_ = false, stopping_ = false;
   Wakeup helper_;
 };
 
