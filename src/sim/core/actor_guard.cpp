@@ -26,11 +26,15 @@ SelfEnding::SelfEnding(std::function<void()> tell) : pid_(sg4::this_actor::get_p
 
 SelfEnding::~SelfEnding() { self_ending().erase(pid_); }
 
-void end_simulation() {
-  // Told first (telling may end none of them yet), then the others killed as kill_all would, in pid order.
-  std::vector<std::function<void()>> tell;
+void tell_self_ending() {
+  std::vector<std::function<void()>> tell;  // telling may end none of them yet
   for (const auto& [pid, told] : self_ending()) tell.push_back(told);
   for (const auto& told : tell) told();
+}
+
+void end_simulation() {
+  // Told first, then the others killed as kill_all would, in pid order.
+  tell_self_ending();
   const long me = sg4::Actor::is_maestro() ? -1 : sg4::this_actor::get_pid();
   for (const sg4::ActorPtr& actor : sg4::Engine::get_instance()->get_all_actors())
     if (actor->get_pid() != me && !self_ending().contains(actor->get_pid())) actor->kill();

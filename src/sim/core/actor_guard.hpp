@@ -19,7 +19,10 @@ void end_simulation();
 // An actor that end_simulation() tells to end instead of killing it, from now until ~SelfEnding. A fleet
 // driver waits with wait_any on Execs: SimGrid 3.32 answers an Exec's waiters even when they were killed
 // meanwhile (ExecImpl::finish), so a driver killed in that wait is resumed after its death, and the
-// process aborts ("The Impossible Did Happen"). `tell` must make the actor's waits return.
+// process aborts ("The Impossible Did Happen"). `tell` must make the actor's waits return. SimGrid kills the
+// daemon actors left when the last other one ends: the run's main actor tells them first (tell_self_ending).
+void tell_self_ending();
+
 class SelfEnding {
  public:
   explicit SelfEnding(std::function<void()> tell);

@@ -37,9 +37,13 @@ class Flat : public Topology {
     }
     if (state.fleet) inbox_->set_settling([fleet = state.fleet] { return fleet->settled(); });
     store_ = state.backend.make_store(members);
-    // SimGrid copies actor functors, so the actor's copies share one aggregator.
+    // SimGrid copies actor functors, so the actor's copies share one aggregator. Fleet drivers still in flight
+    // when it ends (a stop on simulated time) end themselves before SimGrid kills the daemons (actor_guard.hpp).
     const auto start = [&](auto aggregator) {
-      return sg4::Actor::create("server", hosts.server, guarded(state, [aggregator] { (*aggregator)(); }));
+      return sg4::Actor::create("server", hosts.server, guarded(state, [aggregator] {
+                                  (*aggregator)();
+                                  tell_self_ending();
+                                }));
     };
     inbox_->set_owner(state.mode.applies_on_arrival()
                           ? start(std::make_shared<AsyncAggregator>(state, *inbox_, members, *store_))
