@@ -23,7 +23,8 @@ std::unique_ptr<Learning> prepare_learning(const scenario::Scenario& scenario, c
   l.charged = charged_model(scenario, l.shape);
   l.memory = estimate_memory(scenario, l.shape,
                              timing_only ? learn::ModelShape{} : learn::model_shape(model_config(scenario, l.shape)),
-                             request.topology_memory, request.placement, request.devices_as_activities);
+                             request.topology_memory, request.placement, request.devices_as_activities,
+                             request.threads);
   check_memory(l.memory, util::memory_for_this_process());
   if (request.once_allowed) request.once_allowed(l.charged);
   if (timing_only) {

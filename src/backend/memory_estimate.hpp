@@ -76,10 +76,11 @@ struct MemoryEstimate {
 };
 
 // `topology`: what the run's topology adds (none by default). `devices_as_activities`: the run's devices
-// are activities, not actors (scenario/device_path.hpp).
+// are activities, not actors (scenario/device_path.hpp). `threads`: the workers that run training steps (--threads).
 MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::DatasetShape& data,
                                const learn::ModelShape& model, const TopologyMemory& topology = {},
-                               const LearnerPlacement& placement = {}, bool devices_as_activities = false);
+                               const LearnerPlacement& placement = {}, bool devices_as_activities = false,
+                               size_t threads = 1);
 
 // Throws MemoryError when the estimate exceeds `available` (under MPI, naming more ranks as the way out).
 void check_memory(const MemoryEstimate& estimate, std::optional<double> available);

@@ -1,5 +1,6 @@
 // The memory estimate under MPI (backend::LearnerPlacement): rank 0 holds none of the devices' training
-// state, a worker rank its share of the devices; a refusal there names more worker ranks as the way out.
+// state, a worker rank its share of the devices; a refusal there names more worker ranks as the way out. Each
+// training thread beyond the first adds its own network and activations.
 #include <doctest/doctest.h>
 
 #include "backend/memory_estimate.hpp"
@@ -54,4 +55,22 @@ TEST_CASE("memory under MPI: rank 0 counts no device's state, each worker its sh
     CHECK(message.find(" on MPI worker rank 1, 4 devices but ") != std::string::npos);
     CHECK(message.find("; more worker ranks (mpirun -np, on more nodes) hold fewer devices each") != std::string::npos);
   }
+}
+
+TEST_CASE("memory: each training thread beyond the first counts a network and a step's activations") {
+  const scenario::Scenario s = devices(10);
+  learn::ModelShape m = model();
+  m.activation_floats_per_sample = 1000;
+  const backend::MemoryEstimate one = backend::estimate_memory(s, shape(), m, {}, {}, false, 1);
+  const backend::MemoryEstimate three = backend::estimate_memory(s, shape(), m, {}, {}, false, 3);
+  CHECK(three.model_vectors == doctest::Approx(one.model_vectors + 2 * 2));  // LibTorch's gradients and the output
+  const double step = 32 * 1000 * 4 * 3;  // batch x activations x fp32 x the copies a step keeps
+  CHECK(three.activation_bytes == doctest::Approx(one.activation_bytes + 2 * step));
+  // Under MPI the workers' threads train; rank 0's do not.
+  const backend::MemoryEstimate rank0 = backend::estimate_memory(s, shape(), m, {}, {3, 0, 4}, false, 3);
+  const backend::MemoryEstimate rank0_one = backend::estimate_memory(s, shape(), m, {}, {3, 0, 4}, false, 1);
+  CHECK(rank0.total() == rank0_one.total());
+  const backend::MemoryEstimate rank1 = backend::estimate_memory(s, shape(), m, {}, {3, 1, 4}, false, 3);
+  const backend::MemoryEstimate rank1_one = backend::estimate_memory(s, shape(), m, {}, {3, 1, 4}, false, 1);
+  CHECK(rank1.model_vectors == doctest::Approx(rank1_one.model_vectors + 4));
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """The memory estimate against the measured peak (the largest resident set, getrusage), on real training:
 within 10% either way in one process and on each MPI rank (rank 0 simulates, the workers hold the devices'
-training). Scenarios: benchmark 3's CNN (16 devices, Fashion-MNIST), the quickstart, and the smallest run
-(synthetic data, where the program's own libraries are nearly all of it). Each rank runs under a small Python
+training). Scenarios: benchmark 3's CNN (16 devices, Fashion-MNIST; also with two threads), the quickstart, the
+smallest run (synthetic data, where the program's own libraries are nearly all of it), and a 4.3-million parameter
+MLP with two threads (where each thread's network counts). Each rank runs under a small Python
 parent that prints its child's peak; rank 0's EDGETRAIN_MPI_STATS file gives each rank's estimate.
 
 Usage: memory_test.py EDGETRAIN. Exit 77: mpirun is not installed."""
@@ -25,11 +26,16 @@ PEAK = ("import os, resource, subprocess, sys; subprocess.run(sys.argv[1:]); "
         " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, flush=True)")
 
 CNN = ["tools/bench/scenarios/cnn16-sync.json", "--set", "stop.rounds=4"]
+BIG_MLP = ["tests/sim/data/two-devices.json", "--set", "model.hidden=[2048,2048]", "--set", "training.momentum=0.9",
+           "--set", "stop.rounds=3"]
+# name: (scenario and --set words, threads)
 SCENARIOS = {
-    "cnn16": CNN,
-    "quickstart": ["scenarios/quickstart.json", "--set", "stop.rounds=4"],
-    "smallest": CNN[:1] + ["--set", "stop.rounds=1", "--set", "dataset.name=synthetic", "--set",
-                           "dataset.train_samples=160", "--set", "model.name=mlp", "--set", "eval.test_samples=10"],
+    "cnn16": (CNN, 1),
+    "cnn16-2-threads": (CNN, 2),
+    "big-mlp-2-threads": (BIG_MLP, 2),
+    "quickstart": (["scenarios/quickstart.json", "--set", "stop.rounds=4"], 1),
+    "smallest": (CNN[:1] + ["--set", "stop.rounds=1", "--set", "dataset.name=synthetic", "--set",
+                            "dataset.train_samples=160", "--set", "model.name=mlp", "--set", "eval.test_samples=10"], 1),
 }
 
 
@@ -71,14 +77,15 @@ def main():
         sys.exit(77)
     ok = True
     with tempfile.TemporaryDirectory() as work:
-        for name, args in SCENARIOS.items():
+        for name, (scenario, threads) in SCENARIOS.items():
             out = os.path.join(work, name)
-            alone = peaks([edgetrain, "run", *args, "--threads", "1", "--out", out + "-alone", "--quiet"])[0]
+            args = scenario + ["--threads", str(threads)]
+            alone = peaks([edgetrain, "run", *args, "--out", out + "-alone", "--quiet"])[0]
             ok &= check(f"{name}, one process", estimate(edgetrain, args), alone)
             if name != "cnn16":
                 continue
             stats = os.path.join(work, "stats.json")
-            ranked = peaks([edgetrain, "run", *args, "--threads", "1", "--out", out + "-mpi", "--quiet"], ranks=3,
+            ranked = peaks([edgetrain, "run", *args, "--out", out + "-mpi", "--quiet"], ranks=3,
                            env=dict(ENV, EDGETRAIN_MPI_STATS=stats))
             with open(stats) as f:
                 estimates = json.load(f)["memory_estimate_bytes"]
