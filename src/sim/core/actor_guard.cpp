@@ -28,7 +28,14 @@ SelfEnding::~SelfEnding() { self_ending().erase(pid_); }
 
 void tell_self_ending() {
   std::vector<std::function<void()>> tell;  // telling may end none of them yet
-  for (const auto& [pid, told] : self_ending()) tell.push_back(told);
+  for (auto it = self_ending().begin(); it != self_ending().end();) {
+    if (sg4::Actor::by_pid(it->first) == nullptr) {  // left by an engine that ended without unwinding its actors
+      it = self_ending().erase(it);
+      continue;
+    }
+    tell.push_back(it->second);
+    ++it;
+  }
   for (const auto& told : tell) told();
 }
 
