@@ -576,7 +576,9 @@ std::string check_scenario(const scenario::Scenario& scenario, const RunOptions&
                          : "devices: one actor each (" + path.reason + ")\n";
   out += "dense message size: " + std::to_string(message_bytes(p.learning->backend->cost().dense_bytes())) +
          " bytes (fp32 payload + " + std::to_string(kHeaderBytes) + " bytes header)\n";
-  out += wire_plan_text(scenario, p.learning->charged);
+  const auto& strategy = p.policies.strategy;
+  out += wire_plan_text(scenario, p.learning->charged,
+                        {strategy ? strategy->extra_model_bytes() : 0, strategy ? strategy->extra_update_bytes() : 0});
   const std::optional<double> available = util::memory_for_this_process();
   out += "memory: needs " + p.learning->memory.describe() +
          (available ? ", " + util::format_bytes(*available) + " available" : std::string(", available memory unknown")) +

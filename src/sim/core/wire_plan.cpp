@@ -45,7 +45,7 @@ struct Directions {
   std::string text;
 };
 
-Directions directions(const scenario::Scenario& s, const backend::ChargedModel& charged) {
+Directions directions(const scenario::Scenario& s, const backend::ChargedModel& charged, DeclaredBytes declared) {
   Directions d;
   const int64_t dense = message_bytes(charged.cost.dense_bytes());
   const auto& uplink = s.compression.uplink;
@@ -85,6 +85,14 @@ Directions directions(const scenario::Scenario& s, const backend::ChargedModel& 
     if (d.up) *d.up += backend::kQfflBytes;
     d.text += "; qfedavg adds h_k (" + std::to_string(backend::kQfflBytes) + " bytes) to each upload" +
               (d.up ? ": " + bytes_text(*d.up) : std::string());
+  }
+  if (declared.model > 0 || declared.update > 0) {  // in the message, under its one header (sync_rounds, device_round)
+    if (d.up) *d.up += declared.update;
+    if (d.down) *d.down += declared.model;
+    d.text += "; the Python strategy declares " + std::to_string(declared.model) + " bytes beside each model and " +
+              std::to_string(declared.update) + " beside each update: uplink " +
+              (d.up ? bytes_text(*d.up) : std::string("its size + " + std::to_string(declared.update))) + ", downlink " +
+              (d.down ? bytes_text(*d.down) : std::string("its size + " + std::to_string(declared.model)));
   }
   d.text += "\n";
   return d;
@@ -153,7 +161,8 @@ std::string privacy_text(const scenario::Scenario& s) {
 
 }  // namespace
 
-std::string wire_plan_text(const scenario::Scenario& scenario, const backend::ChargedModel& charged) {
+std::string wire_plan_text(const scenario::Scenario& scenario, const backend::ChargedModel& charged,
+                           DeclaredBytes declared) {
   if (charged.split) return split_wire_text(scenario, charged) + privacy_text(scenario);
   // Personalisation: only the shared part travels, both ways.
   backend::ChargedModel sent = charged;
@@ -165,7 +174,7 @@ std::string wire_plan_text(const scenario::Scenario& scenario, const backend::Ch
     shared = "personalisation: " + std::to_string(sent.cost.params) + " of the model's " +
              std::to_string(charged.cost.params) + " parameters travel; the rest stays on each device\n";
   }
-  const Directions d = directions(scenario, sent);
+  const Directions d = directions(scenario, sent, declared);
   return shared + d.text + round_text(scenario, d) + privacy_text(scenario);
 }
 

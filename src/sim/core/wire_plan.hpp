@@ -4,6 +4,7 @@
 // before simulating anything.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "backend/charged_model.hpp"
@@ -11,8 +12,14 @@
 
 namespace edgetrain::sim {
 
+// Bytes a Python strategy declares beside each model sent down and each update sent up (message_bytes).
+struct DeclaredBytes {
+  int64_t model = 0, update = 0;
+};
+
 // Lines of text, each ending in a newline: "messages: ...", "a round: ..." and, with
 // privacy.dp, "privacy: ...".
-std::string wire_plan_text(const scenario::Scenario& scenario, const backend::ChargedModel& charged);
+std::string wire_plan_text(const scenario::Scenario& scenario, const backend::ChargedModel& charged,
+                           DeclaredBytes declared = {});
 
 }  // namespace edgetrain::sim
