@@ -157,10 +157,12 @@ class Policies(unittest.TestCase):
         self.assertEqual(heavy["bytes_down"] - plain["bytes_down"], down * 8 * 4)  # 8 devices, 4 rounds
         self.assertEqual(heavy["bytes_up"] - plain["bytes_up"], up * 8 * 4)
         # validate prints the sizes the run charges: a round's bytes are the run's bytes over its rounds.
-        checked = subprocess.run([BINARY, "validate", BASE, "--set", PYTHON[0], "--set", f"strategy.python={path}:Heavy"],
-                                 cwd=ROOT, capture_output=True, text=True, check=True).stdout
-        self.assertIn(f"the Python strategy declares {down} bytes beside each model and {up} beside each update", checked)
-        per_round = int(re.search(r"a round: 8 devices picked x \(uplink \+ downlink\) = (\d+) bytes", checked).group(1))
+        validate = [BINARY, "validate", BASE, "--set", PYTHON[0], "--set", f"strategy.python={path}:Heavy"]
+        checked = subprocess.run(validate, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        declared = f"the Python strategy declares {down} bytes beside each model and {up} beside each update"
+        self.assertIn(declared, checked)
+        round_bytes = re.search(r"a round: 8 devices picked x \(uplink \+ downlink\) = (\d+) bytes", checked)
+        per_round = int(round_bytes.group(1))
         self.assertEqual(per_round * 4, heavy["bytes_up"] + heavy["bytes_down"])
         self.assertGreater(heavy["sim_time_s"], plain["sim_time_s"])
         with open(os.path.join(ROOT, "platforms", "quickstart.xml")) as f:
