@@ -80,26 +80,16 @@ class IdxReader {
     return s;
   }
   const fs::path& path() const { return path_; }
-  // What reading the file holds beside the items it keeps: a gzipped file's compressed bytes, with their
-  // output (decompressed_whole; the output becomes the items), or as many bytes as the file holds in
-  // items when read as it comes (the items' buffer grows by doubling).
-  uint64_t read_overhead_hint() const {
-    const uint64_t size = fs::file_size(path_);
-    return gzdirect(file_.get()) ? count_hint() * item_bytes() : size;
-  }
+  // What reading the first `keep` items holds at its peak beside them, from the file's size: decompressed
+  // whole, the compressed bytes (the whole content becomes the items); read as it comes, a chunk (the items'
+  // buffer is reserved at their size).
+  uint64_t read_overhead_hint(uint64_t keep) const { return reads_whole(keep) ? fs::file_size(path_) : kChunkBytes; }
   // How many items the file can hold, from its size without reading it: the data length of an
-  // uncompressed file, or gzip's trailer (the uncompressed length modulo 2^32). A hint for
-  // estimates only: read_items checks the real length.
+  // uncompressed file, or gzip's trailer (the uncompressed length modulo 2^32, at most deflate's 1032:1). A
+  // hint for estimates only: read_items checks the real length.
   uint64_t count_hint() const {
     const uint64_t header = 4 * (1 + dims_.size());
-    uint64_t length = fs::file_size(path_);
-    if (!gzdirect(file_.get())) {
-      std::ifstream in(path_, std::ios::binary);
-      std::array<unsigned char, 4> b{};
-      in.seekg(-4, std::ios::end);
-      in.read(reinterpret_cast<char*>(b.data()), 4);
-      length = uint64_t{b[0]} | (uint64_t{b[1]} << 8) | (uint64_t{b[2]} << 16) | (uint64_t{b[3]} << 24);
-    }
+    const uint64_t length = length_hint();
     return length > header ? std::min(count(), (length - header) / item_bytes()) : 0;
   }
   DataError error(const std::string& what) const { return DataError("dataset: " + path_.string() + " " + what); }
@@ -112,16 +102,18 @@ class IdxReader {
     const uint64_t keep_bytes = keep > max / item_bytes() ? max : keep * item_bytes();  // an upper bound, not a size
     std::vector<uint8_t> data;
     uint64_t total = 0;
-    if (std::optional<std::vector<uint8_t>> whole = decompressed_whole()) {
-      // The items in place of the whole content: its header dropped, what is not kept cut (no second copy).
+    std::optional<std::vector<uint8_t>> whole;
+    if (reads_whole(keep)) whole = decompressed_whole();
+    if (whole) {
+      // The items in place of the whole content, its header dropped (no second copy).
       const uint64_t header = std::min<uint64_t>(4 * (1 + dims_.size()), whole->size());
       total = whole->size() - header;
       whole->erase(whole->begin(), whole->begin() + static_cast<std::ptrdiff_t>(header));
-      whole->resize(std::min(total, keep_bytes));
       check_length(total);
       return std::move(*whole);
     }
-    std::vector<char> chunk(1 << 20);
+    data.reserve(std::min(keep_bytes, length_hint()));  // what the memory estimate counted: no growth by doubling
+    std::vector<char> chunk(kChunkBytes);
     while (true) {
       const int got = gzread(file_.get(), chunk.data(), static_cast<unsigned>(chunk.size()));
       if (got < 0) throw error("is not a readable IDX file (corrupt gzip data?)");
@@ -146,22 +138,48 @@ class IdxReader {
                   std::to_string(count()) + " items of " + std::to_string(item_bytes()) + " bytes");
     }
   }
-  // A single-member gzip file's whole content (header included), decompressed at once by libdeflate; nothing
-  // when the file is not gzipped, holds more than one member, or its trailer's length is not its length or is
-  // implausible (more than deflate's 1032:1 or 1 GiB): gzread's stream then reads it, and says what is wrong.
-  std::optional<std::vector<uint8_t>> decompressed_whole() const {
+  static constexpr uint64_t kChunkBytes = 1 << 20;  // what gzread reads at a time
+
+  // Whether the first `keep` items come from the file decompressed whole (libdeflate, three times zlib's speed):
+  // when all of them are kept. Fewer stream through gzread, a chunk at a time, so that the memory held is the
+  // items kept, not the whole content.
+  bool reads_whole(uint64_t keep) const { return keep >= count() && whole_length(); }
+  // The file's data length: its size, or its gzip trailer's length (at most deflate's 1032:1).
+  uint64_t length_hint() const {
+    const uint64_t size = fs::file_size(path_);
+    return gzdirect(file_.get()) ? size : std::min(gzip_trailer_length(), 1032 * size);
+  }
+  // The uncompressed length in a gzip file's trailer (modulo 2^32).
+  uint64_t gzip_trailer_length() const {
+    std::ifstream in(path_, std::ios::binary);
+    std::array<unsigned char, 4> b{};
+    in.seekg(-4, std::ios::end);
+    in.read(reinterpret_cast<char*>(b.data()), 4);
+    return uint64_t{b[0]} | (uint64_t{b[1]} << 8) | (uint64_t{b[2]} << 16) | (uint64_t{b[3]} << 24);
+  }
+  // The length decompressed_whole would make of a gzipped file: nothing when the file is not gzipped or its
+  // trailer's length is implausible (more than deflate's 1032:1 or 1 GiB).
+  std::optional<uint64_t> whole_length() const {
     constexpr uint64_t kMaxWhole = uint64_t{1} << 30;
     if (gzdirect(file_.get())) return std::nullopt;
     std::error_code ec;
     const uint64_t size = fs::file_size(path_, ec);
     if (ec || size < 18 || size > kMaxWhole) return std::nullopt;
+    const uint64_t length = gzip_trailer_length();
+    if (length > kMaxWhole || length > 1032 * size) return std::nullopt;
+    return length;
+  }
+  // A single-member gzip file's whole content (header included), decompressed at once by libdeflate; nothing
+  // when whole_length() says no, or the file holds more than one member or its trailer's length is not its
+  // length: gzread's stream then reads it, and says what is wrong.
+  std::optional<std::vector<uint8_t>> decompressed_whole() const {
+    const std::optional<uint64_t> length = whole_length();
+    if (!length) return std::nullopt;
+    const uint64_t size = fs::file_size(path_);
     std::vector<uint8_t> in(size);
     std::ifstream file(path_, std::ios::binary);
     if (!file.read(reinterpret_cast<char*>(in.data()), static_cast<std::streamsize>(size))) return std::nullopt;
-    const uint64_t length = uint64_t{in[size - 4]} | (uint64_t{in[size - 3]} << 8) | (uint64_t{in[size - 2]} << 16) |
-                            (uint64_t{in[size - 1]} << 24);
-    if (length > kMaxWhole || length > 1032 * size) return std::nullopt;
-    std::vector<uint8_t> out(length);
+    std::vector<uint8_t> out(*length);
     const std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> d(
         libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
     size_t used = 0, made = 0;
@@ -317,7 +335,9 @@ DatasetShape idx_dataset_shape(const fs::path& dir, int64_t train_limit, int64_t
   shape.width = train.images.dims()[2];
   shape.classes = kIdxClasses;
   // What reading holds beside the codes kept: the splits are read one after the other, images then labels.
-  shape.read_bytes = static_cast<double>(std::max(train.images.read_overhead_hint(), test.images.read_overhead_hint()));
+  shape.read_bytes = static_cast<double>(
+      std::max(train.images.read_overhead_hint(static_cast<uint64_t>(shape.train_samples)),
+               test.images.read_overhead_hint(static_cast<uint64_t>(shape.test_samples))));
   return shape;
 }
 
