@@ -205,16 +205,17 @@ MemoryEstimate estimate_memory(const scenario::Scenario& sc, const learn::Datase
   if (placement.workers > 0) e.model_vectors = placed_vectors(sc, placement, topology.model_vectors, e.where);
   // Each worker thread beyond the first that trains holds a network of its own (LibTorch's gradients and the
   // step's output) and its step's activations; rank 0 under MPI trains nothing.
-  const double more_threads = placement.workers > 0 && placement.rank == 0 ? 0 : static_cast<double>(threads) - 1;
-  e.model_vectors += 2 * std::max(0.0, more_threads);
+  const bool trains = placement.workers == 0 || placement.rank > 0;
+  const double more_threads = trains && threads > 1 ? static_cast<double>(threads - 1) : 0;
+  e.model_vectors += 2 * more_threads;
   e.model_bytes = e.params * e.model_vectors * kFloat;
   const double activations = model.activation_floats_per_sample * kFloat;
   const double batch = static_cast<double>(largest_batch(sc));
   const double eval = static_cast<double>(std::min({sc.eval.test_samples, data.test_samples, kEvalChunk}));
   // An MPI worker rank trains and never evaluates.
   const double training = batch * activations * kTrainingActivationCopies;
-  e.activation_bytes = (placement.rank > 0 ? training : std::max(training, eval * activations * 2)) +
-                       training * std::max(0.0, more_threads);
+  e.activation_bytes =
+      (placement.rank > 0 ? training : std::max(training, eval * activations * 2)) + training * more_threads;
   e.runtime_bytes = kRuntimeBytes;
   if (sc.population) e.device_bytes = population_bytes(*sc.population);
   e.streams = std::any_of(sc.devices.begin(), sc.devices.end(), [](const auto& d) { return d.stream.has_value(); });
