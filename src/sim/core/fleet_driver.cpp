@@ -155,18 +155,14 @@ void FleetDriver::operator()() {
       }))
       ->daemonize();
   const size_t sent = devices_.size();
-  while (!in_flight_.empty()) {
+  while (!in_flight_.empty() && !stopping_) {
     size_t first = 0;
     try {
-      if (!stopping_) first = static_cast<size_t>(sg4::Activity::wait_any(in_flight_));
+      first = static_cast<size_t>(sg4::Activity::wait_any(in_flight_));
     } catch (const simgrid::Exception&) {
       if (!stopping_) throw;
     }
-    if (stopping_) {  // what was in flight is cancelled: the run's results are being written
-      done_ = true;
-      helper_.notify_all();
-      return;
-    }
+    if (stopping_) break;  // what was in flight is cancelled: the run's results are being written
     // Every activity of this driver that ended in this instant is taken before the aggregator reads what
     // was delivered (ActivityFleet::settling). A test finishes an activity without taking it out of this
     // actor's list: the driver lets go of those when it ends.
@@ -176,9 +172,11 @@ void FleetDriver::operator()() {
       ended(static_cast<size_t>(k));
     fleet_.settling(false);
   }
-  // The models' transfers wait in the mailbox, delivered: take them (the sink never does).
-  for (size_t k = 0; k < sent; ++k) (void)models_.mailbox->get<ModelMessage>();
-  fleet_.give_back(std::move(models_));
+  if (!stopping_) {
+    // The models' transfers wait in the mailbox, delivered: take them (the sink never does).
+    for (size_t k = 0; k < sent; ++k) (void)models_.mailbox->get<ModelMessage>();
+    fleet_.give_back(std::move(models_));
+  }
   done_ = true;
   helper_.notify_all();
 }
