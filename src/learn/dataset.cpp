@@ -80,10 +80,11 @@ class IdxReader {
     return s;
   }
   const fs::path& path() const { return path_; }
-  // What reading the first `keep` items holds at its peak beside them, from the file's size: decompressed
-  // whole, the compressed bytes (the whole content becomes the items); read as it comes, a chunk (the items'
-  // buffer is reserved at their size).
-  uint64_t read_overhead_hint(uint64_t keep) const { return reads_whole(keep) ? fs::file_size(path_) : kChunkBytes; }
+  // What reading holds at the run's peak beside the items kept, from the file's size: decompressed whole, the
+  // compressed bytes (the whole content becomes the items, or the kept ones are copied out of it; that copy
+  // happens while LibTorch loads on a thread of its own, below the run's peak: tests/mpi/memory_test.py);
+  // read as it comes, a chunk (the items' buffer is reserved at their size).
+  uint64_t read_overhead_hint() const { return whole_length() ? fs::file_size(path_) : kChunkBytes; }
   // How many items the file can hold, from its size without reading it: the data length of an
   // uncompressed file, or gzip's trailer (the uncompressed length modulo 2^32, at most deflate's 1032:1). A
   // hint for estimates only: read_items checks the real length.
@@ -102,14 +103,15 @@ class IdxReader {
     const uint64_t keep_bytes = keep > max / item_bytes() ? max : keep * item_bytes();  // an upper bound, not a size
     std::vector<uint8_t> data;
     uint64_t total = 0;
-    std::optional<std::vector<uint8_t>> whole;
-    if (reads_whole(keep)) whole = decompressed_whole();
-    if (whole) {
-      // The items in place of the whole content, its header dropped (no second copy).
+    if (std::optional<std::vector<uint8_t>> whole = decompressed_whole()) {
       const uint64_t header = std::min<uint64_t>(4 * (1 + dims_.size()), whole->size());
       total = whole->size() - header;
-      whole->erase(whole->begin(), whole->begin() + static_cast<std::ptrdiff_t>(header));
       check_length(total);
+      if (keep_bytes < total)  // the kept items alone: the whole content's buffer goes
+        return std::vector<uint8_t>(whole->begin() + static_cast<std::ptrdiff_t>(header),
+                                    whole->begin() + static_cast<std::ptrdiff_t>(header + keep_bytes));
+      // Every item: in place of the whole content, its header dropped (no second copy).
+      whole->erase(whole->begin(), whole->begin() + static_cast<std::ptrdiff_t>(header));
       return std::move(*whole);
     }
     data.reserve(std::min(keep_bytes, length_hint()));  // what the memory estimate counted: no growth by doubling
@@ -140,10 +142,6 @@ class IdxReader {
   }
   static constexpr uint64_t kChunkBytes = 1 << 20;  // what gzread reads at a time
 
-  // Whether the first `keep` items come from the file decompressed whole (libdeflate, three times zlib's speed):
-  // when all of them are kept. Fewer stream through gzread, a chunk at a time, so that the memory held is the
-  // items kept, not the whole content.
-  bool reads_whole(uint64_t keep) const { return keep >= count() && whole_length(); }
   // The file's data length: its size, or its gzip trailer's length (at most deflate's 1032:1).
   uint64_t length_hint() const {
     const uint64_t size = fs::file_size(path_);
@@ -336,8 +334,7 @@ DatasetShape idx_dataset_shape(const fs::path& dir, int64_t train_limit, int64_t
   shape.classes = kIdxClasses;
   // What reading holds beside the codes kept: the splits are read one after the other, images then labels.
   shape.read_bytes = static_cast<double>(
-      std::max(train.images.read_overhead_hint(static_cast<uint64_t>(shape.train_samples)),
-               test.images.read_overhead_hint(static_cast<uint64_t>(shape.test_samples))));
+      std::max(train.images.read_overhead_hint(), test.images.read_overhead_hint()));
   return shape;
 }
 
